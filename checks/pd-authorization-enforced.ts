@@ -1,0 +1,83 @@
+import { defineCheck } from '../src/check.js';
+import type { LiveContext } from '../src/context.js';
+import { callArguments, callableTools, classifyCall } from '../src/pd/calls.js';
+import { fetchDescriptions, isDescriptionEntry } from '../src/pd/fetch.js';
+import type { Exchange } from '../src/target/types.js';
+
+/** How often an authorized tool is called in a row ("authorization persists"). */
+const REPEAT_CALLS = 2;
+
+export default defineCheck<LiveContext>({
+  id: 'pd-authorization-enforced',
+  title: 'Fetching a tool authorizes exactly that tool for the rest of the session; failed fetches authorize nothing',
+  spec: {
+    doc: 'progressive-disclosure', section: '5.1', level: 'MUST', criterion: 6,
+    requirements: ['PD-5.1-a', 'PD-5.1-b', 'PD-5.1-d'],
+  },
+  needs: 'session',
+  opens: 1,
+  async run(ctx) {
+    const base = ctx.resourceUriOrFail('authorization');
+    const tools = callableTools(ctx.discovery, ctx.options.safeCalls).filter((n) => !n.includes(','));
+    if (tools.length === 0) {
+      if (ctx.options.safeCalls) ctx.skip('--safe-calls is on and no tool is marked read-only, so no tool may be called.');
+      ctx.fail('tools/list returned no tools to call.', { hint: 'List your tools in tools/list.' });
+      return;
+    }
+    const session = await ctx.session();
+    const call = (name: string) => session.callTool(name, callArguments(ctx.discovery, name));
+
+    // 1. Failed and unknown fetches must not authorize anything.
+    const failedFetches: Exchange[] = [];
+    for (const uri of [base, `${base}?tools=`, `${base}?tools=pd_check_no_such_tool`]) failedFetches.push(await session.readResource(uri));
+    const first = await call(tools[0]!);
+    if (classifyCall(first).kind === 'authorized') {
+      ctx.fail(`After only failed or unknown-name fetches, calling '${tools[0]}' was not refused: a fetch that returns no description must authorize nothing (§5.1).`, {
+        location: { tool: tools[0] }, transcript: [...failedFetches, first],
+        hint: 'Grant a tool only when its description was actually returned, and refuse unfetched calls with TOOL_DESCRIPTION_REQUIRED.',
+      });
+    }
+
+    // 2. Fetch the tools one by one: each fetch authorizes that tool, persistently, and no other.
+    for (const [i, name] of tools.entries()) {
+      const fetched = await fetchDescriptions(session, base, [name]);
+      if (!fetched.entries || !isDescriptionEntry(fetched.entries[name])) {
+        ctx.fail(`Fetching ?tools=${name} did not return its description (${fetched.problem ?? 'no entry under its name'}), so authorization could not be tested for it.`, {
+          location: { tool: name }, transcript: [fetched.exchange], hint: 'Make ?tools=<name> return the description (criterion 3).',
+        });
+        continue;
+      }
+      await expectAuthorized(ctx, name, REPEAT_CALLS, [fetched.exchange], call, 'right after fetching it');
+      const next = tools[i + 1];
+      if (next) {
+        const ex = await call(next);
+        if (classifyCall(ex).kind === 'authorized') {
+          ctx.fail(`Calling '${next}' was not refused although only ${tools.slice(0, i + 1).map((t) => `'${t}'`).join(', ')} had been fetched: fetching a tool must authorize only that tool.`, {
+            location: { tool: next }, transcript: [fetched.exchange, ex],
+            hint: 'Record grants per tool name, not as a single "has fetched something" flag.',
+          });
+        }
+      }
+    }
+
+    // 3. Later in the session, every earlier grant still holds.
+    for (const name of tools) await expectAuthorized(ctx, name, 1, [], call, 'later in the same session');
+  },
+});
+
+async function expectAuthorized(
+  ctx: LiveContext, name: string, times: number, context: Exchange[],
+  call: (name: string) => Promise<Exchange>, when: string,
+): Promise<void> {
+  for (let n = 1; n <= times; n++) {
+    const ex = await call(name);
+    const outcome = classifyCall(ex);
+    if (outcome.kind === 'authorized') continue;
+    const why = outcome.kind === 'refused' ? `was refused with ${outcome.signal.code}` : `got no response (${outcome.note})`;
+    ctx.fail(`Calling '${name}' ${when} ${why} (call ${n} of ${times}): authorization must last for the whole session (§5.1).`, {
+      location: { tool: name }, transcript: [...context, ex],
+      hint: outcome.kind === 'refused' ? 'Keep the grant for the session: do not consume it on first use or expire it early.' : 'Answer every tools/call within the timeout.',
+    });
+    return;
+  }
+}

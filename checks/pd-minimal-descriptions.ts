@@ -1,0 +1,87 @@
+import { defineCheck } from '../src/check.js';
+import type { LiveContext } from '../src/context.js';
+import { isPlainObject } from '../src/pd/payload.js';
+import { clip, listing, sanitizeLine } from '../src/text.js';
+
+/** Text that belongs in the full description, not in tools/list (§3.1: no examples, usage, parameter docs). */
+const DETAIL_PATTERNS: Array<[RegExp, string]> = [
+  [/\bexamples?\s*[:：]/i, 'an example'],
+  [/\b(usage|how to use)\s*[:：]/i, 'usage instructions'],
+  [/```/, 'a code block'],
+  [/\{\s*"[^"\n]{1,40}"\s*:/, 'a JSON example'],
+  [/\b(parameters?|params|arguments?|args|inputs?)\s*[:：]/i, 'parameter documentation'],
+  [/^\s*[-*•]\s*`?[\w.]+`?\s*[(:]\s*(string|number|integer|boolean|array|object|bool|int|str)\b/im, 'a parameter list'],
+];
+
+/** Fewer words than this cannot tell an LLM what the tool is for. */
+const MIN_WORDS = 3;
+/** Longer than this is not "minimal" any more (warning, not a failure: the spec sets no number). */
+const LONG_CHARS = 400;
+
+export default defineCheck<LiveContext>({
+  id: 'pd-minimal-descriptions',
+  title: 'tools/list gives every tool a short description fit for selection, without parameter details',
+  spec: {
+    doc: 'progressive-disclosure', section: '3.1', level: 'MUST', criterion: 1,
+    requirements: ['PD-3.1-a', 'PD-3.1-b', 'PD-3.1-d', 'PD-3.1-e', 'PD-3.1-f'],
+  },
+  needs: 'session',
+  async run(ctx) {
+    const { tools, toolsExchanges, toolsProblem } = ctx.discovery;
+    const transcript = toolsExchanges;
+    if (toolsProblem) ctx.fail(`tools/list could not be read to the end: ${toolsProblem}.`, { transcript, hint: 'Make tools/list answer with a { tools: [...] } result.' });
+    if (tools.length === 0) {
+      ctx.fail('tools/list returned no tools, so there is nothing to disclose progressively.', {
+        transcript, hint: 'Declare the tools capability and list your tools in tools/list.',
+      });
+      return;
+    }
+    for (const tool of tools) {
+      const name = typeof tool.name === 'string' ? tool.name : '(unnamed)';
+      const location = { tool: name };
+      const description = tool.description;
+      if (typeof description !== 'string' || description.trim() === '') {
+        ctx.fail(`Tool '${name}' has no description in tools/list; an LLM cannot choose it without one.`, {
+          location, transcript, hint: 'Give every tool a one-sentence description of what it does and when to use it.',
+        });
+      } else {
+        const words = description.trim().split(/\s+/).length;
+        if (words < MIN_WORDS) {
+          ctx.fail(`Tool '${name}' has a ${words}-word description ("${clip(sanitizeLine(description), 60)}"): too little to select the tool by.`, {
+            location, transcript, hint: 'Say in one sentence what the tool does and when it is the right choice.',
+          });
+        }
+        for (const [pattern, what] of DETAIL_PATTERNS) {
+          const match = pattern.exec(description);
+          if (!match) continue;
+          ctx.fail(`Tool '${name}': the tools/list description contains ${what} ("${clip(sanitizeLine(match[0].trim()), 60)}"); §3.1 keeps examples, usage and parameter details out of stage 1.`, {
+            location, transcript, hint: "Move examples, usage notes and parameter details to the tool's full description in tool_descriptions.",
+          });
+        }
+        if (description.length > LONG_CHARS) {
+          ctx.warn(`Tool '${name}' has a ${description.length}-character description in tools/list; a minimal description is usually one or two sentences.`, {
+            location, hint: 'Shorten it to what is needed for choosing the tool; the rest belongs in the full description.',
+          });
+        }
+      }
+      checkSchema(ctx, name, tool.inputSchema, transcript);
+    }
+  },
+});
+
+function checkSchema(ctx: LiveContext, name: string, schema: unknown, transcript: LiveContext['discovery']['toolsExchanges']): void {
+  // Omitting inputSchema is allowed here (§3.1 MAY); the base MCP rule on it is another check's job.
+  if (!isPlainObject(schema)) return;
+  const hint = 'In tools/list use { "type": "object", "additionalProperties": true } and move the real schema to the full description.';
+  const props = schema.properties;
+  if (isPlainObject(props) && Object.keys(props).length > 0) {
+    ctx.fail(`Tool '${name}': the tools/list inputSchema details its parameters (${listing(Object.keys(props), 5)}); §3.1 forbids detailed parameter schemas in stage 1.`, {
+      location: { tool: name, pointer: '/inputSchema/properties' }, transcript, hint,
+    });
+  }
+  if (Array.isArray(schema.required) && schema.required.length > 0) {
+    ctx.fail(`Tool '${name}': the tools/list inputSchema lists required parameters (${listing(schema.required.map(String), 5)}).`, {
+      location: { tool: name, pointer: '/inputSchema/required' }, transcript, hint,
+    });
+  }
+}

@@ -1,0 +1,61 @@
+import { defineCheck } from '../src/check.js';
+import type { LiveContext } from '../src/context.js';
+import { MISSING_TOOL_SELECTION } from '../src/pd/calls.js';
+import { anySignalledCode, findSignalledError, invalidErrorCode } from '../src/pd/errors.js';
+import { isDescriptionEntry } from '../src/pd/fetch.js';
+import { isPlainObject, resourceJson } from '../src/pd/payload.js';
+
+export default defineCheck<LiveContext>({
+  id: 'pd-missing-tool-selection',
+  title: 'Reading the resource without ?tools= gives MISSING_TOOL_SELECTION',
+  spec: {
+    doc: 'progressive-disclosure', section: '6.1', level: 'MUST', criterion: 5,
+    requirements: ['PD-4.3-d', 'PD-6.1-a'],
+  },
+  needs: 'session',
+  async run(ctx) {
+    const base = ctx.resourceUriOrFail('the missing-selection error');
+    const forms = new Set<string>();
+    // DESIGN: an empty ?tools= counts as missing too.
+    for (const [uri, what] of [[base, 'without ?tools='], [`${base}${base.includes('?') ? '&' : '?'}tools=`, 'with an empty ?tools=']] as const) {
+      const ex = await ctx.reader().readResource(uri);
+      const transcript = [ex];
+      const hint = 'Answer with {"error":{"code":"MISSING_TOOL_SELECTION","message":…,"examples":[…?tools=…]}} (JSON text of the read, or JSON-RPC error data).';
+      const bad = invalidErrorCode(ex);
+      if (bad) {
+        ctx.fail(`Reading ${uri} (${what}): ${bad}; clients drop such replies.`, { transcript, hint });
+        continue;
+      }
+      const signal = findSignalledError(ex, MISSING_TOOL_SELECTION);
+      if (!signal) {
+        ctx.fail(`Reading ${uri} (${what}) did not give MISSING_TOOL_SELECTION; ${whatCameInstead(ex, ctx.discovery.toolNames)}.`, { transcript, hint });
+        continue;
+      }
+      if (!signal.accepted) {
+        ctx.fail(`Reading ${uri} (${what}) mentions MISSING_TOOL_SELECTION only in a message text, where a client cannot read it as a code.`, { transcript, hint });
+        continue;
+      }
+      forms.add(signal.form);
+      if (typeof signal.payload.message !== 'string' || !signal.payload.message.trim()) {
+        ctx.warn(`The MISSING_TOOL_SELECTION error (${what}) has no message (§6.1 shows one).`, { transcript, hint: 'Add "message": "You must specify one or more tool names in the \'tools\' parameter."' });
+      }
+      const examples = signal.payload.examples;
+      if (!Array.isArray(examples) || !examples.some((e) => typeof e === 'string' && e.includes('?tools='))) {
+        ctx.warn(`The MISSING_TOOL_SELECTION error (${what}) gives no example URIs with ?tools= (§6.1 shows them).`, { transcript, hint: 'Add "examples": ["resource:///tool_descriptions?tools=tool_name", …].' });
+      }
+    }
+    if (forms.size) ctx.info(`Signalled as: ${[...forms].join(', ')}.`);
+  },
+});
+
+function whatCameInstead(ex: Parameters<typeof resourceJson>[0], toolNames: string[]): string {
+  if (ex.noResponse) return `no response came (${ex.note ?? ex.noResponse})`;
+  const other = anySignalledCode(ex);
+  if (other) return `it returned the error code ${other} instead`;
+  if (ex.response?.error) return 'it returned a JSON-RPC error without the code in data.code';
+  const payload = resourceJson(ex);
+  if (isPlainObject(payload.value) && toolNames.some((n) => isDescriptionEntry((payload.value as Record<string, unknown>)[n]))) {
+    return 'it returned tool descriptions instead, which defeats progressive disclosure';
+  }
+  return 'it returned a result without the error';
+}

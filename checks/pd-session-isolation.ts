@@ -1,0 +1,85 @@
+import { defineCheck } from '../src/check.js';
+import type { LiveContext } from '../src/context.js';
+import { callArguments, callableTools, classifyCall } from '../src/pd/calls.js';
+import { fetchDescriptions } from '../src/pd/fetch.js';
+import type { McpSession } from '../src/target/session.js';
+import type { Exchange } from '../src/target/types.js';
+
+/** Past this many findings the rest are summarised (N sessions × M tools can be large). */
+const MAX_FINDINGS = 20;
+
+interface Plan {
+  session: McpSession;
+  /** The tool this session fetches; session 0 fetches nothing and serves as the control. */
+  fetches?: string;
+  fetchExchange?: Exchange;
+}
+
+export default defineCheck<LiveContext>({
+  id: 'pd-session-isolation',
+  title: 'Parallel sessions are each authorized for exactly what they fetched; a new session starts with nothing',
+  spec: {
+    doc: 'progressive-disclosure', section: '5.1', level: 'MUST', criterion: 8,
+    requirements: ['PD-5.1-e', 'PD-5.2-a', 'PD-5.2-b', 'PD-5.2-c'],
+  },
+  needs: 'sessions',
+  opens: (o) => Math.max(2, o.sessions),
+  async run(ctx) {
+    const base = ctx.resourceUriOrFail('session isolation');
+    const tools = callableTools(ctx.discovery, ctx.options.safeCalls).filter((n) => !n.includes(','));
+    if (tools.length === 0) {
+      if (ctx.options.safeCalls) ctx.skip('--safe-calls is on and no tool is marked read-only, so no tool may be called.');
+      ctx.fail('tools/list returned no tools to call.', { hint: 'List your tools in tools/list.' });
+      return;
+    }
+    let findings = 0;
+    const fail = (message: string, extras: Parameters<LiveContext['fail']>[1]) => {
+      if (++findings <= MAX_FINDINGS) ctx.fail(message, extras);
+    };
+    const n = Math.max(2, ctx.options.sessions);
+
+    // Phase 1: n sessions; all but the control fetch one tool each, all at the same time.
+    const plans: Plan[] = (await ctx.sessions(n)).map((session, k) => ({ session, fetches: k === 0 ? undefined : tools[(k - 1) % tools.length] }));
+    await Promise.all(plans.map(async (plan) => {
+      if (plan.fetches) plan.fetchExchange = (await fetchDescriptions(plan.session, base, [plan.fetches])).exchange;
+    }));
+
+    // Phase 2: every session calls every tool, all at once.
+    const calls = await Promise.all(plans.flatMap((plan) => tools.map(async (tool) => ({
+      plan, tool, ex: await plan.session.callTool(tool, callArguments(ctx.discovery, tool)),
+    }))));
+    for (const { plan, tool, ex } of calls) {
+      const outcome = classifyCall(ex);
+      const label = plan.session.label;
+      if (outcome.kind === 'no-response') {
+        fail(`Session ${label}: calling '${tool}' got no response (${outcome.note}) while ${n} sessions were active.`, { location: { tool }, transcript: [ex] });
+      } else if (tool === plan.fetches && outcome.kind === 'refused') {
+        fail(`Session ${label} fetched '${tool}', yet calling it was refused while other sessions were active: authorization is not kept per session (§5.1).`, {
+          location: { tool }, transcript: [plan.fetchExchange!, ex], hint: 'Key grants by the MCP session, not by a shared "current session" variable.',
+        });
+      } else if (tool !== plan.fetches && outcome.kind === 'authorized') {
+        const owners = plans.filter((p) => p.fetches === tool);
+        fail(`Session ${label} never fetched '${tool}' but could call it; ${owners.map((p) => p.session.label).join(', ')} fetched it: authorization leaks between sessions (§5.1.4).`, {
+          location: { tool }, transcript: [...owners.slice(0, 1).map((p) => p.fetchExchange!), ex],
+          hint: 'Store grants per MCP session (per process over stdio, per Mcp-Session-Id over HTTP), never globally.',
+        });
+      }
+    }
+
+    // Phase 3: the last session also fetches every tool; all end; a new session must start bare.
+    const last = plans[plans.length - 1]!.session;
+    const fetchedAll = await fetchDescriptions(last, base, tools);
+    await Promise.all(plans.map((p) => p.session.close()));
+    const fresh = await ctx.session({ fresh: true });
+    for (const tool of tools) {
+      const ex = await fresh.callTool(tool, callArguments(ctx.discovery, tool));
+      if (classifyCall(ex).kind === 'authorized') {
+        fail(`A session opened after ${last.label} had fetched '${tool}' and ended could call '${tool}' without fetching it: a new session must not inherit grants (§5.1, §5.2).`, {
+          location: { tool }, transcript: [fetchedAll.exchange, ex], hint: 'Drop or key grants by session; never persist them beyond the session that made them.',
+        });
+      }
+    }
+    if (findings > MAX_FINDINGS) ctx.fail(`…and ${findings - MAX_FINDINGS} more isolation failures.`);
+    ctx.info(`${n} parallel sessions, ${tools.length} tools each, then a new session after all had ended.`);
+  },
+});

@@ -1,0 +1,53 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+
+/** A full tool description as stored in tool_descriptions/<name>.json (guide §7.1). */
+export interface FullDescription {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  examples?: Array<{ description?: string; input: Record<string, unknown>; explanation?: string }>;
+  usage_guidance?: Record<string, unknown>;
+  error_guidance?: Record<string, unknown>;
+}
+
+/** Compiled to dist/reference-server/, the folder sits two levels up, in the package's reference-server/. */
+export const DESCRIPTIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'reference-server', 'tool_descriptions');
+
+/**
+ * One file per tool, read once and cached (§7.2 MAY). Argument validators are compiled on first use.
+ */
+export class DescriptionLibrary {
+  private readonly byName = new Map<string, FullDescription>();
+  private readonly validators = new Map<string, ValidateFunction>();
+  private ajv: Ajv2020 | undefined;
+
+  constructor(dir = DESCRIPTIONS_DIR) {
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+      const description = JSON.parse(readFileSync(join(dir, file), 'utf8')) as FullDescription;
+      this.byName.set(description.name, description);
+    }
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  get(name: string): FullDescription | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Validates call arguments against the tool's full schema; returns readable problems. */
+  validate(name: string, args: unknown): string[] {
+    let validate = this.validators.get(name);
+    if (!validate) {
+      this.ajv ??= new Ajv2020({ allErrors: true, strict: false });
+      validate = this.ajv.compile(this.byName.get(name)!.inputSchema);
+      this.validators.set(name, validate);
+    }
+    if (validate(args)) return [];
+    return (validate.errors ?? []).map((e) => `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}`);
+  }
+}

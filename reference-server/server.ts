@@ -1,0 +1,129 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type ReadResourceResult,
+  type Resource,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { DescriptionLibrary } from './descriptions.js';
+import { Notebook, NoteError } from './notes.js';
+import {
+  RESOURCE_DESCRIPTION,
+  RESOURCE_URI,
+  missingToolSelection,
+  parseSelection,
+  toolDescriptionRequired,
+  unknownTool,
+} from './protocol.js';
+import { TOOLS } from './tools.js';
+
+export const SERVER_NAME = 'mcp-pd-reference-server';
+export const SERVER_VERSION = '0.1.0';
+
+/** Everything one MCP session owns: its grants (§5.1) and its own notebook. */
+export interface SessionState {
+  grants: Set<string>;
+  notebook: Notebook;
+}
+
+/**
+ * The server's behaviour, one method per protocol duty. The reference implementation is below;
+ * the negative fixtures replace exactly one method to break exactly one criterion.
+ */
+export interface Behaviour {
+  listTools(state: SessionState): Tool[];
+  listResources(state: SessionState): Resource[];
+  readResource(uri: string, state: SessionState): ReadResourceResult;
+  isAuthorized(state: SessionState, tool: string): boolean;
+  authorize(state: SessionState, tools: string[]): void;
+  refuse(tool: string): CallToolResult;
+}
+
+const library = new DescriptionLibrary();
+
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}
+
+function toolError(code: string, message: string, extra: Record<string, unknown> = {}): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: json({ error: { code, message, ...extra } }) }] };
+}
+
+export const referenceBehaviour: Behaviour = {
+  // Stage 1 (§3.1): one line each, and an input schema without parameter details.
+  listTools: () =>
+    TOOLS.map((t) => ({
+      name: t.name,
+      description: t.summary,
+      inputSchema: { type: 'object' as const, additionalProperties: true },
+      annotations: t.annotations,
+    })),
+
+  listResources: () => [
+    { uri: RESOURCE_URI, name: 'Tool Descriptions - Required for tool use', description: RESOURCE_DESCRIPTION, mimeType: 'application/json' },
+  ],
+
+  // Stage 2 (§4.3–4.4, §6.1, §6.3): fetching a known tool authorizes it for this session only.
+  readResource(uri, state) {
+    const selection = parseSelection(uri);
+    if (selection.kind === 'not-this-resource') {
+      throw Object.assign(new Error(`Resource not found: ${uri}`), { code: -32002, data: { uri } });
+    }
+    const payload =
+      selection.kind === 'missing'
+        ? missingToolSelection(library.names())
+        : Object.fromEntries(selection.names.map((name) => [name, library.get(name) ?? unknownTool(name, library.names())]));
+    if (selection.kind === 'tools') this.authorize(state, selection.names.filter((n) => library.get(n)));
+    return { contents: [{ uri, mimeType: 'application/json', text: json(payload) }] };
+  },
+
+  isAuthorized: (state, tool) => state.grants.has(tool),
+  authorize: (state, tools) => tools.forEach((t) => state.grants.add(t)),
+
+  refuse: (tool) => {
+    const { error } = toolDescriptionRequired(tool);
+    return toolError(error.code, error.message, { resource_uri: error.resource_uri });
+  },
+};
+
+function callTool(behaviour: Behaviour, state: SessionState, name: string, args: Record<string, unknown>): CallToolResult {
+  const tool = TOOLS.find((t) => t.name === name);
+  if (!tool) {
+    // Unknown tools are protocol errors (MCP tools spec, Error Handling).
+    throw Object.assign(new Error(`Unknown tool: ${name}`), { code: -32602 });
+  }
+  if (!behaviour.isAuthorized(state, name)) return behaviour.refuse(name);
+  const problems = library.validate(name, args);
+  if (problems.length) return toolError('INVALID_ARGUMENTS', `Invalid arguments for ${name}: ${problems.join('; ')}`);
+  try {
+    return { content: [{ type: 'text', text: json(tool.run(state.notebook, args)) }] };
+  } catch (err) {
+    if (err instanceof NoteError) return toolError(err.code, err.message);
+    throw err;
+  }
+}
+
+/** One Server per MCP session: over stdio that is the process, over HTTP one per Mcp-Session-Id. */
+export function createReferenceServer(overrides: Partial<Behaviour> = {}): Server {
+  const behaviour: Behaviour = { ...referenceBehaviour, ...overrides };
+  const state: SessionState = { grants: new Set(), notebook: new Notebook() };
+  const server = new Server(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions:
+        "Tools use progressive disclosure: pick a tool from tools/list, fetch its full description from resource:///tool_descriptions?tools=NAME, then call it.",
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: behaviour.listTools(state) }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: behaviour.listResources(state) }));
+  server.setRequestHandler(ReadResourceRequestSchema, (req) => behaviour.readResource(req.params.uri, state));
+  server.setRequestHandler(CallToolRequestSchema, (req) =>
+    callTool(behaviour, state, req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>),
+  );
+  return server;
+}

@@ -1,0 +1,54 @@
+import { Notebook } from './notes.js';
+
+type Args = Record<string, unknown>;
+
+/** A tool as tools/list shows it (the minimal stage-1 entry) plus what it does. */
+export interface ToolSpec {
+  name: string;
+  /** One line for tools/list: enough to choose the tool, nothing about its parameters. */
+  summary: string;
+  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
+  run(notebook: Notebook, args: Args): unknown;
+}
+
+const read = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+// Arguments arrive already validated against the tool's full inputSchema.
+export const TOOLS: ToolSpec[] = [
+  {
+    name: 'list_notes',
+    summary: 'Lists the notes in the notebook, optionally only those with a given tag.',
+    annotations: { title: 'List notes', ...read },
+    run: (nb, a) => ({ notes: nb.list(a.tag as string | undefined, a.limit as number | undefined) }),
+  },
+  {
+    name: 'get_note',
+    summary: 'Returns one note in full, including its body.',
+    annotations: { title: 'Get a note', ...read },
+    run: (nb, a) => nb.get(a.id as string),
+  },
+  {
+    name: 'search_notes',
+    summary: 'Finds notes whose title or body contains some text.',
+    annotations: { title: 'Search notes', ...read },
+    run: (nb, a) => ({ matches: nb.search(a.query as string, a.limit as number | undefined) }),
+  },
+  {
+    name: 'create_note',
+    summary: 'Creates a new note with a title, a body and tags.',
+    annotations: { title: 'Create a note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: (nb, a) => nb.create(a as { title: string; body: string; tags?: string[] }),
+  },
+  {
+    name: 'update_note',
+    summary: 'Changes the title, body or tags of an existing note.',
+    annotations: { title: 'Update a note', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: (nb, a) => nb.update(a as { id: string }),
+  },
+  {
+    name: 'delete_note',
+    summary: 'Deletes a note permanently.',
+    annotations: { title: 'Delete a note', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: (nb, a) => nb.delete(a.id as string),
+  },
+];

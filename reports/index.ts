@@ -1,0 +1,17 @@
+import type { CheckReport } from '../src/generated/report.js';
+import { renderJson } from './json.js';
+import { renderText } from './text.js';
+
+export interface RenderOptions {
+  color: boolean;
+}
+
+export type Reporter = (report: CheckReport, options: RenderOptions) => string;
+
+/** Every output format, by the name used on the command line. */
+export const REPORTERS: Record<string, Reporter> = {
+  text: (report, options) => renderText(report, options),
+  json: (report) => renderJson(report),
+};
+
+export const FORMAT_NAMES = Object.keys(REPORTERS);

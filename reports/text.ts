@@ -1,0 +1,80 @@
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../src/generated/report.js';
+import { clip, inlineJson, plural, sanitizeLine } from '../src/text.js';
+
+export interface TextOptions {
+  color: boolean;
+  /** Width to clip JSON lines of transcripts to. */
+  width?: number;
+}
+
+const GROUPS: Array<{ status: CheckResult['status']; heading: string; mark: string; paint: (c: ChalkInstance) => ChalkInstance }> = [
+  { status: 'fail', heading: 'FAILED', mark: '✗', paint: (c) => c.red },
+  { status: 'error', heading: 'COULD NOT RUN', mark: '!', paint: (c) => c.magenta },
+  { status: 'warn', heading: 'WARNINGS', mark: '⚠', paint: (c) => c.yellow },
+  { status: 'skip', heading: 'SKIPPED', mark: '-', paint: (c) => c.gray },
+  { status: 'pass', heading: 'PASSED', mark: '✓', paint: (c) => c.green },
+];
+
+/** The human report: grouped by status, failures first, each with its proof and fix. */
+export function renderText(report: CheckReport, options: TextOptions): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const width = options.width ?? 160;
+  const out: string[] = [];
+  const t = report.target;
+  const what = t.command ?? t.url ?? (t.paths ?? []).join(' ');
+  out.push(c.bold(`${report.tool.name} ${report.tool.version}`) + ` — ${sanitizeLine(what)} (${t.kind})`);
+  if (t.serverInfo) {
+    out.push(`server: ${sanitizeLine(`${t.serverInfo.name ?? '?'} ${t.serverInfo.version ?? ''}`.trim())}` + (t.protocolVersion ? `, protocol ${sanitizeLine(t.protocolVersion)}` : ''));
+  }
+  for (const group of GROUPS) {
+    const results = report.results.filter((r) => r.status === group.status);
+    if (!results.length) continue;
+    const paint = group.paint(c);
+    out.push('', paint.bold(`${group.heading} (${results.length})`));
+    for (const r of results) {
+      const crit = r.spec.criterion ? ` #${r.spec.criterion}` : '';
+      out.push(`  ${paint(group.mark)} ${c.bold(r.id)}${c.gray(crit)}  ${r.title}  ${c.gray(`§${r.spec.section} ${r.spec.level}, ${r.durationMs} ms`)}`);
+      for (const f of r.findings) out.push(...renderFinding(f, c, width, r.status === 'pass'));
+    }
+  }
+  const s = report.summary;
+  const total = report.results.length;
+  const parts = [
+    c.green(`${s.passed} passed`),
+    (s.failed ? c.red : c.gray)(`${s.failed} failed`),
+    (s.warnings ? c.yellow : c.gray)(plural(s.warnings, 'warning')),
+    c.gray(`${s.skipped} skipped`),
+    (s.errors ? c.magenta : c.gray)(plural(s.errors, 'error')),
+  ];
+  out.push('', `${plural(total, 'check')}: ${parts.join(', ')} in ${(report.durationMs / 1000).toFixed(1)} s`);
+  return `${out.join('\n')}\n`;
+}
+
+function renderFinding(f: Finding, c: ChalkInstance, width: number, quiet: boolean): string[] {
+  const lines: string[] = [];
+  const tag = f.level === 'error' ? c.red('error') : f.level === 'warning' ? c.yellow('warning') : c.gray('info');
+  const where = f.location?.tool ? c.gray(` [${sanitizeLine(f.location.tool)}]`) : '';
+  const message = sanitizeLine(f.message);
+  lines.push(`      ${tag}${where} ${f.level === 'info' ? c.gray(message) : message}`);
+  if (f.hint) lines.push(`        ${c.cyan('fix:')} ${sanitizeLine(f.hint)}`);
+  // The proof of a failure is shown in full; warnings and info stay one-liners.
+  if (f.level === 'error' && !quiet && f.transcript?.length) {
+    for (const ex of f.transcript.slice(-4)) lines.push(...renderExchange(ex, c, width));
+    if (f.transcript.length > 4) lines.push(c.gray(`        (${f.transcript.length - 4} earlier exchanges in the JSON report)`));
+  }
+  return lines;
+}
+
+function renderExchange(ex: TranscriptExchange, c: ChalkInstance, width: number): string[] {
+  const request = ex.request as { params?: unknown };
+  const lines = [c.gray(`        ${sanitizeLine(ex.session)} → ${sanitizeLine(ex.method)} `) + inlineJson(request.params ?? {}, width)];
+  if (ex.response) {
+    const r = ex.response as { result?: unknown; error?: unknown };
+    const body = 'error' in r ? `error ${inlineJson(r.error, width)}` : inlineJson(r.result, width);
+    lines.push(c.gray(`        ${sanitizeLine(ex.session)} ← `) + body);
+  } else {
+    lines.push(c.gray(`        ${sanitizeLine(ex.session)} ← `) + c.red(`no response: ${sanitizeLine(clip(ex.note ?? ex.noResponse ?? '', width))}`));
+  }
+  return lines;
+}

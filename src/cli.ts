@@ -1,0 +1,160 @@
+#!/usr/bin/env node
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { FORMAT_NAMES, REPORTERS } from '../reports/index.js';
+import { commandFrom, parseEnv } from './cli/target-args.js';
+import { UsageError } from './cli/usage-error.js';
+import type { CheckReport } from './generated/report.js';
+import { checkTarget } from './live.js';
+import { StdioTarget } from './target/target.js';
+import { TargetUnavailableError } from './target/types.js';
+import { TOOL_NAME, TOOL_VERSION } from './version.js';
+
+/** Exit codes: the public contract (DESIGN.md). */
+export const EXIT = { ok: 0, failures: 1, usage: 2, unreachable: 3 } as const;
+
+type FailOn = 'error' | 'warning' | 'never';
+
+interface LiveCliOptions {
+  cwd?: string;
+  env: string[];
+  timeout: number;
+  sessions: number;
+  safeCalls: boolean;
+  format: string;
+  output?: string;
+  failOn: FailOn;
+  color: boolean;
+}
+
+const MAX_SESSIONS = 256;
+
+function integer(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
+    return n;
+  };
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+const EXAMPLES = `
+Examples:
+  $ ${TOOL_NAME} -- node dist/server.js              check a Node server over stdio
+  $ ${TOOL_NAME} -- python -m my_mcp_server          a Python server
+  $ ${TOOL_NAME} "npx -y @acme/mcp-server --debug"   one quoted string is split like a shell would
+  $ ${TOOL_NAME} --env API_KEY=test --cwd ./srv -- node server.js
+  $ ${TOOL_NAME} --format json --output report.json -- node server.js
+
+Everything after the server command (or after --) is passed to the server untouched.
+Tools are really called: point the checker at a test instance, not production
+(--safe-calls calls only tools marked read-only).
+
+Exit codes: 0 no finding at or above --fail-on, 1 conformance failures,
+            2 usage error, 3 the server could not be started or reached.`;
+
+export function buildProgram(): Command {
+  const program = new Command(TOOL_NAME)
+    .description('Check an MCP server against Progressive Disclosure for Tool Descriptions v2.1:\n'
+      + 'minimal tools/list, the tool_descriptions resource, and per-session authorization.')
+    .version(TOOL_VERSION, '-V, --version')
+    .argument('<command...>', 'the command that starts the server (stdio)')
+    .option('--cwd <dir>', 'working directory for the server command')
+    .option('--env <KEY=VALUE>', 'environment variable for the server (repeatable)', collect, [])
+    .option('--timeout <ms>', 'time limit for every request', integer(1, 600_000), 5000)
+    .option('--sessions <n>', 'parallel sessions for the session-isolation check', integer(2, MAX_SESSIONS), 8)
+    .option('--safe-calls', 'call only tools marked read-only (annotations.readOnlyHint)', false)
+    .addOption(new Option('-f, --format <format>', 'report format').choices(FORMAT_NAMES).default('text'))
+    .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .addOption(new Option('--fail-on <level>', 'lowest finding level that fails the run').choices(['error', 'warning', 'never']).default('error'))
+    .option('--no-color', 'plain text output (also when NO_COLOR is set or output is not a terminal)')
+    .addHelpText('after', EXAMPLES)
+    .passThroughOptions()
+    .showSuggestionAfterError()
+    .exitOverride()
+    .configureOutput({ outputError: (str, write) => write(`${TOOL_NAME}: ${str.replace(/^error: /, '').trimEnd()}\n(run '${TOOL_NAME} --help' for usage)\n`) })
+    .action(async (words: string[], opts: LiveCliOptions) => {
+      process.exitCode = await runLive(words, opts);
+    });
+  return program;
+}
+
+async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
+  const command = commandFrom(words, opts.cwd ? resolve(opts.cwd) : undefined, parseEnv(opts.env));
+  if (opts.cwd && !isDirectory(opts.cwd)) throw new UsageError(`--cwd '${opts.cwd}' is not a directory`);
+  if (opts.output && !isDirectory(dirname(resolve(opts.output)))) {
+    throw new UsageError(`cannot write --output '${opts.output}': the folder '${dirname(opts.output)}' does not exist`);
+  }
+  const target = new StdioTarget(command, opts.timeout);
+  let report: CheckReport;
+  try {
+    report = await checkTarget(target, { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls }, {
+      reportOptions: { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls, failOn: opts.failOn },
+    });
+  } catch (err) {
+    if (err instanceof TargetUnavailableError) {
+      process.stderr.write(`${TOOL_NAME}: cannot check '${target.describe}': ${err.message}\n`);
+      return EXIT.unreachable;
+    }
+    throw err;
+  }
+  emit(report, opts);
+  return exitCodeFor(report, opts.failOn);
+}
+
+function emit(report: CheckReport, opts: LiveCliOptions): void {
+  const toFile = Boolean(opts.output);
+  const color = opts.color && !toFile && process.stdout.isTTY === true && !process.env.NO_COLOR;
+  const text = REPORTERS[opts.format]!(report, { color });
+  if (!toFile) {
+    process.stdout.write(text);
+    return;
+  }
+  try {
+    writeFileSync(opts.output!, text);
+    const s = report.summary;
+    process.stderr.write(`${TOOL_NAME}: ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.errors} errors; report written to ${opts.output}\n`);
+  } catch (err) {
+    // Never lose a finished run: print the report instead.
+    process.stdout.write(text);
+    process.stderr.write(`${TOOL_NAME}: could not write ${opts.output} (${(err as Error).message}); the report was printed instead\n`);
+  }
+}
+
+/** Only the CLI turns a report into an exit code. */
+export function exitCodeFor(report: CheckReport, failOn: FailOn): number {
+  if (failOn === 'never') return EXIT.ok;
+  const failing = report.results.some((r) => r.status === 'fail' || r.status === 'error' || (failOn === 'warning' && r.status === 'warn'));
+  return failing ? EXIT.failures : EXIT.ok;
+}
+
+function isDirectory(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory();
+}
+
+async function main(argv: string[]): Promise<void> {
+  // Ctrl-C: exit through the normal path so that every server process is killed.
+  process.once('SIGINT', () => process.exit(130));
+  process.once('SIGTERM', () => process.exit(143));
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    } else if (err instanceof UsageError) {
+      process.stderr.write(`${TOOL_NAME}: ${err.message}\n`);
+      process.exitCode = EXIT.usage;
+    } else {
+      process.stderr.write(`${TOOL_NAME}: internal error: ${(err as Error)?.stack ?? String(err)}\nPlease report this at the project's issue tracker.\n`);
+      process.exitCode = 70;
+    }
+  }
+}
+
+await main(process.argv);
+// Everything is written; do not let a server's leftover pipes or timers keep the checker alive.
+process.exit();

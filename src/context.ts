@@ -1,0 +1,77 @@
+import type { Discovery } from './discovery.js';
+import { FindingSink } from './findings.js';
+import type { FindingLevel } from './generated/report.js';
+import type { OpenOptions, Target } from './target/target.js';
+import type { McpSession } from './target/session.js';
+import { descriptionsUri } from './pd/uri.js';
+
+export interface LiveOptions {
+  /** Per-request timeout in ms. */
+  timeoutMs: number;
+  /** How many parallel sessions pd-session-isolation opens. */
+  sessions: number;
+  /** Call only tools marked read-only. */
+  safeCalls: boolean;
+}
+
+/**
+ * What a live check sees: the probe's discovery, the run's options, fresh sessions on demand
+ * (closed by the runner when the check ends), and the finding API it reports through.
+ */
+export class LiveContext extends FindingSink {
+  private readonly opened: McpSession[] = [];
+  private counter = 0;
+
+  constructor(
+    readonly target: Target,
+    readonly discovery: Discovery,
+    readonly options: LiveOptions,
+    /** The probe session, shared by checks that only read resources (their grants do not matter). */
+    private readonly shared: McpSession,
+    failLevel: FindingLevel,
+    private readonly sessionPrefix = 's',
+  ) {
+    super(failLevel);
+  }
+
+  /** A new, initialized session with no authorizations. */
+  async session(options?: OpenOptions): Promise<McpSession> {
+    const session = await this.target.open(`${this.sessionPrefix}${++this.counter}`, options);
+    this.opened.push(session);
+    return session;
+  }
+
+  /** A session for reading resources only: never call tools on it, its grants are not fresh. */
+  reader(): McpSession {
+    return this.shared;
+  }
+
+  /** `n` sessions opened in parallel. */
+  sessions(n: number): Promise<McpSession[]> {
+    return Promise.all(Array.from({ length: n }, () => this.session()));
+  }
+
+  /** The listed tool_descriptions URI; skips the caller's remaining work when there is none. */
+  resourceUriOrFail(what: string): string {
+    const uri = this.discovery.descriptionsResource?.uri;
+    if (uri) return uri;
+    this.fail(`The server lists no tool_descriptions resource in resources/list, so ${what} cannot be tested.`, {
+      hint: "Expose 'resource:///tool_descriptions' in resources/list (see criterion 2, pd-resource-listed).",
+      transcript: this.discovery.resourcesExchanges,
+    });
+    throw new NoResource();
+  }
+
+  fetchUri(names: string[]): string {
+    return descriptionsUri(this.discovery.descriptionsResource!.uri, names);
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.opened.map((s) => s.close()));
+  }
+}
+
+/** Ends a check whose prerequisite failed; its failure is already recorded. */
+export class NoResource extends Error {
+  override name = 'NoResource';
+}

@@ -1,0 +1,71 @@
+import type { Target } from './target/target.js';
+import type { McpSession } from './target/session.js';
+import type { Exchange, JsonObject } from './target/types.js';
+import { descriptionsUri, isToolDescriptionsUri } from './pd/uri.js';
+import { isPlainObject, resourceJson } from './pd/payload.js';
+
+/** What one probe session learned about the server; shared read-only by every check. */
+export interface Discovery {
+  serverInfo?: { name?: string; version?: string };
+  protocolVersion?: string;
+  capabilities: JsonObject;
+  initializeResult: JsonObject;
+  /** tools/list entries, raw (unknown fields such as `dashdash` kept). */
+  tools: JsonObject[];
+  toolNames: string[];
+  toolsExchanges: Exchange[];
+  toolsProblem?: string;
+  resources: JsonObject[];
+  resourcesExchanges: Exchange[];
+  resourcesProblem?: string;
+  /** The listed tool_descriptions resource, if any. */
+  descriptionsResource?: JsonObject & { uri: string };
+  /** Full descriptions fetched by the probe (for example arguments and read-only hints). */
+  fullDescriptions: Map<string, JsonObject>;
+}
+
+/**
+ * Opens the probe session and learns the server; the session stays open for the caller (checks
+ * that only read resources share it). A target that cannot be started or initialized throws
+ * TargetUnavailableError.
+ */
+export async function discover(target: Target): Promise<{ discovery: Discovery; session: McpSession }> {
+  const session = await target.open('probe');
+  try {
+    const init = session.initializeResult!;
+    const tools = await session.listAll('tools/list', 'tools');
+    const toolEntries = tools.items.filter(isPlainObject);
+    const toolNames = [...new Set(toolEntries.map((t) => t.name).filter((n): n is string => typeof n === 'string'))];
+    const resources = await session.listAll('resources/list', 'resources');
+    const resourceEntries = resources.items.filter(isPlainObject);
+    const listed = resourceEntries.find((r) => typeof r.uri === 'string' && isToolDescriptionsUri(r.uri));
+    const discovery: Discovery = {
+      serverInfo: isPlainObject(init.serverInfo) ? (init.serverInfo as Discovery['serverInfo']) : undefined,
+      protocolVersion: typeof init.protocolVersion === 'string' ? init.protocolVersion : undefined,
+      capabilities: isPlainObject(init.capabilities) ? init.capabilities : {},
+      initializeResult: init,
+      tools: toolEntries,
+      toolNames,
+      toolsExchanges: tools.exchanges,
+      toolsProblem: tools.problem,
+      resources: resourceEntries,
+      resourcesExchanges: resources.exchanges,
+      resourcesProblem: resources.problem,
+      descriptionsResource: listed as Discovery['descriptionsResource'],
+      fullDescriptions: new Map(),
+    };
+    if (listed && toolNames.length) {
+      const payload = resourceJson(await session.readResource(descriptionsUri(listed.uri as string, toolNames)));
+      if (isPlainObject(payload.value)) {
+        for (const name of toolNames) {
+          const entry = payload.value[name];
+          if (isPlainObject(entry)) discovery.fullDescriptions.set(name, entry);
+        }
+      }
+    }
+    return { discovery, session };
+  } catch (err) {
+    await session.close();
+    throw err;
+  }
+}

@@ -1,0 +1,62 @@
+import type { Finding, FindingLevel, FindingLocation, TranscriptExchange } from './generated/report.js';
+import type { Exchange } from './target/types.js';
+import { clip } from './text.js';
+
+export interface FindingExtras {
+  hint?: string;
+  location?: FindingLocation;
+  /** The exchanges that prove the finding. */
+  transcript?: Exchange[];
+}
+
+/** Thrown by `skip()`: the check does not apply; the runner records status `skip`. */
+export class SkipCheck extends Error {
+  override name = 'SkipCheck';
+}
+
+/** A message over this size is kept in the report as a preview, so reports stay readable. */
+const MAX_MESSAGE_CHARS = 32 * 1024;
+
+function clipMessage(message: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!message) return message;
+  const text = JSON.stringify(message);
+  if (text.length <= MAX_MESSAGE_CHARS) return message;
+  return { truncatedByChecker: true, originalChars: text.length, preview: clip(text, 2000) };
+}
+
+export function toTranscript(exchanges: Exchange[]): TranscriptExchange[] {
+  return exchanges.map((ex) => {
+    const entry: TranscriptExchange = { session: ex.session, method: ex.method, request: clipMessage(ex.request)! };
+    if (ex.response) entry.response = clipMessage(ex.response);
+    if (ex.noResponse) entry.noResponse = ex.noResponse;
+    if (ex.note) entry.note = ex.note;
+    entry.durationMs = ex.durationMs;
+    return entry;
+  });
+}
+
+/**
+ * Collects the findings of one check. `fail` records at the check's own severity (a SHOULD
+ * check's failure is a warning); `warn` and `info` are fixed levels.
+ */
+export class FindingSink {
+  readonly findings: Finding[] = [];
+
+  constructor(private readonly failLevel: FindingLevel) {}
+
+  fail(message: string, extras: FindingExtras = {}): void { this.add(this.failLevel, message, extras); }
+  warn(message: string, extras: FindingExtras = {}): void { this.add('warning', message, extras); }
+  info(message: string, extras: FindingExtras = {}): void { this.add('info', message, extras); }
+
+  skip(reason: string): never {
+    throw new SkipCheck(reason);
+  }
+
+  private add(level: FindingLevel, message: string, extras: FindingExtras): void {
+    const finding: Finding = { level, message };
+    if (extras.hint) finding.hint = extras.hint;
+    if (extras.location) finding.location = extras.location;
+    if (extras.transcript?.length) finding.transcript = toTranscript(extras.transcript);
+    this.findings.push(finding);
+  }
+}

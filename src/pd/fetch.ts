@@ -1,0 +1,30 @@
+import type { McpSession } from '../target/session.js';
+import type { Exchange, JsonObject } from '../target/types.js';
+import { invalidErrorCode } from './errors.js';
+import { isPlainObject, resourceJson } from './payload.js';
+import { descriptionsUri } from './uri.js';
+
+export interface FetchedDescriptions {
+  exchange: Exchange;
+  uri: string;
+  /** The JSON object the server returned (name → entry), when it returned one. */
+  entries?: JsonObject;
+  /** Why there are no entries, in plain words. */
+  problem?: string;
+}
+
+/** Reads `<resource>?tools=a,b` and parses the name → description object. */
+export async function fetchDescriptions(session: McpSession, resourceUri: string, names: string[], uri = descriptionsUri(resourceUri, names)): Promise<FetchedDescriptions> {
+  const exchange = await session.readResource(uri);
+  const bad = invalidErrorCode(exchange);
+  if (bad) return { exchange, uri, problem: bad };
+  const payload = resourceJson(exchange);
+  if (payload.problem) return { exchange, uri, problem: `the read returned ${payload.problem}` };
+  if (!isPlainObject(payload.value)) return { exchange, uri, problem: 'the read returned JSON that is not an object' };
+  return { exchange, uri, entries: payload.value };
+}
+
+/** An entry that is a description (not a §6.3 "not found" entry or an error). */
+export function isDescriptionEntry(entry: unknown): entry is JsonObject {
+  return isPlainObject(entry) && !('error' in entry) && ('inputSchema' in entry || 'description' in entry || 'name' in entry);
+}

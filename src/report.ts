@@ -1,0 +1,26 @@
+import type { CheckReport, CheckResult, ReportOptions, ReportSummary, ReportTarget } from './generated/report.js';
+import { TOOL_NAME, TOOL_VERSION } from './version.js';
+
+export function summarize(results: CheckResult[]): ReportSummary {
+  const count = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
+  return { passed: count('pass'), failed: count('fail'), warnings: count('warn'), skipped: count('skip'), errors: count('error') };
+}
+
+export function buildReport(input: {
+  target: ReportTarget;
+  startedAt: Date;
+  durationMs: number;
+  results: CheckResult[];
+  options?: ReportOptions;
+}): CheckReport {
+  const report: CheckReport = {
+    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+    target: input.target,
+    startedAt: input.startedAt.toISOString(),
+    durationMs: Math.round(input.durationMs),
+    summary: summarize(input.results),
+    results: input.results,
+  };
+  if (input.options) report.options = input.options;
+  return report;
+}

@@ -1,0 +1,90 @@
+import type { CheckDefinition } from './check.js';
+import { severityOf } from './check.js';
+import { LiveContext, NoResource, type LiveOptions } from './context.js';
+import type { Discovery } from './discovery.js';
+import { SkipCheck } from './findings.js';
+import type { CheckResult, Finding } from './generated/report.js';
+import type { Target } from './target/target.js';
+import type { McpSession } from './target/session.js';
+
+export type LiveCheck = Readonly<CheckDefinition<LiveContext>>;
+
+export interface RunHooks {
+  /** Told when a check starts (for a progress line); never used to print from here. */
+  onCheckStart?(check: LiveCheck, index: number, total: number): void;
+}
+
+/** A check that runs longer than this is stopped and reported as `error`. */
+export const CHECK_TIME_LIMIT_MS = 120_000;
+
+export function statusOf(findings: Finding[]): CheckResult['status'] {
+  if (findings.some((f) => f.level === 'error')) return 'fail';
+  if (findings.some((f) => f.level === 'warning')) return 'warn';
+  return 'pass';
+}
+
+/**
+ * Runs checks one after another (sessions of different checks never overlap, so a leak between
+ * sessions is only ever seen by the check that looks for it). Each result carries the check's own
+ * metadata, its time, and its findings; an exception becomes status `error`, never a crash.
+ */
+export async function runLiveChecks(
+  checks: readonly LiveCheck[],
+  target: Target,
+  discovery: Discovery,
+  reader: McpSession,
+  options: LiveOptions,
+  hooks: RunHooks = {},
+): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  const opens = checks.map((c) => (typeof c.opens === 'function' ? c.opens(options) : c.opens ?? 0));
+  for (const [index, check] of checks.entries()) {
+    target.reserve(opens.slice(index).reduce((a, b) => a + b, 0));
+    hooks.onCheckStart?.(check, index, checks.length);
+    results.push(await runOne(check, target, discovery, reader, options));
+  }
+  return results;
+}
+
+async function runOne(check: LiveCheck, target: Target, discovery: Discovery, reader: McpSession, options: LiveOptions): Promise<CheckResult> {
+  const severity = severityOf(check.spec.level);
+  const ctx = new LiveContext(target, discovery, options, reader, severity);
+  const started = performance.now();
+  let status: CheckResult['status'] | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new CheckTimeout()), CHECK_TIME_LIMIT_MS);
+    });
+    await Promise.race([check.run(ctx), limit]);
+  } catch (err) {
+    if (err instanceof SkipCheck) {
+      status = 'skip';
+      ctx.info(err.message);
+    } else if (!(err instanceof NoResource)) {
+      status = 'error';
+      ctx.findings.push({
+        level: 'error',
+        message: err instanceof CheckTimeout
+          ? `The check did not finish within ${CHECK_TIME_LIMIT_MS / 1000} s.`
+          : `The check itself failed: ${(err as Error)?.message ?? String(err)}`,
+        hint: 'This is a problem in mcp-pd-check or an unexpected server reply; please report it with the JSON report attached.',
+      });
+    }
+  } finally {
+    clearTimeout(timer);
+    await ctx.closeAll();
+  }
+  const { requirements, ...spec } = check.spec;
+  return {
+    id: check.id,
+    title: check.title,
+    status: status ?? statusOf(ctx.findings),
+    severity,
+    spec: { ...spec, requirements },
+    durationMs: Math.round(performance.now() - started),
+    findings: ctx.findings,
+  };
+}
+
+class CheckTimeout extends Error {}

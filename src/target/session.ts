@@ -1,0 +1,198 @@
+import type { Exchange, JsonObject, Wire } from './types.js';
+import { TargetUnavailableError } from './types.js';
+import { clip } from '../text.js';
+import { TOOL_VERSION } from '../version.js';
+
+/**
+ * The protocol version the checker asks for. Kept here rather than imported from the SDK's types
+ * module, whose load costs ~0.2 s of every run; a test keeps it equal to the SDK's latest.
+ */
+export const PROTOCOL_VERSION = '2025-11-25';
+
+interface Pending {
+  exchange: Exchange;
+  started: number;
+  resolve: (e: Exchange) => void;
+  timer: NodeJS.Timeout;
+}
+
+export interface SessionOptions {
+  label: string;
+  timeoutMs: number;
+}
+
+/** Keeps at most this many garbage lines (non-JSON output) for the report. */
+const MAX_GARBAGE = 5;
+/** A paginated list that goes on longer than this is treated as a cursor loop. */
+export const MAX_PAGES = 100;
+
+/**
+ * One MCP session, spoken as raw JSON-RPC over a Wire. Every request is recorded as an Exchange
+ * with the messages exactly as they travelled (the SDK client would strip unknown fields and drop
+ * malformed replies). Requests never throw and never hang: they resolve with a response, or with
+ * `noResponse` after the timeout or when the server goes away.
+ */
+export class McpSession {
+  label: string;
+  readonly exchanges: Exchange[] = [];
+  readonly garbage: string[] = [];
+  initializeResult: JsonObject | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<string, Pending>();
+  private closedReason: string | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly wire: Wire, private readonly options: SessionOptions) {
+    this.label = options.label;
+    wire.onMessage((m) => this.onMessage(m));
+    wire.onGarbage((line) => {
+      if (this.garbage.length < MAX_GARBAGE) this.garbage.push(clip(line, 300));
+    });
+    wire.onClose((reason) => this.onClose(reason));
+  }
+
+  get describe(): string { return this.wire.describe; }
+
+  /** Names the session for transcripts (a warmed-up spare gets its name when a check takes it). */
+  relabel(label: string): void {
+    this.label = label;
+    for (const ex of this.exchanges) ex.session = label;
+  }
+  get closed(): string | undefined { return this.closedReason; }
+  stderrTail(): string[] { return this.wire.stderrTail(); }
+
+  /** Sends a request and resolves with the recorded exchange (never rejects). */
+  request(method: string, params?: JsonObject, timeoutMs = this.options.timeoutMs): Promise<Exchange> {
+    const id = this.nextId++;
+    const request: JsonObject = { jsonrpc: '2.0', id, method };
+    if (params !== undefined) request.params = params;
+    const exchange: Exchange = { session: this.label, method, request, durationMs: 0 };
+    this.exchanges.push(exchange);
+    const started = performance.now();
+    if (this.closedReason) {
+      exchange.noResponse = 'closed';
+      exchange.note = this.closedReason;
+      return Promise.resolve(exchange);
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(String(id));
+        exchange.noResponse = 'timeout';
+        exchange.durationMs = Math.round(performance.now() - started);
+        exchange.note = `no response within ${timeoutMs} ms`;
+        resolve(exchange);
+      }, timeoutMs);
+      this.pending.set(String(id), { exchange, started, resolve, timer });
+      void this.wire.send(request);
+    });
+  }
+
+  notify(method: string, params?: JsonObject): Promise<void> {
+    const message: JsonObject = { jsonrpc: '2.0', method };
+    if (params !== undefined) message.params = params;
+    return this.wire.send(message);
+  }
+
+  /** The MCP handshake. Throws TargetUnavailableError when the server does not complete it. */
+  async initialize(): Promise<JsonObject> {
+    const ex = await this.request('initialize', {
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'mcp-pd-check', version: TOOL_VERSION },
+    });
+    const result = ex.response?.result;
+    if (!result || typeof result !== 'object') {
+      throw new TargetUnavailableError(this.describeInitFailure(ex));
+    }
+    this.initializeResult = result as JsonObject;
+    await this.notify('notifications/initialized');
+    return this.initializeResult;
+  }
+
+  readResource(uri: string): Promise<Exchange> {
+    return this.request('resources/read', { uri });
+  }
+
+  callTool(name: string, args: JsonObject): Promise<Exchange> {
+    return this.request('tools/call', { name, arguments: args });
+  }
+
+  /**
+   * Follows `nextCursor` to the end. Returns every item and every page's exchange;
+   * `problem` says why it stopped early (error, timeout, cursor loop).
+   */
+  async listAll(method: string, key: string): Promise<{ items: unknown[]; exchanges: Exchange[]; problem?: string }> {
+    const items: unknown[] = [];
+    const exchanges: Exchange[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const ex = await this.request(method, cursor === undefined ? undefined : { cursor });
+      exchanges.push(ex);
+      const result = ex.response?.result as JsonObject | undefined;
+      if (!result) {
+        return { items, exchanges, problem: ex.noResponse ? `${method} got no response (${ex.note})` : `${method} returned an error` };
+      }
+      const list = result[key];
+      if (!Array.isArray(list)) return { items, exchanges, problem: `${method} result has no '${key}' array` };
+      items.push(...list);
+      const next = result.nextCursor;
+      if (next === undefined || next === null) return { items, exchanges };
+      if (typeof next !== 'string') return { items, exchanges, problem: `${method} returned a nextCursor that is not a string` };
+      if (seen.has(next)) return { items, exchanges, problem: `${method} returned the cursor '${clip(next, 40)}' twice (a pagination loop)` };
+      seen.add(next);
+      cursor = next;
+    }
+    return { items, exchanges, problem: `${method} still had more pages after ${MAX_PAGES}` };
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.wire.close();
+    return this.closing;
+  }
+
+  private describeInitFailure(ex: Exchange): string {
+    const tail = this.wire.stderrTail();
+    const last = tail.length ? `; its last words on stderr: "${clip(tail[tail.length - 1]!, 200)}"` : '';
+    const garbage = this.garbage.length ? `; it wrote non-JSON to stdout: "${clip(this.garbage[0]!, 120)}"` : '';
+    if (ex.noResponse === 'closed') return `the server closed before answering initialize (${ex.note})${last}${garbage}`;
+    if (ex.noResponse === 'timeout') return `the server did not answer initialize within ${this.options.timeoutMs} ms${garbage}${last}`;
+    const error = ex.response?.error as JsonObject | undefined;
+    if (error) return `the server refused initialize: ${clip(String(error.message ?? JSON.stringify(error)), 200)}`;
+    return 'the server answered initialize without a result object';
+  }
+
+  private onMessage(message: JsonObject): void {
+    const hasId = 'id' in message && message.id !== null && message.id !== undefined;
+    if (hasId && typeof message.method === 'string') {
+      // A request from the server (ping, roots/list…): we offer no client features.
+      const reply = message.method === 'ping'
+        ? { jsonrpc: '2.0', id: message.id, result: {} }
+        : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } };
+      void this.wire.send(reply);
+      return;
+    }
+    if (!hasId) return; // notifications (logging, progress…) are not part of any exchange
+    const entry = this.pending.get(String(message.id));
+    if (!entry) return; // a late or unknown id: the request already timed out
+    this.pending.delete(String(message.id));
+    clearTimeout(entry.timer);
+    entry.exchange.response = message;
+    entry.exchange.durationMs = Math.round(performance.now() - entry.started);
+    entry.resolve(entry.exchange);
+  }
+
+  private onClose(reason: string): void {
+    this.closedReason = reason;
+    const tail = this.wire.stderrTail();
+    const note = tail.length ? `${reason}; last stderr line: ${clip(tail[tail.length - 1]!, 200)}` : reason;
+    for (const [id, entry] of this.pending) {
+      this.pending.delete(id);
+      clearTimeout(entry.timer);
+      entry.exchange.noResponse = 'closed';
+      entry.exchange.note = note;
+      entry.exchange.durationMs = Math.round(performance.now() - entry.started);
+      entry.resolve(entry.exchange);
+    }
+  }
+}

@@ -1,0 +1,170 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
+import { sanitizeLine } from '../text.js';
+
+export interface StdioCommand {
+  command: string;
+  args: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+const STDERR_TAIL_LINES = 20;
+/** A single stdout line larger than this is not a sane JSON-RPC message; the session is dropped. */
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** Every child we started, so that none outlives the checker (killed by process group). */
+const liveChildren = new Set<ChildProcessWithoutNullStreams>();
+process.once('exit', () => {
+  for (const child of liveChildren) killGroup(child, 'SIGKILL');
+});
+
+function killGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try { child.kill(signal); } catch { /* already gone */ }
+  }
+}
+
+/** One MCP session over stdio = one server process, speaking newline-delimited JSON. */
+export class StdioWire implements Wire {
+  readonly describe: string;
+  private readonly child: ChildProcessWithoutNullStreams;
+  private messageHandler: (m: JsonObject) => void = () => {};
+  private garbageHandler: (t: string) => void = () => {};
+  private closeHandlers: Array<(reason: string) => void> = [];
+  private closedReason: string | undefined;
+  private readonly stderrLines: string[] = [];
+  private stdoutBuffer = '';
+  private stderrPartial = '';
+  private readonly exited: Promise<void>;
+
+  private constructor(cmd: StdioCommand, child: ChildProcessWithoutNullStreams) {
+    this.describe = [cmd.command, ...cmd.args].join(' ');
+    this.child = child;
+    liveChildren.add(child);
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => this.onStdout(chunk));
+    child.stderr.on('data', (chunk: string) => this.onStderr(chunk));
+    // Writing to a server that already died raises EPIPE: that is a closed session, not a crash.
+    child.stdin.on('error', () => {});
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        liveChildren.delete(child);
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        this.markClosed(`the server process ${how}`);
+        resolve();
+      });
+    });
+  }
+
+  /** Spawns the command and resolves once the process is running; rejects if it cannot start. */
+  static start(cmd: StdioCommand): Promise<StdioWire> {
+    return new Promise((resolve, reject) => {
+      let child: ChildProcessWithoutNullStreams;
+      try {
+        child = spawn(cmd.command, cmd.args, {
+          cwd: cmd.cwd,
+          env: { ...process.env, ...cmd.env },
+          stdio: ['pipe', 'pipe', 'pipe'],
+          // Own process group, so that grandchildren die with it.
+          detached: true,
+        });
+      } catch (err) {
+        reject(new TargetUnavailableError(startFailure(cmd, err)));
+        return;
+      }
+      child.once('error', (err) => reject(new TargetUnavailableError(startFailure(cmd, err))));
+      child.once('spawn', () => resolve(new StdioWire(cmd, child)));
+    });
+  }
+
+  send(message: JsonObject): Promise<void> {
+    if (this.closedReason) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.child.stdin.write(JSON.stringify(message) + '\n', () => resolve());
+    });
+  }
+
+  onMessage(handler: (m: JsonObject) => void): void { this.messageHandler = handler; }
+  onGarbage(handler: (t: string) => void): void { this.garbageHandler = handler; }
+  onClose(handler: (reason: string) => void): void {
+    if (this.closedReason) handler(this.closedReason);
+    else this.closeHandlers.push(handler);
+  }
+
+  stderrTail(): string[] {
+    const partial = this.stderrPartial ? [sanitizeLine(this.stderrPartial)] : [];
+    return [...this.stderrLines, ...partial].slice(-STDERR_TAIL_LINES);
+  }
+
+  async close(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      this.child.stdin.end();
+      killGroup(this.child, 'SIGTERM');
+      const hardKill = setTimeout(() => killGroup(this.child, 'SIGKILL'), 1000);
+      await this.exited;
+      clearTimeout(hardKill);
+    }
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
+  }
+
+  private markClosed(reason: string): void {
+    if (this.closedReason) return;
+    this.closedReason = reason;
+    for (const h of this.closeHandlers) h(reason);
+    this.closeHandlers = [];
+  }
+
+  private onStdout(chunk: string): void {
+    this.stdoutBuffer += chunk;
+    if (this.stdoutBuffer.length > MAX_LINE_BYTES) {
+      this.stdoutBuffer = '';
+      this.markClosed(`the server sent a single message larger than ${MAX_LINE_BYTES / 1024 / 1024} MB`);
+      void this.close();
+      return;
+    }
+    let newline: number;
+    while ((newline = this.stdoutBuffer.indexOf('\n')) >= 0) {
+      const line = this.stdoutBuffer.slice(0, newline).replace(/\r$/, '');
+      this.stdoutBuffer = this.stdoutBuffer.slice(newline + 1);
+      if (line.trim() === '') continue;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        this.garbageHandler(line);
+        continue;
+      }
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) this.messageHandler(parsed as JsonObject);
+      else this.garbageHandler(line);
+    }
+  }
+
+  private onStderr(chunk: string): void {
+    const parts = (this.stderrPartial + chunk).split('\n');
+    this.stderrPartial = parts.pop() ?? '';
+    if (this.stderrPartial.length > 4096) this.stderrPartial = this.stderrPartial.slice(0, 4096);
+    for (const line of parts) {
+      if (line.trim() === '') continue;
+      this.stderrLines.push(sanitizeLine(line));
+      if (this.stderrLines.length > STDERR_TAIL_LINES) this.stderrLines.shift();
+    }
+  }
+}
+
+function startFailure(cmd: StdioCommand, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOENT') {
+    return cmd.cwd && !existsSync(cmd.cwd)
+      ? `cannot start '${cmd.command}': the working directory '${cmd.cwd}' does not exist`
+      : `cannot start '${cmd.command}': command not found (check the spelling and your PATH)`;
+  }
+  if (code === 'EACCES') return `cannot start '${cmd.command}': permission denied (is it executable?)`;
+  return `cannot start '${cmd.command}': ${(err as Error)?.message ?? String(err)}`;
+}

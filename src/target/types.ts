@@ -1,0 +1,40 @@
+import type { TranscriptExchange } from '../generated/report.js';
+
+/** A parsed JSON-RPC message as it came over the wire (unknown fields kept). */
+export type JsonObject = Record<string, unknown>;
+
+/** Why a request got no response. */
+export type NoResponse = 'timeout' | 'closed';
+
+/**
+ * One request and what came back, recorded raw: this is the proof a finding carries.
+ * `response` is the whole JSON-RPC response object (result or error), exactly as received.
+ * The shape is the report schema's transcript entry, narrowed for use in code.
+ */
+export type Exchange = TranscriptExchange & {
+  request: JsonObject;
+  response?: JsonObject;
+  noResponse?: NoResponse;
+  durationMs: number;
+};
+
+/** A duplex channel of JSON-RPC messages to one server session (stdio process, HTTP session…). */
+export interface Wire {
+  /** A short description for reports: the command line, or the URL. */
+  readonly describe: string;
+  send(message: JsonObject): Promise<void>;
+  onMessage(handler: (message: JsonObject) => void): void;
+  /** Lines on the wire that were not JSON-RPC (a stdio server that logs to stdout). */
+  onGarbage(handler: (text: string) => void): void;
+  /** Called once when the wire is gone (process exit, stream end); `reason` is human-readable. */
+  onClose(handler: (reason: string) => void): void;
+  /** End the session and release everything; resolves when it is really gone. */
+  close(): Promise<void>;
+  /** The last lines the server wrote to its log stream (sanitised, bounded). */
+  stderrTail(): string[];
+}
+
+/** Raised when a target cannot be started or reached; the CLI maps it to exit code 3. */
+export class TargetUnavailableError extends Error {
+  override name = 'TargetUnavailableError';
+}

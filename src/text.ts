@@ -1,0 +1,46 @@
+/**
+ * Text that came from a server or a linted file is untrusted: it may carry terminal escapes,
+ * bidi overrides or line breaks that forge report lines. These helpers make it inert for display.
+ */
+
+// C0/C1 controls (tab kept out too), DEL, bidi embeddings/overrides/isolates, zero-width and line/paragraph separators.
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+
+/** Makes control characters visible (`\u001b` → `\x1b`) and keeps the text on one line. */
+export function sanitizeLine(text: string): string {
+  return text
+    .replace(/\r?\n|\t/g, ' ')
+    .replace(UNSAFE, (ch) => {
+      const code = ch.charCodeAt(0);
+      return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    });
+}
+
+/** Shortens text for display, marking the cut. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** JSON for one-line display: sanitised and clipped. */
+export function inlineJson(value: unknown, max = 400): string {
+  let s: string;
+  try {
+    s = JSON.stringify(value) ?? String(value);
+  } catch {
+    s = String(value);
+  }
+  return clip(sanitizeLine(s), max);
+}
+
+/** "a, b and c" */
+export function listing(items: string[], max = 8): string {
+  const shown = items.slice(0, max).map((s) => `'${s}'`);
+  const rest = items.length - shown.length;
+  if (rest > 0) return `${shown.join(', ')} and ${rest} more`;
+  if (shown.length <= 1) return shown.join('');
+  return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+}
+
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
