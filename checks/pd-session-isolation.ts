@@ -32,10 +32,7 @@ export default defineCheck<LiveContext>({
       ctx.fail('tools/list returned no tools to call.', { hint: 'List your tools in tools/list.' });
       return;
     }
-    let findings = 0;
-    const fail = (message: string, extras: Parameters<LiveContext['fail']>[1]) => {
-      if (++findings <= MAX_FINDINGS) ctx.fail(message, extras);
-    };
+    const { fail, done } = ctx.capped(MAX_FINDINGS);
     const n = Math.max(2, ctx.options.sessions);
 
     // Phase 1: n sessions; all but the control fetch one tool each, all at the same time.
@@ -52,7 +49,9 @@ export default defineCheck<LiveContext>({
       const outcome = classifyCall(ex);
       const label = plan.session.label;
       if (outcome.kind === 'no-response') {
-        fail(`Session ${label}: calling '${tool}' got no response (${outcome.note}) while ${n} sessions were active.`, { location: { tool }, transcript: [ex] });
+        fail(`Session ${label}: calling '${tool}' got no response (${outcome.note}) while ${n} sessions were active.`, {
+          location: { tool }, transcript: [ex], hint: 'Serve concurrent sessions independently; never block one session on another.',
+        });
       } else if (tool === plan.fetches && outcome.kind === 'refused') {
         fail(`Session ${label} fetched '${tool}', yet calling it was refused while other sessions were active: authorization is not kept per session (§5.1).`, {
           location: { tool }, transcript: [plan.fetchExchange!, ex], hint: 'Key grants by the MCP session, not by a shared "current session" variable.',
@@ -79,7 +78,7 @@ export default defineCheck<LiveContext>({
         });
       }
     }
-    if (findings > MAX_FINDINGS) ctx.fail(`…and ${findings - MAX_FINDINGS} more isolation failures.`);
+    done();
     ctx.info(`${n} parallel sessions, ${tools.length} tools each, then a new session after all had ended.`);
   },
 });

@@ -35,7 +35,8 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     for (const r of results) {
       const crit = r.spec.criterion ? ` #${r.spec.criterion}` : '';
       out.push(`  ${paint(group.mark)} ${c.bold(r.id)}${c.gray(crit)}  ${r.title}  ${c.gray(`§${r.spec.section} ${r.spec.level}, ${r.durationMs} ms`)}`);
-      for (const f of r.findings) out.push(...renderFinding(f, c, width, r.status === 'pass'));
+      const shown = new Set<string>();
+      for (const f of r.findings) out.push(...renderFinding(f, c, width, shown));
     }
   }
   const s = report.summary;
@@ -51,7 +52,8 @@ export function renderText(report: CheckReport, options: TextOptions): string {
   return `${out.join('\n')}\n`;
 }
 
-function renderFinding(f: Finding, c: ChalkInstance, width: number, quiet: boolean): string[] {
+/** `shown` holds the exchanges already printed for this check: each is printed once. */
+function renderFinding(f: Finding, c: ChalkInstance, width: number, shown: Set<string>): string[] {
   const lines: string[] = [];
   const tag = f.level === 'error' ? c.red('error') : f.level === 'warning' ? c.yellow('warning') : c.gray('info');
   const where = f.location?.tool ? c.gray(` [${sanitizeLine(f.location.tool)}]`) : '';
@@ -59,11 +61,21 @@ function renderFinding(f: Finding, c: ChalkInstance, width: number, quiet: boole
   lines.push(`      ${tag}${where} ${f.level === 'info' ? c.gray(message) : message}`);
   if (f.hint) lines.push(`        ${c.cyan('fix:')} ${sanitizeLine(f.hint)}`);
   // The proof of a failure is shown in full; warnings and info stay one-liners.
-  if (f.level === 'error' && !quiet && f.transcript?.length) {
-    for (const ex of f.transcript.slice(-4)) lines.push(...renderExchange(ex, c, width));
+  if (f.level === 'error' && f.transcript?.length) {
+    const recent = f.transcript.slice(-4);
+    const fresh = recent.filter((ex) => !shown.has(exchangeKey(ex)));
+    for (const ex of fresh) {
+      shown.add(exchangeKey(ex));
+      lines.push(...renderExchange(ex, c, width));
+    }
+    if (fresh.length < recent.length) lines.push(c.gray(`        (${plural(recent.length - fresh.length, 'exchange')} shown above)`));
     if (f.transcript.length > 4) lines.push(c.gray(`        (${f.transcript.length - 4} earlier exchanges in the JSON report)`));
   }
   return lines;
+}
+
+function exchangeKey(ex: TranscriptExchange): string {
+  return `${ex.session}#${String((ex.request as { id?: unknown }).id)}`;
 }
 
 function renderExchange(ex: TranscriptExchange, c: ChalkInstance, width: number): string[] {

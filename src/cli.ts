@@ -156,5 +156,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 await main(process.argv);
-// Everything is written; do not let a server's leftover pipes or timers keep the checker alive.
+// Do not let a server's leftover pipes or timers keep the checker alive, but exit only once
+// everything written has reached the pipe (a report can be larger than the pipe buffer).
+await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((done) => stream.write('', done))));
 process.exit();

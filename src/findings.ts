@@ -48,6 +48,30 @@ export class FindingSink {
   warn(message: string, extras: FindingExtras = {}): void { this.add('warning', message, extras); }
   info(message: string, extras: FindingExtras = {}): void { this.add('info', message, extras); }
 
+  /**
+   * A `fail` that records at most `max` findings and then one summary, for checks that test
+   * every tool × session and would otherwise bury the report. Call `done()` at the end.
+   */
+  capped(max: number): { fail: (message: string, extras?: FindingExtras) => void; done: () => void } {
+    let count = 0;
+    let firstHint: string | undefined;
+    return {
+      fail: (message, extras = {}) => {
+        if (++count <= max) {
+          firstHint ??= extras.hint;
+          this.fail(message, extras);
+        }
+      },
+      done: () => {
+        if (count > max) {
+          this.fail(`…and ${count - max} more findings of this check, left out of the report.`, {
+            hint: firstHint ?? 'Fix the findings above first; the rest are usually the same fault.',
+          });
+        }
+      },
+    };
+  }
+
   skip(reason: string): never {
     throw new SkipCheck(reason);
   }

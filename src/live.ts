@@ -3,7 +3,7 @@ import type { LiveOptions } from './context.js';
 import { discover } from './discovery.js';
 import type { CheckReport, ReportOptions } from './generated/report.js';
 import { buildReport } from './report.js';
-import { runLiveChecks, type LiveCheck, type RunHooks } from './runner.js';
+import { plannedOpens, runLiveChecks, type LiveCheck, type RunHooks } from './runner.js';
 import type { Target } from './target/target.js';
 
 /**
@@ -17,10 +17,13 @@ export async function checkTarget(
 ): Promise<CheckReport> {
   const startedAt = new Date();
   const t0 = performance.now();
+  const checks = extra.checks ?? LIVE_CHECKS;
   try {
+    // Sessions the checks will need start warming while the probe runs.
+    target.reserve(plannedOpens(checks, options));
     const { discovery, session } = await discover(target);
     try {
-      const results = await runLiveChecks(extra.checks ?? LIVE_CHECKS, target, discovery, session, options, extra.hooks);
+      const results = await runLiveChecks(checks, target, discovery, session, options, extra.hooks);
       return buildReport({
         target: {
           kind: target.kind,

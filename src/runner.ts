@@ -17,6 +17,11 @@ export interface RunHooks {
 /** A check that runs longer than this is stopped and reported as `error`. */
 export const CHECK_TIME_LIMIT_MS = 120_000;
 
+/** How many sessions these checks will open, from their `opens` metadata. */
+export function plannedOpens(checks: readonly LiveCheck[], options: LiveOptions): number {
+  return checks.reduce((sum, c) => sum + (typeof c.opens === 'function' ? c.opens(options) : c.opens ?? 0), 0);
+}
+
 export function statusOf(findings: Finding[]): CheckResult['status'] {
   if (findings.some((f) => f.level === 'error')) return 'fail';
   if (findings.some((f) => f.level === 'warning')) return 'warn';
@@ -37,9 +42,8 @@ export async function runLiveChecks(
   hooks: RunHooks = {},
 ): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
-  const opens = checks.map((c) => (typeof c.opens === 'function' ? c.opens(options) : c.opens ?? 0));
   for (const [index, check] of checks.entries()) {
-    target.reserve(opens.slice(index).reduce((a, b) => a + b, 0));
+    target.reserve(plannedOpens(checks.slice(index), options));
     hooks.onCheckStart?.(check, index, checks.length);
     results.push(await runOne(check, target, discovery, reader, options));
   }

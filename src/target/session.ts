@@ -131,7 +131,11 @@ export class McpSession {
       exchanges.push(ex);
       const result = ex.response?.result as JsonObject | undefined;
       if (!result) {
-        return { items, exchanges, problem: ex.noResponse ? `${method} got no response (${ex.note})` : `${method} returned an error` };
+        const error = ex.response?.error as JsonObject | undefined;
+        const why = ex.noResponse ? `got no response (${ex.note})`
+          : error ? `returned the error ${String(error.code)} "${clip(String(error.message ?? ''), 120)}"${error.code === -32601 ? ' (the server does not implement it)' : ''}`
+          : 'returned no result';
+        return { items, exchanges, problem: `${method} ${why}` };
       }
       const list = result[key];
       if (!Array.isArray(list)) return { items, exchanges, problem: `${method} result has no '${key}' array` };

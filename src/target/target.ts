@@ -3,6 +3,9 @@ import { StdioWire, type StdioCommand } from './stdio.js';
 import { TargetUnavailableError } from './types.js';
 import type { ReportTarget } from '../generated/report.js';
 
+/** How many spare sessions start at the same time. */
+const WARMERS = 2;
+
 export interface OpenOptions {
   /** Start a brand-new session now rather than take a warmed-up one (used to prove "starts bare"). */
   fresh?: boolean;
@@ -30,7 +33,7 @@ export class StdioTarget implements Target {
   readonly describe: string;
   private readonly spares: Array<Promise<McpSession>> = [];
   private reserved = 0;
-  private warming = false;
+  private warming = 0;
   private disposed = false;
   private readonly started = new Set<McpSession>();
 
@@ -64,13 +67,13 @@ export class StdioTarget implements Target {
   }
 
   private pump(): void {
-    if (this.warming || this.disposed || this.spares.length >= this.reserved) return;
-    this.warming = true;
+    if (this.warming >= WARMERS || this.disposed || this.spares.length >= this.reserved) return;
+    this.warming++;
     const spare = this.start('spare');
     this.spares.push(spare);
     spare.then(
-      () => { this.warming = false; this.pump(); },
-      () => { this.warming = false; }, // a target that fails to start is reported by open(), not here
+      () => { this.warming--; this.pump(); },
+      () => { this.warming--; }, // a target that fails to start is reported by open(), not here
     );
   }
 

@@ -1,0 +1,99 @@
+import t from 'tap';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REFERENCE, ROOT, fixtureBundle, reportSchemaErrors, runCli, tempDir } from './helpers.js';
+
+t.test('a command that does not exist: exit 3, one clear line', async (t) => {
+  const run = await runCli(['--', 'nonexistent-cmd-xyz']);
+  t.equal(run.code, 3);
+  t.equal(run.stdout, '');
+  t.equal(run.stderr.trim().split('\n').length, 1, 'one line');
+  t.match(run.stderr, /nonexistent-cmd-xyz.*not found/);
+});
+
+t.test('a server that never answers initialize: exit 3 within the timeout', async (t) => {
+  const run = await runCli(['--timeout', '1500', '--', process.execPath, '-e', 'setTimeout(()=>{},1e9)']);
+  t.equal(run.code, 3);
+  t.match(run.stderr, /did not answer initialize within 1500 ms/);
+  t.equal(run.stderr.trim().split('\n').length, 1);
+  t.ok(run.ms < 1500 + 2500, `finished soon after the timeout (${Math.round(run.ms)} ms)`);
+});
+
+t.test('a server that exits at once: exit 3, and its stderr is quoted', async (t) => {
+  const run = await runCli(['--', process.execPath, '-e', 'console.error("boom: missing API key"); process.exit(2)']);
+  t.equal(run.code, 3);
+  t.match(run.stderr, /exited with code 2/);
+  t.match(run.stderr, /boom: missing API key/);
+});
+
+t.test('a server that prints non-JSON on stdout is told so', async (t) => {
+  const run = await runCli(['--timeout', '1000', '--', process.execPath, '-e', 'console.log("Server listening!"); setTimeout(()=>{},1e9)']);
+  t.equal(run.code, 3);
+  t.match(run.stderr, /non-JSON to stdout: "Server listening!"/);
+});
+
+t.test('usage errors: exit 2 with a one-line reason and a pointer to --help', async (t) => {
+  for (const [args, pattern] of [
+    [[], /missing required argument/],
+    [['--timeout', 'soon', '--', 'node', REFERENCE], /--timeout.*whole number/],
+    [['--sessions', '1', '--', 'node', REFERENCE], /--sessions.*from 2 to 256/],
+    [['--env', 'NOVALUE', '--', 'node', REFERENCE], /--env expects KEY=VALUE/],
+    [['--format', 'yaml', '--', 'node', REFERENCE], /yaml.*Allowed choices are text, json/],
+    [['--cwd', '/no/such/dir', '--', 'node', REFERENCE], /--cwd '\/no\/such\/dir' is not a directory/],
+    [['--output', '/no/such/dir/r.json', '--', 'node', REFERENCE], /folder '\/no\/such\/dir' does not exist/],
+    [['--bogus', '--', 'node', REFERENCE], /unknown option '--bogus'/],
+    [['node server.js && rm -rf /'], /shell syntax/],
+  ] as Array<[string[], RegExp]>) {
+    const run = await runCli(args);
+    t.equal(run.code, 2, `exit 2 for ${JSON.stringify(args)}`);
+    t.match(run.stderr, pattern);
+    t.notMatch(run.stderr, /\n\s+at /, 'no stack trace');
+  }
+});
+
+t.test('--help teaches; --version prints the version', async (t) => {
+  const help = await runCli(['--help']);
+  t.equal(help.code, 0);
+  for (const word of ['--timeout', '--sessions', '--safe-calls', '--format', '--output', '--fail-on', 'Examples:', 'Exit codes']) t.match(help.stdout, word);
+  const version = await runCli(['--version']);
+  t.equal(version.code, 0);
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  t.equal(version.stdout.trim(), pkg.version);
+});
+
+t.test('one quoted string is split like a shell would, with $VARS', async (t) => {
+  const run = await runCli(['--format', 'json', `node "$REF_PATH"`], { env: { REF_PATH: REFERENCE } });
+  t.equal(run.code, 0);
+  t.match(JSON.parse(run.stdout).target.command, /^node .*bundle\.js$/);
+});
+
+t.test('options after the server command belong to the server', async (t) => {
+  // The reference server rejects unknown options, so this proves the checker passed --bogus on.
+  const run = await runCli(['--', 'node', REFERENCE, '--bogus']);
+  t.equal(run.code, 3);
+  t.match(run.stderr, /unknown option '--bogus'/);
+});
+
+t.test('--env and --cwd reach the server', async (t) => {
+  const dir = tempDir();
+  const script = 'if (process.env.PD_X !== "1" || !process.cwd().includes("mcp-pd-check-test-")) process.exit(9); import(process.argv[1])';
+  const run = await runCli(['--env', 'PD_X=1', '--cwd', dir, '--', process.execPath, '--input-type=module', '-e', script, REFERENCE]);
+  t.equal(run.code, 0, run.stderr);
+});
+
+t.test('--output writes the report to a file; --fail-on never exits 0', async (t) => {
+  const out = join(tempDir(), 'report.json');
+  const run = await runCli(['--format', 'json', '--output', out, '--fail-on', 'never', '--', 'node', REFERENCE]);
+  t.equal(run.code, 0);
+  t.equal(run.stdout, '');
+  t.match(run.stderr, /9 passed, 0 failed.*report written to/);
+  t.ok(existsSync(out));
+  t.same(reportSchemaErrors(JSON.parse(readFileSync(out, 'utf8'))), []);
+});
+
+t.test('--fail-on warning turns a warning into exit 1', async (t) => {
+  const lenient = await runCli(['--', 'node', fixtureBundle('pd-unknown-tool--no-entry')]);
+  t.equal(lenient.code, 0);
+  const strict = await runCli(['--fail-on', 'warning', '--', 'node', fixtureBundle('pd-unknown-tool--no-entry')]);
+  t.equal(strict.code, 1);
+});

@@ -1,0 +1,51 @@
+import t from 'tap';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LIVE_CHECKS } from '../checks/index.js';
+import { severityOf } from '../src/check.js';
+import { checkJson, FIXTURE_SOURCES, fixtureBundle, reportSchemaErrors, tempDir } from './helpers.js';
+
+/**
+ * Fixtures whose single fault is also visible to other criteria, by nature: a shared grant store
+ * lets a fresh session call tools another session fetched, which criteria 6 and 7 observe too.
+ */
+const ALSO_FAILS: Record<string, string[]> = {
+  'pd-session-isolation--shared-grant-store': ['pd-authorization-enforced', 'pd-description-required'],
+};
+
+const fixtures = readdirSync(FIXTURE_SOURCES).filter((f) => f.includes('--') && f.endsWith('.ts')).map((f) => f.replace(/\.ts$/, ''));
+
+t.test('every live check has at least one negative fixture', async (t) => {
+  for (const check of LIVE_CHECKS) {
+    t.ok(fixtures.some((f) => f.startsWith(`${check.id}--`)), `${check.id} has a fixtures/servers/${check.id}--<violation>.ts`);
+  }
+});
+
+for (const fixture of fixtures) {
+  const checkId = fixture.split('--')[0]!;
+  t.test(`${fixture} fails ${checkId} and nothing else`, async (t) => {
+    const header = readFileSync(join(FIXTURE_SOURCES, `${fixture}.ts`), 'utf8').split('\n')[0]!;
+    t.match(header, new RegExp(`^// Must fail ${checkId}\\b`), 'the header comment names the check it must fail');
+    const check = LIVE_CHECKS.find((c) => c.id === checkId);
+    t.ok(check, `${checkId} is a registered check`);
+    if (!check) return;
+
+    const store = join(tempDir(), 'grants.json');
+    // Fewer parallel sessions where isolation is not the point keeps the suite fast.
+    const sessions = checkId === 'pd-session-isolation' ? [] : ['--sessions', '3'];
+    const { run, report } = await checkJson(['node', fixtureBundle(fixture)], ['--env', `GRANT_STORE=${store}`, ...sessions]);
+    t.same(reportSchemaErrors(report), [], 'report is schema-valid');
+    const expected = severityOf(check.spec.level) === 'error' ? 'fail' : 'warn';
+    const own = report.results.find((r) => r.id === checkId)!;
+    t.equal(own.status, expected, `${checkId} is '${expected}'`);
+    const failing = own.findings.filter((f) => f.level !== 'info');
+    t.ok(failing.length > 0, 'with at least one finding');
+    for (const f of failing) {
+      t.ok(f.hint, `finding has a fix hint: ${f.message}`);
+    }
+    t.ok(failing.some((f) => f.transcript?.length), 'a finding carries the exchange that proves it');
+    const others = report.results.filter((r) => r.id !== checkId && !(ALSO_FAILS[fixture] ?? []).includes(r.id));
+    for (const r of others) t.equal(r.status, 'pass', `${r.id} still passes`);
+    t.equal(run.code, expected === 'fail' ? 1 : 0, 'exit code follows --fail-on error');
+  });
+}

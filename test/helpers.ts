@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { CheckReport } from '../src/generated/report.js';
+
+/** Tests run compiled, from dist/test/. */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CLI = join(ROOT, 'dist', 'src', 'cli.js');
+export const REFERENCE = join(ROOT, 'dist', 'reference-server', 'bundle.js');
+export const FIXTURE_SOURCES = join(ROOT, 'fixtures', 'servers');
+
+export function fixtureBundle(name: string): string {
+  return join(ROOT, 'dist', 'fixtures', 'servers', `${name}.bundle.js`);
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Runs the built CLI as a user would, never a TTY; `env` adds to (or, with undefined, removes from) the environment. */
+export function runCli(args: string[], options: { env?: Record<string, string | undefined>; cwd?: string } = {}): Promise<CliRun> {
+  const env: Record<string, string | undefined> = { ...process.env, ...options.env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: env as NodeJS.ProcessEnv, cwd: options.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
+  });
+}
+
+/** A full JSON run of the checker against a server command. */
+export async function checkJson(serverArgs: string[], extra: string[] = []): Promise<{ run: CliRun; report: CheckReport }> {
+  const run = await runCli(['--format', 'json', ...extra, '--', ...serverArgs]);
+  let report: CheckReport;
+  try {
+    report = JSON.parse(run.stdout) as CheckReport;
+  } catch {
+    throw new Error(`no JSON report (exit ${run.code}): ${run.stderr.slice(0, 500)}`);
+  }
+  return { run, report };
+}
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+let reportValidator: ReturnType<Ajv2020['compile']> | undefined;
+
+/** Validates a report against the shipped schemas/report.schema.json; returns the errors. */
+export function reportSchemaErrors(report: unknown): string[] {
+  if (!reportValidator) {
+    const ajv = new Ajv2020({ allErrors: true, strict: true });
+    addFormats(ajv);
+    reportValidator = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'schemas', 'report.schema.json'), 'utf8')));
+  }
+  return reportValidator(report) ? [] : (reportValidator.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'mcp-pd-check-test-'));
+}
+
+export const ESC = '\u001b[';

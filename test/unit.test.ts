@@ -1,0 +1,107 @@
+import t from 'tap';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { commandFrom, parseEnv } from '../src/cli/target-args.js';
+import type { Discovery } from '../src/discovery.js';
+import { callableTools, callArguments, classifyCall } from '../src/pd/calls.js';
+import { findSignalledError, invalidErrorCode } from '../src/pd/errors.js';
+import { descriptionsUri, isToolDescriptionsUri, requestedTools, sameUri } from '../src/pd/uri.js';
+import { PROTOCOL_VERSION } from '../src/target/session.js';
+import type { Exchange } from '../src/target/types.js';
+import { sanitizeLine } from '../src/text.js';
+import { compileSchema } from '../src/schema.js';
+
+function exchange(response: Record<string, unknown>): Exchange {
+  return { session: 's1', method: 'tools/call', request: { jsonrpc: '2.0', id: 1, method: 'tools/call' }, response: { jsonrpc: '2.0', id: 1, ...response }, durationMs: 1 };
+}
+
+t.test('the checker asks for the SDK’s latest protocol version', async (t) => {
+  t.equal(PROTOCOL_VERSION, LATEST_PROTOCOL_VERSION);
+});
+
+t.test('tool_descriptions URIs', async (t) => {
+  t.ok(isToolDescriptionsUri('resource:///tool_descriptions'));
+  t.ok(isToolDescriptionsUri('myserver://docs/tool_descriptions?x=1'));
+  t.ok(isToolDescriptionsUri('pd://tool_descriptions'));
+  t.notOk(isToolDescriptionsUri('resource:///tool_descriptions_v2'));
+  t.notOk(isToolDescriptionsUri('resource:///descriptions'));
+  t.equal(descriptionsUri('resource:///tool_descriptions', ['a', 'b.c']), 'resource:///tool_descriptions?tools=a,b.c');
+  t.equal(descriptionsUri('x://h/tool_descriptions?v=2', ['a b']), 'x://h/tool_descriptions?v=2&tools=a%20b');
+  t.same(requestedTools('resource:///tool_descriptions?tools=a,%20b'), ['a', 'b']);
+  t.equal(requestedTools('resource:///tool_descriptions'), undefined);
+  t.ok(sameUri('resource:///tool_descriptions?tools=get%5Fnote', 'resource:///tool_descriptions?tools=get_note'), 'percent-encoding aside');
+  t.notOk(sameUri('resource:///tool_descriptions', 'resource:///tool_descriptions?tools=get_note'), 'the bare URI is not the fetch URI');
+  t.notOk(sameUri('resource:///tool_descriptions?tools=a', 'resource:///tool_descriptions?tools=b'));
+});
+
+t.test('error codes are found in every accepted form, and the form is named', async (t) => {
+  const code = 'TOOL_DESCRIPTION_REQUIRED';
+  const payload = { code, message: 'm', resource_uri: 'u' };
+  const forms: Array<[Record<string, unknown>, string, boolean]> = [
+    [{ error: { code: -32001, message: 'x', data: payload } }, 'JSON-RPC error data.code', true],
+    [{ error: { code: -32001, message: 'x', data: { error: payload } } }, 'JSON-RPC error data.error.code', true],
+    [{ result: { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: payload }) }] } }, 'JSON text in a successful result', true],
+    [{ result: { content: [], structuredContent: { error: payload } } }, 'structuredContent of a tool result', true],
+    [{ error: { code: -32603, message: `${code}: fetch first` } }, 'only in an error message text', false],
+  ];
+  for (const [response, form, accepted] of forms) {
+    const found = findSignalledError(exchange(response), code);
+    t.equal(found?.form, form);
+    t.equal(found?.accepted, accepted);
+  }
+  t.equal(findSignalledError(exchange({ result: { content: [{ type: 'text', text: 'ok' }] } }), code), undefined);
+  t.equal(findSignalledError(exchange({ result: { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: payload }) }] } }), code)?.isError, true);
+});
+
+t.test('a string JSON-RPC error code is invalid JSON-RPC', async (t) => {
+  t.match(invalidErrorCode(exchange({ error: { code: 'TOOL_DESCRIPTION_REQUIRED', message: 'x' } })), /requires an integer/);
+  t.equal(invalidErrorCode(exchange({ error: { code: -32602, message: 'x' } })), undefined);
+  t.equal(invalidErrorCode(exchange({ result: {} })), undefined);
+});
+
+t.test('calls are classified as refused, authorized or unanswered', async (t) => {
+  const refusal = { result: { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: 'TOOL_DESCRIPTION_REQUIRED' } }) }] } };
+  t.equal(classifyCall(exchange(refusal)).kind, 'refused');
+  t.equal(classifyCall(exchange({ result: { isError: true, content: [{ type: 'text', text: 'bad arguments' }] } })).kind, 'authorized', 'a validation error is an authorized call');
+  t.equal(classifyCall({ ...exchange({}), response: undefined, noResponse: 'timeout', note: 'no response within 5 ms' }).kind, 'no-response');
+});
+
+t.test('--safe-calls keeps only tools marked read-only; call arguments come from the first example', async (t) => {
+  const discovery = {
+    toolNames: ['read_a', 'write_b', 'read_c'],
+    tools: [
+      { name: 'read_a', annotations: { readOnlyHint: true } },
+      { name: 'write_b', annotations: { readOnlyHint: false } },
+      { name: 'read_c', dashdash: { operationType: 'read' } },
+    ],
+    fullDescriptions: new Map([['write_b', { examples: [{ input: { x: 1 } }] }]]),
+  } as unknown as Discovery;
+  t.same(callableTools(discovery, true), ['read_a', 'read_c']);
+  t.same(callableTools(discovery, false), ['read_a', 'write_b', 'read_c']);
+  t.same(callArguments(discovery, 'write_b'), { x: 1 });
+  t.same(callArguments(discovery, 'read_a'), {});
+});
+
+t.test('untrusted text is made inert for the terminal', async (t) => {
+  t.equal(sanitizeLine('a\u001b[31mred\u001b[0m'), 'a\\x1b[31mred\\x1b[0m');
+  t.equal(sanitizeLine('line1\n::error::forged'), 'line1 ::error::forged');
+  t.equal(sanitizeLine('abc\u202eevil'), 'abc\\u202eevil');
+});
+
+t.test('the server command: words, or one string split like a shell', async (t) => {
+  t.same(commandFrom(['node', 'a b.js'], undefined, {}), { command: 'node', args: ['a b.js'], cwd: undefined, env: {} });
+  t.same(commandFrom(['node "my server.js" --x=1'], '/tmp', { A: '1' }).args, ['my server.js', '--x=1']);
+  t.throws(() => commandFrom(['a | b'], undefined, {}), /shell syntax/);
+  t.throws(() => commandFrom([''], undefined, {}), /no server to check/);
+  t.same(parseEnv(['A=1', 'B=x=y']), { A: '1', B: 'x=y' });
+  t.throws(() => parseEnv(['=1']), /KEY=VALUE/);
+});
+
+t.test('input schemas compile in their own dialect; broken ones are explained', async (t) => {
+  t.equal(compileSchema({ type: 'object' }).dialect, '2020-12');
+  t.equal(compileSchema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' }).dialect, 'draft-07');
+  t.match(compileSchema({ type: 'objekt' }).problem, /must be equal to one of the allowed values|schema is invalid/);
+  t.match(compileSchema(null).problem, /must be an object, got null/);
+  const { validate } = compileSchema({ $id: 'same', type: 'object', required: ['a'] });
+  t.notOk(validate!({}));
+  t.ok(compileSchema({ $id: 'same', type: 'object' }).validate, 'a reused $id does not clash');
+});
