@@ -1,6 +1,6 @@
 import { defineCheck } from '../src/check.js';
 import type { LiveContext } from '../src/context.js';
-import { callArguments, callableTools, classifyCall } from '../src/pd/calls.js';
+import { callArguments, classifyCall } from '../src/pd/calls.js';
 import { fetchDescriptions, isDescriptionEntry } from '../src/pd/fetch.js';
 import type { Exchange } from '../src/target/types.js';
 
@@ -18,12 +18,7 @@ export default defineCheck<LiveContext>({
   opens: 1,
   async run(ctx) {
     const base = ctx.resourceUriOrFail('authorization');
-    const tools = callableTools(ctx.discovery, ctx.options.safeCalls).filter((n) => !n.includes(','));
-    if (tools.length === 0) {
-      if (ctx.options.safeCalls) ctx.skip('--safe-calls is on and no tool is marked read-only, so no tool may be called.');
-      ctx.fail('tools/list returned no tools to call.', { hint: 'List your tools in tools/list.' });
-      return;
-    }
+    const tools = ctx.toolsToCallOrStop();
     const session = await ctx.session();
     const call = (name: string) => session.callTool(name, callArguments(ctx.discovery, name));
 

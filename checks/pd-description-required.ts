@@ -1,6 +1,6 @@
 import { defineCheck } from '../src/check.js';
 import type { LiveContext } from '../src/context.js';
-import { callArguments, callableTools, TOOL_DESCRIPTION_REQUIRED } from '../src/pd/calls.js';
+import { callArguments, TOOL_DESCRIPTION_REQUIRED } from '../src/pd/calls.js';
 import { anySignalledCode, findSignalledError, invalidErrorCode } from '../src/pd/errors.js';
 import { descriptionsUri, sameUri } from '../src/pd/uri.js';
 import { inlineJson } from '../src/text.js';
@@ -18,12 +18,7 @@ export default defineCheck<LiveContext>({
   needs: 'session',
   opens: 1,
   async run(ctx) {
-    const tools = callableTools(ctx.discovery, ctx.options.safeCalls);
-    if (tools.length === 0) {
-      if (ctx.options.safeCalls) ctx.skip('--safe-calls is on and no tool is marked read-only, so no tool may be called.');
-      ctx.fail('tools/list returned no tools to call.', { hint: 'List your tools in tools/list.' });
-      return;
-    }
+    const tools = ctx.toolsToCallOrStop();
     const listed = ctx.discovery.descriptionsResource?.uri;
     const session = await ctx.session();
     const forms = new Set<string>();

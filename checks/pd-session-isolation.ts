@@ -1,6 +1,6 @@
 import { defineCheck } from '../src/check.js';
 import type { LiveContext } from '../src/context.js';
-import { callArguments, callableTools, classifyCall } from '../src/pd/calls.js';
+import { callArguments, classifyCall } from '../src/pd/calls.js';
 import { fetchDescriptions } from '../src/pd/fetch.js';
 import type { McpSession } from '../src/target/session.js';
 import type { Exchange } from '../src/target/types.js';
@@ -26,12 +26,7 @@ export default defineCheck<LiveContext>({
   opens: (o) => Math.max(2, o.sessions),
   async run(ctx) {
     const base = ctx.resourceUriOrFail('session isolation');
-    const tools = callableTools(ctx.discovery, ctx.options.safeCalls).filter((n) => !n.includes(','));
-    if (tools.length === 0) {
-      if (ctx.options.safeCalls) ctx.skip('--safe-calls is on and no tool is marked read-only, so no tool may be called.');
-      ctx.fail('tools/list returned no tools to call.', { hint: 'List your tools in tools/list.' });
-      return;
-    }
+    const tools = ctx.toolsToCallOrStop();
     const { fail, done } = ctx.capped(MAX_FINDINGS);
     const n = Math.max(2, ctx.options.sessions);
 

@@ -4,6 +4,7 @@ import type { FindingLevel } from './generated/report.js';
 import type { OpenOptions, Target } from './target/target.js';
 import type { McpSession } from './target/session.js';
 import { descriptionsUri } from './pd/uri.js';
+import { callableTools } from './pd/calls.js';
 
 export interface LiveOptions {
   /** Per-request timeout in ms. */
@@ -59,7 +60,19 @@ export class LiveContext extends FindingSink {
       hint: "Expose 'resource:///tool_descriptions' in resources/list (see criterion 2, pd-resource-listed).",
       transcript: this.discovery.resourcesExchanges,
     });
-    throw new NoResource();
+    throw new StopCheck();
+  }
+
+  /**
+   * The tools this check may call (read-only ones under --safe-calls; names with a comma cannot be
+   * fetched). Ends the check when there is none: a skip under --safe-calls, else a failure.
+   */
+  toolsToCallOrStop(): string[] {
+    const tools = callableTools(this.discovery, this.options.safeCalls).filter((n) => !n.includes(','));
+    if (tools.length) return tools;
+    if (this.options.safeCalls) this.skip('--safe-calls is on and no tool is marked read-only, so no tool may be called.');
+    this.fail('tools/list returned no tools to call.', { hint: 'List your tools in tools/list.' });
+    throw new StopCheck();
   }
 
   fetchUri(names: string[]): string {
@@ -71,7 +84,7 @@ export class LiveContext extends FindingSink {
   }
 }
 
-/** Ends a check whose prerequisite failed; its failure is already recorded. */
-export class NoResource extends Error {
-  override name = 'NoResource';
+/** Ends a check whose prerequisite is missing; its failure is already recorded. */
+export class StopCheck extends Error {
+  override name = 'StopCheck';
 }

@@ -1,6 +1,6 @@
 import type { CheckDefinition } from './check.js';
 import { severityOf } from './check.js';
-import { LiveContext, NoResource, type LiveOptions } from './context.js';
+import { LiveContext, StopCheck, type LiveOptions } from './context.js';
 import type { Discovery } from './discovery.js';
 import { SkipCheck } from './findings.js';
 import type { CheckResult, Finding } from './generated/report.js';
@@ -65,7 +65,7 @@ async function runOne(check: LiveCheck, target: Target, discovery: Discovery, re
     if (err instanceof SkipCheck) {
       status = 'skip';
       ctx.info(err.message);
-    } else if (!(err instanceof NoResource)) {
+    } else if (!(err instanceof StopCheck)) {
       status = 'error';
       ctx.findings.push({
         level: 'error',
