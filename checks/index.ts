@@ -21,3 +21,25 @@ export const LIVE_CHECKS: readonly LiveCheck[] = [
   pdSessionIsolation,
   pdUnknownTool,
 ];
+
+import type { LintCheck } from '../src/lint/lint.js';
+import lintJsonSyntax from './lint-json-syntax.js';
+import lintFileKind from './lint-file-kind.js';
+import lintSchema from './lint-schema.js';
+import lintToolDescriptions from './lint-tool-descriptions.js';
+import lintToolcardLevel from './lint-toolcard-level.js';
+import lintToolcardConsistency from './lint-toolcard-consistency.js';
+import lintToolsList from './lint-tools-list.js';
+import lintNoSecrets from './lint-no-secrets.js';
+
+/** Every offline lint check, in report order. */
+export const LINT_CHECKS: readonly LintCheck[] = [
+  lintJsonSyntax,
+  lintFileKind,
+  lintSchema,
+  lintToolDescriptions,
+  lintToolcardLevel,
+  lintToolcardConsistency,
+  lintToolsList,
+  lintNoSecrets,
+];

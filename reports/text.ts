@@ -16,6 +16,8 @@ const GROUPS: Array<{ status: CheckResult['status']; heading: string; mark: stri
   { status: 'pass', heading: 'PASSED', mark: '✓', paint: (c) => c.green },
 ];
 
+const MAX_INFO_LINES = 40;
+
 /** The human report: grouped by status, failures first, each with its proof and fix. */
 export function renderText(report: CheckReport, options: TextOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
@@ -36,7 +38,11 @@ export function renderText(report: CheckReport, options: TextOptions): string {
       const crit = r.spec.criterion ? ` #${r.spec.criterion}` : '';
       out.push(`  ${paint(group.mark)} ${c.bold(r.id)}${c.gray(crit)}  ${r.title}  ${c.gray(`§${r.spec.section} ${r.spec.level}, ${r.durationMs} ms`)}`);
       const shown = new Set<string>();
-      for (const f of r.findings) out.push(...renderFinding(f, c, width, shown));
+      const infos = r.findings.filter((f) => f.level === 'info');
+      for (const f of r.findings.filter((f) => f.level !== 'info')) out.push(...renderFinding(f, c, width, shown));
+      // Info lines (levels, token counts) can number thousands in a lint of many files.
+      for (const f of infos.slice(0, MAX_INFO_LINES)) out.push(...renderFinding(f, c, width, shown));
+      if (infos.length > MAX_INFO_LINES) out.push(c.gray(`      (${infos.length - MAX_INFO_LINES} more info lines in the JSON report)`));
     }
   }
   const s = report.summary;
@@ -56,7 +62,10 @@ export function renderText(report: CheckReport, options: TextOptions): string {
 function renderFinding(f: Finding, c: ChalkInstance, width: number, shown: Set<string>): string[] {
   const lines: string[] = [];
   const tag = f.level === 'error' ? c.red('error') : f.level === 'warning' ? c.yellow('warning') : c.gray('info');
-  const where = f.location?.tool ? c.gray(` [${sanitizeLine(f.location.tool)}]`) : '';
+  const loc = f.location;
+  const where = loc?.file
+    ? ` ${c.underline(sanitizeLine(`${loc.file}${loc.line ? `:${loc.line}:${loc.column ?? 1}` : ''}`))}`
+    : loc?.tool ? c.gray(` [${sanitizeLine(loc.tool)}]`) : '';
   const message = sanitizeLine(f.message);
   lines.push(`      ${tag}${where} ${f.level === 'info' ? c.gray(message) : message}`);
   if (f.hint) lines.push(`        ${c.cyan('fix:')} ${sanitizeLine(f.hint)}`);

@@ -7,6 +7,7 @@ import { commandFrom, parseEnv } from './cli/target-args.js';
 import { UsageError } from './cli/usage-error.js';
 import type { CheckReport } from './generated/report.js';
 import { checkTarget } from './live.js';
+import { lintPaths } from './lint/lint.js';
 import { StdioTarget } from './target/target.js';
 import { TargetUnavailableError } from './target/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './version.js';
@@ -16,16 +17,19 @@ export const EXIT = { ok: 0, failures: 1, usage: 2, unreachable: 3 } as const;
 
 type FailOn = 'error' | 'warning' | 'never';
 
-interface LiveCliOptions {
+interface OutputOptions {
+  format: string;
+  output?: string;
+  failOn: FailOn;
+  color: boolean;
+}
+
+interface LiveCliOptions extends OutputOptions {
   cwd?: string;
   env: string[];
   timeout: number;
   sessions: number;
   safeCalls: boolean;
-  format: string;
-  output?: string;
-  failOn: FailOn;
-  color: boolean;
 }
 
 const MAX_SESSIONS = 256;
@@ -57,38 +61,83 @@ Tools are really called: point the checker at a test instance, not production
 Exit codes: 0 no finding at or above --fail-on, 1 conformance failures,
             2 usage error, 3 the server could not be started or reached.`;
 
+const LINT_HELP = `
+Recognised files: tool descriptions (in a tool_descriptions/ folder, or with name and
+inputSchema), Tool Cards (tool_card_version), dashdash metadata (specVersion and identity,
+or an initialize result with dashdash) and saved tools/list results ({ "tools": [...] }).
+A folder is searched for *.json; quote globs so that the shell does not expand them.
+
+Examples:
+  $ ${TOOL_NAME} lint reference-server/tool_descriptions
+  $ ${TOOL_NAME} lint '.well-known/mcp-tools/*.json' tool_descriptions/
+  $ ${TOOL_NAME} lint --format json tools-list.json > lint.json
+
+Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage error (e.g. a missing path).`;
+
+/** The report options shared by live runs and lint. */
+function withOutputOptions(command: Command): Command {
+  return command
+    .addOption(new Option('-f, --format <format>', 'report format').choices(FORMAT_NAMES).default('text'))
+    .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .addOption(new Option('--fail-on <level>', 'lowest finding level that fails the run').choices(['error', 'warning', 'never']).default('error'))
+    .option('--no-color', 'plain text output (also when NO_COLOR is set or output is not a terminal)');
+}
+
+function reportErrors(command: Command): Command {
+  return command
+    .showSuggestionAfterError()
+    .exitOverride()
+    .configureOutput({ outputError: (str, write) => write(`${TOOL_NAME}: ${str.replace(/^error: /, '').trimEnd()}\n(run '${TOOL_NAME} --help' for usage)\n`) });
+}
+
 export function buildProgram(): Command {
+  const lint = reportErrors(withOutputOptions(new Command('lint')
+    .description('Lint tool_descriptions folders, Tool Cards, dashdash metadata and saved tools/list files, offline.')
+    .argument('<paths...>', 'files, folders or globs')))
+    .addHelpText('after', LINT_HELP)
+    .action(async (paths: string[], opts: OutputOptions) => {
+      process.exitCode = await runLint(paths, opts);
+    });
+
   const program = new Command(TOOL_NAME)
     .description('Check an MCP server against Progressive Disclosure for Tool Descriptions v2.1:\n'
-      + 'minimal tools/list, the tool_descriptions resource, and per-session authorization.')
+      + 'minimal tools/list, the tool_descriptions resource, and per-session authorization.\n'
+      + `Offline: '${TOOL_NAME} lint <paths...>' (see '${TOOL_NAME} lint --help').`)
     .version(TOOL_VERSION, '-V, --version')
     .argument('<command...>', 'the command that starts the server (stdio)')
     .option('--cwd <dir>', 'working directory for the server command')
     .option('--env <KEY=VALUE>', 'environment variable for the server (repeatable)', collect, [])
     .option('--timeout <ms>', 'time limit for every request', integer(1, 600_000), 5000)
     .option('--sessions <n>', 'parallel sessions for the session-isolation check', integer(2, MAX_SESSIONS), 8)
-    .option('--safe-calls', 'call only tools marked read-only (annotations.readOnlyHint)', false)
-    .addOption(new Option('-f, --format <format>', 'report format').choices(FORMAT_NAMES).default('text'))
-    .option('-o, --output <file>', 'write the report to a file instead of stdout')
-    .addOption(new Option('--fail-on <level>', 'lowest finding level that fails the run').choices(['error', 'warning', 'never']).default('error'))
-    .option('--no-color', 'plain text output (also when NO_COLOR is set or output is not a terminal)')
+    .option('--safe-calls', 'call only tools marked read-only (annotations.readOnlyHint)', false);
+  withOutputOptions(program)
     .addHelpText('after', EXAMPLES)
+    .enablePositionalOptions()
     .passThroughOptions()
-    .showSuggestionAfterError()
-    .exitOverride()
-    .configureOutput({ outputError: (str, write) => write(`${TOOL_NAME}: ${str.replace(/^error: /, '').trimEnd()}\n(run '${TOOL_NAME} --help' for usage)\n`) })
+    .addCommand(lint)
     .action(async (words: string[], opts: LiveCliOptions) => {
       process.exitCode = await runLive(words, opts);
     });
-  return program;
+  return reportErrors(program);
+}
+
+async function runLint(paths: string[], opts: OutputOptions): Promise<number> {
+  checkOutputPath(opts);
+  const report = await lintPaths(paths, { cwd: process.cwd() });
+  emit(report, opts);
+  return exitCodeFor(report, opts.failOn);
+}
+
+function checkOutputPath(opts: OutputOptions): void {
+  if (opts.output && !isDirectory(dirname(resolve(opts.output)))) {
+    throw new UsageError(`cannot write --output '${opts.output}': the folder '${dirname(opts.output)}' does not exist`);
+  }
 }
 
 async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
   const command = commandFrom(words, opts.cwd ? resolve(opts.cwd) : undefined, parseEnv(opts.env));
   if (opts.cwd && !isDirectory(opts.cwd)) throw new UsageError(`--cwd '${opts.cwd}' is not a directory`);
-  if (opts.output && !isDirectory(dirname(resolve(opts.output)))) {
-    throw new UsageError(`cannot write --output '${opts.output}': the folder '${dirname(opts.output)}' does not exist`);
-  }
+  checkOutputPath(opts);
   const target = new StdioTarget(command, opts.timeout);
   let report: CheckReport;
   try {
@@ -106,7 +155,7 @@ async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
   return exitCodeFor(report, opts.failOn);
 }
 
-function emit(report: CheckReport, opts: LiveCliOptions): void {
+function emit(report: CheckReport, opts: OutputOptions): void {
   const toFile = Boolean(opts.output);
   const color = opts.color && !toFile && process.stdout.isTTY === true && !process.env.NO_COLOR;
   const text = REPORTERS[opts.format]!(report, { color });

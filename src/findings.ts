@@ -7,6 +7,8 @@ export interface FindingExtras {
   location?: FindingLocation;
   /** The exchanges that prove the finding. */
   transcript?: Exchange[];
+  /** Figures behind the finding (token counts, a level…). */
+  data?: Record<string, unknown>;
 }
 
 /** Thrown by `skip()`: the check does not apply; the runner records status `skip`. */
@@ -80,6 +82,7 @@ export class FindingSink {
     const finding: Finding = { level, message };
     if (extras.hint) finding.hint = extras.hint;
     if (extras.location) finding.location = extras.location;
+    if (extras.data) finding.data = extras.data;
     if (extras.transcript?.length) finding.transcript = toTranscript(extras.transcript);
     this.findings.push(finding);
   }

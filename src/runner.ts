@@ -2,8 +2,8 @@ import type { CheckDefinition } from './check.js';
 import { severityOf } from './check.js';
 import { LiveContext, StopCheck, type LiveOptions } from './context.js';
 import type { Discovery } from './discovery.js';
-import { SkipCheck } from './findings.js';
-import type { CheckResult, Finding } from './generated/report.js';
+import { FindingSink, SkipCheck } from './findings.js';
+import type { CheckResult, Finding, FindingLevel } from './generated/report.js';
 import type { Target } from './target/target.js';
 import type { McpSession } from './target/session.js';
 
@@ -11,7 +11,7 @@ export type LiveCheck = Readonly<CheckDefinition<LiveContext>>;
 
 export interface RunHooks {
   /** Told when a check starts (for a progress line); never used to print from here. */
-  onCheckStart?(check: LiveCheck, index: number, total: number): void;
+  onCheckStart?(check: { id: string }, index: number, total: number): void;
 }
 
 /** A check that runs longer than this is stopped and reported as `error`. */
@@ -29,30 +29,17 @@ export function statusOf(findings: Finding[]): CheckResult['status'] {
 }
 
 /**
- * Runs checks one after another (sessions of different checks never overlap, so a leak between
- * sessions is only ever seen by the check that looks for it). Each result carries the check's own
- * metadata, its time, and its findings; an exception becomes status `error`, never a crash.
+ * Runs one check of any kind: stamps the check's own metadata on the result, times it, limits
+ * its time, and turns an exception into status `error` (never a crash). `finish` releases what
+ * the context holds (sessions) however the check ended.
  */
-export async function runLiveChecks(
-  checks: readonly LiveCheck[],
-  target: Target,
-  discovery: Discovery,
-  reader: McpSession,
-  options: LiveOptions,
-  hooks: RunHooks = {},
-): Promise<CheckResult[]> {
-  const results: CheckResult[] = [];
-  for (const [index, check] of checks.entries()) {
-    target.reserve(plannedOpens(checks.slice(index), options));
-    hooks.onCheckStart?.(check, index, checks.length);
-    results.push(await runOne(check, target, discovery, reader, options));
-  }
-  return results;
-}
-
-async function runOne(check: LiveCheck, target: Target, discovery: Discovery, reader: McpSession, options: LiveOptions): Promise<CheckResult> {
+export async function executeCheck<Ctx extends FindingSink>(
+  check: Readonly<CheckDefinition<Ctx>>,
+  makeContext: (failLevel: FindingLevel) => Ctx,
+  finish: (ctx: Ctx) => Promise<void> = async () => {},
+): Promise<CheckResult> {
   const severity = severityOf(check.spec.level);
-  const ctx = new LiveContext(target, discovery, options, reader, severity);
+  const ctx = makeContext(severity);
   const started = performance.now();
   let status: CheckResult['status'] | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -72,12 +59,12 @@ async function runOne(check: LiveCheck, target: Target, discovery: Discovery, re
         message: err instanceof CheckTimeout
           ? `The check did not finish within ${CHECK_TIME_LIMIT_MS / 1000} s.`
           : `The check itself failed: ${(err as Error)?.message ?? String(err)}`,
-        hint: 'This is a problem in mcp-pd-check or an unexpected server reply; please report it with the JSON report attached.',
+        hint: 'This is a problem in mcp-pd-check or an unexpected input; please report it with the JSON report attached.',
       });
     }
   } finally {
     clearTimeout(timer);
-    await ctx.closeAll();
+    await finish(ctx);
   }
   const { requirements, ...spec } = check.spec;
   return {
@@ -89,6 +76,27 @@ async function runOne(check: LiveCheck, target: Target, discovery: Discovery, re
     durationMs: Math.round(performance.now() - started),
     findings: ctx.findings,
   };
+}
+
+/**
+ * Runs live checks one after another (sessions of different checks never overlap, so a leak
+ * between sessions is only ever seen by the check that looks for it).
+ */
+export async function runLiveChecks(
+  checks: readonly LiveCheck[],
+  target: Target,
+  discovery: Discovery,
+  reader: McpSession,
+  options: LiveOptions,
+  hooks: RunHooks = {},
+): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const [index, check] of checks.entries()) {
+    target.reserve(plannedOpens(checks.slice(index), options));
+    hooks.onCheckStart?.(check, index, checks.length);
+    results.push(await executeCheck(check, (level) => new LiveContext(target, discovery, options, reader, level), (ctx) => ctx.closeAll()));
+  }
+  return results;
 }
 
 class CheckTimeout extends Error {}
