@@ -13,7 +13,8 @@ export default defineCheck<LintContext>({
         continue;
       }
       const source = file.source!;
-      for (const e of source.syntaxErrors) {
+      // Only the first syntax error: the ones after it are usually its echoes.
+      for (const e of source.syntaxErrors.slice(0, 1)) {
         ctx.fail(`Not valid JSON: ${e.message}.`, {
           location: { file: file.display, line: e.line, column: e.column },
           hint: 'Fix the syntax; JSON allows no comments, no trailing commas and only double-quoted strings.',

@@ -37,7 +37,7 @@ export default defineCheck<LintContext>({
       for (const { schema, pointer, value } of targets(file)) {
         const validate = shippedValidator(schema);
         if (!validate(value)) {
-          for (const problem of describeSchemaErrors(validate.errors, value)) {
+          for (const problem of describeSchemaErrors(validate.errors, value, pointer)) {
             const where = ctx.at(file, pointer + problem.pointer);
             if (problem.unknownField) {
               ctx.warn(`${problem.message}: not defined by ${schemaTitle(schema)}; it is ignored.`, {

@@ -3,7 +3,7 @@ import { defineCheck } from '../src/check.js';
 import type { LintContext } from '../src/lint/context.js';
 import { stem, type LintFile } from '../src/lint/files.js';
 import { isPlainObject } from '../src/pd/payload.js';
-import { compileSchema, describeErrors, type CompiledSchema } from '../src/schema.js';
+import { quickValidate, schemaProblem } from '../src/schema.js';
 import { clip } from '../src/text.js';
 import { toolNameProblem } from '../src/tool-names.js';
 
@@ -16,8 +16,6 @@ export default defineCheck<LintContext>({
   },
   needs: 'folder',
   async run(ctx) {
-    // Generated folders repeat schemas: compile each distinct schema once.
-    const compiled = new Map<string, CompiledSchema>();
     const files = ctx.ofKind('tool-description');
     const byFolderAndName = new Map<string, LintFile[]>();
     for (const file of files) {
@@ -29,11 +27,11 @@ export default defineCheck<LintContext>({
       }
       const schema = d.inputSchema;
       if (!isPlainObject(schema)) continue; // lint-schema reports a missing or non-object inputSchema
-      const text = JSON.stringify(schema);
-      let c = compiled.get(text);
-      if (!c) compiled.set(text, (c = compileSchema(schema)));
+      // Meta-schema check plus interpreted example validation: no per-schema code generation,
+      // which is what keeps a folder of 10,000 distinct schemas fast.
+      const c = schemaProblem(schema);
       checkSchema(ctx, file, schema, c);
-      checkExamples(ctx, file, d, c);
+      checkExamples(ctx, file, d, c.problem ? undefined : schema);
       if (!('error_guidance' in d)) {
         ctx.warn('No error_guidance: full descriptions SHOULD document errors (§3.2).', {
           location: ctx.at(file), hint: 'Add "error_guidance": { "common_errors": [{ "error", "cause", "solution" }] }.',
@@ -63,7 +61,7 @@ function checkName(ctx: LintContext, file: LintFile, name: string): void {
   }
 }
 
-function checkSchema(ctx: LintContext, file: LintFile, schema: Record<string, unknown>, c: CompiledSchema): void {
+function checkSchema(ctx: LintContext, file: LintFile, schema: Record<string, unknown>, c: ReturnType<typeof schemaProblem>): void {
   if (c.problem) {
     ctx.fail(`inputSchema is not a valid JSON Schema (${c.dialect}): ${clip(c.problem, 200)}.`, {
       location: ctx.at(file, '/inputSchema'), hint: 'Fix the schema; $schema selects draft-07, otherwise 2020-12 applies.',
@@ -86,7 +84,7 @@ function checkSchema(ctx: LintContext, file: LintFile, schema: Record<string, un
   }
 }
 
-function checkExamples(ctx: LintContext, file: LintFile, d: Record<string, unknown>, c: CompiledSchema): void {
+function checkExamples(ctx: LintContext, file: LintFile, d: Record<string, unknown>, schema: Record<string, unknown> | undefined): void {
   if (!Array.isArray(d.examples) || d.examples.length === 0) {
     ctx.warn('No examples: full descriptions SHOULD include usage examples (§3.2).', {
       location: ctx.at(file), hint: 'Add "examples": [{ "description", "input": { … } }].',
@@ -94,9 +92,10 @@ function checkExamples(ctx: LintContext, file: LintFile, d: Record<string, unkno
     return;
   }
   d.examples.forEach((example, i) => {
-    if (!isPlainObject(example) || !isPlainObject(example.input) || !c.validate) return; // shape errors: lint-schema
-    if (!c.validate(example.input)) {
-      ctx.fail(`Example ${i + 1} does not match the inputSchema: ${describeErrors(c.validate.errors).slice(0, 3).join('; ')}.`, {
+    if (!isPlainObject(example) || !isPlainObject(example.input) || !schema) return; // shape errors: lint-schema
+    const problems = quickValidate(schema, example.input);
+    if (problems.length) {
+      ctx.fail(`Example ${i + 1} does not match the inputSchema: ${problems.slice(0, 3).join('; ')}.`, {
         location: ctx.at(file, `/examples/${i}/input`), hint: 'Fix the example or the schema: an LLM copies examples literally.',
       });
     }

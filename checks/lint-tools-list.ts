@@ -32,7 +32,10 @@ export default defineCheck<LintContext>({
           ctx.warn(`The tool name '${clip(name, 80)}' appears twice (tools[${seen.get(name)}] and tools[${i}]); names should be unique.`, { location: at('/name'), hint: 'Rename one of them.' });
         } else seen.set(name, i);
         for (const key of ['inputSchema', 'outputSchema'] as const) {
-          if (!(key in tool) && key === 'outputSchema') continue;
+          if (!(key in tool)) {
+            if (key === 'inputSchema') ctx.fail(`Tool '${clip(name, 80)}' has no inputSchema; MCP requires one (at least { "type": "object" }).`, { location: at(), hint: 'Add "inputSchema": { "type": "object" }.' });
+            continue;
+          }
           const c = compileSchema(tool[key]);
           if (c.problem) {
             ctx.fail(`Tool '${clip(name, 80)}': ${key} is not a valid JSON Schema: ${clip(c.problem, 200)}.`, { location: at(`/${key}`), hint: `Make ${key} a JSON Schema object${key === 'inputSchema' ? ' with "type": "object"' : ''}.` });

@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction, type ErrorObject } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { Validator as CfValidator } from '@cfworker/json-schema';
 
 // ajv-formats is CommonJS; under NodeNext its function arrives as the module's `default`.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => void;
@@ -56,3 +57,39 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
     return `${where} ${e.message ?? 'is invalid'}${extra}`;
   });
 }
+
+/**
+ * Whether a schema is a valid JSON Schema of its dialect, by the meta-schema alone (~0.01 ms):
+ * for linting thousands of files, where compiling each schema (~1 ms of code generation) is
+ * the whole cost.
+ */
+export function schemaProblem(schema: unknown): { dialect: SchemaDialect; problem?: string } {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return compileSchema(schema);
+  const dialect = dialectOf(schema as Record<string, unknown>);
+  const ajv = dialect === 'draft-07' ? (draft07 ??= makeAjv(Ajv)) : (v2020 ??= makeAjv(Ajv2020));
+  const copy = { ...(schema as Record<string, unknown>) };
+  delete copy.$schema;
+  if (ajv.validateSchema(copy)) return { dialect };
+  return { dialect, problem: `schema is invalid: ${describeErrors(ajv.errors).slice(0, 3).join('; ')}` };
+}
+
+/**
+ * Validates values against a schema without compiling it (an interpreting validator): the fast
+ * path for one or two examples per schema. Returns readable problems; a $ref that cannot be
+ * resolved locally is a problem too (nothing is ever fetched).
+ */
+export function quickValidate(schema: Record<string, unknown>, value: unknown): string[] {
+  const draft = dialectOf(schema) === 'draft-07' ? '7' : '2020-12';
+  try {
+    const result = new CfValidator(schema as object, draft, false).validate(value);
+    if (result.valid) return [];
+    return result.errors
+      .filter((e) => !CONTAINER_KEYWORDS.has(e.keyword))
+      .map((e) => `${e.instanceLocation.replace(/^#/, '') || '(the whole value)'}: ${e.error.replace(/\.$/, '')}`);
+  } catch (err) {
+    return [`the schema cannot be applied (${(err as Error).message})`];
+  }
+}
+
+/** Errors of these keywords only say "something inside failed"; the inner error says what. */
+const CONTAINER_KEYWORDS = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', 'additionalItems', 'unevaluatedProperties', 'dependentSchemas']);

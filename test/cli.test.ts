@@ -98,3 +98,32 @@ t.test('--fail-on warning turns a warning into exit 1', async (t) => {
   const strict = await runCli(['--fail-on', 'warning', '--', 'node', fixtureBundle('pd-unknown-tool--no-entry')]);
   t.equal(strict.code, 1);
 });
+
+t.test('lint: exit 0 on a clean folder, 1 on findings, 2 on a missing path; JSON is schema-valid', async (t) => {
+  const clean = await runCli(['lint', 'reference-server/tool_descriptions']);
+  t.equal(clean.code, 0);
+  t.match(clean.stdout, /8 checks: 8 passed/);
+  const bad = await runCli(['lint', '--format', 'json', 'fixtures/folders/tool-descriptions']);
+  t.equal(bad.code, 1);
+  t.same(reportSchemaErrors(JSON.parse(bad.stdout)), []);
+  const missing = await runCli(['lint', 'no/such/folder']);
+  t.equal(missing.code, 2);
+  t.match(missing.stderr, /no such file or folder: 'no\/such\/folder'/);
+  const glob = await runCli(['lint', 'fixtures/folders/*/nothing-*.json']);
+  t.equal(glob.code, 2);
+  t.match(glob.stderr, /matches no file/);
+  const text = await runCli(['lint', 'fixtures/folders/json-syntax']);
+  t.match(text.stdout, /fixtures\/folders\/json-syntax\/trailing-comma.json:4:1/, 'text shows file:line:column');
+});
+
+t.test('lint: a file that is not JSON is a finding, not a crash', async (t) => {
+  const dir = tempDir();
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(join(dir, 'notes.txt'), 'just text');
+  writeFileSync(join(dir, 'blob.json'), Buffer.from([0, 1, 2, 3]));
+  const run = await runCli(['lint', '--format', 'json', join(dir, 'notes.txt'), join(dir, 'blob.json')]);
+  t.equal(run.code, 1);
+  const messages = JSON.parse(run.stdout).results.flatMap((r: { findings: Array<{ message: string }> }) => r.findings.map((f) => f.message)).join('\n');
+  t.match(messages, /Not valid JSON/);
+  t.match(messages, /binary file/);
+});

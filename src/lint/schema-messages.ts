@@ -10,7 +10,7 @@ export interface SchemaProblem {
 }
 
 /** `/safety/pii_exposure` → `safety.pii_exposure`; `/tested_with/0/llm` → `tested_with[0].llm`. */
-export function fieldName(pointer: string): string {
+export function fieldNameOf(pointer: string): string {
   if (!pointer) return '(the top level)';
   return pointer
     .split('/')
@@ -44,9 +44,11 @@ function valueAt(root: unknown, pointer: string): unknown {
  * Turns ajv's errors into sentences a person understands: which field, what was expected, what
  * was found. Errors inside an anyOf are folded into one message for the anyOf.
  */
-export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, root: unknown): SchemaProblem[] {
+export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, root: unknown, basePointer = ''): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   const list = errors ?? [];
+  // Field names are shown from the file's top (dashdash.identity.name), pointers stay relative.
+  const fieldName = (pointer: string) => fieldNameOf(basePointer + pointer);
   for (const e of list) {
     const field = fieldName(e.instancePath);
     const found = valueAt(root, e.instancePath);

@@ -1,0 +1,157 @@
+import t from 'tap';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { LINT_CHECKS } from '../checks/index.js';
+import type { CheckReport } from '../src/generated/report.js';
+import { lintPaths } from '../src/lint/lint.js';
+import { ROOT, reportSchemaErrors } from './helpers.js';
+
+const FOLDERS = join(ROOT, 'fixtures', 'folders');
+/** Fixed "now" for the 90-day Tool Card rule. */
+const NOW = new Date('2026-11-22T12:00:00Z');
+
+/** `check level file:line message-pattern` — every finding of a fixture folder except info lines. */
+type Expected = [string, 'error' | 'warning', string, RegExp];
+
+const EXPECTED: Record<string, Expected[]> = {
+  'json-syntax': [
+    ['lint-json-syntax', 'warning', 'bom.json:1', /byte-order mark/],
+    ['lint-json-syntax', 'error', 'duplicate-key.json:3', /key 'tools' appears twice .*first at line 2/],
+    ['lint-json-syntax', 'error', 'trailing-comma.json:4', /Not valid JSON: a property name .* was expected/],
+  ],
+  'unknown-kind': [
+    ['lint-file-kind', 'warning', 'mystery.json:1', /Cannot tell what .*mystery.json is/],
+  ],
+  'schema-errors': [
+    ['lint-schema', 'error', 'card.json:2', /'tool_card_version' must be "0.1"; found the number 0.1/],
+    ['lint-schema', 'error', 'card.json:6', /'tool.version' must be a semantic version such as 1.4.0; found the string "1.0"/],
+    ['lint-schema', 'error', 'card.json:7', /'tool.mcp_server_uri' must be a valid uri; found the string "not a uri"/],
+    ['lint-schema', 'error', 'card.json:20', /'tested_with\[0\].pass_rate' must be <= 1; found the number 98/],
+    ['lint-schema', 'error', 'card.json:20', /'tested_with\[0\].tested_at' must be a valid date-time; found the string "yesterday"/],
+    ['lint-schema', 'error', 'initialize.json:7', /'dashdash.identity.name' must be lowercase letters, digits and hyphens/],
+    ['lint-schema', 'error', 'initialize.json:8', /'dashdash.accessLevel' must be one of "read", "interact", "full"; found the string "admin"/],
+    ['lint-schema', 'error', 'initialize.json:9', /missing required field 'dashdash.alternativeAccess.webUrl'/],
+    ['lint-schema', 'error', 'initialize.json:6', /specVersion 0.1.0 is older than 0.2.0/],
+    ['lint-schema', 'warning', 'tool_descriptions/shapeless.json:7', /unknown field 'summary'/],
+    ['lint-schema', 'error', 'tool_descriptions/shapeless.json:3', /'description' must be a string; found the number 42/],
+    ['lint-schema', 'error', 'tool_descriptions/shapeless.json:5', /missing required field 'examples\[0\].input'/],
+  ],
+  'tool-descriptions': [
+    ['lint-tool-descriptions', 'error', 'tool_descriptions/broken.json:4', /inputSchema is not a valid JSON Schema \(2020-12\).*minimum must be number/],
+    ['lint-tool-descriptions', 'error', 'tool_descriptions/broken.json:5', /inputSchema has type "array"/],
+    ['lint-tool-descriptions', 'error', 'tool_descriptions/broken.json:7', /requires 'cursor', which is not among its properties/],
+    ['lint-tool-descriptions', 'warning', 'tool_descriptions/broken.json:1', /No error_guidance/],
+    ['lint-tool-descriptions', 'error', 'tool_descriptions/copy.json:2', /named 'good' but its file is copy.json/],
+    ['lint-tool-descriptions', 'warning', 'tool_descriptions/has space.json:2', /'has space' contains a space/],
+    ['lint-tool-descriptions', 'error', 'tool_descriptions/has space.json:5', /Example 1 does not match the inputSchema: \/n: Instance type "string" is invalid. Expected "integer"/],
+    ['lint-tool-descriptions', 'error', 'tool_descriptions/good.json:2', /Two tool descriptions in one folder are named 'good'/],
+  ],
+  secrets: [
+    ['lint-no-secrets', 'warning', 'tool_descriptions/leaky.json:3', /an AWS access key id \(AKIA…GH \(20 characters\)\)/],
+    ['lint-no-secrets', 'warning', 'tool_descriptions/leaky.json:3', /an absolute file path/],
+    ['lint-no-secrets', 'warning', 'tool_descriptions/leaky.json:3', /an internal host name/],
+    ['lint-no-secrets', 'warning', 'tool_descriptions/leaky.json:5', /a private key/],
+  ],
+  'toolcard-levels': [
+    ['lint-toolcard-level', 'warning', 'mcp-tools/level_three.json:12', /p50_latency_ms \(900\) is above p99_latency_ms \(300\)/],
+    ['lint-toolcard-level', 'error', 'mcp-tools/wipe.json:11', /'destructive' but human_approval_required is not true/],
+  ],
+  'toolcard-consistency': [
+    ['lint-toolcard-consistency', 'error', 'mcp-tools/get_note.json:4', /input_schema_inline and .*get_note.json's inputSchema disagree at '\/properties\/id\/type'/],
+    ['lint-toolcard-consistency', 'error', 'mcp-tools/wrong_name.json:3', /describes 'right_name' but its file is wrong_name.json/],
+  ],
+  'tools-list': [
+    ['lint-tools-list', 'warning', 'saved.json:5', /'search' appears twice/],
+    ['lint-tools-list', 'warning', 'saved.json:6', /'send mail' contains a space/],
+    ['lint-tools-list', 'error', 'saved.json:7', /'no_schema' has no inputSchema/],
+    ['lint-tools-list', 'error', 'saved.json:8', /'wrong_type': inputSchema must have "type": "object"/],
+    ['lint-tools-list', 'error', 'saved.json:9', /tools\[5\] has no string "name"/],
+  ],
+};
+
+async function lintFolder(name: string): Promise<CheckReport> {
+  return lintPaths([join('fixtures', 'folders', name)], { cwd: ROOT, now: NOW });
+}
+
+function findings(report: CheckReport, folder: string) {
+  const prefix = `fixtures/folders/${folder}/`;
+  return report.results.flatMap((r) => r.findings.filter((f) => f.level !== 'info').map((f) => ({
+    check: r.id, level: f.level, where: `${f.location?.file?.replace(prefix, '')}:${f.location?.line}`, message: f.message, hint: f.hint, pointer: f.location?.pointer,
+  })));
+}
+
+t.test('every lint check has a fixture folder that triggers it', async (t) => {
+  const triggered = new Set(Object.values(EXPECTED).flat().map(([check]) => check));
+  for (const check of LINT_CHECKS) t.ok(triggered.has(check.id), `${check.id} is exercised by a fixtures/folders/ situation`);
+  t.same(readdirSync(FOLDERS).sort(), Object.keys(EXPECTED).sort(), 'every fixture folder has expectations');
+});
+
+for (const [folder, expected] of Object.entries(EXPECTED)) {
+  t.test(`fixtures/folders/${folder} gives exactly its expected findings`, async (t) => {
+    const report = await lintFolder(folder);
+    t.same(reportSchemaErrors(report), [], 'report valid against the schema');
+    t.equal(report.target.kind, 'files');
+    const got = findings(report, folder);
+    t.equal(got.length, expected.length, `${expected.length} findings: ${JSON.stringify(got.map((g) => `${g.check} ${g.where} ${g.message}`), null, 1)}`);
+    for (const [check, level, where, pattern] of expected) {
+      const match = got.find((g) => g.check === check && g.level === level && g.where === where && pattern.test(g.message));
+      t.ok(match, `${check} ${level} at ${where} ${pattern}`);
+      if (match) t.ok(match.hint, 'with a fix hint');
+    }
+    for (const g of got) t.match(g.where, /^[^:]+:\d+$/, 'every finding has a file and a line');
+  });
+}
+
+t.test('Tool Card levels: L1, L2, L3 and the 90-day window', async (t) => {
+  const report = await lintFolder('toolcard-levels');
+  const levels = Object.fromEntries(report.results.find((r) => r.id === 'lint-toolcard-level')!.findings
+    .filter((f) => f.data?.level).map((f) => [f.location!.file!.split('/').pop(), f.data!.level]));
+  t.same(levels, { 'level_one.json': 'L1', 'level_two.json': 'L2', 'level_three.json': 'L3', 'wipe.json': 'L2' });
+  const later = await lintPaths([join('fixtures', 'folders', 'toolcard-levels')], { cwd: ROOT, now: new Date('2027-03-01T00:00:00Z') });
+  const three = later.results.find((r) => r.id === 'lint-toolcard-level')!.findings.find((f) => f.location?.file?.endsWith('level_three.json') && f.data?.level);
+  t.equal(three?.data?.level, 'L2', 'a test older than 90 days no longer counts');
+});
+
+t.test("the reference server's tool_descriptions lint clean", async (t) => {
+  const report = await lintPaths(['reference-server/tool_descriptions'], { cwd: ROOT, now: NOW });
+  for (const r of report.results) t.equal(r.status, 'pass', `${r.id}: ${JSON.stringify(r.findings)}`);
+});
+
+t.test('the upstream Tool Cards are each reported with field-level reasons', async (t) => {
+  const report = await lintPaths([join(ROOT, '..', 'shared', 'external', 'toolcards')], { cwd: ROOT, now: NOW });
+  const all = report.results.flatMap((r) => r.findings.map((f) => ({ id: r.id, ...f })));
+  const about = (file: string) => all.filter((f) => f.location?.file?.endsWith(file) && f.level !== 'info').map((f) => f.message);
+  t.match(about('malformed-pii-exposure.json').join('\n'), /'safety.pii_exposure' must be one of .*found the string "extreme"/);
+  t.match(about('malformed-side-effect-class.json').join('\n'), /'safety.side_effect_class' must be one of .*"kinda-mutating"/);
+  t.match(about('schema-without-input-spec.json').join('\n'), /'schema' needs one of 'input_schema_inline' or 'input_schema_uri'/);
+  t.match(about('destructive-without-approval.json').join('\n'), /'destructive' but human_approval_required is not true/);
+  t.match(about('maximal-all-blocks.json').join('\n'), /unknown field 'tested_with\[0\].model'/);
+  t.match(about('external-email.json').join('\n'), /unknown field 'performance.p95_latency_ms'/);
+  t.match(about('read-only-search.json').join('\n'), /unknown field 'audit.log_locations'/);
+  t.match(about('billing-lookup.json').join('\n'), /unknown field 'cost'/);
+  for (const f of all.filter((f) => f.level !== 'info')) t.ok(f.location?.line && f.location.pointer !== undefined, `located: ${f.message}`);
+  const levels = all.filter((f) => f.data?.level).length;
+  t.equal(levels, 13, 'a level for each of the 13 cards');
+});
+
+t.test('the nine saved tools/list files lint without a crash and report tokens per tool', async (t) => {
+  const dir = join(ROOT, '..', 'shared', 'external', 'tools-list');
+  const report = await lintPaths([dir], { cwd: ROOT, now: NOW });
+  t.equal(report.summary.errors, 0, 'no check broke');
+  const tl = report.results.find((r) => r.id === 'lint-tools-list')!;
+  const perFile = tl.findings.filter((f) => typeof f.data?.tools === 'number');
+  t.equal(perFile.length, readdirSync(dir).length, 'a total for every file');
+  const perTool = tl.findings.filter((f) => typeof f.data?.tool === 'string');
+  t.equal(perTool.length, perFile.reduce((n, f) => n + (f.data!.tools as number), 0), 'a count for every tool');
+  for (const f of perTool) {
+    t.ok((f.data!.tokens as number) > 0);
+    t.equal(f.data!.encoding, 'o200k_base');
+  }
+});
+
+t.test('a malformed file never stops the lint of the others', async (t) => {
+  const report = await lintPaths(['fixtures/folders/json-syntax', 'reference-server/tool_descriptions'], { cwd: ROOT, now: NOW });
+  t.equal(report.summary.errors, 0);
+  t.equal(report.results.find((r) => r.id === 'lint-json-syntax')!.status, 'fail');
+  t.equal(report.results.find((r) => r.id === 'lint-tool-descriptions')!.status, 'pass', 'the good folder was still linted');
+});
