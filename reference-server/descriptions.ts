@@ -2,16 +2,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ToolDescription } from '../src/generated/tool-description.js';
 
-/** A full tool description as stored in tool_descriptions/<name>.json (guide §7.1). */
-export interface FullDescription {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  examples?: Array<{ description?: string; input: Record<string, unknown>; explanation?: string }>;
-  usage_guidance?: Record<string, unknown>;
-  error_guidance?: Record<string, unknown>;
-}
+/** A full tool description as stored in tool_descriptions/<name>.json (guide §7.1); its type is generated from schemas/tool-description.schema.json. */
+export type FullDescription = ToolDescription;
 
 /** The package's reference-server/tool_descriptions, found from wherever this code was compiled or bundled to. */
 function findDescriptionsDir(): string {
