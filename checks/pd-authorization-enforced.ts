@@ -27,9 +27,9 @@ export default defineCheck<LiveContext>({
     for (const uri of [base, `${base}?tools=`, `${base}?tools=pd_check_no_such_tool`]) failedFetches.push(await session.readResource(uri));
     const first = await call(tools[0]!);
     if (classifyCall(first).kind === 'authorized') {
-      ctx.fail(`After only failed or unknown-name fetches, calling '${tools[0]}' was not refused: a fetch that returns no description must authorize nothing (§5.1).`, {
+      ctx.fail(`This session had made only failed or unknown-name fetches, yet calling '${tools[0]}' was not refused: those fetches must authorize nothing, and no grant may come from another session (§5.1).`, {
         location: { tool: tools[0] }, transcript: [...failedFetches, first],
-        hint: 'Grant a tool only when its description was actually returned, and refuse unfetched calls with TOOL_DESCRIPTION_REQUIRED.',
+        hint: 'Grant a tool only when its description was returned, per session; if pd-session-isolation fails too, grants are shared between sessions.',
       });
     }
 

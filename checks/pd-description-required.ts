@@ -23,7 +23,7 @@ export default defineCheck<LiveContext>({
     const session = await ctx.session();
     const forms = new Set<string>();
     const { fail, done } = ctx.capped(MAX_FINDINGS);
-    const hint = `Refuse the call with {"error":{"code":"${TOOL_DESCRIPTION_REQUIRED}","message":…,"resource_uri":"<resource>?tools=<name>"}} until the description was fetched in this session.`;
+    const hint = `Refuse the call with {"error":{"code":"${TOOL_DESCRIPTION_REQUIRED}","message":…,"resource_uri":"<resource>?tools=<name>"}} until the description was fetched in this session (if pd-session-isolation fails too, grants leak between sessions).`;
 
     for (const name of tools) {
       const ex = await session.callTool(name, callArguments(ctx.discovery, name));

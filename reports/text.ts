@@ -72,6 +72,12 @@ function renderFinding(f: Finding, c: ChalkInstance, width: number, shown: Set<s
   // The proof of a failure is shown in full; warnings and info stay one-liners.
   if (f.level === 'error' && f.transcript?.length) {
     const recent = f.transcript.slice(-4);
+    const sessions = [...new Set(recent.map((ex) => ex.session))];
+    if (sessions.length === 2) {
+      // Two sessions (an isolation failure): show them side by side.
+      lines.push(...sideBySide(sessions.map((s) => recent.filter((ex) => ex.session === s).flatMap((ex) => renderExchange(ex, c, Math.floor(width / 2) - 12))), width));
+      return lines;
+    }
     const fresh = recent.filter((ex) => !shown.has(exchangeKey(ex)));
     for (const ex of fresh) {
       shown.add(exchangeKey(ex));
@@ -81,6 +87,20 @@ function renderFinding(f: Finding, c: ChalkInstance, width: number, shown: Set<s
     if (f.transcript.length > 4) lines.push(c.gray(`        (${f.transcript.length - 4} earlier exchanges in the JSON report)`));
   }
   return lines;
+}
+
+/** Two columns of already-rendered lines (ANSI colour codes do not count towards the width). */
+function sideBySide(columns: string[][], width: number): string[] {
+  const half = Math.floor(width / 2) - 2;
+  const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '').length;
+  const [left = [], right = []] = columns.map((col) => col.map((l) => l.replace(/^ {8}/, '')));
+  const rows = Math.max(left.length, right.length);
+  const out: string[] = [];
+  for (let i = 0; i < rows; i++) {
+    const l = left[i] ?? '';
+    out.push(`        ${l}${' '.repeat(Math.max(1, half - visible(l)))}│ ${right[i] ?? ''}`);
+  }
+  return out;
 }
 
 function exchangeKey(ex: TranscriptExchange): string {

@@ -3,12 +3,12 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FORMAT_NAMES, REPORTERS } from '../reports/index.js';
-import { commandFrom, parseEnv } from './cli/target-args.js';
+import { commandFrom, parseEnv, parseHeaders, parseUrl } from './cli/target-args.js';
 import { UsageError } from './cli/usage-error.js';
 import type { CheckReport } from './generated/report.js';
 import { checkTarget } from './live.js';
 import { lintPaths } from './lint/lint.js';
-import { StdioTarget } from './target/target.js';
+import { HttpTarget, StdioTarget, type Target } from './target/target.js';
 import { TargetUnavailableError } from './target/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './version.js';
 
@@ -25,6 +25,8 @@ interface OutputOptions {
 }
 
 interface LiveCliOptions extends OutputOptions {
+  url?: string;
+  header: string[];
   cwd?: string;
   env: string[];
   timeout: number;
@@ -49,6 +51,8 @@ function collect(value: string, previous: string[]): string[] {
 const EXAMPLES = `
 Examples:
   $ ${TOOL_NAME} -- node dist/server.js              check a Node server over stdio
+  $ ${TOOL_NAME} --url http://127.0.0.1:3000/mcp     check a Streamable HTTP server
+  $ ${TOOL_NAME} --url https://mcp.example.com/mcp --header 'Authorization: Bearer $TOKEN'
   $ ${TOOL_NAME} -- python -m my_mcp_server          a Python server
   $ ${TOOL_NAME} "npx -y @acme/mcp-server --debug"   one quoted string is split like a shell would
   $ ${TOOL_NAME} --env API_KEY=test --cwd ./srv -- node server.js
@@ -104,7 +108,9 @@ export function buildProgram(): Command {
       + 'minimal tools/list, the tool_descriptions resource, and per-session authorization.\n'
       + `Offline: '${TOOL_NAME} lint <paths...>' (see '${TOOL_NAME} lint --help').`)
     .version(TOOL_VERSION, '-V, --version')
-    .argument('<command...>', 'the command that starts the server (stdio)')
+    .argument('[command...]', 'the command that starts the server (stdio)')
+    .option('--url <url>', 'check a Streamable HTTP server at this URL instead of starting a command')
+    .option('--header <Name: value>', 'HTTP header for --url, repeatable; $VAR is read from the environment; never reported', collect, [])
     .option('--cwd <dir>', 'working directory for the server command')
     .option('--env <KEY=VALUE>', 'environment variable for the server (repeatable)', collect, [])
     .option('--timeout <ms>', 'time limit for every request', integer(1, 600_000), 5000)
@@ -134,11 +140,22 @@ function checkOutputPath(opts: OutputOptions): void {
   }
 }
 
-async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
+function targetFrom(words: string[], opts: LiveCliOptions): Target {
+  if (opts.url) {
+    if (words.length) throw new UsageError(`give either a server command or --url, not both (got --url and '${words[0]}')`);
+    if (opts.cwd || opts.env.length) throw new UsageError('--cwd and --env apply to a server command, not to --url');
+    return new HttpTarget(parseUrl(opts.url), parseHeaders(opts.header), opts.timeout);
+  }
+  if (opts.header.length) throw new UsageError('--header goes with --url');
+  if (!words.length) throw new UsageError('no server to check: give the command that starts it (mcp-pd-check -- node server.js) or --url http://host/mcp');
   const command = commandFrom(words, opts.cwd ? resolve(opts.cwd) : undefined, parseEnv(opts.env));
   if (opts.cwd && !isDirectory(opts.cwd)) throw new UsageError(`--cwd '${opts.cwd}' is not a directory`);
+  return new StdioTarget(command, opts.timeout);
+}
+
+async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
+  const target = targetFrom(words, opts);
   checkOutputPath(opts);
-  const target = new StdioTarget(command, opts.timeout);
   let report: CheckReport;
   try {
     report = await checkTarget(target, { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls }, {

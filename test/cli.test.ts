@@ -35,7 +35,7 @@ t.test('a server that prints non-JSON on stdout is told so', async (t) => {
 
 t.test('usage errors: exit 2 with a one-line reason and a pointer to --help', async (t) => {
   for (const [args, pattern] of [
-    [[], /missing required argument/],
+    [[], /no server to check/],
     [['--timeout', 'soon', '--', 'node', REFERENCE], /--timeout.*whole number/],
     [['--sessions', '1', '--', 'node', REFERENCE], /--sessions.*from 2 to 256/],
     [['--env', 'NOVALUE', '--', 'node', REFERENCE], /--env expects KEY=VALUE/],

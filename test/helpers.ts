@@ -69,3 +69,32 @@ export function tempDir(): string {
 }
 
 export const ESC = '\u001b[';
+
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a server bundle with --http 0 (a port the OS picks, on 127.0.0.1) and waits for its URL. */
+export function startHttp(bundle: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bundle, '--http', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no URL from ${bundle}: ${out}`)); }, 10_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      resolve({
+        url: m[1]!,
+        stop: () => new Promise((done) => {
+          if (child.exitCode !== null) return done();
+          child.once('exit', () => done());
+          child.kill('SIGTERM');
+        }),
+      });
+    });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${bundle} exited (${code}) before listening: ${out}`)); });
+  });
+}

@@ -32,3 +32,38 @@ export function parseEnv(pairs: string[]): Record<string, string> {
   }
   return env;
 }
+
+/**
+ * `--header "Name: value"`, repeatable; `$VAR` or `${VAR}` in a value is read from the
+ * environment, so that secrets need not be typed on the command line (or land in shell history).
+ */
+export function parseHeaders(lines: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    const name = colon > 0 ? line.slice(0, colon).trim() : '';
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      throw new UsageError(`--header expects "Name: value", got '${line.slice(0, 40)}${line.length > 40 ? '…' : ''}'`);
+    }
+    const value = line.slice(colon + 1).trim().replace(/\$\{(\w+)\}|\$(\w+)/g, (_m, a?: string, b?: string) => {
+      const key = (a ?? b)!;
+      const v = process.env[key];
+      if (v === undefined) throw new UsageError(`--header ${name}: the environment variable ${key} is not set`);
+      return v;
+    });
+    headers[name] = value;
+  }
+  return headers;
+}
+
+/** `--url`: an http(s) URL of a Streamable HTTP endpoint. */
+export function parseUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--url '${text}' is not a URL; give e.g. http://127.0.0.1:3000/mcp`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url must be http:// or https://, got '${url.protocol}'`);
+  return url;
+}

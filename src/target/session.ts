@@ -49,6 +49,7 @@ export class McpSession {
       if (this.garbage.length < MAX_GARBAGE) this.garbage.push(clip(line, 300));
     });
     wire.onClose((reason) => this.onClose(reason));
+    wire.onRequestFailed?.((id, reason) => this.failRequest(id, reason));
   }
 
   get describe(): string { return this.wire.describe; }
@@ -105,6 +106,8 @@ export class McpSession {
       throw new TargetUnavailableError(this.describeInitFailure(ex));
     }
     this.initializeResult = result as JsonObject;
+    const version = (result as JsonObject).protocolVersion;
+    if (typeof version === 'string') this.wire.setProtocolVersion?.(version);
     await this.notify('notifications/initialized');
     return this.initializeResult;
   }
@@ -150,8 +153,9 @@ export class McpSession {
     return { items, exchanges, problem: `${method} still had more pages after ${MAX_PAGES}` };
   }
 
-  close(): Promise<void> {
-    this.closing ??= this.wire.close();
+  /** Ends the session; `terminate: false` drops it without telling the server (no HTTP DELETE). */
+  close(options?: { terminate?: boolean }): Promise<void> {
+    this.closing ??= this.wire.close(options);
     return this.closing;
   }
 
@@ -159,7 +163,7 @@ export class McpSession {
     const tail = this.wire.stderrTail();
     const last = tail.length ? `; its last words on stderr: "${clip(tail[tail.length - 1]!, 200)}"` : '';
     const garbage = this.garbage.length ? `; it wrote non-JSON to stdout: "${clip(this.garbage[0]!, 120)}"` : '';
-    if (ex.noResponse === 'closed') return `the server closed before answering initialize (${ex.note})${last}${garbage}`;
+    if (ex.noResponse === 'closed') return `no answer to initialize: ${ex.note}${last}${garbage}`;
     if (ex.noResponse === 'timeout') return `the server did not answer initialize within ${this.options.timeoutMs} ms${garbage}${last}`;
     const error = ex.response?.error as JsonObject | undefined;
     if (error) return `the server refused initialize: ${clip(String(error.message ?? JSON.stringify(error)), 200)}`;
@@ -182,6 +186,17 @@ export class McpSession {
     this.pending.delete(String(message.id));
     clearTimeout(entry.timer);
     entry.exchange.response = message;
+    entry.exchange.durationMs = Math.round(performance.now() - entry.started);
+    entry.resolve(entry.exchange);
+  }
+
+  private failRequest(id: unknown, reason: string): void {
+    const entry = this.pending.get(String(id));
+    if (!entry) return;
+    this.pending.delete(String(id));
+    clearTimeout(entry.timer);
+    entry.exchange.noResponse = 'closed';
+    entry.exchange.note = reason;
     entry.exchange.durationMs = Math.round(performance.now() - entry.started);
     entry.resolve(entry.exchange);
   }

@@ -102,7 +102,7 @@ export class StdioWire implements Wire {
     return [...this.stderrLines, ...partial].slice(-STDERR_TAIL_LINES);
   }
 
-  async close(): Promise<void> {
+  async close(_options?: { terminate?: boolean }): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) {
       this.child.stdin.end();
       killGroup(this.child, 'SIGTERM');

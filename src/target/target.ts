@@ -1,6 +1,7 @@
+import { HttpWire, displayUrl } from './http.js';
 import { McpSession } from './session.js';
 import { StdioWire, type StdioCommand } from './stdio.js';
-import { TargetUnavailableError } from './types.js';
+import { TargetUnavailableError, type Wire } from './types.js';
 import type { ReportTarget } from '../generated/report.js';
 
 /** How many spare sessions start at the same time. */
@@ -11,7 +12,7 @@ export interface OpenOptions {
   fresh?: boolean;
 }
 
-/** Something that can open initialized MCP sessions: a stdio command, or (later) a URL. */
+/** Something that can open initialized MCP sessions: a stdio command or a Streamable HTTP URL. */
 export interface Target {
   readonly kind: ReportTarget['kind'];
   readonly describe: string;
@@ -23,23 +24,22 @@ export interface Target {
 }
 
 /**
- * A stdio target: each session is one server process. Starting a process is the slow part of a
- * run (~0.2 s of CPU for a Node server), while the checker mostly waits; so reserved sessions are
- * started ahead, one at a time, on the otherwise idle core. A spare is idle and has fetched
- * nothing, so it cannot change what any check observes.
+ * Opening a session is the slow part of a run (over stdio a new server process, ~0.2 s of CPU),
+ * while the checker mostly waits; so reserved sessions are started ahead, a few at a time. A
+ * spare is idle and has fetched nothing, so it cannot change what any check observes.
  */
-export class StdioTarget implements Target {
-  readonly kind = 'stdio' as const;
-  readonly describe: string;
+abstract class PooledTarget implements Target {
+  abstract readonly kind: ReportTarget['kind'];
+  abstract readonly describe: string;
   private readonly spares: Array<Promise<McpSession>> = [];
   private reserved = 0;
   private warming = 0;
   private disposed = false;
   private readonly started = new Set<McpSession>();
 
-  constructor(private readonly command: StdioCommand, private readonly timeoutMs: number) {
-    this.describe = [command.command, ...command.args].map(quoteIfNeeded).join(' ');
-  }
+  constructor(protected readonly timeoutMs: number) {}
+
+  protected abstract startWire(): Promise<Wire>;
 
   reserve(count: number): void {
     this.reserved = count;
@@ -78,7 +78,7 @@ export class StdioTarget implements Target {
   }
 
   private async start(label: string): Promise<McpSession> {
-    const wire = await StdioWire.start(this.command);
+    const wire = await this.startWire();
     const session = new McpSession(wire, { label, timeoutMs: this.timeoutMs });
     this.started.add(session);
     try {
@@ -88,6 +88,37 @@ export class StdioTarget implements Target {
       throw err;
     }
     return session;
+  }
+}
+
+/** Over stdio, each session is one server process. */
+export class StdioTarget extends PooledTarget {
+  readonly kind = 'stdio' as const;
+  readonly describe: string;
+
+  constructor(private readonly command: StdioCommand, timeoutMs: number) {
+    super(timeoutMs);
+    this.describe = [command.command, ...command.args].map(quoteIfNeeded).join(' ');
+  }
+
+  protected startWire(): Promise<Wire> {
+    return StdioWire.start(this.command);
+  }
+}
+
+/** Over Streamable HTTP, each session is one Mcp-Session-Id of the same server. */
+export class HttpTarget extends PooledTarget {
+  readonly kind = 'http' as const;
+  readonly describe: string;
+
+  /** `headers` go on every request and never into a report. */
+  constructor(private readonly url: URL, private readonly headers: Record<string, string>, timeoutMs: number) {
+    super(timeoutMs);
+    this.describe = displayUrl(url);
+  }
+
+  protected async startWire(): Promise<Wire> {
+    return new HttpWire(this.url, this.headers);
   }
 }
 

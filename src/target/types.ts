@@ -28,8 +28,15 @@ export interface Wire {
   onGarbage(handler: (text: string) => void): void;
   /** Called once when the wire is gone (process exit, stream end); `reason` is human-readable. */
   onClose(handler: (reason: string) => void): void;
-  /** End the session and release everything; resolves when it is really gone. */
-  close(): Promise<void>;
+  /**
+   * End the session and release everything; resolves when it is really gone. `terminate: false`
+   * just drops the connection (over HTTP: no DELETE), as a client that vanishes would.
+   */
+  close(options?: { terminate?: boolean }): Promise<void>;
+  /** A request the transport itself could not deliver or get an answer to (HTTP 500, HTML…). */
+  onRequestFailed?(handler: (id: unknown, reason: string) => void): void;
+  /** Told the negotiated protocol version (HTTP sends it as a header on later requests). */
+  setProtocolVersion?(version: string): void;
   /** The last lines the server wrote to its log stream (sanitised, bounded). */
   stderrTail(): string[];
 }

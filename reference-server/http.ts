@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync, existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { DESCRIPTIONS_DIR } from './descriptions.js';
+import { createReferenceServer, type Behaviour } from './server.js';
+
+export interface HttpOptions {
+  port: number;
+  host?: string;
+  /** Sessions idle this long are closed (§5.2 MAY). */
+  idleMs?: number;
+  /** More live sessions than this are refused with 503. */
+  maxSessions?: number;
+  overrides?: Partial<Behaviour>;
+  /** When set, /mcp requires `Authorization: Bearer <token>` (primary authorization, spec §5.3). */
+  token?: string;
+}
+
+interface Live {
+  transport: StreamableHTTPServerTransport;
+  lastSeen: number;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+/** Tool Cards live next to tool_descriptions: reference-server/.well-known/mcp-tools/<tool>.json. */
+const CARDS_DIR = join(dirname(DESCRIPTIONS_DIR), '.well-known', 'mcp-tools');
+
+function send(res: ServerResponse, status: number, body: unknown, type = 'application/json'): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text) }).end(text);
+}
+
+function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  send(res, status, { jsonrpc: '2.0', id: null, error: { code, message } });
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw Object.assign(new Error('body too large'), { status: 413 });
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw Object.assign(new Error('body is not JSON'), { status: 400 });
+  }
+}
+
+function isInitialize(body: unknown): boolean {
+  const first = Array.isArray(body) ? body[0] : body;
+  return typeof first === 'object' && first !== null && (first as { method?: unknown }).method === 'initialize';
+}
+
+/**
+ * The reference server over Streamable HTTP: one SDK Server + transport per Mcp-Session-Id, so
+ * grants are per session by construction. Binds 127.0.0.1 unless told otherwise.
+ */
+export async function startHttpServer(options: HttpOptions): Promise<{ url: string; close(): Promise<void>; sessions(): number }> {
+  const sessions = new Map<string, Live>();
+  const idleMs = options.idleMs ?? 10 * 60_000;
+  const maxSessions = options.maxSessions ?? 1000;
+
+  const http = createServer((req, res) => {
+    void handle(req, res).catch((err: Error & { status?: number }) => {
+      if (!res.headersSent) rpcError(res, err.status ?? 500, -32603, err.status ? err.message : 'Internal error');
+      else res.end();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const card = /^\/\.well-known\/mcp-tools\/([A-Za-z0-9_.-]+)\.json$/.exec(url.pathname);
+    if (card) {
+      const file = join(CARDS_DIR, `${card[1]}.json`);
+      if (req.method === 'GET' && existsSync(file)) send(res, 200, readFileSync(file, 'utf8'));
+      else send(res, 404, { error: `No Tool Card for '${card[1]}'` });
+      return;
+    }
+    if (url.pathname !== '/mcp') {
+      send(res, 404, { error: 'Not found: the MCP endpoint is /mcp' });
+      return;
+    }
+    if (options.token && req.headers.authorization !== `Bearer ${options.token}`) {
+      res.setHeader('www-authenticate', 'Bearer');
+      return rpcError(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <token>');
+    }
+    const sid = req.headers['mcp-session-id'];
+    const id = Array.isArray(sid) ? sid[0] : sid;
+    if (id) {
+      const live = sessions.get(id);
+      if (!live) return rpcError(res, 404, -32001, 'Session not found');
+      live.lastSeen = Date.now();
+      const body = req.method === 'POST' ? await readJson(req) : undefined;
+      await live.transport.handleRequest(req, res, body);
+      return;
+    }
+    if (req.method !== 'POST') return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    const body = await readJson(req);
+    if (!isInitialize(body)) return rpcError(res, 400, -32000, 'Bad Request: no session; send initialize first');
+    if (sessions.size >= maxSessions) return rpcError(res, 503, -32000, `Too many sessions (${maxSessions}); try again later`);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (newId) => { sessions.set(newId, { transport, lastSeen: Date.now() }); },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await createReferenceServer(options.overrides).connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const [id, live] of sessions) {
+      if (now - live.lastSeen > idleMs) {
+        sessions.delete(id);
+        void live.transport.close();
+      }
+    }
+  }, Math.min(60_000, idleMs)).unref();
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = http.address() as { port: number };
+  const host = options.host ?? '127.0.0.1';
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/mcp`,
+    sessions: () => sessions.size,
+    async close() {
+      clearInterval(sweeper);
+      await Promise.all([...sessions.values()].map((s) => s.transport.close()));
+      sessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

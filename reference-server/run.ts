@@ -1,0 +1,68 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createReferenceServer, SERVER_NAME, SERVER_VERSION, type Behaviour } from './server.js';
+import { startHttpServer } from './http.js';
+
+const USAGE = `Usage: ${SERVER_NAME} [--http PORT] [--host HOST] [--help] [--version]
+
+The bundled reference MCP server of mcp-pd-check: a small notes service that implements
+Progressive Disclosure for Tool Descriptions v2.1 (plus dashdash metadata and Tool Cards)
+and passes every check.
+
+  (no option)      speak MCP over stdio (newline-delimited JSON-RPC on stdin/stdout)
+  --http PORT      serve Streamable HTTP at http://127.0.0.1:PORT/mcp (PORT 0: any free port);
+                   Tool Cards at /.well-known/mcp-tools/<tool>.json
+  --host HOST      address to bind with --http (default 127.0.0.1)
+
+With --http, MCP_PD_REFERENCE_TOKEN=<token> in the environment makes /mcp require
+'Authorization: Bearer <token>' (primary authorization; spec §5.3).
+
+Examples:
+  mcp-pd-check -- ${SERVER_NAME}
+  ${SERVER_NAME} --http 3000 &  mcp-pd-check --url http://127.0.0.1:3000/mcp
+`;
+
+/** Runs the server (stdio or --http) with some behaviour replaced; the fixtures use this too. */
+export async function runServer(argv: string[], overrides: Partial<Behaviour> = {}): Promise<void> {
+  const fail = (message: string) => {
+    process.stderr.write(`${SERVER_NAME}: ${message}. Run '${SERVER_NAME} --help'.\n`);
+    process.exitCode = 2;
+  };
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (argv.includes('--version')) {
+    process.stdout.write(`${SERVER_VERSION}\n`);
+    return;
+  }
+  let port: number | undefined;
+  let host: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--http' || arg === '--host') {
+      const value = argv[++i];
+      if (value === undefined) return fail(`${arg} needs a value`);
+      if (arg === '--host') host = value;
+      else if (!/^\d+$/.test(value) || Number(value) > 65535) return fail(`--http expects a port number from 0 to 65535, got '${value}'`);
+      else port = Number(value);
+    } else {
+      return fail(`unknown option '${arg}'`);
+    }
+  }
+  if (port === undefined) {
+    if (host) return fail('--host goes with --http');
+    await createReferenceServer(overrides).connect(new StdioServerTransport());
+    return;
+  }
+  const token = process.env.MCP_PD_REFERENCE_TOKEN || undefined;
+  const server = await startHttpServer({ port, host, overrides, token }).catch((err: NodeJS.ErrnoException) => {
+    fail(err.code === 'EADDRINUSE' ? `port ${port} is already in use` : `cannot listen: ${err.message}`);
+    return undefined;
+  });
+  if (!server) return;
+  process.stdout.write(`${SERVER_NAME} listening on ${server.url}\n`);
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+

@@ -1,0 +1,77 @@
+import t from 'tap';
+import { LIVE_CHECKS } from '../checks/index.js';
+import { checkJson, fixtureBundle, REFERENCE, reportSchemaErrors, runCli, startHttp } from './helpers.js';
+
+t.test('the reference server over Streamable HTTP passes every check', async (t) => {
+  const server = await startHttp(REFERENCE);
+  t.teardown(server.stop);
+  const run = await runCli(['--format', 'json', '--url', server.url]);
+  t.equal(run.code, 0, run.stderr);
+  const report = JSON.parse(run.stdout);
+  t.same(reportSchemaErrors(report), []);
+  t.equal(report.target.kind, 'http');
+  t.equal(report.target.url, server.url);
+  t.same(report.results.map((r: { id: string }) => r.id), LIVE_CHECKS.map((c) => c.id));
+  for (const r of report.results) t.equal(r.status, 'pass', `${r.id}: ${JSON.stringify(r.findings)}`);
+});
+
+t.test('module-level grants: pass over stdio, fail pd-session-isolation over HTTP with both sessions shown', async (t) => {
+  const bundle = fixtureBundle('pd-session-isolation--module-level-grants');
+  const stdio = await checkJson(['node', bundle]);
+  t.equal(stdio.report.results.find((r) => r.id === 'pd-session-isolation')!.status, 'pass', 'over stdio each session is a process');
+
+  const server = await startHttp(bundle);
+  t.teardown(server.stop);
+  const run = await runCli(['--format', 'json', '--url', server.url]);
+  t.equal(run.code, 1);
+  const isolation = JSON.parse(run.stdout).results.find((r: { id: string }) => r.id === 'pd-session-isolation');
+  t.equal(isolation.status, 'fail');
+  const leak = isolation.findings.find((f: { message: string }) => /leaks between sessions/.test(f.message));
+  t.ok(leak, 'a leak is reported');
+  const sessions = new Set(leak.transcript.map((ex: { session: string }) => ex.session));
+  t.equal(sessions.size, 2, "the fetching session's and the leaking session's exchanges are both in the report");
+
+  const text = await runCli(['--url', server.url]);
+  t.match(text.stdout, /→ resources\/read .*│ s\d+ → tools\/call/, 'the text report shows them side by side');
+});
+
+t.test('--header reaches the server, and its value appears in no report', async (t) => {
+  const secret = 'tok-3f9a1c77-very-secret';
+  const server = await startHttp(REFERENCE, { MCP_PD_REFERENCE_TOKEN: secret });
+  t.teardown(server.stop);
+  const without = await runCli(['--url', server.url]);
+  t.equal(without.code, 3, 'without the header the server refuses: unreachable');
+  t.match(without.stderr, /HTTP 401/);
+  const json = await runCli(['--format', 'json', '--url', server.url, '--header', 'Authorization: Bearer $PD_TEST_TOKEN'], { env: { PD_TEST_TOKEN: secret } });
+  t.equal(json.code, 0, json.stderr);
+  const text = await runCli(['--url', server.url, '--header', 'Authorization: Bearer ${PD_TEST_TOKEN}'], { env: { PD_TEST_TOKEN: secret } });
+  t.equal(text.code, 0);
+  for (const out of [json.stdout, json.stderr, text.stdout, text.stderr, without.stderr]) t.notMatch(out, secret);
+  const unset = await runCli(['--url', server.url, '--header', 'Authorization: Bearer $PD_UNSET_VAR_X']);
+  t.equal(unset.code, 2);
+  t.match(unset.stderr, /PD_UNSET_VAR_X is not set/);
+});
+
+t.test('HTTP targets that cannot be reached: exit 3, one line; bad --url: exit 2', async (t) => {
+  const server = await startHttp(REFERENCE);
+  const url = server.url;
+  await server.stop();
+  const down = await runCli(['--url', url]);
+  t.equal(down.code, 3);
+  t.match(down.stderr, /connection refused/);
+  t.equal(down.stderr.trim().split('\n').length, 1);
+  const bad = await runCli(['--url', 'ftp://example.com/mcp']);
+  t.equal(bad.code, 2);
+  const both = await runCli(['--url', url, '--', 'node', 'x.js']);
+  t.equal(both.code, 2);
+  t.match(both.stderr, /either a server command or --url/);
+});
+
+t.test('credentials in --url never reach the report', async (t) => {
+  const server = await startHttp(REFERENCE);
+  t.teardown(server.stop);
+  const withQuery = `${server.url}?api_key=sekret123`;
+  const run = await runCli(['--format', 'json', '--url', withQuery]);
+  t.notMatch(run.stdout, 'sekret123');
+  t.match(JSON.parse(run.stdout).target.url, /api_key=REDACTED/);
+});
