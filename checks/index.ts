@@ -8,8 +8,16 @@ import pdAuthorizationEnforced from './pd-authorization-enforced.js';
 import pdDescriptionRequired from './pd-description-required.js';
 import pdSessionIsolation from './pd-session-isolation.js';
 import pdUnknownTool from './pd-unknown-tool.js';
+import pdTokenSavings from './pd-token-savings.js';
+import mcpToolNames from './mcp-tool-names.js';
+import mcpToolsPagination from './mcp-tools-pagination.js';
+import mcpOutputSchema from './mcp-output-schema.js';
+import mcpWireValid from './mcp-wire-valid.js';
 
-/** Every live check, in report order (the nine progressive-disclosure criteria first, by number). */
+/**
+ * Every live check, in report order: the nine progressive-disclosure criteria first, by number;
+ * mcp-wire-valid last, since it reads the traffic of all the others.
+ */
 export const LIVE_CHECKS: readonly LiveCheck[] = [
   pdMinimalDescriptions,
   pdResourceListed,
@@ -20,7 +28,15 @@ export const LIVE_CHECKS: readonly LiveCheck[] = [
   pdDescriptionRequired,
   pdSessionIsolation,
   pdUnknownTool,
+  pdTokenSavings,
+  mcpToolNames,
+  mcpToolsPagination,
+  mcpOutputSchema,
+  mcpWireValid,
 ];
+
+/** The nine criteria of the progressive-disclosure spec (§9 plus §6.3). */
+export const PD_CRITERIA = LIVE_CHECKS.filter((c) => c.spec.criterion !== undefined);
 
 import type { LintCheck } from '../src/lint/lint.js';
 import lintJsonSyntax from './lint-json-syntax.js';

@@ -41,7 +41,14 @@ export interface Behaviour {
   isAuthorized(state: SessionState, tool: string): boolean;
   authorize(state: SessionState, tools: string[]): void;
   refuse(tool: string): CallToolResult;
+  /** One page of tools/list (MCP pagination: an opaque cursor, nextCursor until the end). */
+  pageTools(all: Tool[], cursor: string | undefined): { tools: Tool[]; nextCursor?: string };
+  /** The result of a successful call: the value as JSON text, plus structuredContent under an outputSchema. */
+  toolResult(tool: string, value: unknown): CallToolResult;
 }
+
+/** tools/list pages hold this many tools, so that clients are shown pagination working. */
+export const TOOLS_PAGE_SIZE = 4;
 
 const library = new DescriptionLibrary();
 
@@ -60,6 +67,7 @@ export const referenceBehaviour: Behaviour = {
       name: t.name,
       description: t.summary,
       inputSchema: { type: 'object' as const, additionalProperties: true },
+      ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
       annotations: t.annotations,
     })),
 
@@ -88,6 +96,25 @@ export const referenceBehaviour: Behaviour = {
     const { error } = toolDescriptionRequired(tool);
     return toolError(error.code, error.message, { resource_uri: error.resource_uri });
   },
+
+  pageTools(all, cursor) {
+    const start = cursor === undefined ? 0 : Number.parseInt(Buffer.from(cursor, 'base64url').toString('utf8'), 10);
+    if (!Number.isInteger(start) || start < 0 || start > all.length) {
+      throw Object.assign(new Error('Invalid cursor'), { code: -32602 });
+    }
+    const end = start + TOOLS_PAGE_SIZE;
+    return end < all.length
+      ? { tools: all.slice(start, end), nextCursor: Buffer.from(String(end)).toString('base64url') }
+      : { tools: all.slice(start) };
+  },
+
+  toolResult(tool, value) {
+    const structured = TOOLS.find((t) => t.name === tool)?.outputSchema && typeof value === 'object' && value !== null;
+    return {
+      content: [{ type: 'text', text: json(value) }],
+      ...(structured ? { structuredContent: value as Record<string, unknown> } : {}),
+    };
+  },
 };
 
 function callTool(behaviour: Behaviour, state: SessionState, name: string, args: Record<string, unknown>): CallToolResult {
@@ -100,7 +127,7 @@ function callTool(behaviour: Behaviour, state: SessionState, name: string, args:
   const problems = library.validate(name, args);
   if (problems.length) return toolError('INVALID_ARGUMENTS', `Invalid arguments for ${name}: ${problems.join('; ')}`);
   try {
-    return { content: [{ type: 'text', text: json(tool.run(state.notebook, args)) }] };
+    return behaviour.toolResult(name, tool.run(state.notebook, args));
   } catch (err) {
     if (err instanceof NoteError) return toolError(err.code, err.message);
     throw err;
@@ -119,7 +146,7 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}): Serve
         "Tools use progressive disclosure: pick a tool from tools/list, fetch its full description from resource:///tool_descriptions?tools=NAME, then call it.",
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: behaviour.listTools(state) }));
+  server.setRequestHandler(ListToolsRequestSchema, (req) => behaviour.pageTools(behaviour.listTools(state), req.params?.cursor));
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: behaviour.listResources(state) }));
   server.setRequestHandler(ReadResourceRequestSchema, (req) => behaviour.readResource(req.params.uri, state));
   server.setRequestHandler(CallToolRequestSchema, (req) =>

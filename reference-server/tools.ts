@@ -8,6 +8,8 @@ export interface ToolSpec {
   /** One line for tools/list: enough to choose the tool, nothing about its parameters. */
   summary: string;
   annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
+  /** When set, results carry structuredContent that conforms to it (MCP tools spec, Output Schema). */
+  outputSchema?: { type: 'object'; [key: string]: unknown };
   run(notebook: Notebook, args: Args): unknown;
 }
 
@@ -25,6 +27,14 @@ export const TOOLS: ToolSpec[] = [
     name: 'get_note',
     summary: 'Returns one note in full, including its body.',
     annotations: { title: 'Get a note', ...read },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        id: { type: 'string' }, title: { type: 'string' }, body: { type: 'string' },
+        tags: { type: 'array', items: { type: 'string' } }, createdAt: { type: 'string' }, updatedAt: { type: 'string' },
+      },
+      required: ['id', 'title', 'body', 'tags', 'createdAt', 'updatedAt'],
+    },
     run: (nb, a) => nb.get(a.id as string),
   },
   {

@@ -87,7 +87,7 @@ t.test('--output writes the report to a file; --fail-on never exits 0', async (t
   const run = await runCli(['--format', 'json', '--output', out, '--fail-on', 'never', '--', 'node', REFERENCE]);
   t.equal(run.code, 0);
   t.equal(run.stdout, '');
-  t.match(run.stderr, /9 passed, 0 failed.*report written to/);
+  t.match(run.stderr, /\d+ passed, 0 failed.*report written to/);
   t.ok(existsSync(out));
   t.same(reportSchemaErrors(JSON.parse(readFileSync(out, 'utf8'))), []);
 });

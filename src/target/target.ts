@@ -21,6 +21,8 @@ export interface Target {
   reserve(count: number): void;
   /** Closes every session it started, spares included. */
   dispose(): Promise<void>;
+  /** Every session started so far (for checks over the whole run's traffic). */
+  sessionsStarted(): McpSession[];
 }
 
 /**
@@ -40,6 +42,10 @@ abstract class PooledTarget implements Target {
   constructor(protected readonly timeoutMs: number) {}
 
   protected abstract startWire(): Promise<Wire>;
+
+  sessionsStarted(): McpSession[] {
+    return [...this.started];
+  }
 
   reserve(count: number): void {
     this.reserved = count;

@@ -1,0 +1,72 @@
+import { defineCheck } from '../src/check.js';
+import type { LiveContext } from '../src/context.js';
+import { isPlainObject } from '../src/pd/payload.js';
+import { clip } from '../src/text.js';
+
+const MAX_FINDINGS = 20;
+
+/** The part of a zod schema this check uses. */
+interface ResultSchema {
+  safeParse(value: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+}
+
+export default defineCheck<LiveContext>({
+  id: 'mcp-wire-valid',
+  title: "Every message the server sent in this run is valid JSON-RPC and matches the SDK's MCP schemas",
+  spec: { doc: 'mcp-tools', section: 'Protocol Messages', level: 'MUST', requirements: ['MCP-err-a'] },
+  needs: 'session',
+  async run(ctx) {
+    // The SDK's schemas are loaded only here (~0.2 s): they are the reference for valid messages.
+    const sdk = await import('@modelcontextprotocol/sdk/types.js');
+    const byMethod: Record<string, ResultSchema> = {
+      initialize: sdk.InitializeResultSchema,
+      'tools/list': sdk.ListToolsResultSchema,
+      'tools/call': sdk.CallToolResultSchema,
+      'resources/list': sdk.ListResourcesResultSchema,
+      'resources/read': sdk.ReadResourceResultSchema,
+    } as unknown as Record<string, ResultSchema>;
+    const { fail, done } = ctx.capped(MAX_FINDINGS);
+    let checked = 0;
+    for (const session of ctx.target.sessionsStarted()) {
+      for (const line of session.garbage) {
+        fail(`Session ${session.label}: the server wrote something that is not a JSON-RPC message: "${clip(line, 120)}".`, {
+          hint: 'Over stdio, write only JSON-RPC to stdout; send logs to stderr.',
+        });
+      }
+      for (const ex of session.exchanges) {
+        const r = ex.response;
+        if (!r) continue;
+        checked++;
+        const problem = envelopeProblem(r, ex.request.id);
+        if (problem) {
+          fail(`The reply to ${ex.method} is not valid JSON-RPC: ${problem}.`, { transcript: [ex], hint: 'Reply with {"jsonrpc":"2.0","id":<request id>,"result"|"error":…}; error.code is an integer.' });
+          continue;
+        }
+        const schema = byMethod[ex.method];
+        if (!schema || !('result' in r)) continue;
+        const parsed = schema.safeParse(r.result);
+        if (!parsed.success) {
+          const issues = parsed.error!.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(result)'}: ${i.message}`).join('; ');
+          fail(`The ${ex.method} result does not match the MCP schema: ${issues}.`, { transcript: [ex], hint: 'Fix the result shape; the MCP SDKs reject such replies.' });
+        }
+      }
+    }
+    done();
+    ctx.info(`${checked} replies checked against the MCP SDK schemas.`);
+  },
+});
+
+function envelopeProblem(r: Record<string, unknown>, id: unknown): string | undefined {
+  if (r.jsonrpc !== '2.0') return `"jsonrpc" is ${JSON.stringify(r.jsonrpc)}, not "2.0"`;
+  if (r.id !== id) return `its id ${JSON.stringify(r.id)} does not match the request id ${JSON.stringify(id)}`;
+  const hasResult = 'result' in r;
+  const hasError = 'error' in r;
+  if (hasResult === hasError) return hasResult ? 'it has both "result" and "error"' : 'it has neither "result" nor "error"';
+  if (hasError) {
+    const e = r.error;
+    if (!isPlainObject(e)) return '"error" is not an object';
+    if (typeof e.code !== 'number' || !Number.isInteger(e.code)) return `error.code is ${JSON.stringify(e.code)}, not an integer`;
+    if (typeof e.message !== 'string') return 'error.message is not a string';
+  }
+  return undefined;
+}

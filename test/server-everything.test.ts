@@ -1,0 +1,35 @@
+import t, { type Test } from 'tap';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { LIVE_CHECKS, PD_CRITERIA } from '../checks/index.js';
+import type { CheckReport } from '../src/generated/report.js';
+import { CLI, ROOT, reportSchemaErrors, runCli } from './helpers.js';
+
+const EVERYTHING = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+
+function assertClearReport(t: Test, code: number | null, stdout: string): void {
+  t.equal(code, 1, 'exit 1: it does not implement progressive disclosure');
+  const report = JSON.parse(stdout) as CheckReport;
+  t.same(reportSchemaErrors(report), []);
+  t.equal(report.results.length, LIVE_CHECKS.length, 'every check ran');
+  t.same(report.results.filter((r) => r.status === 'error').map((r) => r.id), [], 'no check broke');
+  for (const r of report.results.filter((r) => PD_CRITERIA.some((c) => c.id === r.id))) t.not(r.status, 'pass', `${r.id} does not pass`);
+  t.equal(report.results.find((r) => r.id === 'mcp-wire-valid')?.status, 'pass', 'its messages are valid MCP');
+}
+
+t.test('@modelcontextprotocol/server-everything over stdio: a clear report, no crash', async (t) => {
+  const run = await runCli(['--format', 'json', '--', process.execPath, EVERYTHING, 'stdio']);
+  assertClearReport(t, run.code, run.stdout);
+  t.ok(run.ms < 60_000, `did not hang (${Math.round(run.ms)} ms)`);
+});
+
+// Its HTTP mode listens on every interface; a private network namespace keeps it unreachable.
+const netns = spawnSync('unshare', ['-rn', 'true']).status === 0;
+t.test('@modelcontextprotocol/server-everything over Streamable HTTP', { skip: netns ? false : 'unshare -rn is not available here' }, async (t) => {
+  const script = join(ROOT, 'test', 'support', 'in-private-network.sh');
+  const run = spawnSync('unshare', ['-rn', 'sh', script, '3001', CLI, EVERYTHING, '--', '--format', 'json', '--url', 'http://127.0.0.1:3001/mcp'], {
+    cwd: ROOT, encoding: 'utf8', timeout: 120_000,
+  });
+  t.not(run.status, 99, run.stderr);
+  assertClearReport(t, run.status, run.stdout);
+});
