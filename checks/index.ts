@@ -13,6 +13,11 @@ import mcpToolNames from './mcp-tool-names.js';
 import mcpToolsPagination from './mcp-tools-pagination.js';
 import mcpOutputSchema from './mcp-output-schema.js';
 import mcpWireValid from './mcp-wire-valid.js';
+import dashdashServerMetadata from './dashdash-server-metadata.js';
+import dashdashToolMetadata from './dashdash-tool-metadata.js';
+import dashdashResourceMetadata from './dashdash-resource-metadata.js';
+import dashdashAiHelp from './dashdash-ai-help.js';
+import toolcardWellKnown from './toolcard-well-known.js';
 
 /**
  * Every live check, in report order: the nine progressive-disclosure criteria first, by number;
@@ -32,6 +37,11 @@ export const LIVE_CHECKS: readonly LiveCheck[] = [
   mcpToolNames,
   mcpToolsPagination,
   mcpOutputSchema,
+  dashdashServerMetadata,
+  dashdashToolMetadata,
+  dashdashResourceMetadata,
+  dashdashAiHelp,
+  toolcardWellKnown,
   mcpWireValid,
 ];
 

@@ -5,6 +5,7 @@ import type { LintContext } from '../src/lint/context.js';
 import { stem } from '../src/lint/files.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { clip } from '../src/text.js';
+import { firstDifference } from '../src/toolcards.js';
 
 export default defineCheck<LintContext>({
   id: 'lint-toolcard-consistency',
@@ -27,7 +28,7 @@ export default defineCheck<LintContext>({
       const inline = card.schema?.input_schema_inline;
       if (!description || !isPlainObject(inline)) continue;
       const full = (description.source!.value as { inputSchema?: unknown }).inputSchema;
-      const diff = firstDifference(inline, full, '');
+      const diff = firstDifference(inline, full);
       if (diff !== undefined) {
         ctx.fail(`The card's input_schema_inline and ${description.display}'s inputSchema disagree at '${diff || '/'}'.`, {
           location: ctx.at(file, `/schema/input_schema_inline${diff}`), hint: 'Generate both from one source, or copy the tool description\'s inputSchema into the card.',
@@ -36,23 +37,3 @@ export default defineCheck<LintContext>({
     }
   },
 });
-
-/** The JSON pointer of the first place two JSON values differ (key order ignored), or undefined. */
-function firstDifference(a: unknown, b: unknown, pointer: string): string | undefined {
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return pointer;
-    for (let i = 0; i < a.length; i++) {
-      const d = firstDifference(a[i], b[i], `${pointer}/${i}`);
-      if (d !== undefined) return d;
-    }
-    return undefined;
-  }
-  if (isPlainObject(a) && isPlainObject(b)) {
-    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      const d = firstDifference(a[key], b[key], `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
-      if (d !== undefined) return d;
-    }
-    return undefined;
-  }
-  return Object.is(a, b) ? undefined : pointer;
-}

@@ -2,9 +2,8 @@ import { defineCheck } from '../src/check.js';
 import type { ToolCard } from '../src/generated/tool-card.js';
 import type { LintContext } from '../src/lint/context.js';
 import { shippedValidator } from '../src/shipped-schemas.js';
+import { cardLevel } from '../src/toolcards.js';
 
-/** L3 needs a tested_with entry younger than this. */
-export const L3_MAX_AGE_DAYS = 90;
 const DAY_MS = 86_400_000;
 
 export default defineCheck<LintContext>({
@@ -21,19 +20,9 @@ export default defineCheck<LintContext>({
       const card = file.source!.value as ToolCard;
       // Unknown fields are only warnings (lint-schema), so they do not cost a card its level.
       const valid = validate(card) || (validate.errors ?? []).every((e) => e.keyword === 'additionalProperties');
-      const refusals = Array.isArray(card.safety?.refusal_modes);
       const now = ctx.options.now.getTime();
-      const recent = (Array.isArray(card.tested_with) ? card.tested_with : []).filter((t) => {
-        const at = Date.parse(String(t?.tested_at));
-        return Number.isFinite(at) && at <= now && now - at <= L3_MAX_AGE_DAYS * DAY_MS;
-      });
-      const level = !valid ? 'none' : !refusals ? 'L1' : recent.length ? 'L3' : 'L2';
-      const why = {
-        none: 'below L1: the card is not schema-valid (see lint-schema)',
-        L1: 'L1 (Schema); L2 needs safety.refusal_modes (it may be empty)',
-        L2: `L2 (Safety); L3 needs a tested_with entry from the last ${L3_MAX_AGE_DAYS} days`,
-        L3: `L3 (Trial): tested with ${recent.map((t) => t.llm).join(', ')} within ${L3_MAX_AGE_DAYS} days`,
-      }[level];
+      const { level, why: reason } = cardLevel(card, valid, ctx.options.now);
+      const why = level === 'none' ? `${reason} (see lint-schema)` : reason;
       ctx.info(`Tool Card '${String(card.tool?.name ?? file.display)}': conformance level ${why}.`, { location: ctx.at(file), data: { level } });
 
       if (card.safety?.side_effect_class === 'destructive' && card.safety.human_approval_required !== true) {

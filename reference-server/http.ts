@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync, existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { dirname, join } from 'node:path';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { DESCRIPTIONS_DIR } from './descriptions.js';
-import { createReferenceServer, type Behaviour } from './server.js';
+import { behaviourWith, createReferenceServer, type Behaviour } from './server.js';
 
 export interface HttpOptions {
   port: number;
@@ -24,8 +21,6 @@ interface Live {
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
-/** Tool Cards live next to tool_descriptions: reference-server/.well-known/mcp-tools/<tool>.json. */
-const CARDS_DIR = join(dirname(DESCRIPTIONS_DIR), '.well-known', 'mcp-tools');
 
 function send(res: ServerResponse, status: number, body: unknown, type = 'application/json'): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -76,8 +71,8 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
     const url = new URL(req.url ?? '/', 'http://localhost');
     const card = /^\/\.well-known\/mcp-tools\/([A-Za-z0-9_.-]+)\.json$/.exec(url.pathname);
     if (card) {
-      const file = join(CARDS_DIR, `${card[1]}.json`);
-      if (req.method === 'GET' && existsSync(file)) send(res, 200, readFileSync(file, 'utf8'));
+      const body = req.method === 'GET' ? behaviourWith(options.overrides).toolCard(card[1]!) : undefined;
+      if (body !== undefined) send(res, 200, body);
       else send(res, 404, { error: `No Tool Card for '${card[1]}'` });
       return;
     }

@@ -1,5 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
+  InitializeRequestSchema,
   CallToolRequestSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
@@ -9,7 +10,9 @@ import {
   type Resource,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { DescriptionLibrary } from './descriptions.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { DescriptionLibrary, DESCRIPTIONS_DIR } from './descriptions.js';
 import { Notebook, NoteError } from './notes.js';
 import {
   RESOURCE_DESCRIPTION,
@@ -21,8 +24,10 @@ import {
 } from './protocol.js';
 import { TOOLS } from './tools.js';
 
-export const SERVER_NAME = 'mcp-pd-reference-server';
-export const SERVER_VERSION = '0.1.0';
+import { SERVER_NAME, SERVER_VERSION } from './server-info.js';
+import { aiHelp, RESOURCE_DASHDASH, SERVER_DASHDASH, TOOL_DASHDASH } from './dashdash.js';
+
+export { SERVER_NAME, SERVER_VERSION };
 
 /** Everything one MCP session owns: its grants (§5.1) and its own notebook. */
 export interface SessionState {
@@ -45,12 +50,20 @@ export interface Behaviour {
   pageTools(all: Tool[], cursor: string | undefined): { tools: Tool[]; nextCursor?: string };
   /** The result of a successful call: the value as JSON text, plus structuredContent under an outputSchema. */
   toolResult(tool: string, value: unknown): CallToolResult;
+  /** Fields added to the SDK's initialize result (dashdash §3.1.1). */
+  initializeExtras(): Record<string, unknown>;
+  /** The dashdash ai_help method (§3.3). */
+  aiHelp(params: Record<string, unknown>): Record<string, unknown>;
+  /** The Tool Card served at /.well-known/mcp-tools/<tool>.json, if there is one. */
+  toolCard(tool: string): unknown;
 }
 
 /** tools/list pages hold this many tools, so that clients are shown pagination working. */
 export const TOOLS_PAGE_SIZE = 4;
 
 const library = new DescriptionLibrary();
+/** Tool Cards live next to tool_descriptions: reference-server/.well-known/mcp-tools/<tool>.json. */
+const CARDS_DIR = join(dirname(DESCRIPTIONS_DIR), '.well-known', 'mcp-tools');
 
 function json(value: unknown): string {
   return JSON.stringify(value, null, 2);
@@ -69,10 +82,11 @@ export const referenceBehaviour: Behaviour = {
       inputSchema: { type: 'object' as const, additionalProperties: true },
       ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
       annotations: t.annotations,
+      dashdash: TOOL_DASHDASH[t.name],
     })),
 
   listResources: () => [
-    { uri: RESOURCE_URI, name: 'Tool Descriptions - Required for tool use', description: RESOURCE_DESCRIPTION, mimeType: 'application/json' },
+    { uri: RESOURCE_URI, name: 'Tool Descriptions - Required for tool use', description: RESOURCE_DESCRIPTION, mimeType: 'application/json', dashdash: RESOURCE_DASHDASH },
   ],
 
   // Stage 2 (§4.3–4.4, §6.1, §6.3): fetching a known tool authorizes it for this session only.
@@ -108,6 +122,13 @@ export const referenceBehaviour: Behaviour = {
       : { tools: all.slice(start) };
   },
 
+  initializeExtras: () => ({ dashdash: SERVER_DASHDASH }),
+  aiHelp: (params) => aiHelp(params),
+  toolCard: (tool) => {
+    const file = join(CARDS_DIR, `${tool}.json`);
+    return /^[A-Za-z0-9_.-]+$/.test(tool) && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  },
+
   toolResult(tool, value) {
     const structured = TOOLS.find((t) => t.name === tool)?.outputSchema && typeof value === 'object' && value !== null;
     return {
@@ -134,9 +155,13 @@ function callTool(behaviour: Behaviour, state: SessionState, name: string, args:
   }
 }
 
+export function behaviourWith(overrides: Partial<Behaviour> = {}): Behaviour {
+  return { ...referenceBehaviour, ...overrides };
+}
+
 /** One Server per MCP session: over stdio that is the process, over HTTP one per Mcp-Session-Id. */
 export function createReferenceServer(overrides: Partial<Behaviour> = {}): Server {
-  const behaviour: Behaviour = { ...referenceBehaviour, ...overrides };
+  const behaviour = behaviourWith(overrides);
   const state: SessionState = { grants: new Set(), notebook: new Notebook() };
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
@@ -146,6 +171,14 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}): Serve
         "Tools use progressive disclosure: pick a tool from tools/list, fetch its full description from resource:///tool_descriptions?tools=NAME, then call it.",
     },
   );
+  // The SDK has no hook for extra initialize fields: answer as it does, plus dashdash (§3.1.1).
+  const sdkInitialize = (server as unknown as { _oninitialize(r: unknown): Promise<Record<string, unknown>> })._oninitialize.bind(server);
+  server.setRequestHandler(InitializeRequestSchema, async (req) => ({ ...(await sdkInitialize(req)), ...behaviour.initializeExtras() }) as never);
+  // ai_help is not an MCP method, so it has no SDK schema: serve it from the fallback handler.
+  server.fallbackRequestHandler = async (req) => {
+    if (req.method === 'ai_help') return behaviour.aiHelp((req.params ?? {}) as Record<string, unknown>) as never;
+    throw Object.assign(new Error(`Method not found: ${req.method}`), { code: -32601 });
+  };
   server.setRequestHandler(ListToolsRequestSchema, (req) => behaviour.pageTools(behaviour.listTools(state), req.params?.cursor));
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: behaviour.listResources(state) }));
   server.setRequestHandler(ReadResourceRequestSchema, (req) => behaviour.readResource(req.params.uri, state));

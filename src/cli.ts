@@ -32,6 +32,7 @@ interface LiveCliOptions extends OutputOptions {
   timeout: number;
   sessions: number;
   safeCalls: boolean;
+  require: Array<'dashdash' | 'toolcards'>;
 }
 
 const MAX_SESSIONS = 256;
@@ -115,7 +116,8 @@ export function buildProgram(): Command {
     .option('--env <KEY=VALUE>', 'environment variable for the server (repeatable)', collect, [])
     .option('--timeout <ms>', 'time limit for every request', integer(1, 600_000), 5000)
     .option('--sessions <n>', 'parallel sessions for the session-isolation check', integer(2, MAX_SESSIONS), 8)
-    .option('--safe-calls', 'call only tools marked read-only (annotations.readOnlyHint)', false);
+    .option('--safe-calls', 'call only tools marked read-only (annotations.readOnlyHint)', false)
+    .addOption(new Option('--require <extensions...>', 'fail instead of skip when an optional extension is missing').choices(['dashdash', 'toolcards']).default([]));
   withOutputOptions(program)
     .addHelpText('after', EXAMPLES)
     .enablePositionalOptions()
@@ -158,7 +160,7 @@ async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
   checkOutputPath(opts);
   let report: CheckReport;
   try {
-    report = await checkTarget(target, { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls }, {
+    report = await checkTarget(target, { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls, require: opts.require }, {
       reportOptions: { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls, failOn: opts.failOn },
     });
   } catch (err) {

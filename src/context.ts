@@ -13,6 +13,8 @@ export interface LiveOptions {
   sessions: number;
   /** Call only tools marked read-only. */
   safeCalls: boolean;
+  /** Optional extensions that must be present (their absence fails instead of skipping). */
+  require: Array<'dashdash' | 'toolcards'>;
 }
 
 /**
@@ -72,6 +74,11 @@ export class LiveContext extends FindingSink {
     if (tools.length) return tools;
     if (this.options.safeCalls) this.skip('--safe-calls is on and no tool is marked read-only, so no tool may be called.');
     this.fail('tools/list returned no tools to call.', { hint: 'List your tools in tools/list.' });
+    throw new StopCheck();
+  }
+
+  /** Ends the check here; what it found so far stands. */
+  stop(): never {
     throw new StopCheck();
   }
 

@@ -1,6 +1,32 @@
 import t from 'tap';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { LIVE_CHECKS } from '../checks/index.js';
-import { checkJson, fixtureBundle, REFERENCE, reportSchemaErrors, runCli, startHttp } from './helpers.js';
+import { checkJson, FIXTURE_SOURCES, fixtureBundle, REFERENCE, reportSchemaErrors, runCli, startHttp } from './helpers.js';
+
+/** Grants shared by all sessions of the process are also seen by criteria 6 and 7 (see pd-authorization-enforced's hint). */
+const ALSO_FAILS: Record<string, string[]> = {
+  'pd-session-isolation--module-level-grants': ['pd-authorization-enforced', 'pd-description-required'],
+};
+
+for (const file of readdirSync(FIXTURE_SOURCES).filter((f) => f.includes('--') && f.endsWith('.ts'))) {
+  const header = readFileSync(join(FIXTURE_SOURCES, file), 'utf8').split('\n')[0]!;
+  const m = /^\/\/ Must fail (\S+) over HTTP/.exec(header);
+  if (!m) continue;
+  const fixture = file.replace(/\.ts$/, '');
+  t.test(`${fixture} over HTTP fails ${m[1]} and nothing else`, async (t) => {
+    const server = await startHttp(fixtureBundle(fixture));
+    t.teardown(server.stop);
+    const run = await runCli(['--format', 'json', '--url', server.url]);
+    t.equal(run.code, 1);
+    const report = JSON.parse(run.stdout) as { results: Array<{ id: string; status: string; findings: Array<{ level: string; hint?: string; transcript?: unknown[] }> }> };
+    t.same(reportSchemaErrors(report), []);
+    const own = report.results.find((r) => r.id === m[1])!;
+    t.equal(own.status, 'fail');
+    t.ok(own.findings.some((f) => f.level === 'error' && f.hint && f.transcript?.length), 'a failing finding with hint and proof');
+    for (const r of report.results.filter((r) => r.id !== m[1] && !(ALSO_FAILS[fixture] ?? []).includes(r.id))) t.equal(r.status, 'pass', `${r.id} still passes`);
+  });
+}
 
 t.test('the reference server over Streamable HTTP passes every check', async (t) => {
   const server = await startHttp(REFERENCE);

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { LIVE_CHECKS } from '../checks/index.js';
-import { checkJson, REFERENCE, reportSchemaErrors, runCli } from './helpers.js';
+import { checkJson, cleanStatusOverStdio, REFERENCE, reportSchemaErrors, runCli } from './helpers.js';
 
 t.test('the reference server passes every check, with a schema-valid JSON report', async (t) => {
   const { run, report } = await checkJson(['node', REFERENCE]);
@@ -8,8 +8,9 @@ t.test('the reference server passes every check, with a schema-valid JSON report
   t.same(reportSchemaErrors(report), [], 'report valid against schemas/report.schema.json');
   t.same(report.results.map((r) => r.id), LIVE_CHECKS.map((c) => c.id), 'every registered check ran, in order');
   t.equal(report.results.filter((r) => r.spec.criterion).length, 9, 'the nine criteria are there');
-  for (const r of report.results) t.equal(r.status, 'pass', `${r.id} passes: ${JSON.stringify(r.findings.filter((f) => f.level !== 'info'))}`);
-  t.same(report.summary, { passed: LIVE_CHECKS.length, failed: 0, warnings: 0, skipped: 0, errors: 0 });
+  for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id), `${r.id}: ${JSON.stringify(r.findings.filter((f) => f.level !== 'info'))}`);
+  t.same(report.summary, { passed: LIVE_CHECKS.length - 1, failed: 0, warnings: 0, skipped: 1, errors: 0 });
+  t.match(report.results.find((r) => r.id === 'toolcard-well-known')!.findings[0]!.message, /served over HTTP/);
   t.equal(report.target.kind, 'stdio');
   t.equal(report.target.serverInfo?.name, 'mcp-pd-reference-server');
   t.match(report.target.command, /bundle\.js$/);
@@ -26,14 +27,14 @@ t.test('--safe-calls still passes: only read-only tools are called', async (t) =
   const { run, report } = await checkJson(['node', REFERENCE], ['--safe-calls', '--sessions', '3']);
   t.equal(run.code, 0);
   t.same(report.options, { timeoutMs: 5000, sessions: 3, safeCalls: true, failOn: 'error' });
-  for (const r of report.results) t.equal(r.status, 'pass', r.id);
+  for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id), r.id);
 });
 
-t.test('the text report lists every check as passed and no colour when not a terminal', async (t) => {
+t.test('the text report lists every check as passed (Tool Cards skipped over stdio) and no colour when not a terminal', async (t) => {
   const run = await runCli(['--', 'node', REFERENCE], { env: { FORCE_COLOR: undefined } });
   t.equal(run.code, 0);
-  t.match(run.stdout, new RegExp(`PASSED \\(${LIVE_CHECKS.length}\\)`));
-  t.match(run.stdout, new RegExp(`${LIVE_CHECKS.length} checks: ${LIVE_CHECKS.length} passed, 0 failed`));
+  t.match(run.stdout, new RegExp(`PASSED \\(${LIVE_CHECKS.length - 1}\\)`));
+  t.match(run.stdout, new RegExp(`${LIVE_CHECKS.length} checks: ${LIVE_CHECKS.length - 1} passed, 0 failed, 0 warnings, 1 skipped`));
   t.notMatch(run.stdout, /\u001b\[/, 'no escape sequences');
   t.equal(run.stderr, '');
 });

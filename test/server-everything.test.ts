@@ -15,6 +15,10 @@ function assertClearReport(t: Test, code: number | null, stdout: string): void {
   t.same(report.results.filter((r) => r.status === 'error').map((r) => r.id), [], 'no check broke');
   for (const r of report.results.filter((r) => PD_CRITERIA.some((c) => c.id === r.id))) t.not(r.status, 'pass', `${r.id} does not pass`);
   t.equal(report.results.find((r) => r.id === 'mcp-wire-valid')?.status, 'pass', 'its messages are valid MCP');
+  for (const r of report.results.filter((r) => /^(dashdash|toolcard)-/.test(r.id))) {
+    t.equal(r.status, 'skip', `${r.id} skips: the extension is optional and absent`);
+    t.ok(r.findings[0]?.message, 'and says why');
+  }
 }
 
 t.test('@modelcontextprotocol/server-everything over stdio: a clear report, no crash', async (t) => {

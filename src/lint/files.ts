@@ -39,7 +39,7 @@ export async function collectPaths(args: string[], cwd: string): Promise<string[
     const abs = resolve(cwd, arg);
     if (existsSync(abs)) {
       if (statSync(abs).isDirectory()) {
-        for (const f of await glob('**/*.json', { cwd: abs, absolute: true, ignore: ['**/node_modules/**', '**/.git/**'], dot: false })) found.add(resolve(f));
+        for (const f of await glob('**/*.json', { cwd: abs, absolute: true, ignore: ['**/node_modules/**', '**/.git/**'], dot: true })) found.add(resolve(f));
       } else {
         found.add(abs);
       }

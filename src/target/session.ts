@@ -21,6 +21,15 @@ export interface SessionOptions {
   timeoutMs: number;
 }
 
+/**
+ * The stderr line that best says why a server stopped: the last one naming an error (a crashed
+ * Node server ends with its version banner, which says nothing), else the last line.
+ */
+function telling(tail: string[]): string | undefined {
+  for (let i = tail.length - 1; i >= 0; i--) if (/\b(error|exception|fatal|cannot|failed|refused|denied)\b|ERR_/i.test(tail[i]!)) return tail[i];
+  return tail[tail.length - 1];
+}
+
 /** Keeps at most this many garbage lines (non-JSON output) for the report. */
 const MAX_GARBAGE = 5;
 /** A paginated list that goes on longer than this is treated as a cursor loop. */
@@ -160,8 +169,8 @@ export class McpSession {
   }
 
   private describeInitFailure(ex: Exchange): string {
-    const tail = this.wire.stderrTail();
-    const last = tail.length ? `; its last words on stderr: "${clip(tail[tail.length - 1]!, 200)}"` : '';
+    const said = telling(this.wire.stderrTail());
+    const last = said && !ex.note?.includes(said) ? `; it said on stderr: "${clip(said, 200)}"` : '';
     const garbage = this.garbage.length ? `; it wrote non-JSON to stdout: "${clip(this.garbage[0]!, 120)}"` : '';
     if (ex.noResponse === 'closed') return `no answer to initialize: ${ex.note}${last}${garbage}`;
     if (ex.noResponse === 'timeout') return `the server did not answer initialize within ${this.options.timeoutMs} ms${garbage}${last}`;
@@ -203,8 +212,8 @@ export class McpSession {
 
   private onClose(reason: string): void {
     this.closedReason = reason;
-    const tail = this.wire.stderrTail();
-    const note = tail.length ? `${reason}; last stderr line: ${clip(tail[tail.length - 1]!, 200)}` : reason;
+    const said = telling(this.wire.stderrTail());
+    const note = said ? `${reason}; it said on stderr: "${clip(said, 200)}"` : reason;
     for (const [id, entry] of this.pending) {
       this.pending.delete(id);
       clearTimeout(entry.timer);

@@ -126,6 +126,23 @@ export class HttpTarget extends PooledTarget {
   protected async startWire(): Promise<Wire> {
     return new HttpWire(this.url, this.headers);
   }
+
+  /** A plain GET of a path on the server's origin (well-known files), with the user's headers. */
+  async get(path: string, timeoutMs = this.timeoutMs): Promise<{ url: string; status?: number; contentType?: string; body?: string; problem?: string }> {
+    const url = new URL(path, this.url.origin);
+    const shown = displayUrl(url);
+    try {
+      const res = await fetch(url, { headers: this.headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+      const length = Number(res.headers.get('content-length') ?? 0);
+      if (length > 4 * 1024 * 1024) {
+        await res.body?.cancel();
+        return { url: shown, status: res.status, problem: `the response is ${length} bytes` };
+      }
+      return { url: shown, status: res.status, contentType: res.headers.get('content-type') ?? undefined, body: await res.text() };
+    } catch (err) {
+      return { url: shown, problem: (err as Error).name === 'TimeoutError' ? `no response within ${timeoutMs} ms` : (err as Error).message };
+    }
+  }
 }
 
 function quoteIfNeeded(arg: string): string {

@@ -1,0 +1,23 @@
+import type { LiveContext } from '../context.js';
+import type { Discovery } from '../discovery.js';
+import { isPlainObject } from './payload.js';
+
+/** Whether the server shows any dashdash metadata at all (initialize, a tool, or a resource). */
+export function showsDashdash(d: Discovery): boolean {
+  return isPlainObject(d.initializeResult.dashdash)
+    || d.tools.some((t) => 'dashdash' in t)
+    || d.resources.some((r) => 'dashdash' in r)
+    || [...d.fullDescriptions.values()].some((f) => 'dashdash' in f);
+}
+
+/** dashdash is an optional extension: skip a server that shows none of it, unless --require dashdash. */
+export function requireDashdashOrSkip(ctx: LiveContext): void {
+  if (showsDashdash(ctx.discovery)) return;
+  if (ctx.options.require.includes('dashdash')) {
+    ctx.fail('The server shows no dashdash metadata (none in initialize, on tools or on resources), and --require dashdash is set.', {
+      hint: 'Add a "dashdash" object to the initialize result (dashdash v0.2.0 §3.1).',
+    });
+    ctx.stop();
+  }
+  ctx.skip('The server shows no dashdash metadata; dashdash is an optional extension (use --require dashdash to insist).');
+}
