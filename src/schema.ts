@@ -3,8 +3,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { Validator as CfValidator } from '@cfworker/json-schema';
 
-// ajv-formats is CommonJS; under NodeNext its function arrives as the module's `default`.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => void;
+/** ajv-formats is CommonJS; under NodeNext its function arrives as the module's `default`. */
+export const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv | Ajv2020) => void;
 
 export type SchemaDialect = 'draft-07' | '2020-12';
 
@@ -19,7 +19,7 @@ function makeAjv<T extends Ajv>(Cls: new (opts: object) => T): T {
   // strict: false — servers use annotation keywords (examples, x-…) that are legal JSON Schema.
   // No loadSchema: remote $refs are never fetched.
   const ajv = new Cls({ allErrors: true, strict: false, validateSchema: true, addUsedSchema: false });
-  addFormats(ajv as unknown as Ajv);
+  addFormats(ajv);
   return ajv;
 }
 

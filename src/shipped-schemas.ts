@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { addFormats } from './schema.js';
 import { PACKAGE_ROOT } from './version.js';
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 
 /** The JSON Schemas shipped in the package's schemas/ folder, by file stem. */
 export type ShippedSchema = 'tool-description' | 'tool-card' | 'dashdash-server' | 'dashdash-tool' | 'dashdash-resource' | 'report' | 'config';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { addFormats } from '../src/schema.js';
 import type { CheckReport } from '../src/generated/report.js';
 
 /** Tests run compiled, from dist/test/. */
@@ -51,7 +51,6 @@ export async function checkJson(serverArgs: string[], extra: string[] = []): Pro
   return { run, report };
 }
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 let reportValidator: ReturnType<Ajv2020['compile']> | undefined;
 
 /** Validates a report against the shipped schemas/report.schema.json; returns the errors. */
@@ -102,4 +101,9 @@ export function startHttp(bundle: string, env: Record<string, string> = {}): Pro
 /** What a check that passes against a conforming server reports over stdio (Tool Cards need HTTP). */
 export function cleanStatusOverStdio(id: string): 'pass' | 'skip' {
   return id === 'toolcard-well-known' ? 'skip' : 'pass';
+}
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }

@@ -6,15 +6,11 @@ import { cpus } from 'node:os';
 import { LIVE_CHECKS, PD_CRITERIA } from '../../checks/index.js';
 import { checkTarget } from '../../src/live.js';
 import { StdioTarget } from '../../src/target/target.js';
-import { CLI, REFERENCE, ROOT } from '../helpers.js';
+import { CLI, REFERENCE, ROOT, median } from '../helpers.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const TARGET_MS = 2000;
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-}
 const fmt = (v: number[]) => `median ${median(v).toFixed(0)} ms   min ${Math.min(...v).toFixed(0)}   max ${Math.max(...v).toFixed(0)}`;
 
 console.log(`machine: ${cpus().length} cores, node ${process.version}; ${RUNS} runs each; server: node dist/reference-server/bundle.js (stdio)`);

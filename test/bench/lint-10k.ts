@@ -4,16 +4,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, ROOT } from '../helpers.js';
+import { CLI, ROOT, median } from '../helpers.js';
 
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TARGET_MS = 5000;
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-}
 
 const root = mkdtempSync(join(tmpdir(), 'mcp-pd-lint-bench-'));
 const dir = join(root, 'tool_descriptions');
