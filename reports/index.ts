@@ -1,5 +1,9 @@
 import type { CheckReport } from '../src/generated/report.js';
+import { renderGithub } from './github.js';
 import { renderJson } from './json.js';
+import { renderJunit } from './junit.js';
+import { renderMarkdown } from './markdown.js';
+import { renderSarif } from './sarif.js';
 import { renderText } from './text.js';
 
 export interface RenderOptions {
@@ -12,6 +16,10 @@ export type Reporter = (report: CheckReport, options: RenderOptions) => string;
 export const REPORTERS: Record<string, Reporter> = {
   text: (report, options) => renderText(report, options),
   json: (report) => renderJson(report),
+  junit: (report) => renderJunit(report),
+  sarif: (report) => renderSarif(report),
+  github: (report) => renderGithub(report),
+  markdown: (report) => renderMarkdown(report),
 };
 
 export const FORMAT_NAMES = Object.keys(REPORTERS);

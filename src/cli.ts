@@ -20,6 +20,9 @@ type FailOn = 'error' | 'warning' | 'never';
 interface OutputOptions {
   format: string;
   output?: string;
+  report: string[];
+  only: string[];
+  skip: string[];
   failOn: FailOn;
   color: boolean;
 }
@@ -84,6 +87,9 @@ function withOutputOptions(command: Command): Command {
   return command
     .addOption(new Option('-f, --format <format>', 'report format').choices(FORMAT_NAMES).default('text'))
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .option('--report <format=file>', `also write a report in another format, e.g. junit=out.xml (repeatable; ${FORMAT_NAMES.join(', ')})`, collect, [])
+    .option('--only <ids...>', 'run only these checks (ids or prefixes such as pd- or dashdash-)', [])
+    .option('--skip <ids...>', 'do not run these checks (ids or prefixes)', [])
     .addOption(new Option('--fail-on <level>', 'lowest finding level that fails the run').choices(['error', 'warning', 'never']).default('error'))
     .option('--no-color', 'plain text output (also when NO_COLOR is set or output is not a terminal)');
 }
@@ -104,6 +110,22 @@ export function buildProgram(): Command {
       process.exitCode = await runLint(paths, opts);
     });
 
+  const listChecks = reportErrors(new Command('list-checks')
+    .description('List every check: id, spec section and level, what it needs.')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (opts: { format: string }) => {
+      const { LIVE_CHECKS, LINT_CHECKS } = await import('../checks/index.js');
+      const all = [...LIVE_CHECKS, ...LINT_CHECKS].map((c) => ({ id: c.id, title: c.title, spec: c.spec, needs: c.needs }));
+      if (opts.format === 'json') {
+        process.stdout.write(`${JSON.stringify(all, null, 2)}\n`);
+        return;
+      }
+      const width = Math.max(...all.map((c) => c.id.length));
+      for (const c of all) {
+        process.stdout.write(`${c.id.padEnd(width)}  ${`${c.spec.doc} §${c.spec.section}`.padEnd(30)} ${c.spec.level.padEnd(11)} ${c.needs.padEnd(8)} ${c.title}\n`);
+      }
+    }));
+
   const program = new Command(TOOL_NAME)
     .description('Check an MCP server against Progressive Disclosure for Tool Descriptions v2.1:\n'
       + 'minimal tools/list, the tool_descriptions resource, and per-session authorization.\n'
@@ -123,15 +145,44 @@ export function buildProgram(): Command {
     .enablePositionalOptions()
     .passThroughOptions()
     .addCommand(lint)
+    .addCommand(listChecks)
     .action(async (words: string[], opts: LiveCliOptions) => {
       process.exitCode = await runLive(words, opts);
     });
   return reportErrors(program);
 }
 
+/** The checks --only/--skip leave; a selector that matches no check is a usage error. */
+function selectChecks<T extends { id: string }>(all: readonly T[], opts: OutputOptions): T[] {
+  const matches = (id: string, selector: string) => id === selector || (selector.endsWith('-') && id.startsWith(selector));
+  for (const selector of [...opts.only, ...opts.skip]) {
+    if (!all.some((c) => matches(c.id, selector))) {
+      throw new UsageError(`no check is called '${selector}' (a prefix ends with '-', e.g. pd-); run '${TOOL_NAME} list-checks' — known: ${all.map((c) => c.id).join(', ')}`);
+    }
+  }
+  const chosen = all.filter((c) => (!opts.only.length || opts.only.some((s) => matches(c.id, s))) && !opts.skip.some((s) => matches(c.id, s)));
+  if (!chosen.length) throw new UsageError('--only and --skip leave no check to run');
+  return chosen;
+}
+
+/** `--report junit=out.xml` → [format, file]; checked before the run, so that no run is lost. */
+function reportTargets(opts: OutputOptions): Array<[string, string]> {
+  return opts.report.map((spec) => {
+    const eq = spec.indexOf('=');
+    const format = spec.slice(0, eq);
+    const file = spec.slice(eq + 1);
+    if (eq <= 0 || !file) throw new UsageError(`--report expects FORMAT=FILE, e.g. junit=report.xml; got '${spec}'`);
+    if (!REPORTERS[format]) throw new UsageError(`--report: unknown format '${format}' (choose from ${FORMAT_NAMES.join(', ')})`);
+    if (!isDirectory(dirname(resolve(file)))) throw new UsageError(`cannot write --report ${format}=${file}: the folder '${dirname(file)}' does not exist`);
+    return [format, file];
+  });
+}
+
 async function runLint(paths: string[], opts: OutputOptions): Promise<number> {
   checkOutputPath(opts);
-  const report = await lintPaths(paths, { cwd: process.cwd() });
+  reportTargets(opts);
+  const { LINT_CHECKS } = await import('../checks/index.js');
+  const report = await lintPaths(paths, { cwd: process.cwd(), checks: selectChecks(LINT_CHECKS, opts) });
   emit(report, opts);
   return exitCodeFor(report, opts.failOn);
 }
@@ -156,11 +207,15 @@ function targetFrom(words: string[], opts: LiveCliOptions): Target {
 }
 
 async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
+  const { LIVE_CHECKS } = await import('../checks/index.js');
+  const checks = selectChecks(LIVE_CHECKS, opts);
   const target = targetFrom(words, opts);
   checkOutputPath(opts);
+  reportTargets(opts);
   let report: CheckReport;
   try {
     report = await checkTarget(target, { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls, require: opts.require }, {
+      checks,
       reportOptions: { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls, failOn: opts.failOn },
     });
   } catch (err) {
@@ -175,6 +230,13 @@ async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
 }
 
 function emit(report: CheckReport, opts: OutputOptions): void {
+  for (const [format, file] of reportTargets(opts)) {
+    try {
+      writeFileSync(file, REPORTERS[format]!(report, { color: false }));
+    } catch (err) {
+      process.stderr.write(`${TOOL_NAME}: could not write ${file} (${(err as Error).message})\n`);
+    }
+  }
   const toFile = Boolean(opts.output);
   const color = opts.color && !toFile && process.stdout.isTTY === true && !process.env.NO_COLOR;
   const text = REPORTERS[opts.format]!(report, { color });

@@ -1,0 +1,33 @@
+import type { CheckReport } from '../src/generated/report.js';
+
+/** Workflow-command data: no line break (or % that could forge one) survives, so no text can start a command. */
+function data(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Workflow-command property values also may not contain : or , */
+function property(text: string): string {
+  return data(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/**
+ * GitHub Actions annotations (::error / ::warning), with file and line where there is one. Text
+ * from servers and linted files is escaped, so it cannot inject workflow commands.
+ */
+export function renderGithub(report: CheckReport): string {
+  const lines: string[] = [];
+  for (const r of report.results) {
+    for (const f of r.findings) {
+      if (f.level === 'info') continue;
+      const props = [`title=${property(`${r.id}${f.location?.tool ? ` [${f.location.tool}]` : ''}`)}`];
+      if (f.location?.file) {
+        props.unshift(`file=${property(f.location.file)}`, ...(f.location.line ? [`line=${f.location.line}`, `col=${f.location.column ?? 1}`] : []));
+      }
+      const text = f.hint ? `${f.message} Fix: ${f.hint}` : f.message;
+      lines.push(`::${f.level === 'error' ? 'error' : 'warning'} ${props.join(',')}::${data(text)}`);
+    }
+  }
+  const s = report.summary;
+  lines.push(`::notice title=mcp-pd-check::${data(`${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.errors} errors`)}`);
+  return `${lines.join('\n')}\n`;
+}

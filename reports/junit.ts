@@ -1,0 +1,52 @@
+import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
+import { inlineJson } from '../src/text.js';
+
+/** XML 1.0 text: escaped, and without the characters XML cannot carry at all. */
+export function xml(text: string): string {
+  return text
+    .replace(/[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`)
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+function describe(f: Finding): string {
+  const where = f.location?.file ? `${f.location.file}:${f.location.line ?? 1}:${f.location.column ?? 1} ` : f.location?.tool ? `[${f.location.tool}] ` : '';
+  const lines = [`${f.level}: ${where}${f.message}`];
+  if (f.hint) lines.push(`  fix: ${f.hint}`);
+  for (const ex of f.transcript?.slice(-4) ?? []) {
+    lines.push(`  ${ex.session} → ${ex.method} ${inlineJson((ex.request as { params?: unknown }).params ?? {}, 300)}`);
+    lines.push(`  ${ex.session} ← ${ex.response ? inlineJson(ex.response, 300) : `no response: ${ex.note ?? ex.noResponse}`}`);
+  }
+  return lines.join('\n');
+}
+
+function testcase(r: CheckResult): string {
+  const open = `    <testcase classname="${xml(r.id.split('-')[0]!)}" name="${xml(`${r.id}: ${r.title}`)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
+  const problems = r.findings.filter((f) => f.level !== 'info');
+  const body = problems.map(describe).join('\n\n');
+  const first = xml(problems[0]?.message ?? '');
+  switch (r.status) {
+    case 'fail': return `${open}>\n      <failure message="${first}" type="${xml(r.spec.level)}">${xml(body)}</failure>\n    </testcase>`;
+    case 'error': return `${open}>\n      <error message="${first}">${xml(body)}</error>\n    </testcase>`;
+    case 'skip': return `${open}>\n      <skipped message="${xml(r.findings[0]?.message ?? 'skipped')}"/>\n    </testcase>`;
+    // JUnit has no warning: a warned check passes, its warnings go to system-out.
+    case 'warn': return `${open}>\n      <system-out>${xml(body)}</system-out>\n    </testcase>`;
+    default: return `${open}/>`;
+  }
+}
+
+/** JUnit XML: one testcase per check. */
+export function renderJunit(report: CheckReport): string {
+  const s = report.summary;
+  const t = report.target;
+  const name = `mcp-pd-check ${t.command ?? t.url ?? (t.paths ?? []).join(' ')}`;
+  const counts = `tests="${report.results.length}" failures="${s.failed}" errors="${s.errors}" skipped="${s.skipped}" time="${(report.durationMs / 1000).toFixed(3)}"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="mcp-pd-check" ${counts}>`,
+    `  <testsuite name="${xml(name)}" ${counts} timestamp="${xml(report.startedAt)}">`,
+    ...report.results.map(testcase),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,48 @@
+import type { CheckReport, Finding } from '../src/generated/report.js';
+import { sanitizeLine } from '../src/text.js';
+
+const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥' };
+
+/** Text for a Markdown table cell or line: no HTML, no table breaks, no line breaks. */
+function cell(text: string): string {
+  return sanitizeLine(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/([\\`*_[\]#])/g, '\\$1');
+}
+
+/** A fenced block that the content cannot close: the fence is longer than any backtick run inside. */
+function fenced(raw: string, lang = ''): string {
+  // JSON escapes control characters already; bidi and zero-width ones would still reorder lines.
+  const text = raw.replace(/[\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${lang}\n${text}\n${fence}`;
+}
+
+function transcript(f: Finding): string {
+  if (!f.transcript?.length) return '';
+  const body = f.transcript.map((ex) => `// ${ex.session} → ${ex.method}\n${JSON.stringify((ex.request as { params?: unknown }).params ?? {}, null, 2)}\n// ${ex.session} ←\n${ex.response ? JSON.stringify(ex.response, null, 2) : `no response: ${ex.note ?? ex.noResponse}`}`).join('\n\n');
+  return `\n<details><summary>JSON-RPC exchange</summary>\n\n${fenced(body.length > 20_000 ? `${body.slice(0, 20_000)}\n…` : body, 'jsonc')}\n\n</details>\n`;
+}
+
+/** Markdown for $GITHUB_STEP_SUMMARY: a table of checks, then each failure with its exchange folded. */
+export function renderMarkdown(report: CheckReport): string {
+  const s = report.summary;
+  const t = report.target;
+  const out = [
+    `## mcp-pd-check: ${s.failed + s.errors ? '❌' : s.warnings ? '⚠️' : '✅'} ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.errors} errors`,
+    '',
+    `Target: ${cell(t.command ?? t.url ?? (t.paths ?? []).join(' '))} (${t.kind})${t.serverInfo?.name ? `, server ${cell(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''}`,
+    '',
+    '| | check | spec | findings |',
+    '| --- | --- | --- | --- |',
+    ...report.results.map((r) => `| ${ICON[r.status]} | \`${r.id}\` ${cell(r.title)} | §${cell(r.spec.section)} ${r.spec.level} | ${r.findings.filter((f) => f.level !== 'info').length} |`),
+  ];
+  const problems = report.results.filter((r) => r.status === 'fail' || r.status === 'error' || r.status === 'warn');
+  for (const r of problems) {
+    out.push('', `### ${ICON[r.status]} \`${r.id}\``, '');
+    for (const f of r.findings.filter((f) => f.level !== 'info')) {
+      const where = f.location?.file ? ` ${cell(`${f.location.file}:${f.location.line ?? 1}`)}` : f.location?.tool ? ` [${cell(f.location.tool)}]` : '';
+      out.push(`- **${f.level}**${where}: ${cell(f.message)}${f.hint ? `<br>Fix: ${cell(f.hint)}` : ''}${transcript(f)}`);
+    }
+  }
+  return `${out.join('\n')}\n`;
+}

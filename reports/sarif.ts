@@ -1,0 +1,49 @@
+import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
+
+const LEVEL: Record<Finding['level'], 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
+
+function rule(r: CheckResult) {
+  return {
+    id: r.id,
+    name: r.id.replace(/(^|-)([a-z0-9])/g, (_m, _d: string, c: string) => c.toUpperCase()),
+    shortDescription: { text: r.title },
+    fullDescription: { text: `${r.title} (${r.spec.doc} §${r.spec.section}, ${r.spec.level}).` },
+    help: { text: `${r.title}. Spec: ${r.spec.doc} §${r.spec.section} (${r.spec.level})${r.spec.requirements?.length ? `; requirements ${r.spec.requirements.join(', ')}` : ''}.` },
+    defaultConfiguration: { level: LEVEL[r.severity] },
+    properties: { tags: [...new Set([r.spec.doc, r.id.split('-')[0]!])] },
+  };
+}
+
+function result(r: CheckResult, ruleIndex: number, f: Finding) {
+  const loc = f.location;
+  const location = loc?.file
+    ? { physicalLocation: { artifactLocation: { uri: fileUri(loc.file) }, region: { startLine: loc.line ?? 1, startColumn: loc.column ?? 1 } } }
+    : { logicalLocations: [{ name: loc?.tool ?? r.id, kind: loc?.tool ? 'function' : 'module' }] };
+  return {
+    ruleId: r.id,
+    ruleIndex,
+    level: LEVEL[f.level],
+    message: { text: f.hint ? `${f.message} Fix: ${f.hint}` : f.message },
+    locations: [location],
+    ...(loc?.pointer ? { properties: { jsonPointer: loc.pointer } } : {}),
+  };
+}
+
+/** A relative path as a URI reference: each segment percent-encoded (spaces, control characters…). */
+function fileUri(path: string): string {
+  return path.split(/[\\/]/).map((segment) => (segment === '..' || segment === '.' ? segment : encodeURIComponent(segment))).join('/');
+}
+
+/** SARIF 2.1.0: a rule per check, a result per error/warning finding (files: physical locations; live: logical). */
+export function renderSarif(report: CheckReport): string {
+  const log = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [{
+      tool: { driver: { name: report.tool.name, version: report.tool.version, rules: report.results.map(rule) } },
+      invocations: [{ executionSuccessful: report.summary.errors === 0, startTimeUtc: report.startedAt }],
+      results: report.results.flatMap((r, i) => r.findings.filter((f) => f.level !== 'info').map((f) => result(r, i, f))),
+    }],
+  };
+  return `${JSON.stringify(log, null, 2)}\n`;
+}
