@@ -71,6 +71,7 @@ function schemaTitle(schema: ShippedSchema): string {
     'dashdash-resource': 'dashdash v0.2.0 resource metadata',
     report: 'the report schema',
     config: 'the config schema',
+    baseline: 'the baseline schema',
   }[schema];
 }
 

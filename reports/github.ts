@@ -18,7 +18,7 @@ export function renderGithub(report: CheckReport): string {
   const lines: string[] = [];
   for (const r of report.results) {
     for (const f of r.findings) {
-      if (f.level === 'info') continue;
+      if (f.level === 'info' || f.accepted) continue;
       const props = [`title=${property(`${r.id}${f.location?.tool ? ` [${f.location.tool}]` : ''}`)}`];
       if (f.location?.file) {
         props.unshift(`file=${property(f.location.file)}`, ...(f.location.line ? [`line=${f.location.line}`, `col=${f.location.column ?? 1}`] : []));

@@ -41,7 +41,7 @@ export function renderMarkdown(report: CheckReport): string {
     out.push('', `### ${ICON[r.status]} \`${r.id}\``, '');
     for (const f of r.findings.filter((f) => f.level !== 'info')) {
       const where = f.location?.file ? ` ${cell(`${f.location.file}:${f.location.line ?? 1}`)}` : f.location?.tool ? ` [${cell(f.location.tool)}]` : '';
-      out.push(`- **${f.level}**${where}: ${cell(f.message)}${f.hint ? `<br>Fix: ${cell(f.hint)}` : ''}${transcript(f)}`);
+      out.push(`- **${f.level}**${f.accepted ? ' (accepted by baseline)' : ''}${where}: ${cell(f.message)}${f.hint ? `<br>Fix: ${cell(f.hint)}` : ''}${transcript(f)}`);
     }
   }
   return `${out.join('\n')}\n`;

@@ -14,7 +14,7 @@ function rule(r: CheckResult) {
   };
 }
 
-function result(r: CheckResult, ruleIndex: number, f: Finding) {
+function result(r: CheckResult, ruleIndex: number, f: Finding, baselined: boolean) {
   const loc = f.location;
   const location = loc?.file
     ? { physicalLocation: { artifactLocation: { uri: fileUri(loc.file) }, region: { startLine: loc.line ?? 1, startColumn: loc.column ?? 1 } } }
@@ -25,6 +25,7 @@ function result(r: CheckResult, ruleIndex: number, f: Finding) {
     level: LEVEL[f.level],
     message: { text: f.hint ? `${f.message} Fix: ${f.hint}` : f.message },
     locations: [location],
+    ...(f.accepted !== undefined || baselined ? { baselineState: f.accepted ? 'unchanged' : 'new' } : {}),
     ...(loc?.pointer ? { properties: { jsonPointer: loc.pointer } } : {}),
   };
 }
@@ -42,7 +43,7 @@ export function renderSarif(report: CheckReport): string {
     runs: [{
       tool: { driver: { name: report.tool.name, version: report.tool.version, rules: report.results.map(rule) } },
       invocations: [{ executionSuccessful: report.summary.errors === 0, startTimeUtc: report.startedAt }],
-      results: report.results.flatMap((r, i) => r.findings.filter((f) => f.level !== 'info').map((f) => result(r, i, f))),
+      results: report.results.flatMap((r, i) => r.findings.filter((f) => f.level !== 'info').map((f) => result(r, i, f, report.baseline !== undefined))),
     }],
   };
   return `${JSON.stringify(log, null, 2)}\n`;

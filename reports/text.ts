@@ -54,6 +54,11 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     c.gray(`${s.skipped} skipped`),
     (s.errors ? c.magenta : c.gray)(plural(s.errors, 'error')),
   ];
+  const b = report.baseline;
+  if (b) {
+    out.push('', `baseline ${sanitizeLine(b.file)}: ${plural(b.accepted, 'finding')} accepted` + (b.stale.length ? c.yellow(`; ${b.stale.length} stale (fixed — run with --update-baseline to drop them):`) : ', none stale'));
+    for (const e of b.stale.slice(0, 20)) out.push(c.gray(`  - ${sanitizeLine(e.check)}: ${sanitizeLine(clip(e.message, width))}`));
+  }
   out.push('', `${plural(total, 'check')}: ${parts.join(', ')} in ${(report.durationMs / 1000).toFixed(1)} s`);
   return `${out.join('\n')}\n`;
 }
@@ -61,7 +66,7 @@ export function renderText(report: CheckReport, options: TextOptions): string {
 /** `shown` holds the exchanges already printed for this check: each is printed once. */
 function renderFinding(f: Finding, c: ChalkInstance, width: number, shown: Set<string>): string[] {
   const lines: string[] = [];
-  const tag = f.level === 'error' ? c.red('error') : f.level === 'warning' ? c.yellow('warning') : c.gray('info');
+  const tag = f.accepted ? c.gray(`${f.level} (accepted by baseline)`) : f.level === 'error' ? c.red('error') : f.level === 'warning' ? c.yellow('warning') : c.gray('info');
   const loc = f.location;
   const where = loc?.file
     ? ` ${c.underline(sanitizeLine(`${loc.file}${loc.line ? `:${loc.line}:${loc.column ?? 1}` : ''}`))}`
@@ -70,7 +75,7 @@ function renderFinding(f: Finding, c: ChalkInstance, width: number, shown: Set<s
   lines.push(`      ${tag}${where} ${f.level === 'info' ? c.gray(message) : message}`);
   if (f.hint) lines.push(`        ${c.cyan('fix:')} ${sanitizeLine(f.hint)}`);
   // The proof of a failure is shown in full; warnings and info stay one-liners.
-  if (f.level === 'error' && f.transcript?.length) {
+  if (f.level === 'error' && !f.accepted && f.transcript?.length) {
     const recent = f.transcript.slice(-4);
     const sessions = [...new Set(recent.map((ex) => ex.session))];
     if (sessions.length === 2) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FORMAT_NAMES, REPORTERS } from '../reports/index.js';
 import { commandFrom, parseEnv, parseHeaders, parseUrl } from './cli/target-args.js';
@@ -8,6 +8,10 @@ import { UsageError } from './cli/usage-error.js';
 import type { CheckReport } from './generated/report.js';
 import { checkTarget } from './live.js';
 import { lintPaths } from './lint/lint.js';
+import { applyBaseline, baselineFrom } from './baseline.js';
+import type { Baseline } from './generated/baseline.js';
+import { describeSchemaErrors } from './lint/schema-messages.js';
+import { shippedValidator } from './shipped-schemas.js';
 import { HttpTarget, StdioTarget, type Target } from './target/target.js';
 import { TargetUnavailableError } from './target/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './version.js';
@@ -23,6 +27,8 @@ interface OutputOptions {
   report: string[];
   only: string[];
   skip: string[];
+  baseline?: string;
+  updateBaseline: boolean;
   failOn: FailOn;
   color: boolean;
 }
@@ -39,6 +45,41 @@ interface LiveCliOptions extends OutputOptions {
 }
 
 const MAX_SESSIONS = 256;
+const DEFAULT_BASELINE = 'mcp-pd-check.baseline.json';
+
+/** Reads --baseline before the run, so that a bad file costs nothing; undefined when not used. */
+function loadBaseline(opts: OutputOptions): Baseline | undefined {
+  if (!opts.baseline || opts.updateBaseline) {
+    if (opts.updateBaseline) checkOutputPath({ ...opts, output: opts.baseline ?? DEFAULT_BASELINE });
+    return undefined;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(opts.baseline, 'utf8'));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'ENOENT'
+      ? `--baseline '${opts.baseline}' does not exist; create it with --update-baseline`
+      : `--baseline '${opts.baseline}' is not valid JSON (${(err as Error).message})`);
+  }
+  const validate = shippedValidator('baseline');
+  if (!validate(parsed)) {
+    throw new UsageError(`--baseline '${opts.baseline}' is not a baseline file: ${describeSchemaErrors(validate.errors, parsed).map((p) => p.message).join('; ')}`);
+  }
+  return parsed as Baseline;
+}
+
+/** Applies or rewrites the baseline after a run. */
+function gate(report: CheckReport, opts: OutputOptions, baseline: Baseline | undefined): CheckReport {
+  if (opts.updateBaseline) {
+    const file = opts.baseline ?? DEFAULT_BASELINE;
+    const fresh = baselineFrom(report);
+    writeFileSync(file, `${JSON.stringify(fresh, null, 2)}\n`);
+    process.stderr.write(`${TOOL_NAME}: baseline ${file} written: ${fresh.accepted.length} accepted findings\n`);
+    return applyBaseline(report, fresh, file);
+  }
+  return baseline ? applyBaseline(report, baseline, opts.baseline!) : report;
+}
 
 function integer(min: number, max: number) {
   return (value: string): number => {
@@ -88,6 +129,8 @@ function withOutputOptions(command: Command): Command {
     .addOption(new Option('-f, --format <format>', 'report format').choices(FORMAT_NAMES).default('text'))
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .option('--report <format=file>', `also write a report in another format, e.g. junit=out.xml (repeatable; ${FORMAT_NAMES.join(', ')})`, collect, [])
+    .option('--baseline <file>', 'accepted findings: reported, but they do not fail the run; fixed ones are reported as stale')
+    .option('--update-baseline', `write this run's findings to the --baseline file (default ${DEFAULT_BASELINE})`, false)
     .option('--only <ids...>', 'run only these checks (ids or prefixes such as pd- or dashdash-)', [])
     .option('--skip <ids...>', 'do not run these checks (ids or prefixes)', [])
     .addOption(new Option('--fail-on <level>', 'lowest finding level that fails the run').choices(['error', 'warning', 'never']).default('error'))
@@ -181,8 +224,9 @@ function reportTargets(opts: OutputOptions): Array<[string, string]> {
 async function runLint(paths: string[], opts: OutputOptions): Promise<number> {
   checkOutputPath(opts);
   reportTargets(opts);
+  const baseline = loadBaseline(opts);
   const { LINT_CHECKS } = await import('../checks/index.js');
-  const report = await lintPaths(paths, { cwd: process.cwd(), checks: selectChecks(LINT_CHECKS, opts) });
+  const report = gate(await lintPaths(paths, { cwd: process.cwd(), checks: selectChecks(LINT_CHECKS, opts) }), opts, baseline);
   emit(report, opts);
   return exitCodeFor(report, opts.failOn);
 }
@@ -212,6 +256,7 @@ async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
   const target = targetFrom(words, opts);
   checkOutputPath(opts);
   reportTargets(opts);
+  const baseline = loadBaseline(opts);
   let report: CheckReport;
   try {
     report = await checkTarget(target, { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls, require: opts.require }, {
@@ -225,6 +270,7 @@ async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
     }
     throw err;
   }
+  report = gate(report, opts, baseline);
   emit(report, opts);
   return exitCodeFor(report, opts.failOn);
 }

@@ -6,9 +6,9 @@ import { PACKAGE_ROOT } from './version.js';
 
 
 /** The JSON Schemas shipped in the package's schemas/ folder, by file stem. */
-export type ShippedSchema = 'tool-description' | 'tool-card' | 'dashdash-server' | 'dashdash-tool' | 'dashdash-resource' | 'report' | 'config';
+export type ShippedSchema = 'tool-description' | 'tool-card' | 'dashdash-server' | 'dashdash-tool' | 'dashdash-resource' | 'report' | 'config' | 'baseline';
 
-const NAMES: ShippedSchema[] = ['dashdash-tool', 'dashdash-server', 'dashdash-resource', 'tool-description', 'tool-card', 'report', 'config'];
+const NAMES: ShippedSchema[] = ['dashdash-tool', 'dashdash-server', 'dashdash-resource', 'tool-description', 'tool-card', 'report', 'config', 'baseline'];
 
 let ajv: Ajv2020 | undefined;
 const validators = new Map<ShippedSchema, ValidateFunction>();
