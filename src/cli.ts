@@ -22,6 +22,7 @@ export const EXIT = { ok: 0, failures: 1, usage: 2, unreachable: 3 } as const;
 type FailOn = 'error' | 'warning' | 'never';
 
 interface OutputOptions {
+  config?: string;
   format: string;
   output?: string;
   report: string[];
@@ -46,6 +47,44 @@ interface LiveCliOptions extends OutputOptions {
 
 const MAX_SESSIONS = 256;
 const DEFAULT_BASELINE = 'mcp-pd-check.baseline.json';
+
+export const DEFAULT_CONFIG = 'mcp-pd-check.config.json';
+
+/** Config keys → option names, where they differ. */
+const CONFIG_TO_OPTION: Record<string, string> = { timeoutMs: 'timeout', reports: 'report', headers: 'header' };
+
+/**
+ * Fills every option the command line left at its default from the config file (--config, or
+ * mcp-pd-check.config.json in the working directory). Returns the server command from the file.
+ */
+function applyConfig(command: Command, explicit: string | undefined): string[] {
+  const file = explicit ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined);
+  if (!file) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'ENOENT' ? `--config '${file}' does not exist` : `config ${file} is not valid JSON (${(err as Error).message})`);
+  }
+  const validate = shippedValidator('config');
+  if (!validate(parsed)) {
+    throw new UsageError(`config ${file}: ${describeSchemaErrors(validate.errors, parsed).map((p) => p.message).join('; ')} (see schemas/config.schema.json)`);
+  }
+  const config = parsed as Record<string, unknown>;
+  for (const [key, raw] of Object.entries(config)) {
+    if (key === '$schema' || key === 'command') continue;
+    const option = CONFIG_TO_OPTION[key] ?? key;
+    if (!command.options.some((o) => o.attributeName() === option)) continue; // e.g. url for lint
+    if (command.getOptionValueSource(option) === 'cli') continue;
+    const value = key === 'env' ? Object.entries(raw as Record<string, string>).map(([k, v]) => `${k}=${v}`)
+      : key === 'headers' ? Object.entries(raw as Record<string, string>).map(([k, v]) => `${k}: ${v}`)
+      : key === 'reports' ? Object.entries(raw as Record<string, string>).map(([k, v]) => `${k}=${v}`)
+      : raw;
+    command.setOptionValueWithSource(option, value, 'config');
+  }
+  return (config.command as string[] | undefined) ?? [];
+}
 
 /** Reads --baseline before the run, so that a bad file costs nothing; undefined when not used. */
 function loadBaseline(opts: OutputOptions): Baseline | undefined {
@@ -126,6 +165,7 @@ Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage error (e.g. 
 /** The report options shared by live runs and lint. */
 function withOutputOptions(command: Command): Command {
   return command
+    .option('--config <file>', `settings file (default: ${DEFAULT_CONFIG} in the working directory, if there is one)`)
     .addOption(new Option('-f, --format <format>', 'report format').choices(FORMAT_NAMES).default('text'))
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .option('--report <format=file>', `also write a report in another format, e.g. junit=out.xml (repeatable; ${FORMAT_NAMES.join(', ')})`, collect, [])
@@ -149,8 +189,9 @@ export function buildProgram(): Command {
     .description('Lint tool_descriptions folders, Tool Cards, dashdash metadata and saved tools/list files, offline.')
     .argument('<paths...>', 'files, folders or globs')))
     .addHelpText('after', LINT_HELP)
-    .action(async (paths: string[], opts: OutputOptions) => {
-      process.exitCode = await runLint(paths, opts);
+    .action(async (paths: string[], _opts: OutputOptions, cmd: Command) => {
+      applyConfig(cmd, cmd.opts().config);
+      process.exitCode = await runLint(paths, cmd.opts<OutputOptions>());
     });
 
   const listChecks = reportErrors(new Command('list-checks')
@@ -189,8 +230,9 @@ export function buildProgram(): Command {
     .passThroughOptions()
     .addCommand(lint)
     .addCommand(listChecks)
-    .action(async (words: string[], opts: LiveCliOptions) => {
-      process.exitCode = await runLive(words, opts);
+    .action(async (words: string[], _opts: LiveCliOptions, cmd: Command) => {
+      const fromConfig = applyConfig(cmd, cmd.opts().config);
+      process.exitCode = await runLive(words.length || cmd.opts().url ? words : fromConfig, cmd.opts<LiveCliOptions>());
     });
   return reportErrors(program);
 }

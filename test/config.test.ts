@@ -1,0 +1,50 @@
+import t from 'tap';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fixtureBundle, REFERENCE, runCli, tempDir } from './helpers.js';
+
+t.test('mcp-pd-check.config.json supplies what a command line can say; the command line wins', async (t) => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'mcp-pd-check.config.json'), JSON.stringify({
+    $schema: '../schemas/config.schema.json',
+    command: ['node', fixtureBundle('pd-unknown-tool--no-entry')],
+    sessions: 3,
+    failOn: 'warning',
+    only: ['pd-'],
+    reports: { junit: 'out.xml' },
+  }));
+  const fromFile = await runCli(['--format', 'json'], { cwd: dir });
+  t.equal(fromFile.code, 1, 'failOn: warning from the file turns the warning into exit 1');
+  const report = JSON.parse(fromFile.stdout);
+  t.ok(report.results.every((r: { id: string }) => r.id.startsWith('pd-')), 'only: [pd-] from the file');
+  t.equal(report.options.sessions, 3);
+  t.ok(existsSync(join(dir, 'out.xml')), 'reports from the file are written');
+  const overridden = await runCli(['--fail-on', 'error'], { cwd: dir });
+  t.equal(overridden.code, 0, '--fail-on on the command line wins');
+  const otherServer = await runCli(['--format', 'json', '--', 'node', REFERENCE], { cwd: dir });
+  t.match(JSON.parse(otherServer.stdout).target.command, /bundle\.js$/, 'a command on the command line wins');
+  t.equal(otherServer.code, 0);
+});
+
+t.test('a config that breaks its schema is a usage error that names the fields', async (t) => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'c.json'), JSON.stringify({ sessions: 1, bogus: true, failOn: 'sometimes' }));
+  const run = await runCli(['--config', join(dir, 'c.json'), '--', 'node', REFERENCE]);
+  t.equal(run.code, 2);
+  t.match(run.stderr, /unknown field 'bogus'/);
+  t.match(run.stderr, /'sessions' must be >= 2/);
+  t.match(run.stderr, /'failOn' must be one of "error", "warning", "never"/);
+  t.equal(run.stderr.trim().split('\n').length, 1);
+  const missing = await runCli(['--config', join(dir, 'nope.json'), '--', 'node', REFERENCE]);
+  t.equal(missing.code, 2);
+  t.match(missing.stderr, /does not exist/);
+});
+
+t.test('lint reads the same config (format, only, failOn)', async (t) => {
+  const dir = tempDir();
+  const cfg = join(dir, 'c.json');
+  writeFileSync(cfg, JSON.stringify({ only: ['lint-json-syntax'], failOn: 'never' }));
+  const run = await runCli(['lint', '--config', cfg, '--format', 'json', 'fixtures/folders/tool-descriptions']);
+  t.equal(run.code, 0, 'failOn: never');
+  t.same(JSON.parse(run.stdout).results.map((r: { id: string }) => r.id), ['lint-json-syntax']);
+});
