@@ -50,3 +50,8 @@ export function severityOf(level: SpecRef['level']): FindingLevel {
       return 'info';
   }
 }
+
+/** How many sessions a check opens, from its `opens` metadata (0 when it declares none). */
+export function opensOf(check: { opens?: CheckDefinition<unknown>['opens'] }, options: { sessions: number }): number {
+  return typeof check.opens === 'function' ? check.opens(options) : check.opens ?? 0;
+}

@@ -3,10 +3,12 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FORMAT_NAMES, REPORTERS } from '../reports/index.js';
+import { ProgressLine } from '../reports/progress.js';
 import { commandFrom, parseEnv, parseHeaders, parseUrl } from './cli/target-args.js';
 import { UsageError } from './cli/usage-error.js';
 import type { CheckReport } from './generated/report.js';
 import { checkTarget } from './live.js';
+import { opensOf } from './check.js';
 import { lintPaths } from './lint/lint.js';
 import { applyBaseline, baselineFrom } from './baseline.js';
 import type { Baseline } from './generated/baseline.js';
@@ -30,6 +32,7 @@ interface OutputOptions {
   skip: string[];
   baseline?: string;
   updateBaseline: boolean;
+  quiet: boolean;
   failOn: FailOn;
   color: boolean;
 }
@@ -174,7 +177,8 @@ function withOutputOptions(command: Command): Command {
     .option('--only <ids...>', 'run only these checks (ids or prefixes such as pd- or dashdash-)', [])
     .option('--skip <ids...>', 'do not run these checks (ids or prefixes)', [])
     .addOption(new Option('--fail-on <level>', 'lowest finding level that fails the run').choices(['error', 'warning', 'never']).default('error'))
-    .option('--no-color', 'plain text output (also when NO_COLOR is set or output is not a terminal)');
+    .option('--no-color', 'plain text output (also when NO_COLOR is set or output is not a terminal)')
+    .option('-q, --quiet', 'no progress line on stderr (it is shown only on a terminal anyway)', false);
 }
 
 function reportErrors(command: Command): Command {
@@ -268,9 +272,16 @@ async function runLint(paths: string[], opts: OutputOptions): Promise<number> {
   reportTargets(opts);
   const baseline = loadBaseline(opts);
   const { LINT_CHECKS } = await import('../checks/index.js');
-  const report = gate(await lintPaths(paths, { cwd: process.cwd(), checks: selectChecks(LINT_CHECKS, opts) }), opts, baseline);
+  const progress = progressFor(opts);
+  const linted = await lintPaths(paths, { cwd: process.cwd(), checks: selectChecks(LINT_CHECKS, opts), hooks: { onCheckStart: (c, i, n) => progress.update(i, n, c.id) } });
+  progress.clear();
+  const report = gate(linted, opts, baseline);
   emit(report, opts);
   return exitCodeFor(report, opts.failOn);
+}
+
+function progressFor(opts: OutputOptions): ProgressLine {
+  return new ProgressLine(process.stderr, process.stderr.isTTY === true && !opts.quiet);
 }
 
 function checkOutputPath(opts: OutputOptions): void {
@@ -299,19 +310,23 @@ async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
   checkOutputPath(opts);
   reportTargets(opts);
   const baseline = loadBaseline(opts);
+  const progress = progressFor(opts);
   let report: CheckReport;
   try {
     report = await checkTarget(target, { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls, require: opts.require }, {
       checks,
+      hooks: { onCheckStart: (c, i, n) => progress.update(i, n, c.id, opensOf(c, opts) || undefined) },
       reportOptions: { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls, failOn: opts.failOn },
     });
   } catch (err) {
+    progress.clear();
     if (err instanceof TargetUnavailableError) {
       process.stderr.write(`${TOOL_NAME}: cannot check '${target.describe}': ${err.message}\n`);
       return EXIT.unreachable;
     }
     throw err;
   }
+  progress.clear();
   report = gate(report, opts, baseline);
   emit(report, opts);
   return exitCodeFor(report, opts.failOn);

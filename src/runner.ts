@@ -1,5 +1,5 @@
 import type { CheckDefinition } from './check.js';
-import { severityOf } from './check.js';
+import { opensOf, severityOf } from './check.js';
 import { LiveContext, StopCheck, type LiveOptions } from './context.js';
 import type { Discovery } from './discovery.js';
 import { FindingSink, SkipCheck } from './findings.js';
@@ -11,7 +11,7 @@ export type LiveCheck = Readonly<CheckDefinition<LiveContext>>;
 
 export interface RunHooks {
   /** Told when a check starts (for a progress line); never used to print from here. */
-  onCheckStart?(check: { id: string }, index: number, total: number): void;
+  onCheckStart?(check: { id: string; opens?: CheckDefinition<unknown>['opens'] }, index: number, total: number): void;
 }
 
 /** A check that runs longer than this is stopped and reported as `error`. */
@@ -19,7 +19,7 @@ export const CHECK_TIME_LIMIT_MS = 120_000;
 
 /** How many sessions these checks will open, from their `opens` metadata. */
 export function plannedOpens(checks: readonly LiveCheck[], options: LiveOptions): number {
-  return checks.reduce((sum, c) => sum + (typeof c.opens === 'function' ? c.opens(options) : c.opens ?? 0), 0);
+  return checks.reduce((sum, c) => sum + opensOf(c, options), 0);
 }
 
 export function statusOf(findings: Finding[]): CheckResult['status'] {

@@ -1,7 +1,8 @@
 import t from 'tap';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REFERENCE, ROOT, fixtureBundle, reportSchemaErrors, runCli, tempDir } from './helpers.js';
+import { CLI as CLI_PATH, REFERENCE, ROOT, fixtureBundle, reportSchemaErrors, runCli, tempDir } from './helpers.js';
 
 t.test('a command that does not exist: exit 3, one clear line', async (t) => {
   const run = await runCli(['--', 'nonexistent-cmd-xyz']);
@@ -126,4 +127,16 @@ t.test('lint: a file that is not JSON is a finding, not a crash', async (t) => {
   const messages = JSON.parse(run.stdout).results.flatMap((r: { findings: Array<{ message: string }> }) => r.findings.map((f) => f.message)).join('\n');
   t.match(messages, /Not valid JSON/);
   t.match(messages, /binary file/);
+});
+
+const hasScript = spawnSync('script', ['--version']).status === 0;
+t.test('progress: a live line on a terminal, nothing with --quiet or without a terminal', { skip: hasScript ? false : 'script(1) is not available to give the checker a terminal' }, async (t) => {
+  const onTty = (extra: string) => spawnSync('script', ['-qec', `node ${CLI_PATH} ${extra} --sessions 3 -- node ${REFERENCE} > /dev/null`, '/dev/null'], { cwd: ROOT, encoding: 'utf8' }).stdout;
+  const shown = onTty('');
+  t.match(shown, /\[1\/\d+\] pd-minimal-descriptions/);
+  t.match(shown, /pd-session-isolation \(3 sessions\)/);
+  t.match(shown, /\r\u001b\[K$/, 'the line is erased at the end');
+  t.equal(onTty('--quiet'), '', '--quiet: nothing');
+  const piped = await runCli(['--sessions', '3', '--', 'node', REFERENCE]);
+  t.equal(piped.stderr, '', 'not a terminal: nothing');
 });

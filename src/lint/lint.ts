@@ -1,7 +1,7 @@
 import type { CheckDefinition } from '../check.js';
 import type { CheckReport } from '../generated/report.js';
 import { buildReport } from '../report.js';
-import { executeCheck } from '../runner.js';
+import { executeCheck, type RunHooks } from '../runner.js';
 import { LintContext, type LintOptions } from './context.js';
 import { collectPaths, readLintFile } from './files.js';
 
@@ -12,13 +12,16 @@ export type LintCheck = Readonly<CheckDefinition<LintContext>>;
  * one is a finding, never a stop), run the lint checks, return the report. Throws UsageError for
  * a path that does not exist.
  */
-export async function lintPaths(paths: string[], options: { cwd: string; now?: Date; checks?: readonly LintCheck[] }): Promise<CheckReport> {
+export async function lintPaths(paths: string[], options: { cwd: string; now?: Date; checks?: readonly LintCheck[]; hooks?: RunHooks }): Promise<CheckReport> {
   const startedAt = new Date();
   const t0 = performance.now();
   const files = (await collectPaths(paths, options.cwd)).map((p) => readLintFile(p, options.cwd));
   const lintOptions: LintOptions = { now: options.now ?? new Date() };
   const checks = options.checks ?? (await import('../../checks/index.js')).LINT_CHECKS;
   const results = [];
-  for (const check of checks) results.push(await executeCheck(check, (level) => new LintContext(files, lintOptions, level)));
+  for (const [i, check] of checks.entries()) {
+    options.hooks?.onCheckStart?.(check, i, checks.length);
+    results.push(await executeCheck(check, (level) => new LintContext(files, lintOptions, level)));
+  }
   return buildReport({ target: { kind: 'files', paths }, startedAt, durationMs: performance.now() - t0, results });
 }

@@ -1,0 +1,23 @@
+/**
+ * The live line on stderr while checks run: which check, how far, how many sessions it opens.
+ * Shown only on a terminal; it is erased before the report is printed.
+ */
+export class ProgressLine {
+  private shown = false;
+
+  constructor(private readonly stream: NodeJS.WriteStream, private readonly enabled: boolean) {}
+
+  update(index: number, total: number, id: string, sessions?: number): void {
+    if (!this.enabled) return;
+    const extra = sessions ? ` (${sessions} session${sessions === 1 ? '' : 's'})` : '';
+    const line = `[${index + 1}/${total}] ${id}${extra}…`;
+    const width = Math.max(20, (this.stream.columns || 80) - 1);
+    this.stream.write(`\r\u001b[K${line.slice(0, width)}`);
+    this.shown = true;
+  }
+
+  clear(): void {
+    if (this.shown) this.stream.write('\r\u001b[K');
+    this.shown = false;
+  }
+}
