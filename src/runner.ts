@@ -4,7 +4,7 @@ import { LiveContext, StopCheck, type LiveOptions } from './context.js';
 import type { Discovery } from './discovery.js';
 import { FindingSink, SkipCheck } from './findings.js';
 import type { CheckResult, Finding, FindingLevel } from './generated/report.js';
-import type { Target } from './target/target.js';
+import { TargetUnavailableError, type Target } from './target/target.js';
 import type { McpSession } from './target/session.js';
 
 export type LiveCheck = Readonly<CheckDefinition<LiveContext>>;
@@ -52,6 +52,13 @@ export async function executeCheck<Ctx extends FindingSink>(
     if (err instanceof SkipCheck) {
       status = 'skip';
       ctx.info(err.message);
+    } else if (err instanceof TargetUnavailableError) {
+      // The server started for the probe but not for this check's session: its fault, not ours.
+      ctx.findings.push({
+        level: 'error',
+        message: `A new session for this check could not be opened: ${err.message}.`,
+        hint: 'The server must accept new sessions while others are open (every check opens its own).',
+      });
     } else if (!(err instanceof StopCheck)) {
       status = 'error';
       ctx.findings.push({

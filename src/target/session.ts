@@ -104,12 +104,12 @@ export class McpSession {
   }
 
   /** The MCP handshake. Throws TargetUnavailableError when the server does not complete it. */
-  async initialize(): Promise<JsonObject> {
+  async initialize(timeoutMs = this.options.timeoutMs): Promise<JsonObject> {
     const ex = await this.request('initialize', {
       protocolVersion: PROTOCOL_VERSION,
       capabilities: {},
       clientInfo: { name: 'mcp-pd-check', version: TOOL_VERSION },
-    });
+    }, timeoutMs);
     const result = ex.response?.result;
     if (!result || typeof result !== 'object') {
       throw new TargetUnavailableError(this.describeInitFailure(ex));
@@ -173,7 +173,7 @@ export class McpSession {
     const last = said && !ex.note?.includes(said) ? `; it said on stderr: "${clip(said, 200)}"` : '';
     const garbage = this.garbage.length ? `; it wrote non-JSON to stdout: "${clip(this.garbage[0]!, 120)}"` : '';
     if (ex.noResponse === 'closed') return `no answer to initialize: ${ex.note}${last}${garbage}`;
-    if (ex.noResponse === 'timeout') return `the server did not answer initialize within ${this.options.timeoutMs} ms${garbage}${last}`;
+    if (ex.noResponse === 'timeout') return `the server did not answer initialize within ${ex.note?.match(/\d+ ms/)?.[0] ?? `${this.options.timeoutMs} ms`}${garbage}${last}`;
     const error = ex.response?.error as JsonObject | undefined;
     if (error) return `the server refused initialize: ${clip(String(error.message ?? JSON.stringify(error)), 200)}`;
     return 'the server answered initialize without a result object';

@@ -6,6 +6,11 @@ import type { ReportTarget } from '../generated/report.js';
 
 /** How many spare sessions start at the same time. */
 const WARMERS = 2;
+/**
+ * Once one session has started, the server is known to work; later sessions (many at once, on a
+ * busy machine, behind wrappers such as npx) get at least this long to answer initialize.
+ */
+const STARTED_SERVER_ALLOWANCE_MS = 20_000;
 
 export interface OpenOptions {
   /** Start a brand-new session now rather than take a warmed-up one (used to prove "starts bare"). */
@@ -38,6 +43,7 @@ abstract class PooledTarget implements Target {
   private warming = 0;
   private disposed = false;
   private readonly started = new Set<McpSession>();
+  private proven = false;
 
   constructor(protected readonly timeoutMs: number) {}
 
@@ -88,7 +94,8 @@ abstract class PooledTarget implements Target {
     const session = new McpSession(wire, { label, timeoutMs: this.timeoutMs });
     this.started.add(session);
     try {
-      await session.initialize();
+      await session.initialize(this.proven ? Math.max(this.timeoutMs, STARTED_SERVER_ALLOWANCE_MS) : this.timeoutMs);
+      this.proven = true;
     } catch (err) {
       await session.close();
       throw err;
