@@ -1,0 +1,36 @@
+import t from 'tap';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { actionArgs } from '../src/action.js';
+import { fixtureBundle, REFERENCE, ROOT, tempDir } from './helpers.js';
+
+const ACTION = join(ROOT, 'dist', 'src', 'action.js');
+
+t.test('action inputs become mcp-pd-check arguments', async (t) => {
+  t.same(actionArgs({ 'INPUT_COMMAND': 'node "my server.js"', 'INPUT_FAIL-ON': 'warning', GITHUB_STEP_SUMMARY: '/s.md' }),
+    ['--format', 'github', '--fail-on', 'warning', '--report', 'markdown=/s.md', '--', 'node', 'my server.js']);
+  t.same(actionArgs({ INPUT_URL: 'http://127.0.0.1:3000/mcp', INPUT_ARGS: '--only pd-', INPUT_SARIF: 'out.sarif' }),
+    ['--format', 'github', '--fail-on', 'error', '--report', 'sarif=out.sarif', '--only', 'pd-', '--url', 'http://127.0.0.1:3000/mcp']);
+  t.same(actionArgs({ INPUT_LINT: 'tool_descriptions cards', INPUT_BASELINE: 'b.json' }),
+    ['lint', '--format', 'github', '--fail-on', 'error', '--baseline', 'b.json', 'tool_descriptions', 'cards']);
+  t.throws(() => actionArgs({}), /give the action 'command'/);
+});
+
+t.test("the action's script runs the checker, writes the step summary and passes on the exit code", async (t) => {
+  const dir = tempDir();
+  const summary = join(dir, 'summary.md');
+  const sarif = join(dir, 'out.sarif');
+  const env = { ...process.env, GITHUB_STEP_SUMMARY: summary, INPUT_SARIF: sarif, INPUT_ARGS: '--sessions 3' };
+  const good = spawnSync(process.execPath, [ACTION], { cwd: ROOT, encoding: 'utf8', env: { ...env, INPUT_COMMAND: `node ${REFERENCE}` } });
+  t.equal(good.status, 0, good.stderr);
+  t.match(good.stdout, /^::notice title=mcp-pd-check::\d+ passed, 0 failed/m);
+  t.match(readFileSync(summary, 'utf8'), /## mcp-pd-check: ✅/);
+  t.ok(existsSync(sarif));
+  const bad = spawnSync(process.execPath, [ACTION], { cwd: ROOT, encoding: 'utf8', env: { ...env, INPUT_COMMAND: `node ${fixtureBundle('pd-description-required--wrong-resource-uri')}` } });
+  t.equal(bad.status, 1);
+  t.match(bad.stdout, /^::error title=pd-description-required/m);
+  const none = spawnSync(process.execPath, [ACTION], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH } });
+  t.equal(none.status, 2);
+  t.match(none.stdout, /::error title=mcp-pd-check::give the action/);
+});
