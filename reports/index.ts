@@ -1,5 +1,6 @@
 import type { CheckReport } from '../src/generated/report.js';
 import { renderGithub } from './github.js';
+import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
@@ -20,6 +21,7 @@ export const REPORTERS: Record<string, Reporter> = {
   sarif: (report) => renderSarif(report),
   github: (report) => renderGithub(report),
   markdown: (report) => renderMarkdown(report),
+  html: (report) => renderHtml(report),
 };
 
 export const FORMAT_NAMES = Object.keys(REPORTERS);

@@ -68,6 +68,11 @@ t.test('the nastiest strings are neutralised by every reporter', async (t) => {
 
   const sarif = JSON.parse(REPORTERS.sarif!(report, { color: false }));
   t.same(sarifErrors(sarif), [], 'sarif: valid against the SARIF 2.1.0 schema');
+
+  const html = REPORTERS.html!(report, { color: false });
+  t.notMatch(html, /<script/i, 'html: no script element, injected or otherwise');
+  t.notMatch(html, /[\u0000\u001b\u202e]/, 'html: no control or bidi characters');
+  t.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
   t.equal(JSON.parse(REPORTERS.json!(report, { color: false })).results[0].findings[0].message, NASTY, 'json keeps the data exactly (JSON escaping makes it inert)');
 });
 
@@ -112,4 +117,15 @@ t.test('list-checks lists every check, in text and JSON', async (t) => {
   t.same(JSON.parse(json.stdout).map((c: { id: string }) => c.id), [...LIVE_CHECKS, ...LINT_CHECKS].map((c) => c.id));
   const text = await runCli(['list-checks']);
   for (const c of [...LIVE_CHECKS, ...LINT_CHECKS]) t.match(text.stdout, new RegExp(`^${c.id} `, 'm'));
+});
+
+t.test('the HTML report is self-contained and charts tokens per tool', async (t) => {
+  const { report } = await checkJson(['node', join(ROOT, 'dist', 'reference-server', 'bundle.js')], ['--sessions', '3']);
+  const html = REPORTERS.html!(report, { color: false });
+  t.notMatch(html, /(src|href)=["']?https?:/i, 'no network resources');
+  t.match(html, /<svg id="token-chart"/);
+  t.equal((html.match(/<title>[a-z_]+: full \d+ tokens<\/title>/g) ?? []).length, 6, 'a full-description bar for each of the six tools');
+  t.equal((html.match(/<title>[a-z_]+: tools\/list \d+ tokens<\/title>/g) ?? []).length, 6, 'and a tools/list bar');
+  t.match(html, /progressive disclosure saves \d+ %/);
+  t.equal((html.match(/<section class="check">/g) ?? []).length, report.results.length, 'every check');
 });
