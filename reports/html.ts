@@ -1,4 +1,5 @@
 import type { CheckReport, Finding } from '../src/generated/report.js';
+import { exchangesAsText } from './exchange-text.js';
 
 /** HTML text: every server- or file-provided string goes through here. */
 function esc(text: string): string {
@@ -42,7 +43,7 @@ function chart(rows: ToolTokens[]): string {
 
 function finding(f: Finding): string {
   const where = f.location?.file ? `${f.location.file}:${f.location.line ?? 1}` : f.location?.tool ?? '';
-  const ex = (f.transcript ?? []).map((x) => `${x.session} → ${x.method}\n${JSON.stringify((x.request as { params?: unknown }).params ?? {}, null, 2)}\n${x.session} ←\n${x.response ? JSON.stringify(x.response, null, 2) : `no response: ${x.note ?? x.noResponse}`}`).join('\n\n');
+  const ex = exchangesAsText(f.transcript ?? []);
   return `<li class="${f.level}"><b>${f.level}${f.accepted ? ' (accepted)' : ''}</b>${where ? ` <code>${esc(where)}</code>` : ''} ${esc(f.message)}`
     + (f.hint ? `<div class="hint">Fix: ${esc(f.hint)}</div>` : '')
     + (ex ? `<details><summary>JSON-RPC exchange</summary><pre>${esc(ex.length > 50_000 ? `${ex.slice(0, 50_000)}\n…` : ex)}</pre></details>` : '')

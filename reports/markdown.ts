@@ -1,5 +1,6 @@
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { sanitizeLine } from '../src/text.js';
+import { exchangesAsText } from './exchange-text.js';
 
 const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥' };
 
@@ -19,7 +20,7 @@ function fenced(raw: string, lang = ''): string {
 
 function transcript(f: Finding): string {
   if (!f.transcript?.length) return '';
-  const body = f.transcript.map((ex) => `// ${ex.session} → ${ex.method}\n${JSON.stringify((ex.request as { params?: unknown }).params ?? {}, null, 2)}\n// ${ex.session} ←\n${ex.response ? JSON.stringify(ex.response, null, 2) : `no response: ${ex.note ?? ex.noResponse}`}`).join('\n\n');
+  const body = exchangesAsText(f.transcript, '// ');
   return `\n<details><summary>JSON-RPC exchange</summary>\n\n${fenced(body.length > 20_000 ? `${body.slice(0, 20_000)}\n…` : body, 'jsonc')}\n\n</details>\n`;
 }
 
