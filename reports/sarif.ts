@@ -1,14 +1,21 @@
+import { checkDocUrl, readCheckDoc } from '../src/check-docs.js';
 import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
 
 const LEVEL: Record<Finding['level'], 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 
 function rule(r: CheckResult) {
+  const doc = readCheckDoc(r.id);
   return {
     id: r.id,
     name: r.id.replace(/(^|-)([a-z0-9])/g, (_m, _d: string, c: string) => c.toUpperCase()),
     shortDescription: { text: r.title },
     fullDescription: { text: `${r.title} (${r.spec.doc} §${r.spec.section}, ${r.spec.level}).` },
-    help: { text: `${r.title}. Spec: ${r.spec.doc} §${r.spec.section} (${r.spec.level})${r.spec.requirements?.length ? `; requirements ${r.spec.requirements.join(', ')}` : ''}.` },
+    helpUri: checkDocUrl(r.id),
+    help: {
+      text: `${r.title}. Spec: ${r.spec.doc} §${r.spec.section} (${r.spec.level})${r.spec.requirements?.length ? `; requirements ${r.spec.requirements.join(', ')}` : ''}.`,
+      // Code scanning shows this beside each alert: the check's own doc, what it checks and how to fix it.
+      ...(doc ? { markdown: doc.markdown } : {}),
+    },
     defaultConfiguration: { level: LEVEL[r.severity] },
     properties: { tags: [...new Set([r.spec.doc, r.id.split('-')[0]!])] },
   };

@@ -6,6 +6,7 @@ import { FORMAT_NAMES, REPORTERS } from '../reports/index.js';
 import { ProgressLine } from '../reports/progress.js';
 import { commandFrom, parseEnv, parseHeaders, parseUrl } from './cli/target-args.js';
 import { UsageError } from './cli/usage-error.js';
+import { explainJson, explainText, findCheck } from './cli/explain.js';
 import type { CheckReport } from './generated/report.js';
 import { checkTarget } from './live.js';
 import { opensOf } from './check.js';
@@ -182,10 +183,11 @@ function withOutputOptions(command: Command): Command {
 }
 
 function reportErrors(command: Command): Command {
+  const helpCommand = command.name() === TOOL_NAME ? TOOL_NAME : `${TOOL_NAME} ${command.name()}`;
   return command
     .showSuggestionAfterError()
     .exitOverride()
-    .configureOutput({ outputError: (str, write) => write(`${TOOL_NAME}: ${str.replace(/^error: /, '').trimEnd()}\n(run '${TOOL_NAME} --help' for usage)\n`) });
+    .configureOutput({ outputError: (str, write) => write(`${TOOL_NAME}: ${str.replace(/^error: /, '').trimEnd()}\n(run '${helpCommand} --help' for usage)\n`) });
 }
 
 export function buildProgram(): Command {
@@ -214,10 +216,24 @@ export function buildProgram(): Command {
       }
     }));
 
+  const explain = reportErrors(new Command('explain')
+    .description('Explain one check: what it checks, why, how to fix it, and a passing example.')
+    .argument('<check-id>', `a check id, as '${TOOL_NAME} list-checks' shows them`)
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--no-color', 'plain text output (also when NO_COLOR is set or output is not a terminal)')
+    .addHelpText('after', `\nExamples:\n  $ ${TOOL_NAME} explain pd-description-required\n  $ ${TOOL_NAME} explain --format json lint-schema`)
+    .action(async (id: string, opts: { format: string; color: boolean }) => {
+      const { LIVE_CHECKS, LINT_CHECKS } = await import('../checks/index.js');
+      const check = findCheck([...LIVE_CHECKS, ...LINT_CHECKS], id);
+      const color = opts.color && process.stdout.isTTY === true && !process.env.NO_COLOR;
+      process.stdout.write(opts.format === 'json' ? explainJson(check) : explainText(check, color));
+    }));
+
   const program = new Command(TOOL_NAME)
     .description('Check an MCP server against Progressive Disclosure for Tool Descriptions v2.1:\n'
       + 'minimal tools/list, the tool_descriptions resource, and per-session authorization.\n'
-      + `Offline: '${TOOL_NAME} lint <paths...>' (see '${TOOL_NAME} lint --help').`)
+      + `Offline: '${TOOL_NAME} lint <paths...>' (see '${TOOL_NAME} lint --help').\n`
+      + `The checks: '${TOOL_NAME} list-checks', '${TOOL_NAME} explain <id>'.`)
     .version(TOOL_VERSION, '-V, --version')
     .argument('[command...]', 'the command that starts the server (stdio)')
     .option('--url <url>', 'check a Streamable HTTP server at this URL instead of starting a command')
@@ -234,6 +250,7 @@ export function buildProgram(): Command {
     .passThroughOptions()
     .addCommand(lint)
     .addCommand(listChecks)
+    .addCommand(explain)
     .action(async (words: string[], _opts: LiveCliOptions, cmd: Command) => {
       const fromConfig = applyConfig(cmd, cmd.opts().config);
       process.exitCode = await runLive(words.length || cmd.opts().url ? words : fromConfig, cmd.opts<LiveCliOptions>());
@@ -373,6 +390,10 @@ async function main(argv: string[]): Promise<void> {
   // Ctrl-C: exit through the normal path so that every server process is killed.
   process.once('SIGINT', () => process.exit(130));
   process.once('SIGTERM', () => process.exit(143));
+  // A reader that stops early (`| head`) closes the pipe: stop quietly, as other CLIs do.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => process.exit(err.code === 'EPIPE' ? (process.exitCode ?? 0) : 74));
+  }
   try {
     await buildProgram().parseAsync(argv);
   } catch (err) {

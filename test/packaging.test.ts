@@ -29,6 +29,10 @@ t.test('the packed tarball works from an empty folder', async (t) => {
   const report = JSON.parse(run.stdout) as { results: Array<{ id: string; status: string }> };
   for (const r of report.results) t.equal(r.status, r.id === 'toolcard-well-known' ? 'skip' : 'pass', r.id);
 
+  const explain = spawnSync('npx', ['--no-install', 'mcp-pd-check', 'explain', 'pd-unknown-tool'], { cwd: app, encoding: 'utf8' });
+  t.equal(explain.status, 0, explain.stderr);
+  t.match(explain.stdout, /\nHow to fix\n  Answer per name/, 'the check docs ship in the package');
+
   const lint = spawnSync('npx', ['--no-install', 'mcp-pd-check', 'lint', 'node_modules/mcp-pd-check/reference-server'], { cwd: app, encoding: 'utf8' });
   t.equal(lint.status, 0, `the shipped reference descriptions and cards lint clean: ${lint.stdout.slice(-400)}`);
 });

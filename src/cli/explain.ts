@@ -1,0 +1,79 @@
+import { Chalk } from 'chalk';
+import type { CheckDefinition } from '../check.js';
+import { severityOf } from '../check.js';
+import { checkDocUrl, DOC_SECTIONS, readCheckDoc } from '../check-docs.js';
+import { TOOL_NAME } from '../version.js';
+import { UsageError } from './usage-error.js';
+
+type AnyCheck = Pick<CheckDefinition<unknown>, 'id' | 'title' | 'spec' | 'needs'>;
+
+const NEEDS: Record<AnyCheck['needs'], string> = {
+  session: 'one live session (stdio or --url)',
+  sessions: 'many parallel live sessions (--sessions)',
+  http: 'a Streamable HTTP target (--url)',
+  folder: 'files given to lint',
+};
+
+const OUTCOME = { error: 'a failure fails the run', warning: 'a failure is a warning', info: 'informational only' };
+
+/** The check called `id`; an unknown id is a usage error that names the closest ones. */
+export function findCheck<T extends AnyCheck>(all: readonly T[], id: string): T {
+  const found = all.find((c) => c.id === id);
+  if (found) return found;
+  const close = all.map((c) => ({ id: c.id, d: distance(c.id, id) }))
+    .filter((c) => c.d <= Math.max(3, Math.floor(id.length / 3)) || c.id.startsWith(id))
+    .sort((a, b) => a.d - b.d).slice(0, 3).map((c) => `'${c.id}'`);
+  const suggestion = close.length ? `did you mean ${close.join(' or ')}? ` : '';
+  throw new UsageError(`no check is called '${id}'; ${suggestion}run '${TOOL_NAME} list-checks' to see them all`);
+}
+
+/** What `explain <id>` prints: the check's metadata (from its definition), then its doc. */
+export function explainText(check: AnyCheck, color: boolean): string {
+  const c = new Chalk({ level: color ? 1 : 0 });
+  const severity = severityOf(check.spec.level);
+  const spec = `${check.spec.doc} §${check.spec.section}, ${check.spec.level} (${OUTCOME[severity]})`
+    + (check.spec.criterion !== undefined ? `, criterion ${check.spec.criterion} of 9` : '');
+  const lines = [
+    c.bold(check.id),
+    `  ${check.title}`,
+    '',
+    `  spec:          ${spec}`,
+    ...(check.spec.requirements.length ? [`  requirements:  ${check.spec.requirements.join(', ')} (specs/REQUIREMENTS.md)`] : []),
+    `  needs:         ${NEEDS[check.needs]}`,
+    `  online:        ${checkDocUrl(check.id)}`,
+  ];
+  const doc = readCheckDoc(check.id);
+  if (!doc) {
+    lines.push('', '  (no documentation was found for this check in this installation)');
+    return `${lines.join('\n')}\n`;
+  }
+  for (const heading of DOC_SECTIONS) {
+    const body = doc.sections.get(heading);
+    if (body === undefined) continue;
+    lines.push('', c.bold.underline(heading), ...body.split('\n').map((l) => (l ? `  ${l}` : '')));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The same, as data: for editors and scripts. */
+export function explainJson(check: AnyCheck): string {
+  const doc = readCheckDoc(check.id);
+  const { requirements, ...spec } = check.spec;
+  return `${JSON.stringify({
+    id: check.id, title: check.title, spec, requirements, severity: severityOf(check.spec.level), needs: check.needs,
+    docUrl: checkDocUrl(check.id), doc: Object.fromEntries(doc?.sections ?? []),
+  }, null, 2)}\n`;
+}
+
+/** Levenshtein distance, for "did you mean" (ids are short). */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = row;
+  }
+  return previous[b.length]!;
+}

@@ -1,0 +1,82 @@
+import t from 'tap';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LINT_CHECKS, LIVE_CHECKS } from '../checks/index.js';
+import { checkDocPath, DOC_SECTIONS, parseCheckDoc } from '../src/check-docs.js';
+import { FIXTURE_SOURCES, ROOT, runCli } from './helpers.js';
+
+const ALL = [...LIVE_CHECKS, ...LINT_CHECKS];
+const DOCS = join(ROOT, 'docs', 'checks');
+const TESTS = join(ROOT, 'test');
+const THIS_FILE = 'check-docs.test.ts';
+
+/** The test sources (not this one), where a check's id must appear as an expectation. */
+const testSources = readdirSync(TESTS).filter((f) => f.endsWith('.test.ts') && f !== THIS_FILE)
+  .map((f) => ({ file: f, text: readFileSync(join(TESTS, f), 'utf8') }));
+const fixtures = readdirSync(FIXTURE_SOURCES);
+
+t.test('every check has a doc with its four sections, each filled', async (t) => {
+  for (const check of ALL) {
+    const path = checkDocPath(check.id);
+    if (!t.ok(existsSync(path), `${check.id} has docs/checks/${check.id}.md`)) continue;
+    const doc = parseCheckDoc(readFileSync(path, 'utf8'));
+    t.equal(doc.heading, check.id, `${check.id}: the doc's title is the check id`);
+    t.same([...doc.sections.keys()], [...DOC_SECTIONS], `${check.id}: sections in order`);
+    for (const section of DOC_SECTIONS) {
+      t.ok((doc.sections.get(section) ?? '').length >= 40, `${check.id}: '${section}' says something`);
+    }
+    t.match(doc.sections.get('A passing example') ?? '', /^```\w+\n[\s\S]+\n```$/m, `${check.id}: the example is a fenced block`);
+  }
+});
+
+t.test('no doc describes a check that does not exist', async (t) => {
+  const ids = new Set(ALL.map((c) => c.id));
+  for (const file of readdirSync(DOCS)) {
+    t.ok(file.endsWith('.md') && ids.has(file.slice(0, -3)), `docs/checks/${file} belongs to a check`);
+  }
+});
+
+t.test('every check has its test', async (t) => {
+  for (const check of LIVE_CHECKS) {
+    // A live check is proven by a server that breaks exactly it (test/fixtures.test.ts runs them all).
+    t.ok(fixtures.some((f) => f.startsWith(`${check.id}--`)), `${check.id} has fixtures/servers/${check.id}--<violation>.ts`);
+  }
+  for (const check of LINT_CHECKS) {
+    // A lint check is proven by fixture folders with its exact expected findings.
+    const quoted = new RegExp(`['"]${check.id}['"]`);
+    const where = testSources.filter((s) => quoted.test(s.text)).map((s) => s.file);
+    t.ok(where.length > 0, `${check.id} is named in a test (${where.join(', ') || 'none'})`);
+  }
+});
+
+t.test('explain works for every check id, in text and JSON', async (t) => {
+  for (const check of ALL) {
+    const text = await runCli(['explain', check.id]);
+    t.equal(text.code, 0, `explain ${check.id}: ${text.stderr}`);
+    t.match(text.stdout, new RegExp(`^${check.id}\\n  ${escape(check.title)}\\n`), `${check.id}: id and title first`);
+    t.match(text.stdout, `§${check.spec.section}, ${check.spec.level}`, `${check.id}: the spec section and level`);
+    for (const section of DOC_SECTIONS) t.match(text.stdout, new RegExp(`^${section}$`, 'm'), `${check.id}: '${section}'`);
+    t.notMatch(text.stdout, /\u001b/, 'no colour when not a terminal');
+  }
+  const json = await runCli(['explain', '--format', 'json', 'pd-description-required']);
+  const parsed = JSON.parse(json.stdout) as { id: string; severity: string; doc: Record<string, string>; docUrl: string };
+  t.equal(parsed.id, 'pd-description-required');
+  t.equal(parsed.severity, 'error');
+  t.same(Object.keys(parsed.doc), [...DOC_SECTIONS]);
+  t.match(parsed.docUrl, /\/docs\/checks\/pd-description-required\.md$/);
+});
+
+t.test('explain with an unknown id is a usage error that suggests the right one', async (t) => {
+  const typo = await runCli(['explain', 'pd-unkown-tool']);
+  t.equal(typo.code, 2);
+  t.equal(typo.stdout, '');
+  t.match(typo.stderr, /no check is called 'pd-unkown-tool'; did you mean 'pd-unknown-tool'\?/);
+  t.equal(typo.stderr.trim().split('\n').length, 1, 'one line, no stack trace');
+  const missing = await runCli(['explain']);
+  t.equal(missing.code, 2);
+  t.match(missing.stderr, /missing required argument 'check-id'\n\(run 'mcp-pd-check explain --help' for usage\)/);
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

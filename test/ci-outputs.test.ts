@@ -1,0 +1,89 @@
+import t from 'tap';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Validator } from '@cfworker/json-schema';
+import { chromium } from 'playwright-core';
+import { REFERENCE, ROOT, runCli, tempDir } from './helpers.js';
+
+/** Debian's chromium; .ci/run installs it and sets MCP_PD_CHECK_REQUIRE_BROWSER so CI never skips. */
+const CHROMIUM = '/usr/bin/chromium';
+const browserMissing = existsSync(CHROMIUM) ? false : `Debian's chromium is not installed (${CHROMIUM}); apt-get install chromium`;
+const SARIF_SCHEMA = join(ROOT, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json');
+
+const dir = tempDir();
+const files = {
+  junit: join(dir, 'report.xml'), sarif: join(dir, 'report.sarif'), github: join(dir, 'annotations.txt'),
+  markdown: join(dir, 'summary.md'), html: join(dir, 'report.html'),
+};
+const run = await runCli(['--sessions', '3', ...Object.entries(files).flatMap(([format, file]) => ['--report', `${format}=${file}`]), '--', 'node', REFERENCE]);
+const { LIVE_CHECKS } = await import('../checks/index.js');
+
+t.test('one run against the reference server writes all five CI outputs', async (t) => {
+  t.equal(run.code, 0, run.stderr);
+  for (const file of Object.values(files)) t.ok(statSync(file).size > 0, `${file} written`);
+
+  const junit = readFileSync(files.junit, 'utf8');
+  t.match(junit, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites /);
+  t.equal((junit.match(/<testcase /g) ?? []).length, LIVE_CHECKS.length, 'a testcase per check');
+  t.notMatch(junit, /<failure /, 'no failures against the reference server');
+
+  const sarif = JSON.parse(readFileSync(files.sarif, 'utf8'));
+  const valid = new Validator(JSON.parse(readFileSync(SARIF_SCHEMA, 'utf8')), '4', false).validate(sarif);
+  t.ok(valid.valid, `SARIF valid against 2.1.0: ${valid.errors.slice(0, 3).map((e) => e.error).join('; ')}`);
+  const rules = sarif.runs[0].tool.driver.rules as Array<{ id: string; helpUri: string; help: { markdown?: string } }>;
+  t.same(rules.map((r) => r.id), LIVE_CHECKS.map((c) => c.id), 'a rule per check');
+  for (const rule of rules) {
+    t.match(rule.helpUri, new RegExp(`/docs/checks/${rule.id}\\.md$`), `${rule.id}: helpUri points at its doc`);
+    t.match(rule.help.markdown, new RegExp(`^# ${rule.id}\\n[\\s\\S]*## How to fix`), `${rule.id}: the doc is the rule's help`);
+  }
+  t.same(sarif.runs[0].results, [], 'no results: nothing failed');
+
+  t.match(readFileSync(files.github, 'utf8'), /^::notice title=mcp-pd-check::\d+ passed, 0 failed/m);
+  const markdown = readFileSync(files.markdown, 'utf8');
+  for (const c of LIVE_CHECKS) t.match(markdown, new RegExp(`^\\| \\S+ \\| \`${c.id}\` `, "m"), `markdown table lists ${c.id}`);
+});
+
+t.test('the HTML report renders its token chart in a headless browser', { skip: process.env.MCP_PD_CHECK_REQUIRE_BROWSER ? false : browserMissing }, async (t) => {
+  // The probe's flags: no background networking (the machine's network is closed), a fresh profile.
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  t.teardown(() => browser.close());
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(pathToFileURL(files.html).href, { waitUntil: 'load' });
+
+  const shot = join(dir, 'report.png');
+  await page.screenshot({ path: shot, fullPage: true });
+  const png = readFileSync(shot);
+  t.equal(png.subarray(1, 4).toString('latin1'), 'PNG', `a screenshot was taken: ${shot}`);
+  t.ok(png.length > 20_000, `the page has content (${png.length} bytes of PNG)`);
+
+  const box = await page.locator('#token-chart').boundingBox();
+  t.ok(box && box.width > 600 && box.height > 100, `the chart is laid out and visible: ${JSON.stringify(box)}`);
+  // Per tool, the rendered bars: widths in proportion to the token counts, full wider than tools/list.
+  const bars = await page.$$eval('#token-chart rect', (rects) => rects.map((r) => ({
+    title: r.querySelector('title')?.textContent ?? '', width: r.getBoundingClientRect().width,
+  })).filter((b) => b.title));
+  t.equal(bars.length, 12, 'two bars for each of the six tools');
+  for (let i = 0; i < bars.length; i += 2) {
+    const [full, minimal] = [bars[i]!, bars[i + 1]!];
+    t.match(full.title, /: full \d+ tokens$/);
+    const tokens = (title: string) => Number(/ (\d+) tokens$/.exec(title)?.[1]);
+    const drawn = full.width / minimal.width;
+    const counted = tokens(full.title) / tokens(minimal.title);
+    t.ok(full.width > minimal.width && Math.abs(drawn / counted - 1) < 0.03,
+      `${full.title} vs ${minimal.title}: drawn ${Math.round(full.width)} px vs ${Math.round(minimal.width)} px`);
+  }
+  t.match(await page.locator('h2').first().textContent(), /progressive disclosure saves \d+ %/);
+  t.equal(await page.locator('section.check').count(), LIVE_CHECKS.length, 'every check is on the page');
+  t.same(requests.filter((u) => !u.startsWith('file:')), [], 'the page loaded nothing from the network');
+
+  // The browser's XML parser agrees that the JUnit file is well-formed.
+  const xml = readFileSync(files.junit, 'utf8');
+  const parseError = await page.evaluate((text) => new DOMParser().parseFromString(text, 'application/xml').querySelector('parsererror')?.textContent ?? '', xml);
+  t.equal(parseError, '', 'JUnit is well-formed XML');
+});
