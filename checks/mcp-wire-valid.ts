@@ -2,6 +2,7 @@ import { defineCheck } from '../src/check.js';
 import type { LiveContext } from '../src/context.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { clip } from '../src/text.js';
+import { MAX_DEPTH, TOO_DEEP, TOO_LARGE } from '../src/target/limits.js';
 
 const MAX_FINDINGS = 20;
 
@@ -29,8 +30,23 @@ export default defineCheck<LiveContext>({
     let checked = 0;
     for (const session of ctx.target.sessionsStarted()) {
       for (const line of session.garbage) {
-        fail(`Session ${session.label}: the server wrote something that is not a JSON-RPC message: "${clip(line, 120)}".`, {
-          hint: 'Over stdio, write only JSON-RPC to stdout; send logs to stderr.',
+        if (line.startsWith(TOO_DEEP)) {
+          fail(`Session ${session.label}: the server sent a message nested deeper than ${MAX_DEPTH} levels, which was cut: ${clip(line.slice(TOO_DEEP.length + 2), 120)}.`, {
+            hint: 'Keep messages (schemas above all) shallow; clients and LLM APIs reject deeply nested JSON.',
+          });
+        } else if (line.startsWith(TOO_LARGE)) {
+          fail(`Session ${session.label}: the server sent a message larger than the --max-response limit; the session was ended: ${clip(line.slice(TOO_LARGE.length + 2), 120)}.`, {
+            hint: 'Page large results (nextCursor) and keep each message small; raise --max-response if this size is intended.',
+          });
+        } else {
+          fail(`Session ${session.label}: the server wrote something that is not a JSON-RPC message: "${clip(line, 120)}".`, {
+            hint: 'Over stdio, write only JSON-RPC to stdout; send logs to stderr.',
+          });
+        }
+      }
+      for (const reply of session.strayReplies) {
+        fail(`Session ${session.label}: the server answered under an id that no request had: ${clip(reply, 160)}.`, {
+          hint: 'Echo the id of each request in its response, unchanged (same value and type).',
         });
       }
       for (const ex of session.exchanges) {

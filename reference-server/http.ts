@@ -13,6 +13,8 @@ export interface HttpOptions {
   overrides?: Partial<Behaviour>;
   /** When set, /mcp requires `Authorization: Bearer <token>` (primary authorization, spec §5.3). */
   token?: string;
+  /** Description fetches per minute and session (0: no limit). */
+  fetchLimit?: number;
 }
 
 interface Live {
@@ -105,7 +107,7 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    await createReferenceServer(options.overrides).connect(transport);
+    await createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit }).connect(transport);
     await transport.handleRequest(req, res, body);
   }
 

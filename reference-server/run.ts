@@ -1,6 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createReferenceServer, SERVER_NAME, SERVER_VERSION, type Behaviour } from './server.js';
 import { startHttpServer } from './http.js';
+import { DEFAULT_FETCH_LIMIT, MAX_NAMES_PER_FETCH } from './limits.js';
 
 const USAGE = `Usage: ${SERVER_NAME} [--http PORT] [--host HOST] [--help] [--version]
 
@@ -12,6 +13,9 @@ and passes every check.
   --http PORT      serve Streamable HTTP at http://127.0.0.1:PORT/mcp (PORT 0: any free port);
                    Tool Cards at /.well-known/mcp-tools/<tool>.json
   --host HOST      address to bind with --http (default 127.0.0.1)
+  --fetch-limit N  tool description fetches allowed per minute and session (default
+                   ${DEFAULT_FETCH_LIMIT}; 0: no limit); more are refused with 'Rate limit exceeded'
+                   (JSON-RPC -32000, data.retryAfter). One fetch names at most ${MAX_NAMES_PER_FETCH} tools.
 
 With --http, MCP_PD_REFERENCE_TOKEN=<token> in the environment makes /mcp require
 'Authorization: Bearer <token>' (primary authorization; spec §5.3).
@@ -37,12 +41,17 @@ export async function runServer(argv: string[], overrides: Partial<Behaviour> = 
   }
   let port: number | undefined;
   let host: string | undefined;
+  let fetchLimit: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--http' || arg === '--host') {
+    if (arg === '--http' || arg === '--host' || arg === '--fetch-limit') {
       const value = argv[++i];
       if (value === undefined) return fail(`${arg} needs a value`);
       if (arg === '--host') host = value;
+      else if (arg === '--fetch-limit') {
+        if (!/^\d+$/.test(value)) return fail(`--fetch-limit expects a whole number (0: no limit), got '${value}'`);
+        fetchLimit = Number(value);
+      }
       else if (!/^\d+$/.test(value) || Number(value) > 65535) return fail(`--http expects a port number from 0 to 65535, got '${value}'`);
       else port = Number(value);
     } else {
@@ -51,11 +60,11 @@ export async function runServer(argv: string[], overrides: Partial<Behaviour> = 
   }
   if (port === undefined) {
     if (host) return fail('--host goes with --http');
-    await createReferenceServer(overrides).connect(new StdioServerTransport());
+    await createReferenceServer(overrides, { fetchLimit }).connect(new StdioServerTransport());
     return;
   }
   const token = process.env.MCP_PD_REFERENCE_TOKEN || undefined;
-  const server = await startHttpServer({ port, host, overrides, token }).catch((err: NodeJS.ErrnoException) => {
+  const server = await startHttpServer({ port, host, overrides, token, fetchLimit }).catch((err: NodeJS.ErrnoException) => {
     fail(err.code === 'EADDRINUSE' ? `port ${port} is already in use` : `cannot listen: ${err.message}`);
     return undefined;
   });

@@ -17,22 +17,30 @@ import { Notebook, NoteError } from './notes.js';
 import {
   RESOURCE_DESCRIPTION,
   RESOURCE_URI,
+  clarifyValidationError,
   missingToolSelection,
   parseSelection,
   toolDescriptionRequired,
   unknownTool,
 } from './protocol.js';
 import { TOOLS } from './tools.js';
+import { checkFetchSize, DEFAULT_FETCH_LIMIT, FetchLimiter } from './limits.js';
 
 import { SERVER_NAME, SERVER_VERSION } from './server-info.js';
 import { aiHelp, RESOURCE_DASHDASH, SERVER_DASHDASH, TOOL_DASHDASH } from './dashdash.js';
 
 export { SERVER_NAME, SERVER_VERSION };
 
-/** Everything one MCP session owns: its grants (§5.1) and its own notebook. */
+/** Everything one MCP session owns: its grants (§5.1), its own notebook, its fetch budget (§10.3). */
 export interface SessionState {
   grants: Set<string>;
   notebook: Notebook;
+  fetches: FetchLimiter;
+}
+
+export interface ServerOptions {
+  /** Description fetches allowed per minute and session; 0: no limit. */
+  fetchLimit?: number;
 }
 
 /**
@@ -93,8 +101,9 @@ export const referenceBehaviour: Behaviour = {
   readResource(uri, state) {
     const selection = parseSelection(uri);
     if (selection.kind === 'not-this-resource') {
-      throw Object.assign(new Error(`Resource not found: ${uri}`), { code: -32002, data: { uri } });
+      throw Object.assign(new Error(`Resource not found: ${uri.slice(0, 200)}`), { code: -32002, data: { uri: uri.slice(0, 200) } });
     }
+    if (selection.kind === 'tools') checkFetchSize(selection.names);
     const payload =
       selection.kind === 'missing'
         ? missingToolSelection(library.names())
@@ -160,9 +169,9 @@ export function behaviourWith(overrides: Partial<Behaviour> = {}): Behaviour {
 }
 
 /** One Server per MCP session: over stdio that is the process, over HTTP one per Mcp-Session-Id. */
-export function createReferenceServer(overrides: Partial<Behaviour> = {}): Server {
+export function createReferenceServer(overrides: Partial<Behaviour> = {}, options: ServerOptions = {}): Server {
   const behaviour = behaviourWith(overrides);
-  const state: SessionState = { grants: new Set(), notebook: new Notebook() };
+  const state: SessionState = { grants: new Set(), notebook: new Notebook(), fetches: new FetchLimiter(options.fetchLimit ?? DEFAULT_FETCH_LIMIT) };
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
@@ -181,9 +190,19 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}): Serve
   };
   server.setRequestHandler(ListToolsRequestSchema, (req) => behaviour.pageTools(behaviour.listTools(state), req.params?.cursor));
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: behaviour.listResources(state) }));
-  server.setRequestHandler(ReadResourceRequestSchema, (req) => behaviour.readResource(req.params.uri, state));
+  server.setRequestHandler(ReadResourceRequestSchema, (req) => {
+    // Counted before any work: a refused fetch costs nothing and authorizes nothing.
+    if (parseSelection(req.params.uri).kind !== 'not-this-resource') state.fetches.take();
+    return behaviour.readResource(req.params.uri, state);
+  });
   server.setRequestHandler(CallToolRequestSchema, (req) =>
     callTool(behaviour, state, req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>),
   );
+  const connect = server.connect.bind(server);
+  server.connect = async (transport) => {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => send(clarifyValidationError(message) as typeof message, options);
+    return connect(transport);
+  };
   return server;
 }

@@ -1,8 +1,12 @@
 import type { CheckReport } from '../src/generated/report.js';
+import { makeVisible } from '../src/text.js';
 
-/** Workflow-command data: no line break (or % that could forge one) survives, so no text can start a command. */
+/**
+ * Workflow-command data: no line break (or % that could forge one) survives, so no text can start
+ * a command; terminal escapes are shown, not performed, in the log.
+ */
 function data(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return makeVisible(text).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
 /** Workflow-command property values also may not contain : or , */

@@ -17,6 +17,7 @@ import { describeSchemaErrors } from './lint/schema-messages.js';
 import { shippedValidator } from './shipped-schemas.js';
 import { HttpTarget, StdioTarget, type Target } from './target/target.js';
 import { TargetUnavailableError } from './target/types.js';
+import { DEFAULT_MAX_MESSAGE_MB } from './target/limits.js';
 import { TOOL_NAME, TOOL_VERSION } from './version.js';
 
 /** Exit codes: the public contract (DESIGN.md). */
@@ -40,6 +41,8 @@ interface OutputOptions {
 
 interface LiveCliOptions extends OutputOptions {
   url?: string;
+  maxDuration: number;
+  maxResponse: number;
   header: string[];
   cwd?: string;
   env: string[];
@@ -50,6 +53,7 @@ interface LiveCliOptions extends OutputOptions {
 }
 
 const MAX_SESSIONS = 256;
+const DEFAULT_MAX_DURATION_S = 600;
 const DEFAULT_BASELINE = 'mcp-pd-check.baseline.json';
 
 export const DEFAULT_CONFIG = 'mcp-pd-check.config.json';
@@ -242,6 +246,8 @@ export function buildProgram(): Command {
     .option('--env <KEY=VALUE>', 'environment variable for the server (repeatable)', collect, [])
     .option('--timeout <ms>', 'time limit for every request', integer(1, 600_000), 5000)
     .option('--sessions <n>', 'parallel sessions for the session-isolation check', integer(2, MAX_SESSIONS), 8)
+    .option('--max-duration <s>', 'time limit of the whole run in seconds; checks not finished by then are errors', integer(1, 86_400), DEFAULT_MAX_DURATION_S)
+    .option('--max-response <MB>', 'largest message accepted from the server; a larger one ends its session', integer(1, 1024), DEFAULT_MAX_MESSAGE_MB)
     .option('--safe-calls', 'call only tools marked read-only (annotations.readOnlyHint)', false)
     .addOption(new Option('--require <extensions...>', 'fail instead of skip when an optional extension is missing').choices(['dashdash', 'toolcards']).default([]));
   withOutputOptions(program)
@@ -311,13 +317,17 @@ function targetFrom(words: string[], opts: LiveCliOptions): Target {
   if (opts.url) {
     if (words.length) throw new UsageError(`give either a server command or --url, not both (got --url and '${words[0]}')`);
     if (opts.cwd || opts.env.length) throw new UsageError('--cwd and --env apply to a server command, not to --url');
-    return new HttpTarget(parseUrl(opts.url), parseHeaders(opts.header), opts.timeout);
+    return new HttpTarget(parseUrl(opts.url), parseHeaders(opts.header), opts.timeout, limitsFrom(opts));
   }
   if (opts.header.length) throw new UsageError('--header goes with --url');
   if (!words.length) throw new UsageError('no server to check: give the command that starts it (mcp-pd-check -- node server.js) or --url http://host/mcp');
   const command = commandFrom(words, opts.cwd ? resolve(opts.cwd) : undefined, parseEnv(opts.env));
   if (opts.cwd && !isDirectory(opts.cwd)) throw new UsageError(`--cwd '${opts.cwd}' is not a directory`);
-  return new StdioTarget(command, opts.timeout);
+  return new StdioTarget(command, opts.timeout, limitsFrom(opts));
+}
+
+function limitsFrom(opts: LiveCliOptions) {
+  return { maxMessageBytes: opts.maxResponse * 1024 * 1024 };
 }
 
 async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
@@ -334,6 +344,7 @@ async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
       checks,
       hooks: { onCheckStart: (c, i, n) => progress.update(i, n, c.id, opensOf(c, opts) || undefined) },
       reportOptions: { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls, failOn: opts.failOn },
+      maxDurationMs: opts.maxDuration * 1000,
     });
   } catch (err) {
     progress.clear();

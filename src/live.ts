@@ -3,8 +3,8 @@ import type { LiveOptions } from './context.js';
 import { discover } from './discovery.js';
 import type { CheckReport, ReportOptions } from './generated/report.js';
 import { buildReport } from './report.js';
-import { plannedOpens, runLiveChecks, type LiveCheck, type RunHooks } from './runner.js';
-import type { Target } from './target/target.js';
+import { plannedOpens, runLiveChecks, type LiveCheck, type RunDeadline, type RunHooks } from './runner.js';
+import { TargetUnavailableError, type Target } from './target/target.js';
 
 /**
  * The core of a live run, with no printing and no exit codes: probe the target, run the checks,
@@ -13,17 +13,19 @@ import type { Target } from './target/target.js';
 export async function checkTarget(
   target: Target,
   options: LiveOptions,
-  extra: { checks?: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions } = {},
+  extra: { checks?: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number } = {},
 ): Promise<CheckReport> {
   const startedAt = new Date();
   const t0 = performance.now();
+  const deadline: RunDeadline | undefined = extra.maxDurationMs === undefined ? undefined
+    : { at: t0 + extra.maxDurationMs, seconds: Math.round(extra.maxDurationMs / 100) / 10 };
   const checks = extra.checks ?? LIVE_CHECKS;
   try {
     // Sessions the checks will need start warming while the probe runs.
     target.reserve(plannedOpens(checks, options));
-    const { discovery, session } = await discover(target);
+    const { discovery, session } = await withinDeadline(discover(target), deadline);
     try {
-      const results = await runLiveChecks(checks, target, discovery, session, options, extra.hooks);
+      const results = await runLiveChecks(checks, target, discovery, session, options, extra.hooks, deadline);
       return buildReport({
         target: {
           kind: target.kind,
@@ -41,5 +43,20 @@ export async function checkTarget(
     }
   } finally {
     await target.dispose();
+  }
+}
+
+/** The probe must end within the run's time too; a server too slow for it is unreachable in effect. */
+async function withinDeadline<T>(work: Promise<T>, deadline: RunDeadline | undefined): Promise<T> {
+  if (!deadline) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TargetUnavailableError(`the server did not finish answering the first session's requests within --max-duration (${deadline.seconds} s)`)),
+      Math.max(0, deadline.at - performance.now()));
+  });
+  try {
+    return await Promise.race([work, limit]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -37,7 +37,10 @@ export async function executeCheck<Ctx extends FindingSink>(
   check: Readonly<CheckDefinition<Ctx>>,
   makeContext: (failLevel: FindingLevel) => Ctx,
   finish: (ctx: Ctx) => Promise<void> = async () => {},
+  deadline?: RunDeadline,
 ): Promise<CheckResult> {
+  const limitMs = Math.max(0, Math.min(CHECK_TIME_LIMIT_MS, deadline ? deadline.at - performance.now() : Infinity));
+  const stoppedByRun = deadline !== undefined && limitMs < CHECK_TIME_LIMIT_MS;
   const severity = severityOf(check.spec.level);
   const ctx = makeContext(severity);
   const started = performance.now();
@@ -45,7 +48,7 @@ export async function executeCheck<Ctx extends FindingSink>(
   let timer: NodeJS.Timeout | undefined;
   try {
     const limit = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new CheckTimeout()), CHECK_TIME_LIMIT_MS);
+      timer = setTimeout(() => reject(new CheckTimeout()), limitMs);
     });
     await Promise.race([check.run(ctx), limit]);
   } catch (err) {
@@ -64,9 +67,11 @@ export async function executeCheck<Ctx extends FindingSink>(
       ctx.findings.push({
         level: 'error',
         message: err instanceof CheckTimeout
-          ? `The check did not finish within ${CHECK_TIME_LIMIT_MS / 1000} s.`
+          ? (stoppedByRun ? `Stopped: the run reached --max-duration (${deadline!.seconds} s) while this check ran.` : `The check did not finish within ${CHECK_TIME_LIMIT_MS / 1000} s.`)
           : `The check itself failed: ${(err as Error)?.message ?? String(err)}`,
-        hint: 'This is a problem in mcp-pd-check or an unexpected input; please report it with the JSON report attached.',
+        hint: err instanceof CheckTimeout
+          ? 'A server this slow cannot be checked in full: make it answer faster, or raise --max-duration.'
+          : 'This is a problem in mcp-pd-check or an unexpected input; please report it with the JSON report attached.',
       });
     }
   } finally {
@@ -96,14 +101,34 @@ export async function runLiveChecks(
   reader: McpSession,
   options: LiveOptions,
   hooks: RunHooks = {},
+  deadline?: RunDeadline,
 ): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const [index, check] of checks.entries()) {
+    if (deadline && performance.now() >= deadline.at) {
+      results.push(notRun(check, `Not run: the run reached --max-duration (${deadline.seconds} s) before this check.`));
+      continue;
+    }
     target.reserve(plannedOpens(checks.slice(index), options));
     hooks.onCheckStart?.(check, index, checks.length);
-    results.push(await executeCheck(check, (level) => new LiveContext(target, discovery, options, reader, level), (ctx) => ctx.closeAll()));
+    results.push(await executeCheck(check, (level) => new LiveContext(target, discovery, options, reader, level), (ctx) => ctx.closeAll(), deadline));
   }
   return results;
+}
+
+/** The end of the whole run (`performance.now()` time) and the --max-duration it came from. */
+export interface RunDeadline {
+  at: number;
+  seconds: number;
+}
+
+/** A check the run had no time left for: an error, since its verdict is unknown. */
+function notRun(check: LiveCheck, message: string): CheckResult {
+  const { requirements, ...spec } = check.spec;
+  return {
+    id: check.id, title: check.title, status: 'error', severity: severityOf(check.spec.level), spec: { ...spec, requirements }, durationMs: 0,
+    findings: [{ level: 'error', message, hint: 'Make the server answer faster, or raise --max-duration.' }],
+  };
 }
 
 class CheckTimeout extends Error {}

@@ -2,6 +2,7 @@ import { Ajv, type ValidateFunction, type ErrorObject } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { Validator as CfValidator } from '@cfworker/json-schema';
+import { ajvRegExpEngine } from './safe-regexp.js';
 
 /** ajv-formats is CommonJS; under NodeNext its function arrives as the module's `default`. */
 export const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv | Ajv2020) => void;
@@ -18,7 +19,8 @@ export interface CompiledSchema {
 function makeAjv<T extends Ajv>(Cls: new (opts: object) => T): T {
   // strict: false — servers use annotation keywords (examples, x-…) that are legal JSON Schema.
   // No loadSchema: remote $refs are never fetched.
-  const ajv = new Cls({ allErrors: true, strict: false, validateSchema: true, addUsedSchema: false });
+  // Patterns come from servers and files: RE2, never a backtracking engine (src/safe-regexp.ts).
+  const ajv = new Cls({ allErrors: true, strict: false, validateSchema: true, addUsedSchema: false, code: { regExp: ajvRegExpEngine } });
   addFormats(ajv);
   return ajv;
 }
@@ -79,6 +81,13 @@ export function schemaProblem(schema: unknown): { dialect: SchemaDialect; proble
  * resolved locally is a problem too (nothing is ever fetched).
  */
 export function quickValidate(schema: Record<string, unknown>, value: unknown): string[] {
+  // @cfworker matches `pattern` with JavaScript's backtracking RegExp; such schemas go through
+  // ajv, whose patterns run on RE2.
+  if (hasPatterns(schema)) {
+    const compiled = compileSchema(schema);
+    if (compiled.problem) return [`the schema cannot be applied (${compiled.problem})`];
+    return compiled.validate!(value) ? [] : describeErrors(compiled.validate!.errors).map((e) => e.replace(/^(\S+) /, '$1: '));
+  }
   const draft = dialectOf(schema) === 'draft-07' ? '7' : '2020-12';
   try {
     const result = new CfValidator(schema as object, draft, false).validate(value);
@@ -93,3 +102,15 @@ export function quickValidate(schema: Record<string, unknown>, value: unknown): 
 
 /** Errors of these keywords only say "something inside failed"; the inner error says what. */
 const CONTAINER_KEYWORDS = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', 'additionalItems', 'unevaluatedProperties', 'dependentSchemas']);
+
+/** Whether a schema uses `pattern` or `patternProperties` anywhere (iteratively: no recursion limit). */
+function hasPatterns(schema: unknown): boolean {
+  const stack: unknown[] = [schema];
+  while (stack.length) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (!Array.isArray(node) && (typeof (node as Record<string, unknown>).pattern === 'string' || 'patternProperties' in node)) return true;
+    for (const child of Object.values(node)) if (typeof child === 'object') stack.push(child);
+  }
+  return false;
+}

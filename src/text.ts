@@ -8,12 +8,15 @@ const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u202
 
 /** Makes control characters visible (`\u001b` → `\x1b`) and keeps the text on one line. */
 export function sanitizeLine(text: string): string {
-  return text
-    .replace(/\r?\n|\t/g, ' ')
-    .replace(UNSAFE, (ch) => {
-      const code = ch.charCodeAt(0);
-      return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-    });
+  return makeVisible(text.replace(/\r?\n|\t/g, ' '));
+}
+
+/** Makes control, bidi and zero-width characters visible; line breaks and tabs stay as they are. */
+export function makeVisible(text: string): string {
+  return text.replace(UNSAFE, (ch) => {
+    const code = ch.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }
 
 /** Shortens text for display, marking the cut. */

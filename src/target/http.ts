@@ -1,8 +1,6 @@
 import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
 import { clip, sanitizeLine } from '../text.js';
-
-/** A response body larger than this is refused (the session then reports it). */
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
+import { DEFAULT_LIMITS, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
 const DELETE_TIMEOUT_MS = 2000;
 
 /** The URL as shown in reports: no user:password, and query values (often API keys) hidden. */
@@ -31,7 +29,7 @@ export class HttpWire implements Wire {
   private readonly problems: string[] = [];
   private closed = false;
 
-  constructor(private readonly url: URL, private readonly headers: Record<string, string>) {
+  constructor(private readonly url: URL, private readonly headers: Record<string, string>, private readonly limits: WireLimits = DEFAULT_LIMITS) {
     this.describe = displayUrl(url);
   }
 
@@ -65,8 +63,14 @@ export class HttpWire implements Wire {
         if (id !== undefined && !answered && !this.closed) fail('the server ended its event stream without answering');
         return;
       }
-      const text = await readCapped(res);
-      const parsed = parseJson(text);
+      const text = await readCapped(res, this.limits.maxMessageBytes);
+      if (text === undefined) {
+        this.garbageHandler(`${TOO_LARGE}: HTTP ${res.status} ${type}`);
+        fail(`the response body is larger than ${megabytes(this.limits.maxMessageBytes)} (--max-response)`);
+        return;
+      }
+      // A body that is not JSON at all is reported once, below, with its HTTP status.
+      const parsed = this.parse(text, true);
       // A JSON-RPC reply is delivered whatever the status (servers answer errors with 4xx bodies).
       if (parsed && (Array.isArray(parsed) || 'jsonrpc' in parsed) && this.deliver(parsed, id)) return;
       if (!res.ok) {
@@ -118,6 +122,13 @@ export class HttpWire implements Wire {
     return answered;
   }
 
+  /** A JSON object or batch, or undefined (reported as garbage); too-deep messages are cut and reported. */
+  private parse(text: string, quietIfNotJson = false): JsonObject | unknown[] | undefined {
+    const { value, problem } = parseMessage(text);
+    if (problem && !(quietIfNotJson && value === undefined)) this.garbageHandler(`${problem}: ${clip(text, 300)}`);
+    return typeof value === 'object' && value !== null ? (value as JsonObject) : undefined;
+  }
+
   /** Reads a text/event-stream reply: each event's data lines form one JSON-RPC message. */
   private async readEvents(res: Response, id: unknown): Promise<boolean> {
     if (!res.body) return false;
@@ -127,7 +138,10 @@ export class HttpWire implements Wire {
     let answered = false;
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) throw new Error(`the event stream exceeded ${MAX_BODY_BYTES / 1024 / 1024} MB`);
+      if (size > this.limits.maxMessageBytes) {
+        this.garbageHandler(`${TOO_LARGE}: an event stream`);
+        throw new Error(`the event stream exceeded ${megabytes(this.limits.maxMessageBytes)} (--max-response)`);
+      }
       buffer += decoder.decode(chunk, { stream: true });
       let end: number;
       while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
@@ -135,9 +149,9 @@ export class HttpWire implements Wire {
         buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
         const data = event.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
         if (!data) continue;
-        const parsed = parseJson(data);
-        if (parsed === undefined) this.garbageHandler(clip(data, 300));
-        else if (this.deliver(parsed, id)) answered = true;
+        const parsed = this.parse(data);
+        if (parsed === undefined) continue;
+        if (this.deliver(parsed, id)) answered = true;
       }
       // The answer is in: leaving the loop cancels the stream rather than waiting for its end.
       if (answered && id !== undefined) break;
@@ -146,22 +160,26 @@ export class HttpWire implements Wire {
   }
 }
 
-async function readCapped(res: Response): Promise<string> {
-  const length = Number(res.headers.get('content-length') ?? 0);
-  if (length > MAX_BODY_BYTES) {
+/** The body as text, or undefined when it is larger than `max` bytes (read no further). */
+async function readCapped(res: Response, max: number): Promise<string | undefined> {
+  if (Number(res.headers.get('content-length') ?? 0) > max) {
     await res.body?.cancel();
-    return `(a ${length}-byte body, not read)`;
-  }
-  return res.text();
-}
-
-function parseJson(text: string): JsonObject | unknown[] | undefined {
-  try {
-    const v = JSON.parse(text) as unknown;
-    return typeof v === 'object' && v !== null ? (v as JsonObject) : undefined;
-  } catch {
     return undefined;
   }
+  if (!res.body) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > max) return undefined; // leaving the loop cancels the stream
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+function megabytes(bytes: number): string {
+  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 }
 
 function networkReason(where: string, err: unknown): string {

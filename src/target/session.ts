@@ -45,9 +45,13 @@ export class McpSession {
   label: string;
   readonly exchanges: Exchange[] = [];
   readonly garbage: string[] = [];
+  /** Replies under an id that no request of this session had (bounded). */
+  readonly strayReplies: string[] = [];
   initializeResult: JsonObject | undefined;
   private nextId = 1;
   private readonly pending = new Map<string, Pending>();
+  /** Ids of every request sent, to tell a late reply from one under an id we never used. */
+  private readonly sentIds = new Set<string>();
   private closedReason: string | undefined;
   private closing: Promise<void> | undefined;
 
@@ -84,6 +88,7 @@ export class McpSession {
       exchange.note = this.closedReason;
       return Promise.resolve(exchange);
     }
+    this.sentIds.add(String(id));
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(String(id));
@@ -171,7 +176,8 @@ export class McpSession {
   private describeInitFailure(ex: Exchange): string {
     const said = telling(this.wire.stderrTail());
     const last = said && !ex.note?.includes(said) ? `; it said on stderr: "${clip(said, 200)}"` : '';
-    const garbage = this.garbage.length ? `; it wrote non-JSON to stdout: "${clip(this.garbage[0]!, 120)}"` : '';
+    const garbage = this.garbage.length ? `; it wrote non-JSON to stdout: "${clip(this.garbage[0]!, 120)}"`
+      : this.strayReplies.length ? `; it answered under an id that no request had: ${clip(this.strayReplies[0]!, 120)}` : '';
     if (ex.noResponse === 'closed') return `no answer to initialize: ${ex.note}${last}${garbage}`;
     if (ex.noResponse === 'timeout') return `the server did not answer initialize within ${ex.note?.match(/\d+ ms/)?.[0] ?? `${this.options.timeoutMs} ms`}${garbage}${last}`;
     const error = ex.response?.error as JsonObject | undefined;
@@ -191,7 +197,13 @@ export class McpSession {
     }
     if (!hasId) return; // notifications (logging, progress…) are not part of any exchange
     const entry = this.pending.get(String(message.id));
-    if (!entry) return; // a late or unknown id: the request already timed out
+    if (!entry) {
+      // A late reply (its request timed out) is normal; one under an id never sent is not.
+      if (!this.sentIds.has(String(message.id)) && this.strayReplies.length < MAX_GARBAGE) {
+        this.strayReplies.push(clip(JSON.stringify(message), 200));
+      }
+      return;
+    }
     this.pending.delete(String(message.id));
     clearTimeout(entry.timer);
     entry.exchange.response = message;

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
-import { sanitizeLine } from '../text.js';
+import { clip, sanitizeLine } from '../text.js';
+import { DEFAULT_LIMITS, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
+import { killStragglers, RUN_MARKER } from './stragglers.js';
 
 export interface StdioCommand {
   command: string;
@@ -11,13 +13,12 @@ export interface StdioCommand {
 }
 
 const STDERR_TAIL_LINES = 20;
-/** A single stdout line larger than this is not a sane JSON-RPC message; the session is dropped. */
-const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Every child we started, so that none outlives the checker (killed by process group). */
 const liveChildren = new Set<ChildProcessWithoutNullStreams>();
 process.once('exit', () => {
   for (const child of liveChildren) killGroup(child, 'SIGKILL');
+  killStragglers();
 });
 
 function killGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
@@ -42,7 +43,7 @@ export class StdioWire implements Wire {
   private stderrPartial = '';
   private readonly exited: Promise<void>;
 
-  private constructor(cmd: StdioCommand, child: ChildProcessWithoutNullStreams) {
+  private constructor(cmd: StdioCommand, child: ChildProcessWithoutNullStreams, private readonly limits: WireLimits) {
     this.describe = [cmd.command, ...cmd.args].join(' ');
     this.child = child;
     liveChildren.add(child);
@@ -63,13 +64,14 @@ export class StdioWire implements Wire {
   }
 
   /** Spawns the command and resolves once the process is running; rejects if it cannot start. */
-  static start(cmd: StdioCommand): Promise<StdioWire> {
+  static start(cmd: StdioCommand, limits: WireLimits = DEFAULT_LIMITS): Promise<StdioWire> {
     return new Promise((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
       try {
         child = spawn(cmd.command, cmd.args, {
           cwd: cmd.cwd,
-          env: { ...process.env, ...cmd.env },
+          // The marker is inherited by every descendant, even one that leaves the process group.
+          env: { ...process.env, ...cmd.env, ...RUN_MARKER },
           stdio: ['pipe', 'pipe', 'pipe'],
           // Own process group, so that grandchildren die with it.
           detached: true,
@@ -79,7 +81,7 @@ export class StdioWire implements Wire {
         return;
       }
       child.once('error', (err) => reject(new TargetUnavailableError(startFailure(cmd, err))));
-      child.once('spawn', () => resolve(new StdioWire(cmd, child)));
+      child.once('spawn', () => resolve(new StdioWire(cmd, child, limits)));
     });
   }
 
@@ -123,27 +125,26 @@ export class StdioWire implements Wire {
 
   private onStdout(chunk: string): void {
     this.stdoutBuffer += chunk;
-    if (this.stdoutBuffer.length > MAX_LINE_BYTES) {
-      this.stdoutBuffer = '';
-      this.markClosed(`the server sent a single message larger than ${MAX_LINE_BYTES / 1024 / 1024} MB`);
-      void this.close();
-      return;
-    }
     let newline: number;
     while ((newline = this.stdoutBuffer.indexOf('\n')) >= 0) {
       const line = this.stdoutBuffer.slice(0, newline).replace(/\r$/, '');
       this.stdoutBuffer = this.stdoutBuffer.slice(newline + 1);
+      if (line.length > this.limits.maxMessageBytes) return this.tooLarge();
       if (line.trim() === '') continue;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        this.garbageHandler(line);
-        continue;
-      }
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) this.messageHandler(parsed as JsonObject);
-      else this.garbageHandler(line);
+      const { value, problem } = parseMessage(line);
+      if (problem) this.garbageHandler(problem === 'not JSON' ? line : `${problem}: ${clip(line, 300)}`);
+      if (value && typeof value === 'object' && !Array.isArray(value)) this.messageHandler(value as JsonObject);
+      else if (!problem) this.garbageHandler(line);
     }
+    // A line still without its end: bounded, however long the server keeps writing.
+    if (this.stdoutBuffer.length > this.limits.maxMessageBytes) this.tooLarge();
+  }
+
+  private tooLarge(): void {
+    this.garbageHandler(`${TOO_LARGE}: ${clip(this.stdoutBuffer, 200)}`);
+    this.stdoutBuffer = '';
+    this.markClosed(`the server sent a message larger than ${Math.round(this.limits.maxMessageBytes / 1024 / 1024)} MB (--max-response)`);
+    void this.close();
   }
 
   private onStderr(chunk: string): void {

@@ -2,6 +2,8 @@ import { HttpWire, displayUrl } from './http.js';
 import { McpSession } from './session.js';
 import { StdioWire, type StdioCommand } from './stdio.js';
 import { TargetUnavailableError, type Wire } from './types.js';
+import { DEFAULT_LIMITS, type WireLimits } from './limits.js';
+import { killStragglers } from './stragglers.js';
 import type { ReportTarget } from '../generated/report.js';
 
 /** How many spare sessions start at the same time. */
@@ -45,7 +47,7 @@ abstract class PooledTarget implements Target {
   private readonly started = new Set<McpSession>();
   private proven = false;
 
-  constructor(protected readonly timeoutMs: number) {}
+  constructor(protected readonly timeoutMs: number, protected readonly limits: WireLimits = DEFAULT_LIMITS) {}
 
   protected abstract startWire(): Promise<Wire>;
 
@@ -90,7 +92,13 @@ abstract class PooledTarget implements Target {
   }
 
   private async start(label: string): Promise<McpSession> {
+    // A check stopped by a time limit may still be running: it must not start servers after the run.
+    if (this.disposed) throw new TargetUnavailableError('the run is over; no new session is started');
     const wire = await this.startWire();
+    if (this.disposed) {
+      await wire.close();
+      throw new TargetUnavailableError('the run is over; no new session is started');
+    }
     const session = new McpSession(wire, { label, timeoutMs: this.timeoutMs });
     this.started.add(session);
     try {
@@ -109,13 +117,19 @@ export class StdioTarget extends PooledTarget {
   readonly kind = 'stdio' as const;
   readonly describe: string;
 
-  constructor(private readonly command: StdioCommand, timeoutMs: number) {
-    super(timeoutMs);
+  constructor(private readonly command: StdioCommand, timeoutMs: number, limits?: WireLimits) {
+    super(timeoutMs, limits);
     this.describe = [command.command, ...command.args].map(quoteIfNeeded).join(' ');
   }
 
   protected startWire(): Promise<Wire> {
-    return StdioWire.start(this.command);
+    return StdioWire.start(this.command, this.limits);
+  }
+
+  override async dispose(): Promise<void> {
+    await super.dispose();
+    // Whatever the servers started and left behind (even outside their process groups).
+    killStragglers();
   }
 }
 
@@ -125,13 +139,13 @@ export class HttpTarget extends PooledTarget {
   readonly describe: string;
 
   /** `headers` go on every request and never into a report. */
-  constructor(private readonly url: URL, private readonly headers: Record<string, string>, timeoutMs: number) {
-    super(timeoutMs);
+  constructor(private readonly url: URL, private readonly headers: Record<string, string>, timeoutMs: number, limits?: WireLimits) {
+    super(timeoutMs, limits);
     this.describe = displayUrl(url);
   }
 
   protected async startWire(): Promise<Wire> {
-    return new HttpWire(this.url, this.headers);
+    return new HttpWire(this.url, this.headers, this.limits);
   }
 
   /** A plain GET of a path on the server's origin (well-known files), with the user's headers. */

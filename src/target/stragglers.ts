@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * Every server process this run starts carries this variable, and so does everything it starts
+ * in turn: a grandchild that left the server's process group (setsid) is out of reach of a group
+ * kill, but not of this marker.
+ */
+const MARKER_NAME = 'MCP_PD_CHECK_RUN';
+const MARKER_VALUE = `${process.pid}-${randomUUID()}`;
+export const RUN_MARKER: Record<string, string> = { [MARKER_NAME]: MARKER_VALUE };
+const NEEDLE = Buffer.from(`${MARKER_NAME}=${MARKER_VALUE}\0`);
+
+/**
+ * Kills every process that still carries this run's marker (Linux: read from /proc; elsewhere
+ * there is nothing to read and the process-group kill is all there is). Synchronous, so that it
+ * can run in an 'exit' handler. Returns how many were killed.
+ */
+export function killStragglers(): number {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
+  } catch {
+    return 0;
+  }
+  let killed = 0;
+  for (const pid of pids) {
+    let environ: Buffer;
+    try {
+      environ = readFileSync(`/proc/${pid}/environ`);
+    } catch {
+      continue; // gone, or not ours to read
+    }
+    if (environ.indexOf(NEEDLE) < 0) continue;
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+      killed++;
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return killed;
+}

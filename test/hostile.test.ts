@@ -1,0 +1,202 @@
+import t from 'tap';
+import { createServer } from 'node:http';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CheckReport } from '../src/generated/report.js';
+import { Validator } from '@cfworker/json-schema';
+import { CLI, reportSchemaErrors, ROOT, startHttp, tempDir } from './helpers.js';
+import { spawn } from 'node:child_process';
+
+const HOSTILE = join(ROOT, 'dist', 'fixtures', 'hostile');
+const SOURCES = join(ROOT, 'fixtures', 'hostile');
+/** Generous: a hang guard, not a speed test (speed is for the bench). */
+const HANG_GUARD_MS = 90_000;
+/** Tight per-request and whole-run bounds, so that misbehaviour shows quickly. */
+const BOUNDS = ['--timeout', '1000', '--sessions', '3', '--max-duration', '30'];
+
+interface Run { code: number | null; stdout: string; stderr: string; ms: number; killed: boolean }
+
+/** The CLI, killed (and failed) if it ever outlives the hang guard. */
+function runBounded(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let killed = false;
+    const guard = setTimeout(() => { killed = true; child.kill('SIGKILL'); }, HANG_GUARD_MS);
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr, ms: performance.now() - started, killed });
+    });
+  });
+}
+
+/** Processes still alive whose command line names this fixture (its server, or what it started). */
+function survivors(fixture: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmdline.includes(`hostile/${fixture}.js`)) found.push(`${pid}: ${cmdline.trim()}`);
+    } catch { /* gone */ }
+  }
+  return found;
+}
+
+/** The assertions a subtest offers (what assertVerdict uses). */
+type Asserts = Pick<typeof t, 'ok' | 'notOk' | 'equal' | 'match' | 'notMatch' | 'same'>;
+
+/** The common verdict rules: exit 1 or 3, no stack trace, one readable line when unreachable. */
+function assertVerdict(t: Asserts, run: Run, expectedCode: 1 | 3): CheckReport | undefined {
+  t.notOk(run.killed, 'finished within its bounds');
+  t.equal(run.code, expectedCode, `exit ${expectedCode}`);
+  t.notMatch(run.stderr, /\n\s+at .+:\d+:\d+\)?\n|internal error/, 'no stack trace');
+  t.notMatch(run.stderr, /[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/, 'no raw control or bidi characters on stderr');
+  if (expectedCode === 3) {
+    t.match(run.stderr, /^mcp-pd-check: cannot check '[^\n]+': [^\n]+\n$/, 'one line that says why');
+    return undefined;
+  }
+  const report = JSON.parse(run.stdout) as CheckReport;
+  t.same(reportSchemaErrors(report), [], 'the report is schema-valid');
+  return report;
+}
+
+function findingsOf(report: CheckReport | undefined, id: string): string[] {
+  return report?.results.find((r) => r.id === id)?.findings.map((f) => f.message) ?? [];
+}
+
+/** What a check said: its messages and the notes of its exchanges (why a request got no answer). */
+function saidBy(report: CheckReport | undefined, id: string): string {
+  const result = report?.results.find((r) => r.id === id);
+  return (result?.findings ?? []).flatMap((f) => [f.message, ...(f.transcript ?? []).map((ex) => ex.note ?? '')]).join('\n');
+}
+
+interface Case { code: 1 | 3; check?: string; status?: 'fail' | 'pass'; proves: RegExp; args?: string[] }
+
+/** Each stdio fixture: its verdict and the finding (or reason) that proves it was understood. */
+const STDIO: Record<string, Case> = {
+  'exits-at-once': { code: 3, proves: /exited with code 3; it said on stderr: "fatal: \\x1b\[31mcannot open database\\x1b\[0m \/var\/lib\/notes.db \\u202eevil"/ },
+  'exits-mid-run': { code: 1, check: 'pd-resource-listed', proves: /exited with code 139.*Segmentation fault/ },
+  'silent-initialize': { code: 3, proves: /did not answer initialize within 1000 ms/ },
+  'stalls-after-one': { code: 1, check: 'pd-minimal-descriptions', proves: /no response within 1000 ms/ },
+  'non-json-stdout': { code: 1, check: 'mcp-wire-valid', proves: /not a JSON-RPC message: "Starting notes server/ },
+  'floods-stderr': { code: 1, check: 'pd-resource-listed', proves: /Method not found/ },
+  'huge-response': { code: 1, check: 'mcp-wire-valid', proves: /larger than the --max-response limit/, args: ['--timeout', '5000'] },
+  'string-error-code': { code: 1, check: 'mcp-wire-valid', proves: /error\.code is "TOOL_DESCRIPTION_REQUIRED", not an integer/ },
+  'wrong-ids': { code: 3, proves: /answered under an id that no request had: \{"jsonrpc":"2.0","id":"1-reply"/ },
+  // Replies queue behind the storm: on a loaded machine even 5 s may pass, which is a clear verdict too.
+  'notification-storm': { code: 1, check: 'pd-resource-listed', proves: /Method not found|no response within 5000 ms/, args: ['--timeout', '5000'] },
+  'ten-thousand-tools': { code: 1, check: 'mcp-tools-pagination', status: 'pass', proves: /10000 tools in 1 page/ },
+  'deep-nesting': { code: 1, check: 'mcp-wire-valid', proves: /nested deeper than 128 levels, which was cut/ },
+  'proto-keys': { code: 1, check: 'pd-full-descriptions', proves: /Example 1 of '__proto__' does not match its own inputSchema/ },
+  'catastrophic-regex': { code: 1, check: 'mcp-output-schema', proves: /must match pattern "\^\(a\+\)\+\$"/ },
+  'grandchild-pipes': { code: 1, check: 'pd-resource-listed', proves: /Method not found/ },
+};
+
+t.test('every hostile fixture has a case here, and every case a fixture', async (t) => {
+  const files = readdirSync(SOURCES).filter((f) => f.endsWith('.ts') && !f.startsWith('raw-')).map((f) => f.slice(0, -3));
+  const covered = [...Object.keys(STDIO), 'hostile-text', 'remote-ref', 'http-500', 'http-404-session', 'http-html'];
+  t.same(files.sort(), covered.sort());
+  for (const f of files) t.match(readFileSync(join(SOURCES, `${f}.ts`), 'utf8'), /^\/\/ Hostile: /, `${f} says how it is hostile`);
+});
+
+for (const [fixture, c] of Object.entries(STDIO)) {
+  t.test(`${fixture}: a clear verdict within bounds, nothing left running`, async (t) => {
+    const run = await runBounded(['--format', 'json', ...BOUNDS, ...(c.args ?? []), '--', 'node', join(HOSTILE, `${fixture}.js`)]);
+    const report = assertVerdict(t, run, c.code);
+    if (c.check) {
+      const status = c.status ?? 'fail';
+      t.equal(report?.results.find((r) => r.id === c.check)?.status, status, `${c.check}: ${status}`);
+      t.match(saidBy(report, c.check), c.proves, 'and says why');
+    } else {
+      t.match(run.stderr, c.proves, 'the reason names the cause');
+    }
+    t.same(survivors(fixture), [], 'no process of this fixture survives the run');
+  });
+}
+
+t.test('the catastrophic pattern is matched in linear time, in inputs and outputs', async (t) => {
+  const run = await runBounded(['--format', 'json', ...BOUNDS, '--', 'node', join(HOSTILE, 'catastrophic-regex.js')]);
+  const report = assertVerdict(t, run, 1);
+  t.match(findingsOf(report, 'pd-full-descriptions').join('\n'), /Example 1 of 'match' does not match its own inputSchema: \/text must match pattern/);
+  t.match(findingsOf(report, 'mcp-output-schema').join('\n'), /structuredContent of 'match' does not conform/);
+});
+
+t.test('a $ref to a remote schema is never fetched', async (t) => {
+  const requests: string[] = [];
+  const listener = createServer((req, res) => { requests.push(req.url ?? ''); res.end('{}'); });
+  await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
+  t.teardown(() => new Promise<void>((done) => listener.close(() => done())));
+  const url = `http://127.0.0.1:${(listener.address() as { port: number }).port}/schema.json`;
+  const run = await runBounded(['--format', 'json', ...BOUNDS, '--', 'node', join(HOSTILE, 'remote-ref.js')], { HOSTILE_REF_URL: url });
+  const report = assertVerdict(t, run, 1);
+  t.match(findingsOf(report, 'pd-full-descriptions').join('\n'), /can't resolve reference http:\/\/127\.0\.0\.1/, 'the unresolved $ref is reported');
+  t.match(findingsOf(report, 'mcp-output-schema').join('\n'), /can't resolve reference/);
+  t.same(requests, [], 'and nothing was requested from its URL');
+});
+
+t.test('--max-duration bounds a run against a server that stalls', async (t) => {
+  const run = await runBounded(['--format', 'json', '--timeout', '1500', '--sessions', '3', '--max-duration', '2', '--', 'node', join(HOSTILE, 'stalls-after-one.js')]);
+  t.notOk(run.killed);
+  t.ok(run.code === 1 || run.code === 3, `exit 1 or 3 (got ${run.code})`);
+  t.match(run.code === 3 ? run.stderr : run.stdout, /--max-duration \(2 s\)/, 'the report says the run was cut short');
+  t.ok(run.ms < 15_000, `it ended soon after the limit (${Math.round(run.ms)} ms; a hang guard, not a timing test)`);
+  t.same(survivors('stalls-after-one'), []);
+});
+
+const HTTP: Record<string, Case> = {
+  'http-500': { code: 3, proves: /HTTP 500 Internal Server Error: Internal Server Error: \\x1b\[31mboom/ },
+  'http-404-session': { code: 1, check: 'pd-minimal-descriptions', proves: /HTTP 404 Not Found \(the server no longer knows this session\)/ },
+  'http-html': { code: 3, proves: /HTTP 200 with text\/html instead of JSON-RPC: <!doctype html>/ },
+};
+
+for (const [fixture, c] of Object.entries(HTTP)) {
+  t.test(`${fixture}: a clear verdict over HTTP`, async (t) => {
+    const server = await startHttp(join(HOSTILE, `${fixture}.js`));
+    t.teardown(() => server.stop());
+    const run = await runBounded(['--format', 'json', ...BOUNDS, '--url', server.url]);
+    const report = assertVerdict(t, run, c.code);
+    if (c.check) t.match(saidBy(report, c.check), c.proves);
+    else t.match(run.stderr, c.proves);
+  });
+}
+
+t.test('text from a hostile server is inert in every output format', async (t) => {
+  const dir = tempDir();
+  const files = Object.fromEntries(['json', 'junit', 'sarif', 'github', 'markdown', 'html'].map((f) => [f, join(dir, `report.${f}`)]));
+  const run = await runBounded([...BOUNDS, ...Object.entries(files).flatMap(([f, file]) => ['--report', `${f}=${file}`]), '--', 'node', join(HOSTILE, 'hostile-text.js')]);
+  t.equal(run.code, 1);
+  const read = (f: string) => readFileSync(files[f]!, 'utf8');
+  const controls = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
+
+  t.match(run.stdout, /evil\\x1b\[1m_tool/, 'text: the escape is shown, not performed');
+  t.notMatch(run.stdout, controls, 'text: no control or bidi characters');
+  t.notMatch(run.stdout, /^::/m, 'text: no line that a CI runner would read as a command');
+
+  const github = read('github').trimEnd().split('\n');
+  for (const line of github) t.match(line, /^::(error|warning|notice) [^\n]*?::[^\n]*$/, 'github: every line is one annotation of ours');
+  t.notMatch(read('github'), /^::(error|warning) file=x::/m, 'github: the forged command is not a command');
+  t.notMatch(read('github'), controls);
+
+  t.notMatch(read('junit'), controls, 'junit: only characters XML allows');
+  t.notMatch(read('junit'), /<script>/, 'junit: markup escaped');
+  t.match(read('junit'), /&lt;script&gt;/);
+
+  const md = read('markdown');
+  t.notMatch(md, controls, 'markdown: no control or bidi characters');
+  t.notMatch(md.replace(/^(`{3,})[\s\S]*?^\1$/gm, ''), /<script>/, 'markdown: no raw HTML outside code blocks');
+
+  const html = read('html');
+  t.notMatch(html, /<script/i, 'html: no script element');
+  t.notMatch(html, controls, 'html: no control or bidi characters');
+
+  const sarif = JSON.parse(read('sarif'));
+  const schema = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json'), 'utf8'));
+  t.ok(new Validator(schema, '4', false).validate(sarif).valid, 'sarif: schema-valid');
+  const report = JSON.parse(read('json')) as CheckReport;
+  t.same(reportSchemaErrors(report), []);
+  t.ok(JSON.stringify(report).includes('evil\\u001b[1m_tool'), 'json: the data kept exactly (JSON escaping makes it inert)');
+});
