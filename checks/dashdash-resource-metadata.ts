@@ -3,6 +3,7 @@ import type { LiveContext } from '../src/context.js';
 import { describeSchemaErrors } from '../src/lint/schema-messages.js';
 import { requireDashdashOrSkip } from '../src/pd/dashdash.js';
 import { shippedValidator } from '../src/shipped-schemas.js';
+import { asText } from '../src/text.js';
 
 export default defineCheck<LiveContext>({
   id: 'dashdash-resource-metadata',
@@ -15,7 +16,7 @@ export default defineCheck<LiveContext>({
     if (!resources.length) ctx.skip('The server lists no resources.');
     const validate = shippedValidator('dashdash-resource');
     for (const [i, r] of resources.entries()) {
-      const uri = String(r.uri);
+      const uri = asText(r.uri);
       if (!('dashdash' in r)) {
         ctx.warn(`Resource '${uri}' has no dashdash object (§3.4.1 SHOULD).`, { hint: 'Add "dashdash": { resourceType, refreshable, cacheDuration }.' });
         continue;

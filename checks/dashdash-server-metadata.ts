@@ -4,6 +4,7 @@ import { describeSchemaErrors } from '../src/lint/schema-messages.js';
 import { requireDashdashOrSkip } from '../src/pd/dashdash.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { shippedValidator } from '../src/shipped-schemas.js';
+import { asText } from '../src/text.js';
 
 export default defineCheck<LiveContext>({
   id: 'dashdash-server-metadata',
@@ -32,7 +33,7 @@ export default defineCheck<LiveContext>({
     }
     const m = typeof dd.specVersion === 'string' ? /^(\d+)\.(\d+)\./.exec(dd.specVersion) : null;
     if (m && Number(m[1]) === 0 && Number(m[2]) < 2) {
-      ctx.fail(`dashdash specVersion ${String(dd.specVersion)} is older than 0.2.0 (§3.1.2).`, { transcript, hint: 'Implement dashdash 0.2.0 and say "specVersion": "0.2.0".' });
+      ctx.fail(`dashdash specVersion ${asText(dd.specVersion)} is older than 0.2.0 (§3.1.2).`, { transcript, hint: 'Implement dashdash 0.2.0 and say "specVersion": "0.2.0".' });
     }
     for (const field of ['install', 'requires', 'rateLimit', 'homepage'] as const) {
       if (!(field in dd)) ctx.warn(`dashdash has no '${field}' (RECOMMENDED, §3.1.2).`, { hint: `Add "${field}" to the dashdash object.` });

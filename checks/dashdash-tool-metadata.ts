@@ -4,7 +4,7 @@ import { describeSchemaErrors } from '../src/lint/schema-messages.js';
 import { requireDashdashOrSkip } from '../src/pd/dashdash.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { shippedValidator } from '../src/shipped-schemas.js';
-import { clip, listing } from '../src/text.js';
+import { clip, listing, asText } from '../src/text.js';
 
 export default defineCheck<LiveContext>({
   id: 'dashdash-tool-metadata',
@@ -20,7 +20,7 @@ export default defineCheck<LiveContext>({
     const validate = shippedValidator('dashdash-tool');
     const without: string[] = [];
     for (const tool of tools) {
-      const name = String(tool.name);
+      const name = asText(tool.name);
       const full = fullDescriptions.get(name);
       // With progressive disclosure the short fields sit in tools/list and examples/errors in
       // the full description (DESIGN): the two are checked together.

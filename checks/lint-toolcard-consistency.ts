@@ -4,7 +4,7 @@ import type { ToolCard } from '../src/generated/tool-card.js';
 import type { LintContext } from '../src/lint/context.js';
 import { stem } from '../src/lint/files.js';
 import { isPlainObject } from '../src/pd/payload.js';
-import { clip } from '../src/text.js';
+import { clip, asText } from '../src/text.js';
 import { firstDifference } from '../src/toolcards.js';
 
 export default defineCheck<LintContext>({
@@ -13,7 +13,7 @@ export default defineCheck<LintContext>({
   spec: { doc: 'tool-cards', section: 'identity', level: 'MUST', requirements: ['TC-tool.name', 'TC-schema.input_schema_inline'] },
   needs: 'folder',
   async run(ctx) {
-    const descriptions = new Map(ctx.ofKind('tool-description').map((f) => [String((f.source!.value as { name?: unknown }).name), f]));
+    const descriptions = new Map(ctx.ofKind('tool-description').map((f) => [asText((f.source!.value as { name?: unknown }).name), f]));
     for (const file of ctx.ofKind('tool-card')) {
       const card = file.source!.value as ToolCard;
       const name = card.tool?.name;

@@ -3,6 +3,7 @@ import type { ToolCard } from '../src/generated/tool-card.js';
 import type { LintContext } from '../src/lint/context.js';
 import { shippedValidator } from '../src/shipped-schemas.js';
 import { cardLevel } from '../src/toolcards.js';
+import { asText } from '../src/text.js';
 
 const DAY_MS = 86_400_000;
 
@@ -23,7 +24,7 @@ export default defineCheck<LintContext>({
       const now = ctx.options.now.getTime();
       const { level, why: reason } = cardLevel(card, valid, ctx.options.now);
       const why = level === 'none' ? `${reason} (see lint-schema)` : reason;
-      ctx.info(`Tool Card '${String(card.tool?.name ?? file.display)}': conformance level ${why}.`, { location: ctx.at(file), data: { level } });
+      ctx.info(`Tool Card '${asText(card.tool?.name ?? file.display)}': conformance level ${why}.`, { location: ctx.at(file), data: { level } });
 
       if (card.safety?.side_effect_class === 'destructive' && card.safety.human_approval_required !== true) {
         ctx.fail("side_effect_class is 'destructive' but human_approval_required is not true; a destructive tool must require human approval.", {
@@ -36,8 +37,9 @@ export default defineCheck<LintContext>({
           location: ctx.at(file, '/performance'), hint: 'Check whether the two values were swapped.',
         });
       }
-      (card.tested_with ?? []).forEach((t, i) => {
-        const at = Date.parse(String(t?.tested_at));
+      // The card may be schema-invalid here (lint-schema says so): read it defensively.
+      (Array.isArray(card.tested_with) ? card.tested_with : []).forEach((t, i) => {
+        const at = Date.parse(asText(t?.tested_at));
         if (Number.isFinite(at) && at > now + DAY_MS) {
           ctx.warn(`tested_with[${i}].tested_at (${t.tested_at}) lies in the future.`, { location: ctx.at(file, `/tested_with/${i}/tested_at`), hint: 'Record when the test actually ran.' });
         }

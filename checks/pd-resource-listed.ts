@@ -2,7 +2,7 @@ import { defineCheck } from '../src/check.js';
 import type { LiveContext } from '../src/context.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { RESOURCE_PATH } from '../src/pd/uri.js';
-import { sanitizeLine, clip } from '../src/text.js';
+import { sanitizeLine, clip, asText } from '../src/text.js';
 
 /**
  * What the resource description must convey (§4.2). The wording is free, so each element is a
@@ -37,8 +37,8 @@ export default defineCheck<LiveContext>({
       return;
     }
     if (!descriptionsResource) {
-      const nearMiss = resources.find((r) => /tool[_ -]?descriptions?/i.test(`${String(r.uri)} ${String(r.name)}`));
-      const extra = nearMiss ? ` The closest is '${clip(sanitizeLine(String(nearMiss.uri)), 80)}', but its path does not end in '${RESOURCE_PATH}'.` : '';
+      const nearMiss = resources.find((r) => /tool[_ -]?descriptions?/i.test(`${asText(r.uri)} ${asText(r.name)}`));
+      const extra = nearMiss ? ` The closest is '${clip(sanitizeLine(asText(nearMiss.uri)), 80)}', but its path does not end in '${RESOURCE_PATH}'.` : '';
       ctx.fail(`resources/list has no tool_descriptions resource (${resources.length} resources listed).${extra}`, {
         transcript, hint: "List a resource with uri 'resource:///tool_descriptions' (or <scheme>://…/tool_descriptions) whose description explains the fetch-before-call workflow.",
       });

@@ -6,7 +6,7 @@ import { isPlainObject } from '../src/pd/payload.js';
 import { shippedValidator } from '../src/shipped-schemas.js';
 import { HttpTarget } from '../src/target/target.js';
 import type { Exchange } from '../src/target/types.js';
-import { clip, listing } from '../src/text.js';
+import { clip, listing, asText } from '../src/text.js';
 import { cardLevel, firstDifference } from '../src/toolcards.js';
 
 export default defineCheck<LiveContext>({
@@ -60,7 +60,7 @@ export default defineCheck<LiveContext>({
       const { level, why } = cardLevel(c, valid || (validate.errors ?? []).every((e) => e.keyword === 'additionalProperties'), new Date());
       ctx.info(`Tool Card of '${name}': level ${why}.`, { location, data: { tool: name, level } });
       if (c.tool?.name !== name) {
-        ctx.fail(`The card at /.well-known/mcp-tools/${name}.json describes '${clip(String(c.tool?.name), 60)}'.`, { location, transcript: [ex], hint: 'tool.name must equal the tools/list name.' });
+        ctx.fail(`The card at /.well-known/mcp-tools/${name}.json describes '${clip(asText(c.tool?.name), 60)}'.`, { location, transcript: [ex], hint: 'tool.name must equal the tools/list name.' });
       }
       if (c.safety?.side_effect_class === 'destructive' && c.safety.human_approval_required !== true) {
         ctx.fail(`The card of '${name}' is destructive without human_approval_required: true.`, { location, transcript: [ex], hint: 'Set "human_approval_required": true.' });

@@ -1,5 +1,6 @@
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { exchangesAsText } from './exchange-text.js';
+import { asText } from '../src/text.js';
 
 /** HTML text: every server- or file-provided string goes through here. */
 function esc(text: string): string {
@@ -16,7 +17,7 @@ function tokenData(report: CheckReport): ToolTokens[] {
   const savings = report.results.find((r) => r.id === 'pd-token-savings');
   return (savings?.findings ?? [])
     .filter((f) => typeof f.data?.tool === 'string' && typeof f.data?.minimalTokens === 'number')
-    .map((f) => ({ tool: String(f.data!.tool), minimal: Number(f.data!.minimalTokens), full: Number(f.data!.fullTokens) }));
+    .map((f) => ({ tool: asText(f.data!.tool), minimal: Number(f.data!.minimalTokens), full: Number(f.data!.fullTokens) }));
 }
 
 /** A bar chart as inline SVG: no script, no network. */

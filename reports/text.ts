@@ -1,6 +1,6 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../src/generated/report.js';
-import { clip, inlineJson, plural, sanitizeLine } from '../src/text.js';
+import { clip, inlineJson, plural, sanitizeLine, asText } from '../src/text.js';
 
 export interface TextOptions {
   color: boolean;
@@ -109,7 +109,7 @@ function sideBySide(columns: string[][], width: number): string[] {
 }
 
 function exchangeKey(ex: TranscriptExchange): string {
-  return `${ex.session}#${String((ex.request as { id?: unknown }).id)}`;
+  return `${ex.session}#${asText((ex.request as { id?: unknown }).id)}`;
 }
 
 function renderExchange(ex: TranscriptExchange, c: ChalkInstance, width: number): string[] {

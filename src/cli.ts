@@ -19,6 +19,7 @@ import { HttpTarget, StdioTarget, type Target } from './target/target.js';
 import { TargetUnavailableError } from './target/types.js';
 import { DEFAULT_MAX_MESSAGE_MB } from './target/limits.js';
 import { TOOL_NAME, TOOL_VERSION } from './version.js';
+import { asText } from './text.js';
 
 /** Exit codes: the public contract (DESIGN.md). */
 export const EXIT = { ok: 0, failures: 1, usage: 2, unreachable: 3 } as const;
@@ -414,7 +415,7 @@ async function main(argv: string[]): Promise<void> {
       process.stderr.write(`${TOOL_NAME}: ${err.message}\n`);
       process.exitCode = EXIT.usage;
     } else {
-      process.stderr.write(`${TOOL_NAME}: internal error: ${(err as Error)?.stack ?? String(err)}\nPlease report this at the project's issue tracker.\n`);
+      process.stderr.write(`${TOOL_NAME}: internal error: ${(err as Error)?.stack ?? asText(err)}\nPlease report this at the project's issue tracker.\n`);
       process.exitCode = 70;
     }
   }

@@ -6,6 +6,7 @@ import { FindingSink, SkipCheck } from './findings.js';
 import type { CheckResult, Finding, FindingLevel } from './generated/report.js';
 import { TargetUnavailableError, type Target } from './target/target.js';
 import type { McpSession } from './target/session.js';
+import { asText } from './text.js';
 
 export type LiveCheck = Readonly<CheckDefinition<LiveContext>>;
 
@@ -68,7 +69,7 @@ export async function executeCheck<Ctx extends FindingSink>(
         level: 'error',
         message: err instanceof CheckTimeout
           ? (stoppedByRun ? `Stopped: the run reached --max-duration (${deadline!.seconds} s) while this check ran.` : `The check did not finish within ${CHECK_TIME_LIMIT_MS / 1000} s.`)
-          : `The check itself failed: ${(err as Error)?.message ?? String(err)}`,
+          : `The check itself failed: ${(err as Error)?.message ?? asText(err)}`,
         hint: err instanceof CheckTimeout
           ? 'A server this slow cannot be checked in full: make it answer faster, or raise --max-duration.'
           : 'This is a problem in mcp-pd-check or an unexpected input; please report it with the JSON report attached.',

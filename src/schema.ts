@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { Validator as CfValidator } from '@cfworker/json-schema';
 import { ajvRegExpEngine } from './safe-regexp.js';
+import { asText } from './text.js';
 
 /** ajv-formats is CommonJS; under NodeNext its function arrives as the module's `default`. */
 export const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv | Ajv2020) => void;
@@ -55,7 +56,7 @@ export function compileSchema(schema: unknown): CompiledSchema {
 export function describeErrors(errors: ErrorObject[] | null | undefined): string[] {
   return (errors ?? []).map((e) => {
     const where = e.instancePath || '(the whole value)';
-    const extra = e.keyword === 'additionalProperties' ? ` ('${String((e.params as { additionalProperty?: string }).additionalProperty)}')` : '';
+    const extra = e.keyword === 'additionalProperties' ? ` ('${asText((e.params as { additionalProperty?: string }).additionalProperty)}')` : '';
     return `${where} ${e.message ?? 'is invalid'}${extra}`;
   });
 }

@@ -19,6 +19,20 @@ export function makeVisible(text: string): string {
   });
 }
 
+/**
+ * String(value) that never throws: parsed JSON can hold {"toString": null}, on which String()
+ * throws. Objects become their JSON text.
+ */
+export function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return String(value);
+  try {
+    return JSON.stringify(value) ?? Object.prototype.toString.call(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
 /** Shortens text for display, marking the cut. */
 export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;

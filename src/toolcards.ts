@@ -1,5 +1,6 @@
 import type { ToolCard } from './generated/tool-card.js';
 import { isPlainObject } from './pd/payload.js';
+import { asText } from './text.js';
 
 /** L3 needs a tested_with entry younger than this. */
 export const L3_MAX_AGE_DAYS = 90;
@@ -11,9 +12,9 @@ export type CardLevel = 'none' | 'L1' | 'L2' | 'L3';
 export function cardLevel(card: ToolCard, schemaValid: boolean, now: Date): { level: CardLevel; why: string; recent: string[] } {
   const t = now.getTime();
   const recent = (Array.isArray(card.tested_with) ? card.tested_with : []).filter((x) => {
-    const at = Date.parse(String(x?.tested_at));
+    const at = Date.parse(asText(x?.tested_at));
     return Number.isFinite(at) && at <= t && t - at <= L3_MAX_AGE_DAYS * DAY_MS;
-  }).map((x) => String(x.llm));
+  }).map((x) => asText(x.llm));
   const level: CardLevel = !schemaValid ? 'none' : !Array.isArray(card.safety?.refusal_modes) ? 'L1' : recent.length ? 'L3' : 'L2';
   const why = {
     none: 'below L1: the card is not schema-valid',

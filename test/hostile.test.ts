@@ -118,6 +118,14 @@ for (const [fixture, c] of Object.entries(STDIO)) {
   });
 }
 
+t.test('keys and ids that String() and prototypes choke on are plain data', async (t) => {
+  const run = await runBounded(['--format', 'json', ...BOUNDS, '--', 'node', join(HOSTILE, 'proto-keys.js')]);
+  const report = assertVerdict(t, run, 1);
+  t.match(saidBy(report, 'mcp-wire-valid'), /answered under an id that no request had: \{"jsonrpc":"2.0","id":\{"toString":null,"__proto__":\{"polluted":1\}\}/);
+  t.equal(report?.results.find((r) => r.id === 'pd-tools-parameter')?.status, 'pass', 'tools named __proto__, constructor and toString are fetched by name');
+  t.notOk(report?.results.some((r) => r.status === 'error'), 'no check crashed');
+});
+
 t.test('the catastrophic pattern is matched in linear time, in inputs and outputs', async (t) => {
   const run = await runBounded(['--format', 'json', ...BOUNDS, '--', 'node', join(HOSTILE, 'catastrophic-regex.js')]);
   const report = assertVerdict(t, run, 1);

@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import { clip } from '../text.js';
+import { clip, asText } from '../text.js';
 
 export interface SchemaProblem {
   /** JSON pointer of the value the problem is about (the parent object for a missing field). */
@@ -23,7 +23,7 @@ function shown(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
-  const json = JSON.stringify(value) ?? String(value);
+  const json = JSON.stringify(value) ?? asText(value);
   return `${typeof value === 'string' ? 'the string' : `the ${typeof value}`} ${clip(json, 60)}`;
 }
 
@@ -56,10 +56,10 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, r
     if (/\/anyOf\/\d+\//.test(e.schemaPath) && list.some((o) => o.keyword === 'anyOf' && e.schemaPath.startsWith(o.schemaPath.replace(/\/anyOf$/, '/anyOf/')))) continue;
     switch (e.keyword) {
       case 'required':
-        problems.push({ pointer: e.instancePath, message: `missing required field '${fieldName(`${e.instancePath}/${String(p.missingProperty)}`)}'` });
+        problems.push({ pointer: e.instancePath, message: `missing required field '${fieldName(`${e.instancePath}/${asText(p.missingProperty)}`)}'` });
         break;
       case 'additionalProperties': {
-        const name = String(p.additionalProperty);
+        const name = asText(p.additionalProperty);
         problems.push({ pointer: `${e.instancePath}/${name}`, message: `unknown field '${fieldName(`${e.instancePath}/${name}`)}'`, unknownField: name });
         break;
       }
@@ -70,13 +70,13 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, r
         problems.push({ pointer: e.instancePath, message: `'${field}' must be ${JSON.stringify(p.allowedValue)}; found ${shown(found)}` });
         break;
       case 'type':
-        problems.push({ pointer: e.instancePath, message: `'${field}' must be ${article(String(p.type))}; found ${shown(found)}` });
+        problems.push({ pointer: e.instancePath, message: `'${field}' must be ${article(asText(p.type))}; found ${shown(found)}` });
         break;
       case 'format':
-        problems.push({ pointer: e.instancePath, message: `'${field}' must be a valid ${String(p.format)}; found ${shown(found)}` });
+        problems.push({ pointer: e.instancePath, message: `'${field}' must be a valid ${asText(p.format)}; found ${shown(found)}` });
         break;
       case 'pattern': {
-        const pattern = String(p.pattern);
+        const pattern = asText(p.pattern);
         const what = PATTERN_NAMES[pattern] ?? (pattern.includes('\\d+)\\.') || pattern.startsWith('^(0|') ? 'a semantic version such as 1.4.0' : `the pattern ${pattern}`);
         problems.push({ pointer: e.instancePath, message: `'${field}' must be ${what}; found ${shown(found)}` });
         break;
@@ -92,7 +92,7 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, r
         break;
       case 'anyOf': {
         const inner = list.filter((o) => o !== e && o.schemaPath.startsWith(e.schemaPath.replace(/\/anyOf$/, '/anyOf/')));
-        const missing = inner.filter((o) => o.keyword === 'required').map((o) => `'${String((o.params as Record<string, unknown>).missingProperty)}'`);
+        const missing = inner.filter((o) => o.keyword === 'required').map((o) => `'${asText((o.params as Record<string, unknown>).missingProperty)}'`);
         const message = missing.length === inner.length && missing.length
           ? `'${field}' needs one of ${missing.join(' or ')}`
           : `'${field}' matches none of the allowed forms; found ${shown(found)}`;

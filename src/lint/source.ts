@@ -1,4 +1,6 @@
 import { parseTree, findNodeAtLocation, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { MAX_DEPTH } from '../target/limits.js';
+import { asText } from '../text.js';
 
 export interface Position {
   line: number;
@@ -33,6 +35,14 @@ export class JsonSource {
     const text = this.bom ? rawText.slice(1) : rawText;
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
     const errors: ParseError[] = [];
+    // The parsers below recurse per level: a deeper file would overflow the stack, so it stops here.
+    const tooDeep = deepestOffset(text, MAX_DEPTH);
+    if (tooDeep !== undefined) {
+      this.syntaxErrors.push({ message: `the JSON is nested deeper than ${MAX_DEPTH} levels; such a file is not read further`, ...this.position(tooDeep) });
+      this.value = undefined;
+      this.parsed = false;
+      return;
+    }
     this.tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
     for (const e of errors) {
       this.syntaxErrors.push({ message: describeParseError(printParseErrorCode(e.error), text, e.offset), ...this.position(e.offset) });
@@ -92,7 +102,7 @@ export class JsonSource {
         const keyNode = prop.children?.[0];
         const valueNode = prop.children?.[1];
         if (!keyNode) continue;
-        const key = String(keyNode.value);
+        const key = asText(keyNode.value);
         const here = this.position(keyNode.offset);
         const childPointer = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
         const first = seen.get(key);
@@ -129,4 +139,24 @@ function describeParseError(code: string, text: string, offset: number): string 
   const near = text.slice(offset, offset + 12).split('\n')[0];
   const base = PARSE_ERRORS[code] ?? code;
   return near ? `${base} (at ${JSON.stringify(near)})` : `${base} (at the end of the file)`;
+}
+
+/** Where nesting first goes deeper than `max` ([ and { outside strings), or undefined. Linear. */
+function deepestOffset(text: string, max: number): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return i;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return undefined;
 }

@@ -1,4 +1,5 @@
 import type { Exchange, JsonObject } from '../target/types.js';
+import { asText } from '../text.js';
 
 export interface ParsedJson {
   value?: unknown;
@@ -26,7 +27,7 @@ export function resourceJson(ex: Exchange): ResourcePayload {
   const response = ex.response!;
   if (response.error) {
     const e = response.error as JsonObject;
-    return { problem: `a JSON-RPC error (${String(e.code)}: ${String(e.message ?? '')})` };
+    return { problem: `a JSON-RPC error (${asText(e.code)}: ${asText(e.message ?? '')})` };
   }
   const result = response.result as JsonObject | undefined;
   const contents = result?.contents;

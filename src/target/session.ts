@@ -1,6 +1,6 @@
 import type { Exchange, JsonObject, Wire } from './types.js';
 import { TargetUnavailableError } from './types.js';
-import { clip } from '../text.js';
+import { clip, asText } from '../text.js';
 import { TOOL_VERSION } from '../version.js';
 
 /**
@@ -88,16 +88,16 @@ export class McpSession {
       exchange.note = this.closedReason;
       return Promise.resolve(exchange);
     }
-    this.sentIds.add(String(id));
+    this.sentIds.add(asText(id));
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
-        this.pending.delete(String(id));
+        this.pending.delete(asText(id));
         exchange.noResponse = 'timeout';
         exchange.durationMs = Math.round(performance.now() - started);
         exchange.note = `no response within ${timeoutMs} ms`;
         resolve(exchange);
       }, timeoutMs);
-      this.pending.set(String(id), { exchange, started, resolve, timer });
+      this.pending.set(asText(id), { exchange, started, resolve, timer });
       void this.wire.send(request);
     });
   }
@@ -150,7 +150,7 @@ export class McpSession {
       if (!result) {
         const error = ex.response?.error as JsonObject | undefined;
         const why = ex.noResponse ? `got no response (${ex.note})`
-          : error ? `returned the error ${String(error.code)} "${clip(String(error.message ?? ''), 120)}"${error.code === -32601 ? ' (the server does not implement it)' : ''}`
+          : error ? `returned the error ${asText(error.code)} "${clip(asText(error.message ?? ''), 120)}"${error.code === -32601 ? ' (the server does not implement it)' : ''}`
           : 'returned no result';
         return { items, exchanges, problem: `${method} ${why}` };
       }
@@ -181,7 +181,7 @@ export class McpSession {
     if (ex.noResponse === 'closed') return `no answer to initialize: ${ex.note}${last}${garbage}`;
     if (ex.noResponse === 'timeout') return `the server did not answer initialize within ${ex.note?.match(/\d+ ms/)?.[0] ?? `${this.options.timeoutMs} ms`}${garbage}${last}`;
     const error = ex.response?.error as JsonObject | undefined;
-    if (error) return `the server refused initialize: ${clip(String(error.message ?? JSON.stringify(error)), 200)}`;
+    if (error) return `the server refused initialize: ${clip(asText(error.message ?? JSON.stringify(error)), 200)}`;
     return 'the server answered initialize without a result object';
   }
 
@@ -196,15 +196,15 @@ export class McpSession {
       return;
     }
     if (!hasId) return; // notifications (logging, progress…) are not part of any exchange
-    const entry = this.pending.get(String(message.id));
+    const entry = this.pending.get(asText(message.id));
     if (!entry) {
       // A late reply (its request timed out) is normal; one under an id never sent is not.
-      if (!this.sentIds.has(String(message.id)) && this.strayReplies.length < MAX_GARBAGE) {
+      if (!this.sentIds.has(asText(message.id)) && this.strayReplies.length < MAX_GARBAGE) {
         this.strayReplies.push(clip(JSON.stringify(message), 200));
       }
       return;
     }
-    this.pending.delete(String(message.id));
+    this.pending.delete(asText(message.id));
     clearTimeout(entry.timer);
     entry.exchange.response = message;
     entry.exchange.durationMs = Math.round(performance.now() - entry.started);
@@ -212,9 +212,9 @@ export class McpSession {
   }
 
   private failRequest(id: unknown, reason: string): void {
-    const entry = this.pending.get(String(id));
+    const entry = this.pending.get(asText(id));
     if (!entry) return;
-    this.pending.delete(String(id));
+    this.pending.delete(asText(id));
     clearTimeout(entry.timer);
     entry.exchange.noResponse = 'closed';
     entry.exchange.note = reason;

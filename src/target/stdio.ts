@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
-import { clip, sanitizeLine } from '../text.js';
+import { clip, sanitizeLine, asText } from '../text.js';
 import { DEFAULT_LIMITS, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
 import { killStragglers, RUN_MARKER } from './stragglers.js';
 
@@ -167,5 +167,5 @@ function startFailure(cmd: StdioCommand, err: unknown): string {
       : `cannot start '${cmd.command}': command not found (check the spelling and your PATH)`;
   }
   if (code === 'EACCES') return `cannot start '${cmd.command}': permission denied (is it executable?)`;
-  return `cannot start '${cmd.command}': ${(err as Error)?.message ?? String(err)}`;
+  return `cannot start '${cmd.command}': ${(err as Error)?.message ?? asText(err)}`;
 }
