@@ -3,7 +3,7 @@ import { defineCheck } from '../src/check.js';
 import type { LintContext } from '../src/lint/context.js';
 import { stem, type LintFile } from '../src/lint/files.js';
 import { isPlainObject } from '../src/pd/payload.js';
-import { quickValidate, schemaProblem } from '../src/schema.js';
+import { quickValidate, schemaProblem, unappliedPatterns } from '../src/schema.js';
 import { clip } from '../src/text.js';
 import { toolNameProblem } from '../src/tool-names.js';
 
@@ -90,6 +90,11 @@ function checkExamples(ctx: LintContext, file: LintFile, d: Record<string, unkno
       location: ctx.at(file), hint: 'Add "examples": [{ "description", "input": { … } }].',
     });
     return;
+  }
+  for (const pattern of schema ? unappliedPatterns(schema) : []) {
+    ctx.info(`The inputSchema has the pattern ${JSON.stringify(clip(pattern, 80))}, which uses lookaround or backreferences; it has no linear-time form, so examples were not checked against it.`, {
+      location: ctx.at(file, '/inputSchema'),
+    });
   }
   d.examples.forEach((example, i) => {
     if (!isPlainObject(example) || !isPlainObject(example.input) || !schema) return; // shape errors: lint-schema

@@ -3,10 +3,10 @@ import type { LiveContext } from '../src/context.js';
 import { fetchDescriptions } from '../src/pd/fetch.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import type { Exchange, JsonObject } from '../src/target/types.js';
-import type { compileSchema as CompileSchema, describeErrors as DescribeErrors } from '../src/schema.js';
+import type { compileSchema as CompileSchema, describeErrors as DescribeErrors, unappliedPatterns as UnappliedPatterns } from '../src/schema.js';
 import { clip, listing } from '../src/text.js';
 
-let schemas: { compileSchema: typeof CompileSchema; describeErrors: typeof DescribeErrors };
+let schemas: { compileSchema: typeof CompileSchema; describeErrors: typeof DescribeErrors; unappliedPatterns: typeof UnappliedPatterns };
 
 /** Tools are fetched in groups of this many, to keep URIs a sane length. */
 const GROUP = 50;
@@ -88,6 +88,9 @@ function checkEntry(ctx: LiveContext, name: string, entry: unknown, transcript: 
     });
   }
   checkExamples(ctx, name, entry, compiled.validate, transcript);
+  for (const pattern of schemas.unappliedPatterns(schema)) {
+    ctx.info(`The inputSchema of '${name}' has the pattern ${JSON.stringify(clip(pattern, 80))}, which uses lookaround or backreferences; it has no linear-time form, so examples were not checked against it.`, { location });
+  }
   if (!('error_guidance' in entry)) {
     ctx.warn(`The full description of '${name}' has no error_guidance (§3.2 SHOULD).`, {
       location, hint: 'Add "error_guidance": { "common_errors": [{ "error", "cause", "solution" }] }.',

@@ -2,7 +2,7 @@ import { Ajv, type ValidateFunction, type ErrorObject } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { Validator as CfValidator } from '@cfworker/json-schema';
-import { ajvRegExpEngine } from './safe-regexp.js';
+import { ajvRegExpEngine, isUnsupportedPattern } from './safe-regexp.js';
 import { asText } from './text.js';
 
 /** ajv-formats is CommonJS; under NodeNext its function arrives as the module's `default`. */
@@ -104,14 +104,32 @@ export function quickValidate(schema: Record<string, unknown>, value: unknown): 
 /** Errors of these keywords only say "something inside failed"; the inner error says what. */
 const CONTAINER_KEYWORDS = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', 'additionalItems', 'unevaluatedProperties', 'dependentSchemas']);
 
-/** Whether a schema uses `pattern` or `patternProperties` anywhere (iteratively: no recursion limit). */
+/** Whether a schema uses `pattern` or `patternProperties` anywhere. */
 function hasPatterns(schema: unknown): boolean {
+  return patternsOf(schema).length > 0;
+}
+
+/** The `pattern`s and `patternProperties` keys of a schema, at any depth (iteratively: no recursion limit). */
+function patternsOf(schema: unknown): string[] {
+  const found: string[] = [];
   const stack: unknown[] = [schema];
   while (stack.length) {
     const node = stack.pop();
     if (typeof node !== 'object' || node === null) continue;
-    if (!Array.isArray(node) && (typeof (node as Record<string, unknown>).pattern === 'string' || 'patternProperties' in node)) return true;
+    if (!Array.isArray(node)) {
+      const record = node as Record<string, unknown>;
+      if (typeof record.pattern === 'string') found.push(record.pattern);
+      if (typeof record.patternProperties === 'object' && record.patternProperties !== null) found.push(...Object.keys(record.patternProperties));
+    }
     for (const child of Object.values(node)) if (typeof child === 'object') stack.push(child);
   }
-  return false;
+  return found;
+}
+
+/**
+ * Patterns of a schema that are not applied: lookaround and backreferences have no linear-time
+ * form, and a backtracking engine is never used on text from outside (src/safe-regexp.ts).
+ */
+export function unappliedPatterns(schema: unknown): string[] {
+  return [...new Set(patternsOf(schema).filter(isUnsupportedPattern))];
 }

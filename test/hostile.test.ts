@@ -131,6 +131,7 @@ t.test('the catastrophic pattern is matched in linear time, in inputs and output
   const report = assertVerdict(t, run, 1);
   t.match(findingsOf(report, 'pd-full-descriptions').join('\n'), /Example 1 of 'match' does not match its own inputSchema: \/text must match pattern/);
   t.match(findingsOf(report, 'mcp-output-schema').join('\n'), /structuredContent of 'match' does not conform/);
+  t.match(findingsOf(report, 'pd-full-descriptions').join('\n'), /the pattern "\^\(\?=\(a\+\)\+\$\)", which uses lookaround or backreferences; .*not checked against it/, 'a pattern RE2 cannot run is said to be unapplied');
 });
 
 t.test('a $ref to a remote schema is never fetched', async (t) => {

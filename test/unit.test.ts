@@ -105,3 +105,23 @@ t.test('input schemas compile in their own dialect; broken ones are explained', 
   t.notOk(validate!({}));
   t.ok(compileSchema({ $id: 'same', type: 'object' }).validate, 'a reused $id does not clash');
 });
+
+t.test('patterns from outside run on RE2: right answers, linear time, unsupported syntax named', async (t) => {
+  const { compileSchema, quickValidate, unappliedPatterns } = await import('../src/schema.js');
+  const { safeRegExp, isUnsupportedPattern } = await import('../src/safe-regexp.js');
+  const evil = `${'a'.repeat(5000)}!`;
+  const started = performance.now();
+  t.equal(safeRegExp('^(a+)+$').test(evil), false, 'the catastrophic pattern answers (and says no)');
+  t.equal(safeRegExp('^(a+)+$').test('aaaa'), true);
+  t.ok(performance.now() - started < 5000, 'without backtracking (a hang guard, not a timing test)');
+  t.equal(safeRegExp('^\\u00e9$').test('é'), true, 'JavaScript escapes are translated');
+  t.ok(isUnsupportedPattern('(?=x)'), 'lookahead has no linear-time form');
+  t.notOk(isUnsupportedPattern('^note-[0-9]{1,9}$'));
+
+  // ajv keys compiled patterns by their text: two patterns must not share one engine object.
+  const two = compileSchema({ type: 'object', properties: { a: { type: 'string', pattern: '^a$' }, b: { type: 'string', pattern: '^b$' } } });
+  t.equal(two.validate!({ a: 'a', b: 'b' }), true);
+  t.equal(two.validate!({ a: 'b', b: 'a' }), false);
+  t.same(quickValidate({ type: 'object', properties: { x: { type: 'string', pattern: '^(a+)+$' } } }, { x: evil }), ['/x: must match pattern "^(a+)+$"']);
+  t.same(unappliedPatterns({ properties: { a: { pattern: '(a)\\1' }, b: { pattern: '^ok$' } }, patternProperties: { '^(?!x)': {} } }).sort(), ['(a)\\1', '^(?!x)'].sort());
+});
