@@ -79,16 +79,13 @@ export async function executeCheck<Ctx extends FindingSink>(
     clearTimeout(timer);
     await finish(ctx);
   }
+  return resultOf(check, status ?? statusOf(ctx.findings), ctx.findings, Math.round(performance.now() - started));
+}
+
+/** A check's result: its own metadata, stamped once here, with what the run found. */
+function resultOf(check: Pick<CheckDefinition<never>, 'id' | 'title' | 'spec'>, status: CheckResult['status'], findings: Finding[], durationMs: number): CheckResult {
   const { requirements, ...spec } = check.spec;
-  return {
-    id: check.id,
-    title: check.title,
-    status: status ?? statusOf(ctx.findings),
-    severity,
-    spec: { ...spec, requirements },
-    durationMs: Math.round(performance.now() - started),
-    findings: ctx.findings,
-  };
+  return { id: check.id, title: check.title, status, severity: severityOf(check.spec.level), spec: { ...spec, requirements }, durationMs, findings };
 }
 
 /**
@@ -125,11 +122,7 @@ export interface RunDeadline {
 
 /** A check the run had no time left for: an error, since its verdict is unknown. */
 function notRun(check: LiveCheck, message: string): CheckResult {
-  const { requirements, ...spec } = check.spec;
-  return {
-    id: check.id, title: check.title, status: 'error', severity: severityOf(check.spec.level), spec: { ...spec, requirements }, durationMs: 0,
-    findings: [{ level: 'error', message, hint: 'Make the server answer faster, or raise --max-duration.' }],
-  };
+  return resultOf(check, 'error', [{ level: 'error', message, hint: 'Make the server answer faster, or raise --max-duration.' }], 0);
 }
 
 class CheckTimeout extends Error {}

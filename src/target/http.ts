@@ -1,6 +1,6 @@
 import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
 import { clip, sanitizeLine } from '../text.js';
-import { DEFAULT_LIMITS, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
+import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
 const DELETE_TIMEOUT_MS = 2000;
 
 /** The URL as shown in reports: no user:password, and query values (often API keys) hidden. */
@@ -176,10 +176,6 @@ async function readCapped(res: Response, max: number): Promise<string | undefine
     text += decoder.decode(chunk, { stream: true });
   }
   return text + decoder.decode();
-}
-
-function megabytes(bytes: number): string {
-  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 }
 
 function networkReason(where: string, err: unknown): string {

@@ -49,3 +49,8 @@ export function parseMessage(text: string): { value?: unknown; problem?: string 
   }
   return capDepth(value) ? { value, problem: TOO_DEEP } : { value };
 }
+
+/** Bytes as megabytes for messages: "16 MB", "0.5 MB". */
+export function megabytes(bytes: number): string {
+  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+}

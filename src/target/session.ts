@@ -50,8 +50,6 @@ export class McpSession {
   initializeResult: JsonObject | undefined;
   private nextId = 1;
   private readonly pending = new Map<string, Pending>();
-  /** Ids of every request sent, to tell a late reply from one under an id we never used. */
-  private readonly sentIds = new Set<string>();
   private closedReason: string | undefined;
   private closing: Promise<void> | undefined;
 
@@ -88,7 +86,6 @@ export class McpSession {
       exchange.note = this.closedReason;
       return Promise.resolve(exchange);
     }
-    this.sentIds.add(asText(id));
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(asText(id));
@@ -199,7 +196,7 @@ export class McpSession {
     const entry = this.pending.get(asText(message.id));
     if (!entry) {
       // A late reply (its request timed out) is normal; one under an id never sent is not.
-      if (!this.sentIds.has(asText(message.id)) && this.strayReplies.length < MAX_GARBAGE) {
+      if (!this.wasSent(message.id) && this.strayReplies.length < MAX_GARBAGE) {
         this.strayReplies.push(clip(JSON.stringify(message), 200));
       }
       return;
@@ -209,6 +206,12 @@ export class McpSession {
     entry.exchange.response = message;
     entry.exchange.durationMs = Math.round(performance.now() - entry.started);
     entry.resolve(entry.exchange);
+  }
+
+  /** Request ids run 1, 2, 3…: an id was sent when it is one of those (compared as text, as pending is). */
+  private wasSent(id: unknown): boolean {
+    const key = asText(id);
+    return /^[1-9]\d*$/.test(key) && Number(key) < this.nextId;
   }
 
   private failRequest(id: unknown, reason: string): void {

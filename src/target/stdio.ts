@@ -2,8 +2,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
 import { clip, sanitizeLine, asText } from '../text.js';
-import { DEFAULT_LIMITS, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
-import { killStragglers, RUN_MARKER } from './stragglers.js';
+import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
+import { killStragglers, markedEnvironment } from './stragglers.js';
 
 export interface StdioCommand {
   command: string;
@@ -71,7 +71,7 @@ export class StdioWire implements Wire {
         child = spawn(cmd.command, cmd.args, {
           cwd: cmd.cwd,
           // The marker is inherited by every descendant, even one that leaves the process group.
-          env: { ...process.env, ...cmd.env, ...RUN_MARKER },
+          env: { ...process.env, ...cmd.env, ...markedEnvironment() },
           stdio: ['pipe', 'pipe', 'pipe'],
           // Own process group, so that grandchildren die with it.
           detached: true,
@@ -143,7 +143,7 @@ export class StdioWire implements Wire {
   private tooLarge(): void {
     this.garbageHandler(`${TOO_LARGE}: ${clip(this.stdoutBuffer, 200)}`);
     this.stdoutBuffer = '';
-    this.markClosed(`the server sent a message larger than ${Math.round(this.limits.maxMessageBytes / 1024 / 1024)} MB (--max-response)`);
+    this.markClosed(`the server sent a message larger than ${megabytes(this.limits.maxMessageBytes)} (--max-response)`);
     void this.close();
   }
 

@@ -8,7 +8,15 @@ import { readdirSync, readFileSync } from 'node:fs';
  */
 const MARKER_NAME = 'MCP_PD_CHECK_RUN';
 const MARKER_VALUE = `${process.pid}-${randomUUID()}`;
-export const RUN_MARKER: Record<string, string> = { [MARKER_NAME]: MARKER_VALUE };
+const RUN_MARKER: Record<string, string> = { [MARKER_NAME]: MARKER_VALUE };
+/** Set when a server is started; a sweep clears it, so runs that started nothing never scan /proc. */
+let armed = false;
+
+/** The environment entries for a server about to start (and a sweep due at the end). */
+export function markedEnvironment(): Record<string, string> {
+  armed = true;
+  return RUN_MARKER;
+}
 const NEEDLE = Buffer.from(`${MARKER_NAME}=${MARKER_VALUE}\0`);
 
 /**
@@ -17,6 +25,8 @@ const NEEDLE = Buffer.from(`${MARKER_NAME}=${MARKER_VALUE}\0`);
  * can run in an 'exit' handler. Returns how many were killed.
  */
 export function killStragglers(): number {
+  if (!armed) return 0;
+  armed = false;
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
