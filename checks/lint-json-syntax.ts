@@ -9,7 +9,11 @@ export default defineCheck<LintContext>({
   async run(ctx) {
     for (const file of ctx.files) {
       if (file.readProblem) {
-        ctx.fail(`${file.display} ${file.readProblem}.`, { location: { file: file.display }, hint: 'Lint only JSON text files.' });
+        const report = file.readLevel === 'warning' ? ctx.warn.bind(ctx) : ctx.fail.bind(ctx);
+        report(`${file.display} ${file.readProblem}.`, {
+          location: { file: file.display },
+          hint: file.readLevel === 'warning' ? 'Lint the folder the link points to as well (it is then followed), or remove the link.' : 'Lint only JSON text files.',
+        });
         continue;
       }
       const source = file.source!;

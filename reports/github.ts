@@ -1,5 +1,7 @@
 import type { CheckReport } from '../src/generated/report.js';
 import { makeVisible } from '../src/text.js';
+import { fenceOffCommands } from './ci-fence.js';
+import { exchangesAsText } from './exchange-text.js';
 
 /**
  * Workflow-command data: no line break (or % that could forge one) survives, so no text can start
@@ -18,8 +20,9 @@ function property(text: string): string {
  * GitHub Actions annotations (::error / ::warning), with file and line where there is one. Text
  * from servers and linted files is escaped, so it cannot inject workflow commands.
  */
-export function renderGithub(report: CheckReport): string {
+export function renderGithub(report: CheckReport, commandsOff?: string): string {
   const lines: string[] = [];
+  const proofs: string[] = [];
   for (const r of report.results) {
     for (const f of r.findings) {
       if (f.level === 'info' || f.accepted) continue;
@@ -29,9 +32,14 @@ export function renderGithub(report: CheckReport): string {
       }
       const text = f.hint ? `${f.message} Fix: ${f.hint}` : f.message;
       lines.push(`::${f.level === 'error' ? 'error' : 'warning'} ${props.join(',')}::${data(text)}`);
+      if (f.level === 'error' && f.transcript?.length) proofs.push(`${r.id}: ${makeVisible(f.message)}\n${makeVisible(exchangesAsText(f.transcript.slice(-4)))}`);
     }
   }
   const s = report.summary;
   lines.push(`::notice title=mcp-pd-check::${data(`${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.errors} errors`)}`);
+  // In an Actions log, the exchanges behind the failures follow in a folded group, fenced off.
+  if (commandsOff && proofs.length) {
+    lines.push('::group::mcp-pd-check: the JSON-RPC exchanges behind the failures', fenceOffCommands(proofs.join('\n\n'), commandsOff).trimEnd(), '::endgroup::');
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -9,6 +9,11 @@ import { renderText } from './text.js';
 
 export interface RenderOptions {
   color: boolean;
+  /**
+   * Set (to a random token) when the output goes to a GitHub Actions log: the text and github
+   * reporters fence untrusted text with ::stop-commands::<token> … ::<token>::.
+   */
+  commandsOff?: string;
 }
 
 export type Reporter = (report: CheckReport, options: RenderOptions) => string;
@@ -19,7 +24,7 @@ export const REPORTERS: Record<string, Reporter> = {
   json: (report) => renderJson(report),
   junit: (report) => renderJunit(report),
   sarif: (report) => renderSarif(report),
-  github: (report) => renderGithub(report),
+  github: (report, options) => renderGithub(report, options.commandsOff),
   markdown: (report) => renderMarkdown(report),
   html: (report) => renderHtml(report),
 };

@@ -1,9 +1,12 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../src/generated/report.js';
 import { clip, inlineJson, plural, sanitizeLine, asText } from '../src/text.js';
+import { fenceOffCommands } from './ci-fence.js';
 
 export interface TextOptions {
   color: boolean;
+  /** A GitHub Actions log: the whole report is fenced off from the runner's command parser. */
+  commandsOff?: string;
   /** Width to clip JSON lines of transcripts to. */
   width?: number;
 }
@@ -60,7 +63,7 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     for (const e of b.stale.slice(0, 20)) out.push(c.gray(`  - ${sanitizeLine(e.check)}: ${sanitizeLine(clip(e.message, width))}`));
   }
   out.push('', `${plural(total, 'check')}: ${parts.join(', ')} in ${(report.durationMs / 1000).toFixed(1)} s`);
-  return `${out.join('\n')}\n`;
+  return fenceOffCommands(`${out.join('\n')}\n`, options.commandsOff);
 }
 
 /** `shown` holds the exchanges already printed for this check: each is printed once. */

@@ -6,6 +6,7 @@ import { FORMAT_NAMES, REPORTERS } from '../reports/index.js';
 import { ProgressLine } from '../reports/progress.js';
 import { commandFrom, parseEnv, parseHeaders, parseUrl } from './cli/target-args.js';
 import { UsageError } from './cli/usage-error.js';
+import { InputError } from './input-error.js';
 import { explainJson, explainText, findCheck } from './cli/explain.js';
 import type { CheckReport } from './generated/report.js';
 import { checkTarget } from './live.js';
@@ -20,6 +21,20 @@ import { TargetUnavailableError } from './target/types.js';
 import { DEFAULT_MAX_MESSAGE_MB } from './target/limits.js';
 import { TOOL_NAME, TOOL_VERSION } from './version.js';
 import { asText } from './text.js';
+import { Redactor } from './safety/redact.js';
+import { safeLine, safeReport } from './safety/output.js';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * Masks the secrets of this run in everything the CLI prints. It starts with the environment's;
+ * a live run replaces it with one that also knows --header and --env values.
+ */
+let redactor = Redactor.forRun();
+
+/** Every line the CLI writes to stderr goes through here: no secret, no CI command. */
+function say(text: string): void {
+  process.stderr.write(safeLine(text, redactor));
+}
 
 /** Exit codes: the public contract (DESIGN.md). */
 export const EXIT = { ok: 0, failures: 1, usage: 2, unreachable: 3 } as const;
@@ -47,6 +62,7 @@ interface LiveCliOptions extends OutputOptions {
   header: string[];
   cwd?: string;
   env: string[];
+  inheritEnv: boolean;
   timeout: number;
   sessions: number;
   safeCalls: boolean;
@@ -123,7 +139,7 @@ function gate(report: CheckReport, opts: OutputOptions, baseline: Baseline | und
     const file = opts.baseline ?? DEFAULT_BASELINE;
     const fresh = baselineFrom(report);
     writeFileSync(file, `${JSON.stringify(fresh, null, 2)}\n`);
-    process.stderr.write(`${TOOL_NAME}: baseline ${file} written: ${fresh.accepted.length} accepted findings\n`);
+    say(`${TOOL_NAME}: baseline ${file} written: ${fresh.accepted.length} accepted findings\n`);
     return applyBaseline(report, fresh, file);
   }
   return baseline ? applyBaseline(report, baseline, opts.baseline!) : report;
@@ -244,7 +260,8 @@ export function buildProgram(): Command {
     .option('--url <url>', 'check a Streamable HTTP server at this URL instead of starting a command')
     .option('--header <Name: value>', 'HTTP header for --url, repeatable; $VAR is read from the environment; never reported', collect, [])
     .option('--cwd <dir>', 'working directory for the server command')
-    .option('--env <KEY=VALUE>', 'environment variable for the server (repeatable)', collect, [])
+    .option('--env <KEY=VALUE|KEY>', 'environment variable for the server; KEY alone passes the checker\'s own value through (repeatable)', collect, [])
+    .option('--inherit-env', 'give the server the checker\'s whole environment (risky: CI secrets reach the server; by default it gets only HOME, LOGNAME, PATH, SHELL, TERM, USER and --env)', false)
     .option('--timeout <ms>', 'time limit for every request', integer(1, 600_000), 5000)
     .option('--sessions <n>', 'parallel sessions for the session-isolation check', integer(2, MAX_SESSIONS), 8)
     .option('--max-duration <s>', 'time limit of the whole run in seconds; checks not finished by then are errors', integer(1, 86_400), DEFAULT_MAX_DURATION_S)
@@ -317,14 +334,18 @@ function checkOutputPath(opts: OutputOptions): void {
 function targetFrom(words: string[], opts: LiveCliOptions): Target {
   if (opts.url) {
     if (words.length) throw new UsageError(`give either a server command or --url, not both (got --url and '${words[0]}')`);
-    if (opts.cwd || opts.env.length) throw new UsageError('--cwd and --env apply to a server command, not to --url');
-    return new HttpTarget(parseUrl(opts.url), parseHeaders(opts.header), opts.timeout, limitsFrom(opts));
+    if (opts.cwd || opts.env.length || opts.inheritEnv) throw new UsageError('--cwd, --env and --inherit-env apply to a server command, not to --url');
+    const headers = parseHeaders(opts.header);
+    redactor = Redactor.forRun({ headers });
+    return new HttpTarget(parseUrl(opts.url), headers, { timeoutMs: opts.timeout, limits: limitsFrom(opts), redactor });
   }
   if (opts.header.length) throw new UsageError('--header goes with --url');
   if (!words.length) throw new UsageError('no server to check: give the command that starts it (mcp-pd-check -- node server.js) or --url http://host/mcp');
-  const command = commandFrom(words, opts.cwd ? resolve(opts.cwd) : undefined, parseEnv(opts.env));
+  const env = parseEnv(opts.env);
+  redactor = Redactor.forRun({ serverEnv: env });
+  const command = { ...commandFrom(words, opts.cwd ? resolve(opts.cwd) : undefined, env), inheritEnv: opts.inheritEnv };
   if (opts.cwd && !isDirectory(opts.cwd)) throw new UsageError(`--cwd '${opts.cwd}' is not a directory`);
-  return new StdioTarget(command, opts.timeout, limitsFrom(opts));
+  return new StdioTarget(command, { timeoutMs: opts.timeout, limits: limitsFrom(opts), redactor });
 }
 
 function limitsFrom(opts: LiveCliOptions) {
@@ -332,6 +353,7 @@ function limitsFrom(opts: LiveCliOptions) {
 }
 
 async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
+  exitOnSignals();
   const { LIVE_CHECKS } = await import('../checks/index.js');
   const checks = selectChecks(LIVE_CHECKS, opts);
   const target = targetFrom(words, opts);
@@ -350,7 +372,7 @@ async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
   } catch (err) {
     progress.clear();
     if (err instanceof TargetUnavailableError) {
-      process.stderr.write(`${TOOL_NAME}: cannot check '${target.describe}': ${err.message}\n`);
+      say(`${TOOL_NAME}: cannot check '${target.describe}': ${err.message}\n`);
       return EXIT.unreachable;
     }
     throw err;
@@ -361,17 +383,20 @@ async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
   return exitCodeFor(report, opts.failOn);
 }
 
-function emit(report: CheckReport, opts: OutputOptions): void {
+function emit(unsafe: CheckReport, opts: OutputOptions): void {
+  const report = safeReport(unsafe, redactor);
   for (const [format, file] of reportTargets(opts)) {
     try {
       writeFileSync(file, REPORTERS[format]!(report, { color: false }));
     } catch (err) {
-      process.stderr.write(`${TOOL_NAME}: could not write ${file} (${(err as Error).message})\n`);
+      say(`${TOOL_NAME}: could not write ${file} (${(err as Error).message})\n`);
     }
   }
   const toFile = Boolean(opts.output);
   const color = opts.color && !toFile && process.stdout.isTTY === true && !process.env.NO_COLOR;
-  const text = REPORTERS[opts.format]!(report, { color });
+  // In a GitHub Actions log, a report on stdout is fenced off from the runner's command parser.
+  const commandsOff = !toFile && process.env.GITHUB_ACTIONS === 'true' ? randomUUID() : undefined;
+  const text = REPORTERS[opts.format]!(report, { color, commandsOff });
   if (!toFile) {
     process.stdout.write(text);
     return;
@@ -379,11 +404,11 @@ function emit(report: CheckReport, opts: OutputOptions): void {
   try {
     writeFileSync(opts.output!, text);
     const s = report.summary;
-    process.stderr.write(`${TOOL_NAME}: ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.errors} errors; report written to ${opts.output}\n`);
+    say(`${TOOL_NAME}: ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.errors} errors; report written to ${opts.output}\n`);
   } catch (err) {
     // Never lose a finished run: print the report instead.
     process.stdout.write(text);
-    process.stderr.write(`${TOOL_NAME}: could not write ${opts.output} (${(err as Error).message}); the report was printed instead\n`);
+    say(`${TOOL_NAME}: could not write ${opts.output} (${(err as Error).message}); the report was printed instead\n`);
   }
 }
 
@@ -398,10 +423,17 @@ function isDirectory(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory();
 }
 
-async function main(argv: string[]): Promise<void> {
-  // Ctrl-C: exit through the normal path so that every server process is killed.
+/**
+ * Ctrl-C or SIGTERM during a live run: exit through the normal path, so that every server process
+ * is killed. Only then: anything else (lint, help) keeps the default action, which ends the
+ * process at once whatever its main thread is doing.
+ */
+function exitOnSignals(): void {
   process.once('SIGINT', () => process.exit(130));
   process.once('SIGTERM', () => process.exit(143));
+}
+
+async function main(argv: string[]): Promise<void> {
   // A reader that stops early (`| head`) closes the pipe: stop quietly, as other CLIs do.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => process.exit(err.code === 'EPIPE' ? (process.exitCode ?? 0) : 74));
@@ -411,11 +443,11 @@ async function main(argv: string[]): Promise<void> {
   } catch (err) {
     if (err instanceof CommanderError) {
       process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    } else if (err instanceof UsageError) {
-      process.stderr.write(`${TOOL_NAME}: ${err.message}\n`);
+    } else if (err instanceof InputError) {
+      say(`${TOOL_NAME}: ${err.message}\n`);
       process.exitCode = EXIT.usage;
     } else {
-      process.stderr.write(`${TOOL_NAME}: internal error: ${(err as Error)?.stack ?? asText(err)}\nPlease report this at the project's issue tracker.\n`);
+      say(`${TOOL_NAME}: internal error: ${(err as Error)?.stack ?? asText(err)}\nPlease report this at the project's issue tracker.\n`);
       process.exitCode = 70;
     }
   }

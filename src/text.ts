@@ -6,6 +6,17 @@
 // C0/C1 controls (tab kept out too), DEL, bidi embeddings/overrides/isolates, zero-width and line/paragraph separators.
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
+/**
+ * CI log commands that a runner honours anywhere in a line (Azure's `##vso[…]` and `##[…]`) or at
+ * its start (GitHub's `::name …::`), broken wherever they occur in untrusted text: a space goes
+ * between the two marks, so the text stays readable and no runner reads a command.
+ */
+const CI_COMMAND = /##(?=(?:vso)?\[)|::(?=[a-z])/gi;
+
+export function breakCiCommands(text: string): string {
+  return text.replace(CI_COMMAND, (m) => `${m[0]} ${m[1]}`);
+}
+
 /** Makes control characters visible (`\u001b` → `\x1b`) and keeps the text on one line. */
 export function sanitizeLine(text: string): string {
   return makeVisible(text.replace(/\r?\n|\t/g, ' '));
@@ -13,7 +24,7 @@ export function sanitizeLine(text: string): string {
 
 /** Makes control, bidi and zero-width characters visible; line breaks and tabs stay as they are. */
 export function makeVisible(text: string): string {
-  return text.replace(UNSAFE, (ch) => {
+  return breakCiCommands(text).replace(UNSAFE, (ch) => {
     const code = ch.charCodeAt(0);
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });

@@ -4,65 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckReport } from '../src/generated/report.js';
 import { Validator } from '@cfworker/json-schema';
-import { CLI, reportSchemaErrors, ROOT, startHttp, tempDir } from './helpers.js';
-import { spawn } from 'node:child_process';
-
-const HOSTILE = join(ROOT, 'dist', 'fixtures', 'hostile');
-const SOURCES = join(ROOT, 'fixtures', 'hostile');
-/** Generous: a hang guard, not a speed test (speed is for the bench). */
-const HANG_GUARD_MS = 90_000;
-/** Tight per-request and whole-run bounds, so that misbehaviour shows quickly. */
-const BOUNDS = ['--timeout', '1000', '--sessions', '3', '--max-duration', '30'];
-
-interface Run { code: number | null; stdout: string; stderr: string; ms: number; killed: boolean }
-
-/** The CLI, killed (and failed) if it ever outlives the hang guard. */
-function runBounded(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let killed = false;
-    const guard = setTimeout(() => { killed = true; child.kill('SIGKILL'); }, HANG_GUARD_MS);
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr, ms: performance.now() - started, killed });
-    });
-  });
-}
-
-/** Processes still alive whose command line names this fixture (its server, or what it started). */
-function survivors(fixture: string): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (cmdline.includes(`hostile/${fixture}.js`)) found.push(`${pid}: ${cmdline.trim()}`);
-    } catch { /* gone */ }
-  }
-  return found;
-}
-
-/** The assertions a subtest offers (what assertVerdict uses). */
-type Asserts = Pick<typeof t, 'ok' | 'notOk' | 'equal' | 'match' | 'notMatch' | 'same'>;
-
-/** The common verdict rules: exit 1 or 3, no stack trace, one readable line when unreachable. */
-function assertVerdict(t: Asserts, run: Run, expectedCode: 1 | 3): CheckReport | undefined {
-  t.notOk(run.killed, 'finished within its bounds');
-  t.equal(run.code, expectedCode, `exit ${expectedCode}`);
-  t.notMatch(run.stderr, /\n\s+at .+:\d+:\d+\)?\n|internal error/, 'no stack trace');
-  t.notMatch(run.stderr, /[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/, 'no raw control or bidi characters on stderr');
-  if (expectedCode === 3) {
-    t.match(run.stderr, /^mcp-pd-check: cannot check '[^\n]+': [^\n]+\n$/, 'one line that says why');
-    return undefined;
-  }
-  const report = JSON.parse(run.stdout) as CheckReport;
-  t.same(reportSchemaErrors(report), [], 'the report is schema-valid');
-  return report;
-}
+import { reportSchemaErrors, ROOT, startHttp, tempDir } from './helpers.js';
+import { assertVerdict, BOUNDS, HOSTILE, runBounded, SOURCES, survivors } from './support/hostile.js';
 
 function findingsOf(report: CheckReport | undefined, id: string): string[] {
   return report?.results.find((r) => r.id === id)?.findings.map((f) => f.message) ?? [];
@@ -98,7 +41,9 @@ const STDIO: Record<string, Case> = {
 
 t.test('every hostile fixture has a case here, and every case a fixture', async (t) => {
   const files = readdirSync(SOURCES).filter((f) => f.endsWith('.ts') && !f.startsWith('raw-')).map((f) => f.slice(0, -3));
-  const covered = [...Object.keys(STDIO), 'hostile-text', 'remote-ref', 'http-500', 'http-404-session', 'http-html'];
+  const covered = [...Object.keys(STDIO), 'hostile-text', 'remote-ref', 'http-500', 'http-404-session', 'http-html',
+    // test/leaks.test.ts
+    'env-echo', 'http-echo-headers', 'http-redirects', 'sigterm-proof-helpers'];
   t.same(files.sort(), covered.sort());
   for (const f of files) t.match(readFileSync(join(SOURCES, `${f}.ts`), 'utf8'), /^\/\/ Hostile: /, `${f} says how it is hostile`);
 });
@@ -184,6 +129,10 @@ t.test('text from a hostile server is inert in every output format', async (t) =
   t.match(run.stdout, /evil\\x1b\[1m_tool/, 'text: the escape is shown, not performed');
   t.notMatch(run.stdout, controls, 'text: no control or bidi characters');
   t.notMatch(run.stdout, /^::/m, 'text: no line that a CI runner would read as a command');
+  const commands = /##(vso)?\[|::(error|warning|set-output|stop-commands)/i;
+  t.notMatch(run.stdout, commands, 'text: no CI command anywhere in a line');
+  for (const f of ['json', 'junit', 'sarif', 'markdown', 'html']) t.notMatch(read(f), commands, `${f}: no CI command anywhere`);
+  t.notMatch(read('github').replace(/^::(error|warning|notice) [^:]*::/gm, ''), commands, 'github: no CI command inside an annotation');
 
   const github = read('github').trimEnd().split('\n');
   for (const line of github) t.match(line, /^::(error|warning|notice) [^\n]*?::[^\n]*$/, 'github: every line is one annotation of ours');

@@ -5,11 +5,32 @@ import { join, resolve } from 'node:path';
 import { ROOT } from './helpers.js';
 
 const DIST = join(ROOT, 'dist');
+const NODE_MODULES = join(ROOT, 'node_modules');
 
-/** Servers the checker started (they carry its run marker), servers the tests started, and browsers. */
+/** This process and its ancestors (npm test, the shell that ran it) are not leftovers. */
+function ancestors(): Set<number> {
+  const mine = new Set<number>();
+  let pid = process.pid;
+  while (pid > 1 && !mine.has(pid)) {
+    mine.add(pid);
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      break;
+    }
+  }
+  return mine;
+}
+
+/**
+ * Servers the checker started (they carry its run marker), servers the tests started from dist/
+ * or from node_modules (the real servers of the interop tests), and browsers.
+ */
 function leftovers(): string[] {
   const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)) {
+  const mine = ancestors();
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p) && !mine.has(Number(p)))) {
     try {
       const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
       const cmdline = args.join(' ');
@@ -17,7 +38,7 @@ function leftovers(): string[] {
       const cwd = readlinkSync(`/proc/${pid}/cwd`);
       const runsOurCode = args.some((a) => {
         const path = resolve(cwd, a);
-        return path.startsWith(`${DIST}/`) && !path.startsWith(`${DIST}/test/`);
+        return (path.startsWith(`${DIST}/`) && !path.startsWith(`${DIST}/test/`)) || path.startsWith(`${NODE_MODULES}/`);
       });
       const started = environ.includes('MCP_PD_CHECK_RUN=')
         || runsOurCode

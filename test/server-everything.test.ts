@@ -1,9 +1,10 @@
 import t, { type Test } from 'tap';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LIVE_CHECKS, PD_CRITERIA } from '../checks/index.js';
 import type { CheckReport } from '../src/generated/report.js';
-import { CLI, ROOT, reportSchemaErrors, runCli } from './helpers.js';
+import { CLI, ROOT, reportSchemaErrors, runCli, tempDir } from './helpers.js';
 
 const EVERYTHING = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
@@ -36,4 +37,21 @@ t.test('@modelcontextprotocol/server-everything over Streamable HTTP', { skip: n
   });
   t.not(run.status, 99, run.stderr);
   assertClearReport(t, run.status, run.stdout);
+});
+
+t.test('server-everything\'s get-env runs, yet no report of any format carries a secret of the checker\'s environment', async (t) => {
+  const secret = 'tok_everything_5e4d3c2b1a0f';
+  const dir = tempDir();
+  const formats = ['json', 'junit', 'sarif', 'github', 'markdown', 'html', 'text'];
+  const reports = formats.flatMap((f) => ['--report', `${f}=${join(dir, `r.${f}`)}`]);
+  for (const how of [[], ['--inherit-env']]) {
+    const run = await runCli(['--format', 'json', ...reports, ...how, '--', process.execPath, EVERYTHING, 'stdio'], { env: { MCP_PD_FAKE_SECRET_KEY: secret } });
+    t.equal(run.code, 1, `${how.join(' ') || 'default environment'}: a verdict`);
+    const getEnv = (JSON.parse(run.stdout) as CheckReport).results.flatMap((r) => r.findings).flatMap((f) => f.transcript ?? [])
+      .find((ex) => (ex.request as { params?: { name?: string } }).params?.name === 'get-env' && ex.response);
+    if (how.length) t.match(JSON.stringify(getEnv?.response ?? ''), /\[redacted \$MCP_PD_FAKE_SECRET_KEY\]/, 'with --inherit-env the server had it: masked where it appears');
+    for (const text of [run.stdout, run.stderr, ...formats.map((f) => readFileSync(join(dir, `r.${f}`), 'utf8'))]) {
+      t.notOk(text.includes(secret), 'the secret is in no output');
+    }
+  }
 });

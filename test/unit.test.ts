@@ -83,7 +83,7 @@ t.test('--safe-calls keeps only tools marked read-only; call arguments come from
 
 t.test('untrusted text is made inert for the terminal', async (t) => {
   t.equal(sanitizeLine('a\u001b[31mred\u001b[0m'), 'a\\x1b[31mred\\x1b[0m');
-  t.equal(sanitizeLine('line1\n::error::forged'), 'line1 ::error::forged');
+  t.equal(sanitizeLine('line1\n::error::forged'), 'line1 : :error: :forged', 'a workflow command is broken, not only kept off the line start');
   t.equal(sanitizeLine('abc\u202eevil'), 'abc\\u202eevil');
 });
 

@@ -22,13 +22,23 @@ export function commandFrom(words: string[], cwd: string | undefined, env: Recor
   return { command: argv[0], args: argv.slice(1), cwd, env };
 }
 
-/** `--env KEY=VALUE`, repeatable. */
-export function parseEnv(pairs: string[]): Record<string, string> {
+/**
+ * `--env KEY=VALUE` sets a variable for the server; `--env KEY` passes the checker's own value
+ * through (the server otherwise gets only the safe default set). Repeatable.
+ */
+export function parseEnv(pairs: string[], from: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const env: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--env expects KEY=VALUE, got '${pair}'`);
-    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+    const key = eq < 0 ? pair : pair.slice(0, eq);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw new UsageError(`--env expects KEY=VALUE or KEY (a variable to pass through), got '${pair.slice(0, 40)}'`);
+    if (eq >= 0) {
+      env[key] = pair.slice(eq + 1);
+      continue;
+    }
+    const value = from[key];
+    if (value === undefined) throw new UsageError(`--env ${key}: the variable ${key} is not set in this environment, so there is nothing to pass through (give --env ${key}=VALUE)`);
+    env[key] = value;
   }
   return env;
 }

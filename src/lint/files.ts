@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, relative, resolve } from 'node:path';
-import { glob } from 'tinyglobby';
-import { UsageError } from '../cli/usage-error.js';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { isPlainObject } from '../pd/payload.js';
+import { displayPath, type FoundPath } from './paths.js';
 import { JsonSource } from './source.js';
 
 /** What a linted file is; decided from its shape and folder (the issue's four kinds). */
@@ -24,44 +24,36 @@ export interface LintFile {
   display: string;
   /** Why the file could not be read as text, if so. */
   readProblem?: string;
+  /** How serious that is: an unreadable file is an error, a symlink left alone a warning. */
+  readLevel?: 'error' | 'warning';
   source?: JsonSource;
   kind: FileKind;
 }
 
 /** Larger files are reported, not parsed: no real description file comes near this. */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
-const GLOB_CHARS = /[*?[\]{}]/;
 
-/** Expands files, folders (every *.json below) and globs; a path that matches nothing is a usage error. */
-export async function collectPaths(args: string[], cwd: string): Promise<string[]> {
-  const found = new Set<string>();
-  for (const arg of args) {
-    const abs = resolve(cwd, arg);
-    if (existsSync(abs)) {
-      if (statSync(abs).isDirectory()) {
-        for (const f of await glob('**/*.json', { cwd: abs, absolute: true, ignore: ['**/node_modules/**', '**/.git/**'], dot: true })) found.add(resolve(f));
-      } else {
-        found.add(abs);
-      }
-    } else if (GLOB_CHARS.test(arg)) {
-      const matches = await glob(arg, { cwd, absolute: true, ignore: ['**/node_modules/**', '**/.git/**'] });
-      if (!matches.length) throw new UsageError(`the pattern '${arg}' matches no file`);
-      for (const f of matches) found.add(resolve(f));
-    } else {
-      throw new UsageError(`no such file or folder: '${arg}'`);
-    }
-  }
-  return [...found].sort();
-}
-
-export function readLintFile(path: string, cwd: string): LintFile {
-  const display = relative(cwd, path) || basename(path);
+/**
+ * Reads one file for the lint. Opened non-blocking and checked through its own handle, so a
+ * named pipe (or a file swapped for one after the walk) never blocks the lint, and only a regular
+ * file is read. A problem is a finding on the file, never a stop.
+ */
+export async function readLintFile(found: FoundPath, cwd: string): Promise<LintFile> {
+  const path = found.path;
+  const display = displayPath(path, cwd);
+  if (found.refused) return { path, display, kind: 'unknown', readProblem: found.refused.problem, readLevel: found.refused.level };
+  let handle: FileHandle | undefined;
   let bytes: Buffer;
   try {
-    if (statSync(path).size > MAX_FILE_BYTES) return { path, display, kind: 'unknown', readProblem: `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
-    bytes = readFileSync(path);
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    const info = await handle.stat();
+    if (!info.isFile()) return { path, display, kind: 'unknown', readProblem: 'is not a regular file; it was not read' };
+    if (info.size > MAX_FILE_BYTES) return { path, display, kind: 'unknown', readProblem: `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
+    bytes = await handle.readFile();
   } catch (err) {
     return { path, display, kind: 'unknown', readProblem: `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+  } finally {
+    await handle?.close();
   }
   if (bytes.includes(0)) return { path, display, kind: 'unknown', readProblem: 'is a binary file, not JSON text' };
   const source = new JsonSource(bytes.toString('utf8'));

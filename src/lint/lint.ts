@@ -3,19 +3,37 @@ import type { CheckReport } from '../generated/report.js';
 import { buildReport } from '../report.js';
 import { executeCheck, type RunHooks } from '../runner.js';
 import { LintContext, type LintOptions } from './context.js';
-import { collectPaths, readLintFile } from './files.js';
+import { readLintFile } from './files.js';
+import { collectPaths } from './paths.js';
+
+/** Files read at once: enough to keep the disk busy, few enough never to run out of descriptors. */
+const READ_CONCURRENCY = 32;
+
+/** `items.map(work)` with at most `limit` at a time, in order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
 
 export type LintCheck = Readonly<CheckDefinition<LintContext>>;
 
 /**
  * The core of `mcp-pd-check lint`, with no printing and no exit codes: read every file (a broken
- * one is a finding, never a stop), run the lint checks, return the report. Throws UsageError for
+ * one is a finding, never a stop), run the lint checks, return the report. Throws InputError for
  * a path that does not exist.
  */
 export async function lintPaths(paths: string[], options: { cwd: string; now?: Date; checks?: readonly LintCheck[]; hooks?: RunHooks }): Promise<CheckReport> {
   const startedAt = new Date();
   const t0 = performance.now();
-  const files = (await collectPaths(paths, options.cwd)).map((p) => readLintFile(p, options.cwd));
+  const files = await mapLimit(await collectPaths(paths, options.cwd), READ_CONCURRENCY, (p) => readLintFile(p, options.cwd));
   const lintOptions: LintOptions = { now: options.now ?? new Date() };
   const checks = options.checks ?? (await import('../../checks/index.js')).LINT_CHECKS;
   const results = [];

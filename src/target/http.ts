@@ -2,6 +2,8 @@ import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
 import { clip, sanitizeLine } from '../text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
 const DELETE_TIMEOUT_MS = 2000;
+/** Same-origin redirects followed for one request before giving up (a loop). */
+const MAX_REDIRECTS = 5;
 
 /** The URL as shown in reports: no user:password, and query values (often API keys) hidden. */
 export function displayUrl(url: URL): string {
@@ -29,7 +31,11 @@ export class HttpWire implements Wire {
   private readonly problems: string[] = [];
   private closed = false;
 
-  constructor(private readonly url: URL, private readonly headers: Record<string, string>, private readonly limits: WireLimits = DEFAULT_LIMITS) {
+  /** Where requests go: the given URL, or where a same-origin permanent redirect moved it. */
+  private url: URL;
+
+  constructor(url: URL, private readonly headers: Record<string, string>, private readonly limits: WireLimits = DEFAULT_LIMITS, private readonly redact: (text: string) => string = (t) => t) {
+    this.url = url;
     this.describe = displayUrl(url);
   }
 
@@ -44,13 +50,19 @@ export class HttpWire implements Wire {
     if (this.closed) return;
     const id = 'id' in message && 'method' in message ? message.id : undefined;
     const fail = (reason: string) => {
-      this.problems.push(sanitizeLine(reason));
-      if (id !== undefined) this.failHandler(id, reason);
+      const safe = this.redact(reason);
+      this.problems.push(sanitizeLine(safe));
+      if (id !== undefined) this.failHandler(id, safe);
     };
     const controller = new AbortController();
     this.inflight.add(controller);
     try {
-      const res = await fetch(this.url, { method: 'POST', headers: this.requestHeaders(), body: JSON.stringify(message), signal: controller.signal });
+      const posted = await this.post(JSON.stringify(message), controller.signal);
+      if (posted.refused !== undefined) {
+        fail(posted.refused);
+        return;
+      }
+      const res = posted.res;
       const sid = res.headers.get('mcp-session-id');
       if (sid && !this.sessionId) this.sessionId = sid;
       if (res.status === 202 || res.status === 204) {
@@ -73,16 +85,47 @@ export class HttpWire implements Wire {
       const parsed = this.parse(text, true);
       // A JSON-RPC reply is delivered whatever the status (servers answer errors with 4xx bodies).
       if (parsed && (Array.isArray(parsed) || 'jsonrpc' in parsed) && this.deliver(parsed, id)) return;
-      if (!res.ok) {
+      if (res.status === 401) {
+        fail(unauthorized(res, this.url));
+      } else if (!res.ok) {
         const gone = res.status === 404 && this.sessionId ? ' (the server no longer knows this session)' : '';
-        fail(`HTTP ${res.status} ${res.statusText}${gone}: ${clip(sanitizeLine(text), 200) || 'empty body'}`);
+        fail(`HTTP ${res.status} ${res.statusText}${gone}: ${clip(sanitizeLine(this.redact(text)), 200) || 'empty body'}`);
       } else {
-        fail(`HTTP ${res.status} with ${type || 'no content-type'} instead of JSON-RPC: ${clip(sanitizeLine(text), 120) || 'empty body'}`);
+        fail(`HTTP ${res.status} with ${type || 'no content-type'} instead of JSON-RPC: ${clip(sanitizeLine(this.redact(text)), 120) || 'empty body'}`);
       }
     } catch (err) {
       if (!this.closed) fail(networkReason(this.describe, err));
     } finally {
       this.inflight.delete(controller);
+    }
+  }
+
+  /**
+   * POSTs a message, following redirects only within the URL's origin: the user's headers (API
+   * keys, cookies) must never reach another origin, and Node's fetch would strip only
+   * Authorization and Cookie. A redirect elsewhere is refused with a reason that names it.
+   */
+  private async post(body: string, signal: AbortSignal): Promise<{ res: Response; refused?: undefined } | { res?: undefined; refused: string }> {
+    let url = this.url;
+    for (let hop = 0; ; hop++) {
+      const res = await fetch(url, { method: 'POST', headers: this.requestHeaders(), body, signal, redirect: 'manual' });
+      if (res.status < 300 || res.status > 399 || res.status === 304) return { res };
+      await res.body?.cancel();
+      const location = res.headers.get('location');
+      if (!location) return { refused: `HTTP ${res.status} redirect without a Location header` };
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        return { refused: `HTTP ${res.status} redirect to an invalid URL: ${clip(sanitizeLine(location), 120)}` };
+      }
+      if (next.origin !== this.url.origin) {
+        return { refused: `the server redirected (HTTP ${res.status}) to ${displayUrl(next)}, another origin; mcp-pd-check never sends your headers to another origin, so it stopped — if you trust that server, pass --url ${displayUrl(next)}` };
+      }
+      if (hop >= MAX_REDIRECTS) return { refused: `more than ${MAX_REDIRECTS} redirects (the last to ${displayUrl(next)})` };
+      // A permanent move holds for the rest of the session.
+      if (res.status === 301 || res.status === 308) this.url = next;
+      url = next;
     }
   }
 
@@ -92,7 +135,7 @@ export class HttpWire implements Wire {
     for (const c of this.inflight) c.abort();
     if ((options.terminate ?? true) && this.sessionId) {
       try {
-        const res = await fetch(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(DELETE_TIMEOUT_MS) });
+        const res = await fetch(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(DELETE_TIMEOUT_MS), redirect: 'manual' });
         await res.body?.cancel();
       } catch {
         /* a server that cannot end the session will show it in the next session's behaviour */
@@ -113,7 +156,7 @@ export class HttpWire implements Wire {
     let answered = false;
     for (const m of Array.isArray(value) ? value : [value]) {
       if (typeof m !== 'object' || m === null || Array.isArray(m)) {
-        this.garbageHandler(clip(JSON.stringify(m), 300));
+        this.garbageHandler(clip(this.redact(JSON.stringify(m)), 300));
         continue;
       }
       if ((m as JsonObject).id === id && !('method' in m)) answered = true;
@@ -125,7 +168,7 @@ export class HttpWire implements Wire {
   /** A JSON object or batch, or undefined (reported as garbage); too-deep messages are cut and reported. */
   private parse(text: string, quietIfNotJson = false): JsonObject | unknown[] | undefined {
     const { value, problem } = parseMessage(text);
-    if (problem && !(quietIfNotJson && value === undefined)) this.garbageHandler(`${problem}: ${clip(text, 300)}`);
+    if (problem && !(quietIfNotJson && value === undefined)) this.garbageHandler(`${problem}: ${clip(this.redact(text), 300)}`);
     return typeof value === 'object' && value !== null ? (value as JsonObject) : undefined;
   }
 
@@ -176,6 +219,26 @@ async function readCapped(res: Response, max: number): Promise<string | undefine
     text += decoder.decode(chunk, { stream: true });
   }
   return text + decoder.decode();
+}
+
+/**
+ * A 401 names what the server asked for — its WWW-Authenticate scheme and any URL in it (an
+ * authorization server, resource metadata) — and says that nothing was fetched from there.
+ */
+function unauthorized(res: Response, url: URL): string {
+  const challenge = res.headers.get('www-authenticate');
+  const scheme = challenge ? /^\s*([\w-]+)/.exec(challenge)?.[1] : undefined;
+  const named = challenge ? [...challenge.matchAll(/"(https?:\/\/[^"\s]+)"|(https?:\/\/[^\s",]+)/g)].map((m) => m[1] ?? m[2]!) : [];
+  const where = named.map((u) => {
+    let origin = '';
+    try {
+      origin = new URL(u).origin === url.origin ? ' (this origin)' : ' (another origin)';
+    } catch { /* shown as given */ }
+    return `${clip(sanitizeLine(u), 160)}${origin}`;
+  });
+  const asked = scheme ? `; it asks for ${clip(sanitizeLine(scheme), 40)} credentials` : '';
+  const pointed = where.length ? ` and points to ${where.join(', ')}, which mcp-pd-check did not contact` : '';
+  return `HTTP 401 Unauthorized: the server requires authorization${asked}${pointed}; pass credentials with --header 'Authorization: Bearer $TOKEN'`;
 }
 
 function networkReason(where: string, err: unknown): string {

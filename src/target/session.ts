@@ -2,6 +2,7 @@ import type { Exchange, JsonObject, Wire } from './types.js';
 import { TargetUnavailableError } from './types.js';
 import { clip, asText } from '../text.js';
 import { TOOL_VERSION } from '../version.js';
+import type { Redactor } from '../safety/redact.js';
 
 /**
  * The protocol version the checker asks for. Kept here rather than imported from the SDK's types
@@ -19,6 +20,8 @@ interface Pending {
 export interface SessionOptions {
   label: string;
   timeoutMs: number;
+  /** Masks secrets in everything the server sends, before anything is kept or clipped. */
+  redactor?: Redactor;
 }
 
 /**
@@ -172,7 +175,7 @@ export class McpSession {
 
   private describeInitFailure(ex: Exchange): string {
     const said = telling(this.wire.stderrTail());
-    const last = said && !ex.note?.includes(said) ? `; it said on stderr: "${clip(said, 200)}"` : '';
+    const last = said && !ex.note?.includes('it said on stderr') ? `; it said on stderr: "${clip(said, 200)}"` : '';
     const garbage = this.garbage.length ? `; it wrote non-JSON to stdout: "${clip(this.garbage[0]!, 120)}"`
       : this.strayReplies.length ? `; it answered under an id that no request had: ${clip(this.strayReplies[0]!, 120)}` : '';
     if (ex.noResponse === 'closed') return `no answer to initialize: ${ex.note}${last}${garbage}`;
@@ -182,7 +185,8 @@ export class McpSession {
     return 'the server answered initialize without a result object';
   }
 
-  private onMessage(message: JsonObject): void {
+  private onMessage(received: JsonObject): void {
+    const message = this.options.redactor ? this.options.redactor.value(received) : received;
     const hasId = 'id' in message && message.id !== null && message.id !== undefined;
     if (hasId && typeof message.method === 'string') {
       // A request from the server (ping, roots/list…): we offer no client features.
@@ -214,7 +218,8 @@ export class McpSession {
     return /^[1-9]\d*$/.test(key) && Number(key) < this.nextId;
   }
 
-  private failRequest(id: unknown, reason: string): void {
+  private failRequest(id: unknown, failure: string): void {
+    const reason = this.options.redactor?.text(failure) ?? failure;
     const entry = this.pending.get(asText(id));
     if (!entry) return;
     this.pending.delete(asText(id));
@@ -225,7 +230,8 @@ export class McpSession {
     entry.resolve(entry.exchange);
   }
 
-  private onClose(reason: string): void {
+  private onClose(why: string): void {
+    const reason = this.options.redactor?.text(why) ?? why;
     this.closedReason = reason;
     const said = telling(this.wire.stderrTail());
     const note = said ? `${reason}; it said on stderr: "${clip(said, 200)}"` : reason;

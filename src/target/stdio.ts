@@ -3,23 +3,57 @@ import { existsSync } from 'node:fs';
 import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
 import { clip, sanitizeLine, asText } from '../text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
-import { killStragglers, markedEnvironment } from './stragglers.js';
+import { killStragglers, markedEnvironment, rememberGroup } from './stragglers.js';
 
 export interface StdioCommand {
   command: string;
   args: string[];
   cwd?: string;
+  /** Added to the server's environment (--env). */
   env?: Record<string, string>;
+  /**
+   * Give the server the checker's whole environment (--inherit-env). Off by default: like MCP
+   * clients, the server gets only a safe default set (see `defaultEnvironment`) plus `env`.
+   */
+  inheritEnv?: boolean;
 }
 
 const STDERR_TAIL_LINES = 20;
+/** How long a session's processes get to end after SIGTERM before the group is SIGKILLed. */
+const GRACE_MS = 1000;
+
+/**
+ * The variables an MCP client passes to a stdio server by default: the MCP SDK's
+ * DEFAULT_INHERITED_ENV_VARS (`getDefaultEnvironment()`), kept here because importing the SDK's
+ * stdio module loads its schemas (~0.2 s); a test keeps the two lists equal.
+ */
+export const DEFAULT_INHERITED_ENV_VARS = process.platform === 'win32'
+  ? ['APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES']
+  : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+
+/** What the SDK's getDefaultEnvironment() returns: the safe variables, shell functions left out. */
+export function defaultEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of DEFAULT_INHERITED_ENV_VARS) {
+    const value = env[key];
+    if (value !== undefined && !value.startsWith('()')) out[key] = value;
+  }
+  return out;
+}
 
 /** Every child we started, so that none outlives the checker (killed by process group). */
 const liveChildren = new Set<ChildProcessWithoutNullStreams>();
-process.once('exit', () => {
-  for (const child of liveChildren) killGroup(child, 'SIGKILL');
-  killStragglers();
-});
+let exitHookInstalled = false;
+
+/** Installed when the first server starts, not on import: importing the library changes nothing. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const child of liveChildren) killGroup(child, 'SIGKILL');
+    killStragglers();
+  });
+}
 
 function killGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
@@ -27,6 +61,17 @@ function killGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals
     process.kill(-child.pid, signal);
   } catch {
     try { child.kill(signal); } catch { /* already gone */ }
+  }
+}
+
+/** Whether any process is left in the group (signal 0 only asks). */
+function groupAlive(pgid: number | undefined): boolean {
+  if (pgid === undefined) return false;
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -43,7 +88,7 @@ export class StdioWire implements Wire {
   private stderrPartial = '';
   private readonly exited: Promise<void>;
 
-  private constructor(cmd: StdioCommand, child: ChildProcessWithoutNullStreams, private readonly limits: WireLimits) {
+  private constructor(cmd: StdioCommand, child: ChildProcessWithoutNullStreams, private readonly limits: WireLimits, private readonly redact: (text: string) => string) {
     this.describe = [cmd.command, ...cmd.args].join(' ');
     this.child = child;
     liveChildren.add(child);
@@ -64,14 +109,15 @@ export class StdioWire implements Wire {
   }
 
   /** Spawns the command and resolves once the process is running; rejects if it cannot start. */
-  static start(cmd: StdioCommand, limits: WireLimits = DEFAULT_LIMITS): Promise<StdioWire> {
+  static start(cmd: StdioCommand, limits: WireLimits = DEFAULT_LIMITS, redact: (text: string) => string = (t) => t): Promise<StdioWire> {
+    installExitHook();
     return new Promise((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
       try {
         child = spawn(cmd.command, cmd.args, {
           cwd: cmd.cwd,
           // The marker is inherited by every descendant, even one that leaves the process group.
-          env: { ...process.env, ...cmd.env, ...markedEnvironment() },
+          env: { ...(cmd.inheritEnv ? process.env : defaultEnvironment()), ...cmd.env, ...markedEnvironment() },
           stdio: ['pipe', 'pipe', 'pipe'],
           // Own process group, so that grandchildren die with it.
           detached: true,
@@ -81,7 +127,10 @@ export class StdioWire implements Wire {
         return;
       }
       child.once('error', (err) => reject(new TargetUnavailableError(startFailure(cmd, err))));
-      child.once('spawn', () => resolve(new StdioWire(cmd, child, limits)));
+      child.once('spawn', () => {
+        if (child.pid !== undefined) rememberGroup(child.pid);
+        resolve(new StdioWire(cmd, child, limits, redact));
+      });
     });
   }
 
@@ -100,17 +149,27 @@ export class StdioWire implements Wire {
   }
 
   stderrTail(): string[] {
-    const partial = this.stderrPartial ? [sanitizeLine(this.stderrPartial)] : [];
+    const partial = this.stderrPartial ? [sanitizeLine(this.redact(this.stderrPartial))] : [];
     return [...this.stderrLines, ...partial].slice(-STDERR_TAIL_LINES);
   }
 
+  /**
+   * Ends the session's whole process group: SIGTERM, then SIGKILL once the grace period is over
+   * if anything of the group is still there — whether or not the server itself has exited, since
+   * helpers that ignore SIGTERM outlive a server that obeys it.
+   */
   async close(_options?: { terminate?: boolean }): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
+    const pgid = this.child.pid;
+    const leaderRunning = this.child.exitCode === null && this.child.signalCode === null;
+    if (leaderRunning || groupAlive(pgid)) {
       this.child.stdin.end();
       killGroup(this.child, 'SIGTERM');
-      const hardKill = setTimeout(() => killGroup(this.child, 'SIGKILL'), 1000);
+      const deadline = performance.now() + GRACE_MS;
+      const hardKill = setTimeout(() => killGroup(this.child, 'SIGKILL'), GRACE_MS);
       await this.exited;
+      while (groupAlive(pgid) && performance.now() < deadline) await new Promise((done) => setTimeout(done, 25));
       clearTimeout(hardKill);
+      if (groupAlive(pgid)) killGroup(this.child, 'SIGKILL');
     }
     this.child.stdout.destroy();
     this.child.stderr.destroy();
@@ -132,16 +191,16 @@ export class StdioWire implements Wire {
       if (line.length > this.limits.maxMessageBytes) return this.tooLarge();
       if (line.trim() === '') continue;
       const { value, problem } = parseMessage(line);
-      if (problem) this.garbageHandler(problem === 'not JSON' ? line : `${problem}: ${clip(line, 300)}`);
+      if (problem) this.garbageHandler(problem === 'not JSON' ? this.redact(line) : `${problem}: ${clip(this.redact(line), 300)}`);
       if (value && typeof value === 'object' && !Array.isArray(value)) this.messageHandler(value as JsonObject);
-      else if (!problem) this.garbageHandler(line);
+      else if (!problem) this.garbageHandler(this.redact(line));
     }
     // A line still without its end: bounded, however long the server keeps writing.
     if (this.stdoutBuffer.length > this.limits.maxMessageBytes) this.tooLarge();
   }
 
   private tooLarge(): void {
-    this.garbageHandler(`${TOO_LARGE}: ${clip(this.stdoutBuffer, 200)}`);
+    this.garbageHandler(`${TOO_LARGE}: ${clip(this.redact(this.stdoutBuffer.slice(0, 4096)), 200)}`);
     this.stdoutBuffer = '';
     this.markClosed(`the server sent a message larger than ${megabytes(this.limits.maxMessageBytes)} (--max-response)`);
     void this.close();
@@ -153,7 +212,7 @@ export class StdioWire implements Wire {
     if (this.stderrPartial.length > 4096) this.stderrPartial = this.stderrPartial.slice(0, 4096);
     for (const line of parts) {
       if (line.trim() === '') continue;
-      this.stderrLines.push(sanitizeLine(line));
+      this.stderrLines.push(sanitizeLine(this.redact(line)));
       if (this.stderrLines.length > STDERR_TAIL_LINES) this.stderrLines.shift();
     }
   }

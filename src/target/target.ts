@@ -5,6 +5,7 @@ import { TargetUnavailableError, type Wire } from './types.js';
 import { DEFAULT_LIMITS, type WireLimits } from './limits.js';
 import { killStragglers } from './stragglers.js';
 import type { ReportTarget } from '../generated/report.js';
+import { Redactor } from '../safety/redact.js';
 
 /** How many spare sessions start at the same time. */
 const WARMERS = 2;
@@ -13,6 +14,15 @@ const WARMERS = 2;
  * busy machine, behind wrappers such as npx) get at least this long to answer initialize.
  */
 const STARTED_SERVER_ALLOWANCE_MS = 20_000;
+
+/** How a target talks to its server: request time limit, message limits, what to mask. */
+export interface TargetOptions {
+  /** Time limit of every request, in ms. */
+  timeoutMs: number;
+  limits?: WireLimits;
+  /** Masks secrets in what the server sends; by default, those of this process's environment. */
+  redactor?: Redactor;
+}
 
 export interface OpenOptions {
   /** Start a brand-new session now rather than take a warmed-up one (used to prove "starts bare"). */
@@ -47,7 +57,15 @@ abstract class PooledTarget implements Target {
   private readonly started = new Set<McpSession>();
   private proven = false;
 
-  constructor(protected readonly timeoutMs: number, protected readonly limits: WireLimits = DEFAULT_LIMITS) {}
+  protected readonly timeoutMs: number;
+  protected readonly limits: WireLimits;
+  readonly redactor: Redactor;
+
+  constructor(options: TargetOptions) {
+    this.timeoutMs = options.timeoutMs;
+    this.limits = options.limits ?? DEFAULT_LIMITS;
+    this.redactor = options.redactor ?? Redactor.forRun();
+  }
 
   protected abstract startWire(): Promise<Wire>;
 
@@ -99,7 +117,7 @@ abstract class PooledTarget implements Target {
       await wire.close();
       throw new TargetUnavailableError('the run is over; no new session is started');
     }
-    const session = new McpSession(wire, { label, timeoutMs: this.timeoutMs });
+    const session = new McpSession(wire, { label, timeoutMs: this.timeoutMs, redactor: this.redactor });
     this.started.add(session);
     try {
       await session.initialize(this.proven ? Math.max(this.timeoutMs, STARTED_SERVER_ALLOWANCE_MS) : this.timeoutMs);
@@ -117,13 +135,13 @@ export class StdioTarget extends PooledTarget {
   readonly kind = 'stdio' as const;
   readonly describe: string;
 
-  constructor(private readonly command: StdioCommand, timeoutMs: number, limits?: WireLimits) {
-    super(timeoutMs, limits);
+  constructor(private readonly command: StdioCommand, options: TargetOptions) {
+    super(options);
     this.describe = [command.command, ...command.args].map(quoteIfNeeded).join(' ');
   }
 
   protected startWire(): Promise<Wire> {
-    return StdioWire.start(this.command, this.limits);
+    return StdioWire.start(this.command, this.limits, (text) => this.redactor.text(text));
   }
 
   override async dispose(): Promise<void> {
@@ -139,13 +157,13 @@ export class HttpTarget extends PooledTarget {
   readonly describe: string;
 
   /** `headers` go on every request and never into a report. */
-  constructor(private readonly url: URL, private readonly headers: Record<string, string>, timeoutMs: number, limits?: WireLimits) {
-    super(timeoutMs, limits);
+  constructor(private readonly url: URL, private readonly headers: Record<string, string>, options: TargetOptions) {
+    super({ ...options, redactor: options.redactor ?? Redactor.forRun({ headers }) });
     this.describe = displayUrl(url);
   }
 
   protected async startWire(): Promise<Wire> {
-    return new HttpWire(this.url, this.headers, this.limits);
+    return new HttpWire(this.url, this.headers, this.limits, (text) => this.redactor.text(text));
   }
 
   /** A plain GET of a path on the server's origin (well-known files), with the user's headers. */
@@ -159,7 +177,7 @@ export class HttpTarget extends PooledTarget {
         await res.body?.cancel();
         return { url: shown, status: res.status, problem: `the response is ${length} bytes` };
       }
-      return { url: shown, status: res.status, contentType: res.headers.get('content-type') ?? undefined, body: await res.text() };
+      return { url: shown, status: res.status, contentType: res.headers.get('content-type') ?? undefined, body: this.redactor.text(await res.text()) };
     } catch (err) {
       return { url: shown, problem: (err as Error).name === 'TimeoutError' ? `no response within ${timeoutMs} ms` : (err as Error).message };
     }

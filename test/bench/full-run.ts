@@ -32,7 +32,7 @@ console.log(`  mcp-pd-check, all ${LIVE_CHECKS.length} checks (whole process)   
 const nine: number[] = [];
 for (let i = 0; i < RUNS; i++) {
   const started = performance.now();
-  const report = await checkTarget(new StdioTarget({ command: 'node', args: [REFERENCE] }, 5000), { timeoutMs: 5000, sessions: 8, safeCalls: false, require: [] }, { checks: PD_CRITERIA });
+  const report = await checkTarget(new StdioTarget({ command: 'node', args: [REFERENCE] }, { timeoutMs: 5000 }), { timeoutMs: 5000, sessions: 8, safeCalls: false, require: [] }, { checks: PD_CRITERIA });
   nine.push(performance.now() - started);
   if (report.summary.failed || report.summary.errors) {
     process.stderr.write(`the nine criteria did not pass: ${JSON.stringify(report.summary)}\n`);

@@ -1,0 +1,196 @@
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import picomatch from 'picomatch';
+import { InputError } from '../input-error.js';
+
+/**
+ * A path the lint was given or found: a file to read, or one it refused to open and why. Only
+ * regular files are ever opened; a symlink is followed only to a target inside the paths the lint
+ * was given, so a linted folder cannot make the lint read (and print) a file elsewhere.
+ */
+export interface FoundPath {
+  path: string;
+  refused?: { problem: string; level: 'error' | 'warning' };
+}
+
+const GLOB_CHARS = /[*?[\]{}]/;
+const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
+
+const NOT_FOLLOWED = 'is a symlink that was not followed: it points outside the linted folder';
+const LOOP = 'is a symlink loop; not followed';
+
+/** What kind of non-regular file this is, for the finding. */
+function special(s: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+  if (s.isFIFO()) return 'a named pipe (FIFO)';
+  if (s.isSocket()) return 'a socket';
+  if (s.isCharacterDevice() || s.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+function inside(target: string, roots: readonly string[]): boolean {
+  return roots.some((root) => target === root || target.startsWith(root.endsWith(sep) ? root : root + sep));
+}
+
+/** The folder part of a glob before its first wildcard ('tool_descriptions/*.json' → 'tool_descriptions'). */
+function globBase(pattern: string): string {
+  const parts = pattern.split(/[\\/]/);
+  const fixed: string[] = [];
+  for (const part of parts.slice(0, -1)) {
+    if (GLOB_CHARS.test(part)) break;
+    fixed.push(part);
+  }
+  return fixed.join('/') || '.';
+}
+
+class Collector {
+  readonly found = new Map<string, FoundPath>();
+  /** Real paths of the files taken, so a file reached twice (a link and its target) is linted once. */
+  private readonly realFiles = new Set<string>();
+  /** Real paths of folders already walked. */
+  private readonly walked = new Set<string>();
+  private readonly loops = new Set<string>();
+
+  /** How many files the current plan's pattern matched (taken, refused or already taken). */
+  matched = 0;
+
+  constructor(private readonly roots: string[]) {}
+
+  /** Each argument walks its folders afresh; files stay deduplicated across arguments. */
+  startPlan(): void {
+    this.walked.clear();
+    this.matched = 0;
+  }
+
+  refuse(path: string, problem: string, level: 'error' | 'warning'): void {
+    this.matched++;
+    if (!this.found.has(path)) this.found.set(path, { path, refused: { problem, level } });
+  }
+
+  /**
+   * One entry of a walk or a glob: a regular file is taken; a symlink is resolved and judged by
+   * its target; anything else is reported, never opened. `want` says whether a file's name fits.
+   */
+  async entry(path: string, want: (path: string) => boolean, ancestors: readonly string[]): Promise<void> {
+    let info;
+    try {
+      info = await lstat(path);
+    } catch {
+      return; // gone meanwhile
+    }
+    if (info.isSymbolicLink()) return this.link(path, want, ancestors);
+    if (info.isDirectory()) return this.folder(path, want, ancestors);
+    if (!want(path)) return;
+    if (!info.isFile()) return this.refuse(path, `is ${special(info)}, not a regular file; it was not opened`, 'error');
+    await this.file(path, path);
+  }
+
+  private async file(path: string, real: string): Promise<void> {
+    this.matched++;
+    const key = await realpath(real).catch(() => real);
+    if (this.realFiles.has(key)) return;
+    this.realFiles.add(key);
+    this.found.set(path, { path });
+  }
+
+  private async link(path: string, want: (path: string) => boolean, ancestors: readonly string[]): Promise<void> {
+    let target: string;
+    try {
+      target = await realpath(path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') {
+        if (want(path)) this.loopAt(path);
+        return;
+      }
+      if (want(path)) this.refuse(path, 'is a symlink to nothing (its target does not exist)', 'warning');
+      return;
+    }
+    if (!inside(target, this.roots)) {
+      if (want(path) || !/\.[^/\\]*$/.test(basename(path))) this.refuse(path, NOT_FOLLOWED, 'warning');
+      return;
+    }
+    let info;
+    try {
+      info = await stat(target);
+    } catch {
+      return;
+    }
+    if (info.isDirectory()) {
+      if (ancestors.includes(target)) return this.loopAt(path);
+      return this.folder(path, want, ancestors, target);
+    }
+    if (!want(path)) return;
+    if (!info.isFile()) return this.refuse(path, `points to ${special(info)}, not a regular file; it was not opened`, 'error');
+    await this.file(path, target);
+  }
+
+  private loopAt(path: string): void {
+    this.matched++;
+    if (this.loops.has(path)) return;
+    this.loops.add(path);
+    this.refuse(path, LOOP, 'warning');
+  }
+
+  async folder(path: string, want: (path: string) => boolean, ancestors: readonly string[], known?: string): Promise<void> {
+    const real = known ?? (await realpath(path).catch(() => path));
+    if (this.walked.has(real)) return;
+    this.walked.add(real);
+    let names: string[];
+    try {
+      names = (await readdir(path)).sort();
+    } catch (err) {
+      this.refuse(path, `is a folder that cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'error');
+      return;
+    }
+    for (const name of names) {
+      if (SKIPPED_FOLDERS.has(name)) continue;
+      await this.entry(join(path, name), want, [...ancestors, real]);
+    }
+  }
+}
+
+const isJson = (path: string) => path.toLowerCase().endsWith('.json');
+
+/**
+ * Expands files, folders (every *.json below them) and globs into the files to lint, in a stable
+ * order. A path that does not exist, or a pattern that matches nothing, is an InputError.
+ */
+export async function collectPaths(args: string[], cwd: string): Promise<FoundPath[]> {
+  const plans: Array<{ kind: 'path' | 'glob'; abs: string; pattern?: string; root: string }> = [];
+  for (const arg of args) {
+    const abs = resolve(cwd, arg);
+    const info = await stat(abs).catch(() => undefined);
+    const exists = info !== undefined || (await lstat(abs).catch(() => undefined)) !== undefined;
+    if (exists) {
+      const folder = info?.isDirectory() ? abs : dirname(abs);
+      plans.push({ kind: 'path', abs, root: await realpath(folder).catch(() => folder) });
+    } else if (GLOB_CHARS.test(arg)) {
+      const base = resolve(cwd, globBase(arg));
+      plans.push({ kind: 'glob', abs: base, pattern: arg, root: await realpath(base).catch(() => base) });
+    } else {
+      throw new InputError(`no such file or folder: '${arg}'`);
+    }
+  }
+  const collector = new Collector(plans.map((p) => p.root));
+  for (const plan of plans) {
+    collector.startPlan();
+    if (plan.kind === 'path') {
+      const info = await lstat(plan.abs);
+      // A file named on the command line is linted whatever its name; a folder gives its *.json.
+      if (info.isDirectory()) await collector.folder(plan.abs, isJson, []);
+      else await collector.entry(plan.abs, () => true, []);
+      continue;
+    }
+    const pattern = isAbsolute(plan.pattern!) ? plan.pattern! : resolve(cwd, plan.pattern!);
+    const matches = picomatch(pattern.split(sep).join('/'), { dot: false });
+    const want = (path: string) => matches(path.split(sep).join('/'));
+    if (await stat(plan.abs).catch(() => undefined)) await collector.folder(plan.abs, want, []);
+    if (collector.matched === 0) throw new InputError(`the pattern '${plan.pattern}' matches no file`);
+  }
+  return [...collector.found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** A path as shown in reports: relative to the working directory. */
+export function displayPath(path: string, cwd: string): string {
+  return relative(cwd, path) || basename(path);
+}

@@ -1,0 +1,146 @@
+import { CREDENTIAL_PATTERNS, isPlaceholder } from '../lint/secrets.js';
+
+/**
+ * Secrets never reach a report. The checker knows some secrets by value (its own environment's
+ * secret-looking variables, --header values, --env values with secret names) and masks them
+ * wherever they would appear; credentials it does not know (a token in a server's answer) are
+ * recognised by the lint's credential rules and masked too.
+ */
+
+/** Variable names that hold secrets by convention (GitHub, npm, cloud SDKs, databases…). */
+const SECRET_NAME = /TOKEN|KEY|SECRET|PASSW(OR)?D|PASSPHRASE|AUTH|CREDENTIAL|COOKIE|PRIVATE|SIGNING|SESSION|DSN|CERT|_PAT\b|^PAT_/i;
+/** Shorter values are not masked: "1", "true" or "dev" would mask every such word of a report. */
+export const MIN_SECRET_LENGTH = 6;
+const HARMLESS = /^(true|false|yes|no|null|none|undefined|0|1)$/i;
+/** `scheme://user:password@host`: the password is a secret whatever the variable is called. */
+const URL_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:([^@\s]+)@/i;
+
+export interface KnownSecret {
+  value: string;
+  /** Where it came from, shown in its place: "$GITHUB_TOKEN", "--header X-Api-Key". */
+  source: string;
+}
+
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+function worthMasking(value: string): boolean {
+  return value.length >= MIN_SECRET_LENGTH && !HARMLESS.test(value.trim());
+}
+
+/** The secrets of an environment: values of secret-looking variables, and passwords in URLs. */
+export function environmentSecrets(env: Record<string, string | undefined>): KnownSecret[] {
+  const found: KnownSecret[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (typeof value !== 'string') continue;
+    if (isSecretName(name) && worthMasking(value)) found.push({ value, source: `$${name}` });
+    const password = URL_PASSWORD.exec(value)?.[1];
+    if (password && worthMasking(password)) found.push({ value: password, source: `$${name}` });
+  }
+  return found;
+}
+
+/** Every header value is a secret; so is the credential after an auth scheme ("Bearer <token>"). */
+export function headerSecrets(headers: Record<string, string>): KnownSecret[] {
+  const found: KnownSecret[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (worthMasking(value)) found.push({ value, source: `--header ${name}` });
+    const credential = /^\S+\s+(\S.*)$/.exec(value)?.[1];
+    if (credential && worthMasking(credential)) found.push({ value: credential, source: `--header ${name}` });
+  }
+  return found;
+}
+
+/**
+ * Replaces known secrets and recognisable credentials in text and in JSON values. Longest secrets
+ * first, so that a secret containing another is masked whole.
+ */
+export class Redactor {
+  private readonly secrets: KnownSecret[];
+  private readonly anyKnown: RegExp | undefined;
+
+  constructor(secrets: KnownSecret[] = []) {
+    const byValue = new Map<string, KnownSecret>();
+    for (const s of secrets) if (!byValue.has(s.value)) byValue.set(s.value, s);
+    this.secrets = [...byValue.values()].sort((a, b) => b.value.length - a.value.length);
+    this.anyKnown = this.secrets.length
+      ? new RegExp(this.secrets.map((s) => escapeRegExp(s.value)).join('|'), 'g')
+      : undefined;
+  }
+
+  /** A redactor for a run: the environment's secrets plus those of the command line. */
+  static forRun(options: { env?: Record<string, string | undefined>; headers?: Record<string, string>; serverEnv?: Record<string, string> } = {}): Redactor {
+    return new Redactor([
+      ...environmentSecrets(options.env ?? process.env),
+      ...environmentSecrets(options.serverEnv ?? {}),
+      ...headerSecrets(options.headers ?? {}),
+    ]);
+  }
+
+  /** How many secrets it knows by value (for tests and --verbose). */
+  get size(): number {
+    return this.secrets.length;
+  }
+
+  text(text: string): string {
+    let out = text;
+    if (this.anyKnown) {
+      this.anyKnown.lastIndex = 0;
+      if (this.anyKnown.test(out)) {
+        const bySecret = new Map(this.secrets.map((s) => [s.value, s.source]));
+        out = out.replace(this.anyKnown, (hit) => `[redacted ${bySecret.get(hit) ?? 'secret'}]`);
+      }
+    }
+    return maskCredentials(out);
+  }
+
+  /** A copy of a JSON value with every string (keys included) redacted; iterative, any depth. */
+  value<T>(root: T): T {
+    return deepMapStrings(root, (s) => this.text(s));
+  }
+}
+
+/** Credentials recognised by shape (the lint's rules), masked as the lint masks them. */
+export function maskCredentials(text: string): string {
+  let out = text;
+  for (const [pattern, what] of CREDENTIAL_PATTERNS) {
+    if (!pattern.test(out)) continue;
+    const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+    out = out.replace(global, (hit) => (isPlaceholder(hit) ? hit : `[redacted ${what}]`));
+  }
+  return out;
+}
+
+/**
+ * A copy of a JSON value with every string, keys included, mapped; iterative, since a hostile
+ * message may be nested 128 levels deep.
+ */
+export function deepMapStrings<T>(root: T, map: (s: string) => string): T {
+  type Container = Record<string, unknown> | unknown[];
+  const stack: Array<[Container, Container]> = [];
+  const copyOf = (v: unknown): unknown => {
+    if (typeof v === 'string') return map(v);
+    if (typeof v !== 'object' || v === null) return v;
+    const copy: Container = Array.isArray(v) ? new Array(v.length) : {};
+    stack.push([v as Container, copy]);
+    return copy;
+  };
+  const result = copyOf(root);
+  while (stack.length) {
+    const [from, to] = stack.pop()!;
+    if (Array.isArray(from)) {
+      for (let i = 0; i < from.length; i++) (to as unknown[])[i] = copyOf(from[i]);
+    } else {
+      for (const key of Object.keys(from)) {
+        // defineProperty: a key named __proto__ stays a plain data key.
+        Object.defineProperty(to, map(key), { value: copyOf(from[key]), enumerable: true, writable: true, configurable: true });
+      }
+    }
+  }
+  return result as T;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
