@@ -1,31 +1,33 @@
-import { defineCheck } from '../src/check.js';
-import type { LiveContext } from '../src/context.js';
-import { describeSchemaErrors } from '../src/lint/schema-messages.js';
-import { requireDashdashOrSkip } from '../src/pd/dashdash.js';
-import { shippedValidator } from '../src/shipped-schemas.js';
+import { defineLiveCheck } from '../src/check.js';
+import { DASHDASH_PRESENCE_MESSAGES, requireDashdashOrSkip } from '../src/pd/dashdash.js';
+import { dashdashResourceProblems } from '../src/rules/dashdash.js';
+import { SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';
 import { asText } from '../src/text.js';
 
-export default defineCheck<LiveContext>({
+const messages = {
+  ...DASHDASH_PRESENCE_MESSAGES,
+  ...SCHEMA_MESSAGES,
+  'no-resources': 'The server lists no resources.',
+  'resource-without-dashdash': { message: "Resource '{uri}' has no dashdash object (§3.4.1 SHOULD).", hint: 'Add "dashdash": { resourceType, refreshable, cacheDuration }.' },
+} as const;
+
+export default defineLiveCheck({
   id: 'dashdash-resource-metadata',
   title: "Each resource's dashdash object is valid (resourceType, refreshable, cacheDuration…)",
   spec: { doc: 'dashdash', section: '3.4', level: 'MUST', requirements: ['DD-3.4.1-a', 'DD-3.4.2-a', 'DD-3.4.2-b', 'DD-3.4.2-c'] },
   needs: 'session',
+  messages,
   async run(ctx) {
     requireDashdashOrSkip(ctx);
     const { resources, resourcesExchanges: transcript } = ctx.discovery;
-    if (!resources.length) ctx.skip('The server lists no resources.');
-    const validate = shippedValidator('dashdash-resource');
+    if (!resources.length) ctx.skip('no-resources');
     for (const [i, r] of resources.entries()) {
       const uri = asText(r.uri);
       if (!('dashdash' in r)) {
-        ctx.warn(`Resource '${uri}' has no dashdash object (§3.4.1 SHOULD).`, { hint: 'Add "dashdash": { resourceType, refreshable, cacheDuration }.' });
+        ctx.warn('resource-without-dashdash', { uri }, { location: { pointer: `/resources/${i}` } });
         continue;
       }
-      if (!validate(r.dashdash)) {
-        for (const p of describeSchemaErrors(validate.errors, r.dashdash)) {
-          ctx.fail(`Resource '${uri}': dashdash ${p.message}.`, { location: { pointer: `/resources/${i}/dashdash${p.pointer}` }, transcript, hint: 'See schemas/dashdash-resource.schema.json.' });
-        }
-      }
+      ctx.problems(undefined, dashdashResourceProblems(r.dashdash, `/resources/${i}/dashdash`), { base: `/resources/${i}/dashdash`, transcript });
     }
   },
 });

@@ -1,4 +1,4 @@
-import type { LiveCheck } from '../src/runner.js';
+import type { LintCheck, LiveCheck } from '../src/check.js';
 import pdMinimalDescriptions from './pd-minimal-descriptions.js';
 import pdResourceListed from './pd-resource-listed.js';
 import pdToolsParameter from './pd-tools-parameter.js';
@@ -18,6 +18,14 @@ import dashdashToolMetadata from './dashdash-tool-metadata.js';
 import dashdashResourceMetadata from './dashdash-resource-metadata.js';
 import dashdashAiHelp from './dashdash-ai-help.js';
 import toolcardWellKnown from './toolcard-well-known.js';
+import lintJsonSyntax from './lint-json-syntax.js';
+import lintFileKind from './lint-file-kind.js';
+import lintSchema from './lint-schema.js';
+import lintToolDescriptions from './lint-tool-descriptions.js';
+import lintToolcardLevel from './lint-toolcard-level.js';
+import lintToolcardConsistency from './lint-toolcard-consistency.js';
+import lintToolsList from './lint-tools-list.js';
+import lintNoSecrets from './lint-no-secrets.js';
 
 /**
  * Every live check, in report order: the nine progressive-disclosure criteria first, by number;
@@ -47,16 +55,6 @@ export const LIVE_CHECKS: readonly LiveCheck[] = [
 
 /** The nine criteria of the progressive-disclosure spec (§9 plus §6.3). */
 export const PD_CRITERIA = LIVE_CHECKS.filter((c) => c.spec.criterion !== undefined);
-
-import type { LintCheck } from '../src/lint/lint.js';
-import lintJsonSyntax from './lint-json-syntax.js';
-import lintFileKind from './lint-file-kind.js';
-import lintSchema from './lint-schema.js';
-import lintToolDescriptions from './lint-tool-descriptions.js';
-import lintToolcardLevel from './lint-toolcard-level.js';
-import lintToolcardConsistency from './lint-toolcard-consistency.js';
-import lintToolsList from './lint-tools-list.js';
-import lintNoSecrets from './lint-no-secrets.js';
 
 /** Every offline lint check, in report order. */
 export const LINT_CHECKS: readonly LintCheck[] = [

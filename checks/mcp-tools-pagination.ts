@@ -1,21 +1,25 @@
-import { defineCheck } from '../src/check.js';
-import type { LiveContext } from '../src/context.js';
-import { plural } from '../src/text.js';
+import { defineLiveCheck } from '../src/check.js';
 
-export default defineCheck<LiveContext>({
+const messages = {
+  'pagination-broken': {
+    message: 'Following tools/list to the end failed: {problem}.',
+    hint: 'Return nextCursor only while more tools follow, each cursor new, and accept every cursor you hand out.',
+  },
+  'pages': 'tools/list: {tools|tool} in {pages|page}.',
+} as const;
+
+export default defineLiveCheck({
   id: 'mcp-tools-pagination',
   title: 'tools/list pagination can be followed to the end (nextCursor, no loops, no errors)',
   spec: { doc: 'mcp-tools', section: 'Listing Tools', level: 'MUST', requirements: ['MCP-list-a'] },
   needs: 'session',
+  messages,
   async run(ctx) {
     const { toolsExchanges, toolsProblem, tools } = ctx.discovery;
     if (toolsProblem) {
-      ctx.fail(`Following tools/list to the end failed: ${toolsProblem}.`, {
-        transcript: toolsExchanges.slice(-3),
-        hint: 'Return nextCursor only while more tools follow, each cursor new, and accept every cursor you hand out.',
-      });
+      ctx.fail('pagination-broken', { problem: toolsProblem }, { transcript: toolsExchanges.slice(-3) });
       return;
     }
-    ctx.info(`tools/list: ${plural(tools.length, 'tool')} in ${plural(toolsExchanges.length, 'page')}.`);
+    ctx.info('pages', { tools: tools.length, pages: toolsExchanges.length });
   },
 });

@@ -1,5 +1,4 @@
-import { defineCheck } from '../src/check.js';
-import type { LiveContext } from '../src/context.js';
+import { defineLiveCheck } from '../src/check.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { clip } from '../src/text.js';
 import { MAX_DEPTH, TOO_DEEP, TOO_LARGE } from '../src/target/limits.js';
@@ -11,11 +10,28 @@ interface ResultSchema {
   safeParse(value: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } };
 }
 
-export default defineCheck<LiveContext>({
+const messages = {
+  'too-deep': {
+    message: `Session {session}: the server sent a message nested deeper than ${MAX_DEPTH} levels, which was cut: {text}.`,
+    hint: 'Keep messages (schemas above all) shallow; clients and LLM APIs reject deeply nested JSON.',
+  },
+  'too-large': {
+    message: 'Session {session}: the server sent a message larger than the --max-response limit; the session was ended: {text}.',
+    hint: 'Page large results (nextCursor) and keep each message small; raise --max-response if this size is intended.',
+  },
+  'not-json-rpc': { message: 'Session {session}: the server wrote something that is not a JSON-RPC message: "{text}".', hint: 'Over stdio, write only JSON-RPC to stdout; send logs to stderr.' },
+  'stray-reply': { message: 'Session {session}: the server answered under an id that no request had: {reply}.', hint: 'Echo the id of each request in its response, unchanged (same value and type).' },
+  'bad-envelope': { message: 'The reply to {method} is not valid JSON-RPC: {problem}.', hint: 'Reply with {"jsonrpc":"2.0","id":<request id>,"result"|"error":…}; error.code is an integer.' },
+  'schema-mismatch': { message: 'The {method} result does not match the MCP schema: {issues}.', hint: 'Fix the result shape; the MCP SDKs reject such replies.' },
+  'checked': '{count|reply|replies} checked against the MCP SDK schemas.',
+} as const;
+
+export default defineLiveCheck({
   id: 'mcp-wire-valid',
   title: "Every message the server sent in this run is valid JSON-RPC and matches the SDK's MCP schemas",
   spec: { doc: 'mcp-tools', section: 'Protocol Messages', level: 'MUST', requirements: ['MCP-err-a'] },
   needs: 'session',
+  messages,
   async run(ctx) {
     // The SDK's schemas are loaded only here (~0.2 s): they are the reference for valid messages.
     const sdk = await import('@modelcontextprotocol/sdk/types.js');
@@ -30,32 +46,18 @@ export default defineCheck<LiveContext>({
     let checked = 0;
     for (const session of ctx.target.sessionsStarted()) {
       for (const line of session.garbage) {
-        if (line.startsWith(TOO_DEEP)) {
-          fail(`Session ${session.label}: the server sent a message nested deeper than ${MAX_DEPTH} levels, which was cut: ${clip(line.slice(TOO_DEEP.length + 2), 120)}.`, {
-            hint: 'Keep messages (schemas above all) shallow; clients and LLM APIs reject deeply nested JSON.',
-          });
-        } else if (line.startsWith(TOO_LARGE)) {
-          fail(`Session ${session.label}: the server sent a message larger than the --max-response limit; the session was ended: ${clip(line.slice(TOO_LARGE.length + 2), 120)}.`, {
-            hint: 'Page large results (nextCursor) and keep each message small; raise --max-response if this size is intended.',
-          });
-        } else {
-          fail(`Session ${session.label}: the server wrote something that is not a JSON-RPC message: "${clip(line, 120)}".`, {
-            hint: 'Over stdio, write only JSON-RPC to stdout; send logs to stderr.',
-          });
-        }
+        if (line.startsWith(TOO_DEEP)) fail('too-deep', { session: session.label, text: clip(line.slice(TOO_DEEP.length + 2), 120) });
+        else if (line.startsWith(TOO_LARGE)) fail('too-large', { session: session.label, text: clip(line.slice(TOO_LARGE.length + 2), 120) });
+        else fail('not-json-rpc', { session: session.label, text: clip(line, 120) });
       }
-      for (const reply of session.strayReplies) {
-        fail(`Session ${session.label}: the server answered under an id that no request had: ${clip(reply, 160)}.`, {
-          hint: 'Echo the id of each request in its response, unchanged (same value and type).',
-        });
-      }
+      for (const reply of session.strayReplies) fail('stray-reply', { session: session.label, reply: clip(reply, 160) });
       for (const ex of session.exchanges) {
         const r = ex.response;
         if (!r) continue;
         checked++;
         const problem = envelopeProblem(r, ex.request.id);
         if (problem) {
-          fail(`The reply to ${ex.method} is not valid JSON-RPC: ${problem}.`, { transcript: [ex], hint: 'Reply with {"jsonrpc":"2.0","id":<request id>,"result"|"error":…}; error.code is an integer.' });
+          fail('bad-envelope', { method: ex.method, problem }, { transcript: [ex] });
           continue;
         }
         const schema = byMethod[ex.method];
@@ -63,12 +65,12 @@ export default defineCheck<LiveContext>({
         const parsed = schema.safeParse(r.result);
         if (!parsed.success) {
           const issues = parsed.error!.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(result)'}: ${i.message}`).join('; ');
-          fail(`The ${ex.method} result does not match the MCP schema: ${issues}.`, { transcript: [ex], hint: 'Fix the result shape; the MCP SDKs reject such replies.' });
+          fail('schema-mismatch', { method: ex.method, issues }, { transcript: [ex] });
         }
       }
     }
     done();
-    ctx.info(`${checked} replies checked against the MCP SDK schemas.`);
+    ctx.info('checked', { count: checked });
   },
 });
 

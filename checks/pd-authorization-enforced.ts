@@ -1,4 +1,4 @@
-import { defineCheck } from '../src/check.js';
+import { defineLiveCheck } from '../src/check.js';
 import type { LiveContext } from '../src/context.js';
 import { callArguments, classifyCall } from '../src/pd/calls.js';
 import { fetchDescriptions, isDescriptionEntry } from '../src/pd/fetch.js';
@@ -7,7 +7,26 @@ import type { Exchange } from '../src/target/types.js';
 /** How often an authorized tool is called in a row ("authorization persists"). */
 const REPEAT_CALLS = 2;
 
-export default defineCheck<LiveContext>({
+const messages = {
+  'failed-fetch-authorized': {
+    message: "This session had made only failed or unknown-name fetches, yet calling '{tool}' was not refused: those fetches must authorize nothing, and no grant may come from another session (§5.1).",
+    hint: 'Grant a tool only when its description was returned, per session; if pd-session-isolation fails too, grants are shared between sessions.',
+  },
+  'fetch-no-description': { message: 'Fetching ?tools={tool} did not return its description ({problem}), so authorization could not be tested for it.', hint: 'Make ?tools=<name> return the description (criterion 3).' },
+  'grant-not-kept': {
+    message: "Calling '{tool}' {when} was refused with {code} (call {call} of {of}): authorization must last for the whole session (§5.1).",
+    hint: 'Keep the grant for the session: do not consume it on first use or expire it early.',
+  },
+  'call-no-response': { message: "Calling '{tool}' {when} got no response ({note}) (call {call} of {of}).", hint: 'Answer every tools/call within the timeout.' },
+  'fetch-authorized-other': {
+    message: "Calling '{tool}' was not refused although only {fetched} had been fetched: fetching a tool must authorize only that tool.",
+    hint: 'Record grants per tool name, not as a single "has fetched something" flag.',
+  },
+} as const;
+
+type Ctx = LiveContext<keyof typeof messages>;
+
+export default defineLiveCheck({
   id: 'pd-authorization-enforced',
   title: 'Fetching a tool authorizes exactly that tool for the rest of the session; failed fetches authorize nothing',
   spec: {
@@ -16,6 +35,7 @@ export default defineCheck<LiveContext>({
   },
   needs: 'session',
   opens: 1,
+  messages,
   async run(ctx) {
     const base = ctx.resourceUriOrFail('authorization');
     const tools = ctx.toolsToCallOrStop();
@@ -27,19 +47,14 @@ export default defineCheck<LiveContext>({
     for (const uri of [base, `${base}?tools=`, `${base}?tools=pd_check_no_such_tool`]) failedFetches.push(await session.readResource(uri));
     const first = await call(tools[0]!);
     if (classifyCall(first).kind === 'authorized') {
-      ctx.fail(`This session had made only failed or unknown-name fetches, yet calling '${tools[0]}' was not refused: those fetches must authorize nothing, and no grant may come from another session (§5.1).`, {
-        location: { tool: tools[0] }, transcript: [...failedFetches, first],
-        hint: 'Grant a tool only when its description was returned, per session; if pd-session-isolation fails too, grants are shared between sessions.',
-      });
+      ctx.fail('failed-fetch-authorized', { tool: tools[0] }, { location: { tool: tools[0] }, transcript: [...failedFetches, first] });
     }
 
     // 2. Fetch the tools one by one: each fetch authorizes that tool, persistently, and no other.
     for (const [i, name] of tools.entries()) {
       const fetched = await fetchDescriptions(session, base, [name]);
       if (!fetched.entries || !isDescriptionEntry(fetched.entries[name])) {
-        ctx.fail(`Fetching ?tools=${name} did not return its description (${fetched.problem ?? 'no entry under its name'}), so authorization could not be tested for it.`, {
-          location: { tool: name }, transcript: [fetched.exchange], hint: 'Make ?tools=<name> return the description (criterion 3).',
-        });
+        ctx.fail('fetch-no-description', { tool: name, problem: fetched.problem ?? 'no entry under its name' }, { location: { tool: name }, transcript: [fetched.exchange] });
         continue;
       }
       await expectAuthorized(ctx, name, REPEAT_CALLS, [fetched.exchange], call, 'right after fetching it');
@@ -47,10 +62,7 @@ export default defineCheck<LiveContext>({
       if (next) {
         const ex = await call(next);
         if (classifyCall(ex).kind === 'authorized') {
-          ctx.fail(`Calling '${next}' was not refused although only ${tools.slice(0, i + 1).map((t) => `'${t}'`).join(', ')} had been fetched: fetching a tool must authorize only that tool.`, {
-            location: { tool: next }, transcript: [fetched.exchange, ex],
-            hint: 'Record grants per tool name, not as a single "has fetched something" flag.',
-          });
+          ctx.fail('fetch-authorized-other', { tool: next, fetched: tools.slice(0, i + 1) }, { location: { tool: next }, transcript: [fetched.exchange, ex] });
         }
       }
     }
@@ -60,19 +72,14 @@ export default defineCheck<LiveContext>({
   },
 });
 
-async function expectAuthorized(
-  ctx: LiveContext, name: string, times: number, context: Exchange[],
-  call: (name: string) => Promise<Exchange>, when: string,
-): Promise<void> {
+async function expectAuthorized(ctx: Ctx, name: string, times: number, context: Exchange[], call: (name: string) => Promise<Exchange>, when: string): Promise<void> {
   for (let n = 1; n <= times; n++) {
     const ex = await call(name);
     const outcome = classifyCall(ex);
     if (outcome.kind === 'authorized') continue;
-    const why = outcome.kind === 'refused' ? `was refused with ${outcome.signal.code}` : `got no response (${outcome.note})`;
-    ctx.fail(`Calling '${name}' ${when} ${why} (call ${n} of ${times}): authorization must last for the whole session (§5.1).`, {
-      location: { tool: name }, transcript: [...context, ex],
-      hint: outcome.kind === 'refused' ? 'Keep the grant for the session: do not consume it on first use or expire it early.' : 'Answer every tools/call within the timeout.',
-    });
+    const extras = { location: { tool: name }, transcript: [...context, ex] };
+    if (outcome.kind === 'refused') ctx.fail('grant-not-kept', { tool: name, when, code: outcome.signal.code, call: n, of: times }, extras);
+    else ctx.fail('call-no-response', { tool: name, when, note: outcome.note, call: n, of: times }, extras);
     return;
   }
 }

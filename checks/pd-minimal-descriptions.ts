@@ -1,7 +1,7 @@
-import { defineCheck } from '../src/check.js';
+import { defineLiveCheck } from '../src/check.js';
 import type { LiveContext } from '../src/context.js';
 import { isPlainObject } from '../src/pd/payload.js';
-import { clip, listing, sanitizeLine } from '../src/text.js';
+import { clip, sanitizeLine } from '../src/text.js';
 
 /** Text that belongs in the full description, not in tools/list (§3.1: no examples, usage, parameter docs). */
 const DETAIL_PATTERNS: Array<[RegExp, string]> = [
@@ -18,7 +18,25 @@ const MIN_WORDS = 3;
 /** Longer than this is not "minimal" any more (warning, not a failure: the spec sets no number). */
 const LONG_CHARS = 400;
 
-export default defineCheck<LiveContext>({
+const SCHEMA_HINT = 'In tools/list use { "type": "object", "additionalProperties": true } and move the real schema to the full description.';
+
+const messages = {
+  'empty-list': { message: 'tools/list returned no tools, so there is nothing to disclose progressively{problem}.', hint: 'Declare the tools capability and list your tools in tools/list.' },
+  'partial-list': 'Only the tools read before this problem were checked: {problem}.',
+  'no-description': { message: "Tool '{tool}' has no description in tools/list; an LLM cannot choose it without one.", hint: 'Give every tool a one-sentence description of what it does and when to use it.' },
+  'too-few-words': { message: "Tool '{tool}' has a {words}-word description (\"{text}\"): too little to select the tool by.", hint: 'Say in one sentence what the tool does and when it is the right choice.' },
+  'details-in-description': {
+    message: "Tool '{tool}': the tools/list description contains {what} (\"{text}\"); §3.1 keeps examples, usage and parameter details out of stage 1.",
+    hint: "Move examples, usage notes and parameter details to the tool's full description in tool_descriptions.",
+  },
+  'long-description': { message: "Tool '{tool}' has a {length}-character description in tools/list; a minimal description is usually one or two sentences.", hint: 'Shorten it to what is needed for choosing the tool; the rest belongs in the full description.' },
+  'parameters-in-list': { message: "Tool '{tool}': the tools/list inputSchema details its parameters ({parameters}); §3.1 forbids detailed parameter schemas in stage 1.", hint: SCHEMA_HINT },
+  'required-in-list': { message: "Tool '{tool}': the tools/list inputSchema lists required parameters ({required}).", hint: SCHEMA_HINT },
+} as const;
+
+type Ctx = LiveContext<keyof typeof messages>;
+
+export default defineLiveCheck({
   id: 'pd-minimal-descriptions',
   title: 'tools/list gives every tool a short description fit for selection, without parameter details',
   spec: {
@@ -26,63 +44,43 @@ export default defineCheck<LiveContext>({
     requirements: ['PD-3.1-a', 'PD-3.1-b', 'PD-3.1-d', 'PD-3.1-e', 'PD-3.1-f'],
   },
   needs: 'session',
+  messages,
   async run(ctx) {
-    const { tools, toolsExchanges, toolsProblem } = ctx.discovery;
-    const transcript = toolsExchanges;
+    const { tools, toolsExchanges: transcript, toolsProblem } = ctx.discovery;
     if (tools.length === 0) {
-      ctx.fail(`tools/list returned no tools, so there is nothing to disclose progressively${toolsProblem ? ` (${toolsProblem})` : ''}.`, {
-        transcript, hint: 'Declare the tools capability and list your tools in tools/list.',
-      });
+      ctx.fail('empty-list', { problem: toolsProblem ? ` (${toolsProblem})` : '' }, { transcript });
       return;
     }
     // A broken cursor is mcp-tools-pagination's finding; judge the tools that did arrive.
-    if (toolsProblem) ctx.info(`Only the tools read before this problem were checked: ${toolsProblem}.`);
+    if (toolsProblem) ctx.info('partial-list', { problem: toolsProblem });
     for (const tool of tools) {
       const name = typeof tool.name === 'string' ? tool.name : '(unnamed)';
       const location = { tool: name };
       const description = tool.description;
       if (typeof description !== 'string' || description.trim() === '') {
-        ctx.fail(`Tool '${name}' has no description in tools/list; an LLM cannot choose it without one.`, {
-          location, transcript, hint: 'Give every tool a one-sentence description of what it does and when to use it.',
-        });
+        ctx.fail('no-description', { tool: name }, { location, transcript });
       } else {
         const words = description.trim().split(/\s+/).length;
-        if (words < MIN_WORDS) {
-          ctx.fail(`Tool '${name}' has a ${words}-word description ("${clip(sanitizeLine(description), 60)}"): too little to select the tool by.`, {
-            location, transcript, hint: 'Say in one sentence what the tool does and when it is the right choice.',
-          });
-        }
+        if (words < MIN_WORDS) ctx.fail('too-few-words', { tool: name, words, text: clip(sanitizeLine(description), 60) }, { location, transcript });
         for (const [pattern, what] of DETAIL_PATTERNS) {
           const match = pattern.exec(description);
-          if (!match) continue;
-          ctx.fail(`Tool '${name}': the tools/list description contains ${what} ("${clip(sanitizeLine(match[0].trim()), 60)}"); §3.1 keeps examples, usage and parameter details out of stage 1.`, {
-            location, transcript, hint: "Move examples, usage notes and parameter details to the tool's full description in tool_descriptions.",
-          });
+          if (match) ctx.fail('details-in-description', { tool: name, what, text: clip(sanitizeLine(match[0].trim()), 60) }, { location, transcript });
         }
-        if (description.length > LONG_CHARS) {
-          ctx.warn(`Tool '${name}' has a ${description.length}-character description in tools/list; a minimal description is usually one or two sentences.`, {
-            location, hint: 'Shorten it to what is needed for choosing the tool; the rest belongs in the full description.',
-          });
-        }
+        if (description.length > LONG_CHARS) ctx.warn('long-description', { tool: name, length: description.length }, { location });
       }
       checkSchema(ctx, name, tool.inputSchema, transcript);
     }
   },
 });
 
-function checkSchema(ctx: LiveContext, name: string, schema: unknown, transcript: LiveContext['discovery']['toolsExchanges']): void {
+function checkSchema(ctx: Ctx, name: string, schema: unknown, transcript: Ctx['discovery']['toolsExchanges']): void {
   // Omitting inputSchema is allowed here (§3.1 MAY); the base MCP rule on it is another check's job.
   if (!isPlainObject(schema)) return;
-  const hint = 'In tools/list use { "type": "object", "additionalProperties": true } and move the real schema to the full description.';
   const props = schema.properties;
   if (isPlainObject(props) && Object.keys(props).length > 0) {
-    ctx.fail(`Tool '${name}': the tools/list inputSchema details its parameters (${listing(Object.keys(props), 5)}); §3.1 forbids detailed parameter schemas in stage 1.`, {
-      location: { tool: name, pointer: '/inputSchema/properties' }, transcript, hint,
-    });
+    ctx.fail('parameters-in-list', { tool: name, parameters: Object.keys(props) }, { location: { tool: name, pointer: '/inputSchema/properties' }, transcript });
   }
   if (Array.isArray(schema.required) && schema.required.length > 0) {
-    ctx.fail(`Tool '${name}': the tools/list inputSchema lists required parameters (${listing(schema.required.map(String), 5)}).`, {
-      location: { tool: name, pointer: '/inputSchema/required' }, transcript, hint,
-    });
+    ctx.fail('required-in-list', { tool: name, required: schema.required.map(String) }, { location: { tool: name, pointer: '/inputSchema/required' }, transcript });
   }
 }

@@ -1,11 +1,21 @@
-import { defineCheck } from '../src/check.js';
-import type { LiveContext } from '../src/context.js';
+import { defineLiveCheck } from '../src/check.js';
 import { MISSING_TOOL_SELECTION } from '../src/pd/calls.js';
 import { anySignalledCode, findSignalledError, invalidErrorCode } from '../src/pd/errors.js';
 import { isDescriptionEntry } from '../src/pd/fetch.js';
 import { isPlainObject, resourceJson } from '../src/pd/payload.js';
 
-export default defineCheck<LiveContext>({
+const HINT = 'Answer with {"error":{"code":"MISSING_TOOL_SELECTION","message":…,"examples":[…?tools=…]}} (JSON text of the read, or JSON-RPC error data).';
+
+const messages = {
+  'invalid-error-code': { message: 'Reading {uri} ({what}): {problem}; clients drop such replies.', hint: HINT },
+  'not-signalled': { message: 'Reading {uri} ({what}) did not give MISSING_TOOL_SELECTION; {instead}.', hint: HINT },
+  'only-in-text': { message: 'Reading {uri} ({what}) mentions MISSING_TOOL_SELECTION only in a message text, where a client cannot read it as a code.', hint: HINT },
+  'no-message': { message: 'The MISSING_TOOL_SELECTION error ({what}) has no message (§6.1 shows one).', hint: 'Add "message": "You must specify one or more tool names in the \'tools\' parameter."' },
+  'no-example-uris': { message: 'The MISSING_TOOL_SELECTION error ({what}) gives no example URIs with ?tools= (§6.1 shows them).', hint: 'Add "examples": ["resource:///tool_descriptions?tools=tool_name", …].' },
+  'signalled-as': 'Signalled as: {forms}.',
+} as const;
+
+export default defineLiveCheck({
   id: 'pd-missing-tool-selection',
   title: 'Reading the resource without ?tools= gives MISSING_TOOL_SELECTION',
   spec: {
@@ -13,6 +23,7 @@ export default defineCheck<LiveContext>({
     requirements: ['PD-4.3-d', 'PD-6.1-a'],
   },
   needs: 'session',
+  messages,
   async run(ctx) {
     const base = ctx.resourceUriOrFail('the missing-selection error');
     const forms = new Set<string>();
@@ -20,31 +31,26 @@ export default defineCheck<LiveContext>({
     for (const [uri, what] of [[base, 'without ?tools='], [`${base}${base.includes('?') ? '&' : '?'}tools=`, 'with an empty ?tools=']] as const) {
       const ex = await ctx.reader().readResource(uri);
       const transcript = [ex];
-      const hint = 'Answer with {"error":{"code":"MISSING_TOOL_SELECTION","message":…,"examples":[…?tools=…]}} (JSON text of the read, or JSON-RPC error data).';
       const bad = invalidErrorCode(ex);
       if (bad) {
-        ctx.fail(`Reading ${uri} (${what}): ${bad}; clients drop such replies.`, { transcript, hint });
+        ctx.fail('invalid-error-code', { uri, what, problem: bad }, { transcript });
         continue;
       }
       const signal = findSignalledError(ex, MISSING_TOOL_SELECTION);
       if (!signal) {
-        ctx.fail(`Reading ${uri} (${what}) did not give MISSING_TOOL_SELECTION; ${whatCameInstead(ex, ctx.discovery.toolNames)}.`, { transcript, hint });
+        ctx.fail('not-signalled', { uri, what, instead: whatCameInstead(ex, ctx.discovery.toolNames) }, { transcript });
         continue;
       }
       if (!signal.accepted) {
-        ctx.fail(`Reading ${uri} (${what}) mentions MISSING_TOOL_SELECTION only in a message text, where a client cannot read it as a code.`, { transcript, hint });
+        ctx.fail('only-in-text', { uri, what }, { transcript });
         continue;
       }
       forms.add(signal.form);
-      if (typeof signal.payload.message !== 'string' || !signal.payload.message.trim()) {
-        ctx.warn(`The MISSING_TOOL_SELECTION error (${what}) has no message (§6.1 shows one).`, { transcript, hint: 'Add "message": "You must specify one or more tool names in the \'tools\' parameter."' });
-      }
+      if (typeof signal.payload.message !== 'string' || !signal.payload.message.trim()) ctx.warn('no-message', { what }, { transcript });
       const examples = signal.payload.examples;
-      if (!Array.isArray(examples) || !examples.some((e) => typeof e === 'string' && e.includes('?tools='))) {
-        ctx.warn(`The MISSING_TOOL_SELECTION error (${what}) gives no example URIs with ?tools= (§6.1 shows them).`, { transcript, hint: 'Add "examples": ["resource:///tool_descriptions?tools=tool_name", …].' });
-      }
+      if (!Array.isArray(examples) || !examples.some((e) => typeof e === 'string' && e.includes('?tools='))) ctx.warn('no-example-uris', { what }, { transcript });
     }
-    if (forms.size) ctx.info(`Signalled as: ${[...forms].join(', ')}.`);
+    if (forms.size) ctx.info('signalled-as', { forms: [...forms].join(', ') });
   },
 });
 

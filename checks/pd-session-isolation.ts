@@ -1,5 +1,4 @@
-import { defineCheck } from '../src/check.js';
-import type { LiveContext } from '../src/context.js';
+import { defineLiveCheck } from '../src/check.js';
 import { callArguments, classifyCall } from '../src/pd/calls.js';
 import { fetchDescriptions } from '../src/pd/fetch.js';
 import type { McpSession } from '../src/target/session.js';
@@ -15,7 +14,24 @@ interface Plan {
   fetchExchange?: Exchange;
 }
 
-export default defineCheck<LiveContext>({
+const messages = {
+  'no-response': { message: "Session {session}: calling '{tool}' got no response ({note}) while {sessions} sessions were active.", hint: 'Serve concurrent sessions independently; never block one session on another.' },
+  'own-grant-refused': {
+    message: "Session {session} fetched '{tool}', yet calling it was refused while other sessions were active: authorization is not kept per session (§5.1).",
+    hint: 'Key grants by the MCP session, not by a shared "current session" variable.',
+  },
+  'grant-leaked': {
+    message: "Session {session} never fetched '{tool}' but could call it; {owners} fetched it: authorization leaks between sessions (§5.1.4).",
+    hint: 'Store grants per MCP session (per process over stdio, per Mcp-Session-Id over HTTP), never globally.',
+  },
+  'grant-inherited': {
+    message: "A session opened after {session} had fetched '{tool}' and ended could call '{tool}' without fetching it: a new session must not inherit grants (§5.1, §5.2).",
+    hint: 'Drop or key grants by session; never persist them beyond the session that made them.',
+  },
+  'tested': '{sessions} parallel sessions, {tools|tool} each, then a new session after all had ended (half with DELETE over HTTP).',
+} as const;
+
+export default defineLiveCheck({
   id: 'pd-session-isolation',
   title: 'Parallel sessions are each authorized for exactly what they fetched; a new session starts with nothing',
   spec: {
@@ -24,6 +40,7 @@ export default defineCheck<LiveContext>({
   },
   needs: 'sessions',
   opens: (o) => Math.max(2, o.sessions),
+  messages,
   async run(ctx) {
     const base = ctx.resourceUriOrFail('session isolation');
     const tools = ctx.toolsToCallOrStop();
@@ -44,18 +61,13 @@ export default defineCheck<LiveContext>({
       const outcome = classifyCall(ex);
       const label = plan.session.label;
       if (outcome.kind === 'no-response') {
-        fail(`Session ${label}: calling '${tool}' got no response (${outcome.note}) while ${n} sessions were active.`, {
-          location: { tool }, transcript: [ex], hint: 'Serve concurrent sessions independently; never block one session on another.',
-        });
+        fail('no-response', { session: label, tool, note: outcome.note, sessions: n }, { location: { tool }, transcript: [ex] });
       } else if (tool === plan.fetches && outcome.kind === 'refused') {
-        fail(`Session ${label} fetched '${tool}', yet calling it was refused while other sessions were active: authorization is not kept per session (§5.1).`, {
-          location: { tool }, transcript: [plan.fetchExchange!, ex], hint: 'Key grants by the MCP session, not by a shared "current session" variable.',
-        });
+        fail('own-grant-refused', { session: label, tool }, { location: { tool }, transcript: [plan.fetchExchange!, ex] });
       } else if (tool !== plan.fetches && outcome.kind === 'authorized') {
         const owners = plans.filter((p) => p.fetches === tool);
-        fail(`Session ${label} never fetched '${tool}' but could call it; ${owners.map((p) => p.session.label).join(', ')} fetched it: authorization leaks between sessions (§5.1.4).`, {
+        fail('grant-leaked', { session: label, tool, owners: owners.length ? owners.map((p) => p.session.label).join(', ') : 'no session' }, {
           location: { tool }, transcript: [...owners.slice(0, 1).map((p) => p.fetchExchange!), ex],
-          hint: 'Store grants per MCP session (per process over stdio, per Mcp-Session-Id over HTTP), never globally.',
         });
       }
     }
@@ -68,13 +80,9 @@ export default defineCheck<LiveContext>({
     const fresh = await ctx.session({ fresh: true });
     for (const tool of tools) {
       const ex = await fresh.callTool(tool, callArguments(ctx.discovery, tool));
-      if (classifyCall(ex).kind === 'authorized') {
-        fail(`A session opened after ${last.label} had fetched '${tool}' and ended could call '${tool}' without fetching it: a new session must not inherit grants (§5.1, §5.2).`, {
-          location: { tool }, transcript: [fetchedAll.exchange, ex], hint: 'Drop or key grants by session; never persist them beyond the session that made them.',
-        });
-      }
+      if (classifyCall(ex).kind === 'authorized') fail('grant-inherited', { session: last.label, tool }, { location: { tool }, transcript: [fetchedAll.exchange, ex] });
     }
     done();
-    ctx.info(`${n} parallel sessions, ${tools.length} tools each, then a new session after all had ended (half with DELETE over HTTP).`);
+    ctx.info('tested', { sessions: n, tools: tools.length });
   },
 });

@@ -12,12 +12,12 @@ const COLOR: Record<string, string> = { pass: '#1a7f37', fail: '#cf222e', warn: 
 
 interface ToolTokens { tool: string; minimal: number; full: number }
 
-/** Tokens per tool from pd-token-savings (minimal = tools/list entry, full = full description). */
+/** Tokens per tool from pd-token-savings' `tool-tokens` findings (minimal = tools/list entry, full = full description). */
 function tokenData(report: CheckReport): ToolTokens[] {
   const savings = report.results.find((r) => r.id === 'pd-token-savings');
   return (savings?.findings ?? [])
-    .filter((f) => typeof f.data?.tool === 'string' && typeof f.data?.minimalTokens === 'number')
-    .map((f) => ({ tool: asText(f.data!.tool), minimal: Number(f.data!.minimalTokens), full: Number(f.data!.fullTokens) }));
+    .filter((f) => f.code === 'tool-tokens')
+    .map((f) => ({ tool: asText(f.args.tool), minimal: Number(f.args.listed), full: Number(f.args.full) }));
 }
 
 /** A bar chart as inline SVG: no script, no network. */
@@ -56,7 +56,7 @@ export function renderHtml(report: CheckReport): string {
   const s = report.summary;
   const t = report.target;
   const rows = tokenData(report);
-  const saving = report.results.find((r) => r.id === 'pd-token-savings')?.findings.find((f) => typeof f.data?.saving === 'number')?.data?.saving as number | undefined;
+  const saving = report.results.find((r) => r.id === 'pd-token-savings')?.findings.find((f) => f.code === 'total-tokens')?.args.saving as number | undefined;
   const checks = report.results.map((r) => `<section class="check"><h3><span class="badge" style="background:${COLOR[r.status]}">${r.status}</span> <code>${esc(r.id)}</code> ${esc(r.title)} <span class="muted">§${esc(r.spec.section)} ${esc(r.spec.level)} · ${r.durationMs} ms</span></h3>`
     + (r.findings.length ? `<ul>${r.findings.map(finding).join('')}</ul>` : '') + '</section>').join('\n');
   return `<!doctype html>

@@ -10,7 +10,7 @@ export function xml(text: string): string {
 
 function describe(f: Finding): string {
   const where = f.location?.file ? `${f.location.file}:${f.location.line ?? 1}:${f.location.column ?? 1} ` : f.location?.tool ? `[${f.location.tool}] ` : '';
-  const lines = [`${f.level}: ${where}${f.message}`];
+  const lines = [`${f.level} [${f.code}]: ${where}${f.message}`];
   if (f.hint) lines.push(`  fix: ${f.hint}`);
   for (const ex of f.transcript?.slice(-4) ?? []) {
     lines.push(`  ${ex.session} → ${ex.method} ${inlineJson((ex.request as { params?: unknown }).params ?? {}, 300)}`);
@@ -24,8 +24,10 @@ function testcase(r: CheckResult): string {
   const problems = r.findings.filter((f) => f.level !== 'info');
   const body = problems.map(describe).join('\n\n');
   const first = xml(problems[0]?.message ?? '');
+  // The failure type is the first finding's code: stable, unlike the message.
+  const type = xml(problems[0]?.code ?? r.spec.level);
   switch (r.status) {
-    case 'fail': return `${open}>\n      <failure message="${first}" type="${xml(r.spec.level)}">${xml(body)}</failure>\n    </testcase>`;
+    case 'fail': return `${open}>\n      <failure message="${first}" type="${type}">${xml(body)}</failure>\n    </testcase>`;
     case 'error': return `${open}>\n      <error message="${first}">${xml(body)}</error>\n    </testcase>`;
     case 'skip': return `${open}>\n      <skipped message="${xml(r.findings[0]?.message ?? 'skipped')}"/>\n    </testcase>`;
     // JUnit has no warning: a warned check passes, its warnings go to system-out.

@@ -1,5 +1,6 @@
 import { checkDocUrl, readCheckDoc } from '../src/check-docs.js';
 import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
+import { fingerprint } from '../src/baseline.js';
 
 const LEVEL: Record<Finding['level'], 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 
@@ -32,8 +33,10 @@ function result(r: CheckResult, ruleIndex: number, f: Finding, baselined: boolea
     level: LEVEL[f.level],
     message: { text: f.hint ? `${f.message} Fix: ${f.hint}` : f.message },
     locations: [location],
+    // Code scanning matches alerts across runs by this: check, code and location, never the text.
+    partialFingerprints: { 'mcpPdCheck/v2': fingerprint(r.id, f) },
     ...(f.accepted !== undefined || baselined ? { baselineState: f.accepted ? 'unchanged' : 'new' } : {}),
-    ...(loc?.pointer ? { properties: { jsonPointer: loc.pointer } } : {}),
+    properties: { code: f.code, args: f.args, ...(loc?.pointer ? { jsonPointer: loc.pointer } : {}) },
   };
 }
 

@@ -5,14 +5,16 @@ import { statusOf } from './runner.js';
 import { summarize } from './report.js';
 
 /**
- * A finding's identity across runs: check, level, location, and the message with what varies
- * between runs removed (session labels s1…s9, numbers such as counts and durations).
+ * A finding's identity across runs: its check, its code and where it is (tool, or file and JSON
+ * pointer). Never its text: rewording a message, or a count that changes, keeps every baseline.
  */
-export function fingerprint(checkId: string, f: Finding): string {
+export function fingerprint(checkId: string, f: Pick<Finding, 'code' | 'location'>): string {
   const where = [f.location?.tool, f.location?.file, f.location?.pointer].map((x) => x ?? '').join('|');
-  const message = f.message.replace(/\bs\d+\b(?:(?:, | and )s\d+\b)*/g, 's#').replace(/\d+/g, '#');
-  return createHash('sha256').update([checkId, f.level, where, message].join('\n')).digest('hex').slice(0, 16);
+  return createHash('sha256').update([checkId, f.code, where].join('\n')).digest('hex').slice(0, 16);
 }
+
+/** The version of the baseline file format this checker reads and writes. */
+export const BASELINE_VERSION = 2;
 
 /** Findings a baseline can accept: errors and warnings (info lines never fail a gate). */
 function gating(r: CheckResult): Finding[] {
@@ -27,10 +29,10 @@ export function baselineFrom(report: CheckReport): Baseline {
       const fp = fingerprint(r.id, f);
       if (seen.has(fp)) continue;
       seen.add(fp);
-      accepted.push({ check: r.id, fingerprint: fp, message: f.message });
+      accepted.push({ check: r.id, code: f.code, fingerprint: fp, message: f.message });
     }
   }
-  return { baselineVersion: 1, accepted };
+  return { baselineVersion: BASELINE_VERSION, accepted };
 }
 
 /**

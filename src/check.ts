@@ -1,4 +1,7 @@
 import type { FindingLevel, SpecRef } from './generated/report.js';
+import type { LiveContext } from './context.js';
+import type { LintContext } from './lint/context.js';
+import { isCode, type Messages } from './messages.js';
 
 /** What a check needs from the run: a live session, many sessions, files, or an HTTP target. */
 export type CheckNeeds = 'session' | 'sessions' | 'folder' | 'http';
@@ -6,32 +9,54 @@ export type CheckNeeds = 'session' | 'sessions' | 'folder' | 'http';
 /** The spec reference of a check; `requirements` are ids from specs/REQUIREMENTS.md. */
 export type CheckSpec = SpecRef & { requirements: string[] };
 
+/** The codes a messages table defines. */
+export type Codes<M> = Extract<keyof M, string>;
+
 /**
  * A check: its metadata lives here once, and the runner stamps it onto every result.
- * `run` reports through its context (fail/warn/info/skip) and never prints.
+ * `run` reports through its context (fail/warn/info/skip, by code) and never prints.
  */
-export interface CheckDefinition<Ctx> {
+export interface CheckDefinition<Ctx, M extends Messages = Messages> {
   /** kebab-case, stable forever, equal to the file name. */
   id: string;
   /** What passing means, in one line. */
   title: string;
   spec: CheckSpec;
+  /** The runner skips a check whose needs the target cannot meet (an `http` check over stdio). */
   needs: CheckNeeds;
   /**
    * How many new sessions `run` opens (sessions forced fresh not counted), so the target can start
    * them ahead. A number, or a function of the run's options (e.g. `--sessions`).
    */
   opens?: number | ((options: { sessions: number }) => number);
+  /** Every finding code of this check, with its message template and fix hint (stable forever). */
+  messages: M;
   run(ctx: Ctx): Promise<void>;
 }
 
+export type LiveCheck = Readonly<CheckDefinition<LiveContext>>;
+export type LintCheck = Readonly<CheckDefinition<LintContext>>;
+
 const ID_PATTERN = /^(pd|mcp|dashdash|toolcard|lint)-[a-z0-9]+(-[a-z0-9]+)*$/;
 
-export function defineCheck<Ctx>(definition: CheckDefinition<Ctx>): Readonly<CheckDefinition<Ctx>> {
+function define<T extends CheckDefinition<unknown>>(definition: T): Readonly<T> {
   if (!ID_PATTERN.test(definition.id)) {
     throw new Error(`check id '${definition.id}' must be kebab-case with a pd-, mcp-, dashdash-, toolcard- or lint- prefix`);
   }
+  for (const code of Object.keys(definition.messages)) {
+    if (!isCode(code)) throw new Error(`check ${definition.id}: message code '${code}' must be kebab-case`);
+  }
   return Object.freeze(definition);
+}
+
+/** A live check; `ctx.fail('code', …)` accepts only the codes of `messages` (and the shared ones). */
+export function defineLiveCheck<M extends Messages>(definition: CheckDefinition<LiveContext<Codes<M>>, M>): LiveCheck {
+  return define(definition) as unknown as LiveCheck;
+}
+
+/** A lint check, likewise. */
+export function defineLintCheck<M extends Messages>(definition: CheckDefinition<LintContext<Codes<M>>, M>): LintCheck {
+  return define(definition) as unknown as LintCheck;
 }
 
 /** The level of a check's failures follows the spec's word: MUST → error, SHOULD → warning. */

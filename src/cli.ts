@@ -7,15 +7,15 @@ import { ProgressLine } from '../reports/progress.js';
 import { commandFrom, parseEnv, parseHeaders, parseUrl } from './cli/target-args.js';
 import { UsageError } from './cli/usage-error.js';
 import { InputError } from './input-error.js';
+import { selectChecks } from './select.js';
 import { explainJson, explainText, findCheck } from './cli/explain.js';
 import type { CheckReport } from './generated/report.js';
 import { checkTarget } from './live.js';
 import { opensOf } from './check.js';
 import { lintPaths } from './lint/lint.js';
-import { applyBaseline, baselineFrom } from './baseline.js';
+import { applyBaseline, baselineFrom, BASELINE_VERSION } from './baseline.js';
 import type { Baseline } from './generated/baseline.js';
-import { describeSchemaErrors } from './lint/schema-messages.js';
-import { shippedValidator } from './shipped-schemas.js';
+import { schemaProblemText } from './rules/schema-problems.js';
 import { HttpTarget, StdioTarget, type Target } from './target/target.js';
 import { TargetUnavailableError } from './target/types.js';
 import { DEFAULT_MAX_MESSAGE_MB } from './target/limits.js';
@@ -36,10 +36,7 @@ function say(text: string): void {
   process.stderr.write(safeLine(text, redactor));
 }
 
-/** Exit codes: the public contract (DESIGN.md). */
-export const EXIT = { ok: 0, failures: 1, usage: 2, unreachable: 3 } as const;
-
-type FailOn = 'error' | 'warning' | 'never';
+import { EXIT, exitCodeFor, type FailOn } from './exit-codes.js';
 
 interface OutputOptions {
   config?: string;
@@ -92,10 +89,8 @@ function applyConfig(command: Command, explicit: string | undefined): string[] {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'ENOENT' ? `--config '${file}' does not exist` : `config ${file} is not valid JSON (${(err as Error).message})`);
   }
-  const validate = shippedValidator('config');
-  if (!validate(parsed)) {
-    throw new UsageError(`config ${file}: ${describeSchemaErrors(validate.errors, parsed).map((p) => p.message).join('; ')} (see schemas/config.schema.json)`);
-  }
+  const problems = schemaProblemText('config', parsed);
+  if (problems.length) throw new UsageError(`config ${file}: ${problems.join('; ')} (see schemas/config.schema.json)`);
   const config = parsed as Record<string, unknown>;
   for (const [key, raw] of Object.entries(config)) {
     if (key === '$schema' || key === 'command') continue;
@@ -126,10 +121,12 @@ function loadBaseline(opts: OutputOptions): Baseline | undefined {
       ? `--baseline '${opts.baseline}' does not exist; create it with --update-baseline`
       : `--baseline '${opts.baseline}' is not valid JSON (${(err as Error).message})`);
   }
-  const validate = shippedValidator('baseline');
-  if (!validate(parsed)) {
-    throw new UsageError(`--baseline '${opts.baseline}' is not a baseline file: ${describeSchemaErrors(validate.errors, parsed).map((p) => p.message).join('; ')}`);
+  const version = (parsed as { baselineVersion?: unknown } | null)?.baselineVersion;
+  if (typeof version === 'number' && version < BASELINE_VERSION) {
+    throw new UsageError(`--baseline '${opts.baseline}' is a version ${version} baseline, whose fingerprints hash message text; this checker fingerprints codes and locations: rewrite it once with --update-baseline`);
   }
+  const problems = schemaProblemText('baseline', parsed);
+  if (problems.length) throw new UsageError(`--baseline '${opts.baseline}' is not a baseline file: ${problems.join('; ')}`);
   return parsed as Baseline;
 }
 
@@ -282,19 +279,6 @@ export function buildProgram(): Command {
   return reportErrors(program);
 }
 
-/** The checks --only/--skip leave; a selector that matches no check is a usage error. */
-function selectChecks<T extends { id: string }>(all: readonly T[], opts: OutputOptions): T[] {
-  const matches = (id: string, selector: string) => id === selector || (selector.endsWith('-') && id.startsWith(selector));
-  for (const selector of [...opts.only, ...opts.skip]) {
-    if (!all.some((c) => matches(c.id, selector))) {
-      throw new UsageError(`no check is called '${selector}' (a prefix ends with '-', e.g. pd-); run '${TOOL_NAME} list-checks' — known: ${all.map((c) => c.id).join(', ')}`);
-    }
-  }
-  const chosen = all.filter((c) => (!opts.only.length || opts.only.some((s) => matches(c.id, s))) && !opts.skip.some((s) => matches(c.id, s)));
-  if (!chosen.length) throw new UsageError('--only and --skip leave no check to run');
-  return chosen;
-}
-
 /** `--report junit=out.xml` → [format, file]; checked before the run, so that no run is lost. */
 function reportTargets(opts: OutputOptions): Array<[string, string]> {
   return opts.report.map((spec) => {
@@ -314,7 +298,7 @@ async function runLint(paths: string[], opts: OutputOptions): Promise<number> {
   const baseline = loadBaseline(opts);
   const { LINT_CHECKS } = await import('../checks/index.js');
   const progress = progressFor(opts);
-  const linted = await lintPaths(paths, { cwd: process.cwd(), checks: selectChecks(LINT_CHECKS, opts), hooks: { onCheckStart: (c, i, n) => progress.update(i, n, c.id) } });
+  const linted = await lintPaths(paths, { cwd: process.cwd(), checks: selectChecks(LINT_CHECKS, opts.only, opts.skip), hooks: { onCheckStart: (c, i, n) => progress.update(i, n, c.id) } });
   progress.clear();
   const report = gate(linted, opts, baseline);
   emit(report, opts);
@@ -340,6 +324,7 @@ function targetFrom(words: string[], opts: LiveCliOptions): Target {
     return new HttpTarget(parseUrl(opts.url), headers, { timeoutMs: opts.timeout, limits: limitsFrom(opts), redactor });
   }
   if (opts.header.length) throw new UsageError('--header goes with --url');
+  if (opts.require.includes('toolcards')) throw new UsageError('--require toolcards needs --url: Tool Cards are served at /.well-known/mcp-tools/ of a web origin (lint card files with mcp-pd-check lint)');
   if (!words.length) throw new UsageError('no server to check: give the command that starts it (mcp-pd-check -- node server.js) or --url http://host/mcp');
   const env = parseEnv(opts.env);
   redactor = Redactor.forRun({ serverEnv: env });
@@ -355,7 +340,7 @@ function limitsFrom(opts: LiveCliOptions) {
 async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
   exitOnSignals();
   const { LIVE_CHECKS } = await import('../checks/index.js');
-  const checks = selectChecks(LIVE_CHECKS, opts);
+  const checks = selectChecks(LIVE_CHECKS, opts.only, opts.skip);
   const target = targetFrom(words, opts);
   checkOutputPath(opts);
   reportTargets(opts);
@@ -412,12 +397,6 @@ function emit(unsafe: CheckReport, opts: OutputOptions): void {
   }
 }
 
-/** Only the CLI turns a report into an exit code. */
-export function exitCodeFor(report: CheckReport, failOn: FailOn): number {
-  if (failOn === 'never') return EXIT.ok;
-  const failing = report.results.some((r) => r.status === 'fail' || r.status === 'error' || (failOn === 'warning' && r.status === 'warn'));
-  return failing ? EXIT.failures : EXIT.ok;
-}
 
 function isDirectory(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory();

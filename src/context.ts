@@ -1,6 +1,8 @@
 import type { Discovery } from './discovery.js';
-import { FindingSink } from './findings.js';
+import { FindingSink, type RuleProblem } from './findings.js';
+import type { Exchange } from './target/types.js';
 import type { FindingLevel } from './generated/report.js';
+import type { Messages } from './messages.js';
 import type { OpenOptions, Target } from './target/target.js';
 import type { McpSession } from './target/session.js';
 import { descriptionsUri } from './pd/uri.js';
@@ -17,11 +19,23 @@ export interface LiveOptions {
   require: Array<'dashdash' | 'toolcards'>;
 }
 
+/** Codes of the prerequisites every live check may lack (reported by the helpers below). */
+export const CONTEXT_MESSAGES = {
+  'no-resource': {
+    message: 'The server lists no tool_descriptions resource in resources/list, so {what} cannot be tested.',
+    hint: "Expose 'resource:///tool_descriptions' in resources/list (see criterion 2, pd-resource-listed).",
+  },
+  'no-tools': { message: 'tools/list returned no tools to call.', hint: 'List your tools in tools/list.' },
+  'safe-calls-no-tool': '--safe-calls is on and no tool is marked read-only, so no tool may be called.',
+} as const satisfies Messages;
+
+export type ContextCode = keyof typeof CONTEXT_MESSAGES;
+
 /**
  * What a live check sees: the probe's discovery, the run's options, fresh sessions on demand
  * (closed by the runner when the check ends), and the finding API it reports through.
  */
-export class LiveContext extends FindingSink {
+export class LiveContext<C extends string = string> extends FindingSink<C | ContextCode> {
   private readonly opened: McpSession[] = [];
   private counter = 0;
 
@@ -31,10 +45,11 @@ export class LiveContext extends FindingSink {
     readonly options: LiveOptions,
     /** The probe session, shared by checks that only read resources (their grants do not matter). */
     private readonly shared: McpSession,
+    messages: Messages,
     failLevel: FindingLevel,
     private readonly sessionPrefix = 's',
   ) {
-    super(failLevel);
+    super({ ...CONTEXT_MESSAGES, ...messages }, failLevel);
   }
 
   /** A new, initialized session with no authorizations. */
@@ -58,10 +73,7 @@ export class LiveContext extends FindingSink {
   resourceUriOrFail(what: string): string {
     const uri = this.discovery.descriptionsResource?.uri;
     if (uri) return uri;
-    this.fail(`The server lists no tool_descriptions resource in resources/list, so ${what} cannot be tested.`, {
-      hint: "Expose 'resource:///tool_descriptions' in resources/list (see criterion 2, pd-resource-listed).",
-      transcript: this.discovery.resourcesExchanges,
-    });
+    this.fail('no-resource', { what }, { transcript: this.discovery.resourcesExchanges });
     throw new StopCheck();
   }
 
@@ -72,9 +84,23 @@ export class LiveContext extends FindingSink {
   toolsToCallOrStop(): string[] {
     const tools = callableTools(this.discovery, this.options.safeCalls).filter((n) => !n.includes(','));
     if (tools.length) return tools;
-    if (this.options.safeCalls) this.skip('--safe-calls is on and no tool is marked read-only, so no tool may be called.');
-    this.fail('tools/list returned no tools to call.', { hint: 'List your tools in tools/list.' });
+    if (this.options.safeCalls) this.skip('safe-calls-no-tool');
+    this.fail('no-tools');
     throw new StopCheck();
+  }
+
+  /** A rule's problems about a tool's value (its entry, its description…), located by tool and pointer. */
+  problems(tool: string | undefined, problems: RuleProblem[], extras: { base?: string; transcript?: Exchange[] } = {}): void {
+    for (const p of problems) {
+      const pointer = (extras.base ?? '') + p.pointer;
+      this.problem(p, { location: { ...(tool !== undefined ? { tool } : {}), ...(pointer ? { pointer } : {}) }, transcript: extras.transcript });
+    }
+  }
+
+  /** A GET on the target's own origin (checks with `needs: 'http'` only: the runner sees to it). */
+  httpGet(path: string): ReturnType<NonNullable<Target['get']>> {
+    if (!this.target.get) throw new Error('httpGet needs an HTTP target; declare needs: \'http\'');
+    return this.target.get(path);
   }
 
   /** Ends the check here; what it found so far stands. */

@@ -10,6 +10,8 @@ export interface Discovery {
   protocolVersion?: string;
   capabilities: JsonObject;
   initializeResult: JsonObject;
+  /** The initialize exchange of the probe session (the proof for findings about it). */
+  initializeExchanges: Exchange[];
   /** tools/list entries, raw (unknown fields such as `dashdash` kept). */
   tools: JsonObject[];
   toolNames: string[];
@@ -44,6 +46,7 @@ export async function discover(target: Target): Promise<{ discovery: Discovery; 
       protocolVersion: typeof init.protocolVersion === 'string' ? init.protocolVersion : undefined,
       capabilities: isPlainObject(init.capabilities) ? init.capabilities : {},
       initializeResult: init,
+      initializeExchanges: session.exchanges.filter((ex) => ex.method === 'initialize'),
       tools: toolEntries,
       toolNames,
       toolsExchanges: tools.exchanges,

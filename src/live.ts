@@ -1,25 +1,26 @@
-import { LIVE_CHECKS } from '../checks/index.js';
+import type { LiveCheck } from './check.js';
 import type { LiveOptions } from './context.js';
 import { discover } from './discovery.js';
 import type { CheckReport, ReportOptions } from './generated/report.js';
 import { buildReport } from './report.js';
-import { plannedOpens, runLiveChecks, type LiveCheck, type RunDeadline, type RunHooks } from './runner.js';
+import { plannedOpens, runLiveChecks, type RunDeadline, type RunHooks } from './runner.js';
 import { TargetUnavailableError, type Target } from './target/target.js';
 
 /**
- * The core of a live run, with no printing and no exit codes: probe the target, run the checks,
- * return the report. Throws TargetUnavailableError when the target cannot be started or reached.
+ * The core of a live run, with no printing and no exit codes: probe the target, run the given
+ * checks (the registry is passed in, never imported here), return the report. Throws
+ * TargetUnavailableError when the target cannot be started or reached.
  */
 export async function checkTarget(
   target: Target,
   options: LiveOptions,
-  extra: { checks?: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number } = {},
+  extra: { checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number },
 ): Promise<CheckReport> {
   const startedAt = new Date();
   const t0 = performance.now();
   const deadline: RunDeadline | undefined = extra.maxDurationMs === undefined ? undefined
     : { at: t0 + extra.maxDurationMs, seconds: Math.round(extra.maxDurationMs / 100) / 10 };
-  const checks = extra.checks ?? LIVE_CHECKS;
+  const checks = extra.checks;
   try {
     // Sessions the checks will need start warming while the probe runs.
     target.reserve(plannedOpens(checks, options));

@@ -1,14 +1,13 @@
-import type { CheckDefinition } from './check.js';
+import type { CheckDefinition, LiveCheck } from './check.js';
 import { opensOf, severityOf } from './check.js';
 import { LiveContext, StopCheck, type LiveOptions } from './context.js';
 import type { Discovery } from './discovery.js';
-import { FindingSink, SkipCheck } from './findings.js';
+import { FindingSink, SkipCheck, SHARED_MESSAGES } from './findings.js';
 import type { CheckResult, Finding, FindingLevel } from './generated/report.js';
+import type { Messages } from './messages.js';
 import { TargetUnavailableError, type Target } from './target/target.js';
 import type { McpSession } from './target/session.js';
 import { asText } from './text.js';
-
-export type LiveCheck = Readonly<CheckDefinition<LiveContext>>;
 
 export interface RunHooks {
   /** Told when a check starts (for a progress line); never used to print from here. */
@@ -36,14 +35,13 @@ export function statusOf(findings: Finding[]): CheckResult['status'] {
  */
 export async function executeCheck<Ctx extends FindingSink>(
   check: Readonly<CheckDefinition<Ctx>>,
-  makeContext: (failLevel: FindingLevel) => Ctx,
+  makeContext: (messages: Messages, failLevel: FindingLevel) => Ctx,
   finish: (ctx: Ctx) => Promise<void> = async () => {},
   deadline?: RunDeadline,
 ): Promise<CheckResult> {
   const limitMs = Math.max(0, Math.min(CHECK_TIME_LIMIT_MS, deadline ? deadline.at - performance.now() : Infinity));
   const stoppedByRun = deadline !== undefined && limitMs < CHECK_TIME_LIMIT_MS;
-  const severity = severityOf(check.spec.level);
-  const ctx = makeContext(severity);
+  const ctx = makeContext(check.messages, severityOf(check.spec.level));
   const started = performance.now();
   let status: CheckResult['status'] | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -55,25 +53,17 @@ export async function executeCheck<Ctx extends FindingSink>(
   } catch (err) {
     if (err instanceof SkipCheck) {
       status = 'skip';
-      ctx.info(err.message);
+      ctx.info(err.code, err.args);
     } else if (err instanceof TargetUnavailableError) {
       // The server started for the probe but not for this check's session: its fault, not ours.
-      ctx.findings.push({
-        level: 'error',
-        message: `A new session for this check could not be opened: ${err.message}.`,
-        hint: 'The server must accept new sessions while others are open (every check opens its own).',
-      });
+      ctx.add('error', 'session-unavailable', { reason: err.message });
     } else if (!(err instanceof StopCheck)) {
       status = 'error';
-      ctx.findings.push({
-        level: 'error',
-        message: err instanceof CheckTimeout
-          ? (stoppedByRun ? `Stopped: the run reached --max-duration (${deadline!.seconds} s) while this check ran.` : `The check did not finish within ${CHECK_TIME_LIMIT_MS / 1000} s.`)
-          : `The check itself failed: ${(err as Error)?.message ?? asText(err)}`,
-        hint: err instanceof CheckTimeout
-          ? 'A server this slow cannot be checked in full: make it answer faster, or raise --max-duration.'
-          : 'This is a problem in mcp-pd-check or an unexpected input; please report it with the JSON report attached.',
-      });
+      if (err instanceof CheckTimeout) {
+        ctx.add('error', stoppedByRun ? 'run-time-up' : 'check-timeout', { seconds: stoppedByRun ? deadline!.seconds : CHECK_TIME_LIMIT_MS / 1000 });
+      } else {
+        ctx.add('error', 'check-crashed', { error: (err as Error)?.message ?? asText(err) });
+      }
     }
   } finally {
     clearTimeout(timer);
@@ -83,14 +73,22 @@ export async function executeCheck<Ctx extends FindingSink>(
 }
 
 /** A check's result: its own metadata, stamped once here, with what the run found. */
-function resultOf(check: Pick<CheckDefinition<never>, 'id' | 'title' | 'spec'>, status: CheckResult['status'], findings: Finding[], durationMs: number): CheckResult {
+export function resultOf(check: Pick<CheckDefinition<never>, 'id' | 'title' | 'spec'>, status: CheckResult['status'], findings: Finding[], durationMs: number): CheckResult {
   const { requirements, ...spec } = check.spec;
   return { id: check.id, title: check.title, status, severity: severityOf(check.spec.level), spec: { ...spec, requirements }, durationMs, findings };
 }
 
+/** A result made by the runner itself (the check did not run): one finding of a shared code. */
+function runnerResult(check: LiveCheck, status: CheckResult['status'], level: FindingLevel, code: keyof typeof SHARED_MESSAGES, args: Record<string, unknown>): CheckResult {
+  const sink = new FindingSink(SHARED_MESSAGES, level);
+  sink.add(level, code, args);
+  return resultOf(check, status, sink.findings, 0);
+}
+
 /**
  * Runs live checks one after another (sessions of different checks never overlap, so a leak
- * between sessions is only ever seen by the check that looks for it).
+ * between sessions is only ever seen by the check that looks for it). A check whose `needs` the
+ * target cannot meet is skipped here, with the reason: checks never test the target's kind.
  */
 export async function runLiveChecks(
   checks: readonly LiveCheck[],
@@ -104,12 +102,16 @@ export async function runLiveChecks(
   const results: CheckResult[] = [];
   for (const [index, check] of checks.entries()) {
     if (deadline && performance.now() >= deadline.at) {
-      results.push(notRun(check, `Not run: the run reached --max-duration (${deadline.seconds} s) before this check.`));
+      results.push(runnerResult(check, 'error', 'error', 'not-run', { seconds: deadline.seconds }));
+      continue;
+    }
+    if (check.needs === 'http' && target.kind !== 'http') {
+      results.push(runnerResult(check, 'skip', 'info', 'needs-http', { kind: target.kind }));
       continue;
     }
     target.reserve(plannedOpens(checks.slice(index), options));
     hooks.onCheckStart?.(check, index, checks.length);
-    results.push(await executeCheck(check, (level) => new LiveContext(target, discovery, options, reader, level), (ctx) => ctx.closeAll(), deadline));
+    results.push(await executeCheck(check, (messages, level) => new LiveContext(target, discovery, options, reader, messages, level), (ctx) => ctx.closeAll(), deadline));
   }
   return results;
 }
@@ -118,11 +120,6 @@ export async function runLiveChecks(
 export interface RunDeadline {
   at: number;
   seconds: number;
-}
-
-/** A check the run had no time left for: an error, since its verdict is unknown. */
-function notRun(check: LiveCheck, message: string): CheckResult {
-  return resultOf(check, 'error', [{ level: 'error', message, hint: 'Make the server answer faster, or raise --max-duration.' }], 0);
 }
 
 class CheckTimeout extends Error {}

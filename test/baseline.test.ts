@@ -1,8 +1,11 @@
 import t from 'tap';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fingerprint } from '../src/baseline.js';
-import { fixtureBundle, REFERENCE, reportSchemaErrors, runCli, tempDir } from './helpers.js';
+import { readdirSync } from 'node:fs';
+import { LINT_CHECKS } from '../checks/index.js';
+import { applyBaseline, baselineFrom, fingerprint } from '../src/baseline.js';
+import { lintPaths } from '../src/lint/lint.js';
+import { fixtureBundle, REFERENCE, reportSchemaErrors, ROOT, runCli, tempDir } from './helpers.js';
 
 t.test('a baseline makes a failing server pass the gate; fixing it makes the entries stale', async (t) => {
   const file = join(tempDir(), 'baseline.json');
@@ -15,7 +18,8 @@ t.test('a baseline makes a failing server pass the gate; fixing it makes the ent
   t.equal(update.code, 0, 'updating accepts every finding');
   t.match(update.stderr, /baseline .* written: 6 accepted findings/);
   const written = JSON.parse(readFileSync(file, 'utf8'));
-  t.equal(written.baselineVersion, 1);
+  t.equal(written.baselineVersion, 2);
+  t.ok(written.accepted.every((e: { code?: string }) => e.code === 'wrong-resource-uri'), 'each entry names its code');
   t.equal(written.accepted.length, 6);
 
   const gated = await runCli(['--format', 'json', '--baseline', file, ...failing]);
@@ -44,12 +48,37 @@ t.test('bad baseline files are usage errors before anything runs', async (t) => 
   writeFileSync(join(dir, 'bad.json'), '{"accepted": 3}');
   const bad = await runCli(['--baseline', join(dir, 'bad.json'), '--', 'node', REFERENCE]);
   t.equal(bad.code, 2);
-  t.match(bad.stderr, /is not a baseline file: missing required field 'baselineVersion'/);
+  t.match(bad.stderr, /is not a baseline file: missing required field 'baselineVersion'/i);
 });
 
-t.test('fingerprints ignore session labels and counts, not tools or checks', async (t) => {
-  const f = (message: string, tool = 'get_note') => ({ level: 'error' as const, message, location: { tool } });
-  t.equal(fingerprint('pd-session-isolation', f('Session s1 never fetched it; s2, s8 fetched it')), fingerprint('pd-session-isolation', f('Session s4 never fetched it; s3 fetched it')));
-  t.not(fingerprint('pd-session-isolation', f('x')), fingerprint('pd-session-isolation', f('x', 'list_notes')));
-  t.not(fingerprint('a-b', f('x')), fingerprint('a-c', f('x')));
+t.test('fingerprints are check, code and location: never the text', async (t) => {
+  const f = (code: string, tool = 'get_note') => ({ code, location: { tool } });
+  t.equal(fingerprint('pd-session-isolation', f('grant-leaked')), fingerprint('pd-session-isolation', { ...f('grant-leaked'), message: 'anything at all' } as never));
+  t.not(fingerprint('pd-session-isolation', f('grant-leaked')), fingerprint('pd-session-isolation', f('grant-leaked', 'list_notes')), 'another tool');
+  t.not(fingerprint('pd-session-isolation', f('grant-leaked')), fingerprint('pd-session-isolation', f('grant-inherited')), 'another code');
+  t.not(fingerprint('a-b', f('x')), fingerprint('a-c', f('x')), 'another check');
+  t.not(fingerprint('lint-schema', { code: 'x', location: { file: 'a.json', pointer: '/a' } }), fingerprint('lint-schema', { code: 'x', location: { file: 'a.json', pointer: '/b' } }), 'another pointer');
+});
+
+t.test('rewording every message template keeps a baseline matching', async (t) => {
+  const folders = readdirSync(join(ROOT, 'fixtures', 'folders')).map((f) => join('fixtures', 'folders', f));
+  const now = new Date('2026-11-22T12:00:00Z');
+  const before = await lintPaths(folders, { cwd: ROOT, now, checks: LINT_CHECKS });
+  const baseline = baselineFrom(before);
+  t.ok(baseline.accepted.length > 30, `a baseline of ${baseline.accepted.length} findings`);
+  // Every template of every check replaced: no message text survives.
+  const reworded = LINT_CHECKS.map((c) => ({ ...c, messages: Object.fromEntries(Object.keys(c.messages).map((code) => [code, `Reworded (${code}).`])) }));
+  const after = await lintPaths(folders, { cwd: ROOT, now, checks: reworded });
+  t.ok(after.results.flatMap((r) => r.findings).every((f) => f.message.startsWith('Reworded')), 'every message is new text');
+  const gated = applyBaseline(after, baseline, 'baseline.json');
+  t.same(gated.baseline, { file: 'baseline.json', accepted: baseline.accepted.length + (gated.baseline!.accepted - baseline.accepted.length), stale: [] }, 'no entry went stale');
+  t.equal(gated.summary.failed, 0, 'and every failure is still accepted');
+});
+
+t.test('a version 1 baseline (text fingerprints) is refused with what to do', async (t) => {
+  const file = join(tempDir(), 'old.json');
+  writeFileSync(file, JSON.stringify({ baselineVersion: 1, accepted: [{ check: 'x', fingerprint: 'y', message: 'z' }] }));
+  const run = await runCli(['--baseline', file, '--', 'node', REFERENCE]);
+  t.equal(run.code, 2);
+  t.match(run.stderr, /version 1 baseline, whose fingerprints hash message text.*--update-baseline/);
 });

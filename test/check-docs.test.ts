@@ -57,6 +57,7 @@ t.test('explain works for every check id, in text and JSON', async (t) => {
     t.match(text.stdout, `§${check.spec.section}, ${check.spec.level}`, `${check.id}: the spec section and level`);
     for (const section of DOC_SECTIONS) t.match(text.stdout, new RegExp(`^${section}$`, 'm'), `${check.id}: '${section}'`);
     t.notMatch(text.stdout, /\u001b/, 'no colour when not a terminal');
+    for (const code of Object.keys(check.messages)) t.match(text.stdout, new RegExp(`^  ${code} `, 'm'), `${check.id}: lists the code ${code}`);
   }
   const json = await runCli(['explain', '--format', 'json', 'pd-description-required']);
   const parsed = JSON.parse(json.stdout) as { id: string; severity: string; doc: Record<string, string>; docUrl: string };
@@ -64,6 +65,7 @@ t.test('explain works for every check id, in text and JSON', async (t) => {
   t.equal(parsed.severity, 'error');
   t.same(Object.keys(parsed.doc), [...DOC_SECTIONS]);
   t.match(parsed.docUrl, /\/docs\/checks\/pd-description-required\.md$/);
+  t.same(Object.keys((parsed as unknown as { codes: object }).codes).sort(), Object.keys(ALL.find((c) => c.id === 'pd-description-required')!.messages).sort(), 'and its codes with their templates');
 });
 
 t.test('explain with an unknown id is a usage error that suggests the right one', async (t) => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { LIVE_CHECKS } from '../checks/index.js';
 import { severityOf } from '../src/check.js';
 import { checkJson, cleanStatusOverStdio, FIXTURE_SOURCES, fixtureBundle, reportSchemaErrors, tempDir } from './helpers.js';
+import { codesOf, fixtureCodes } from './support/check-tester.js';
 
 /**
  * Fixtures whose single fault is also visible to other criteria, by nature: a shared grant store
@@ -30,7 +31,7 @@ for (const fixture of fixtures.filter((f) => !httpOnly(f))) {
   const checkId = fixture.split('--')[0]!;
   t.test(`${fixture} fails ${checkId} and nothing else`, async (t) => {
     const header = readFileSync(join(FIXTURE_SOURCES, `${fixture}.ts`), 'utf8').split('\n')[0]!;
-    t.match(header, new RegExp(`^// Must fail ${checkId}\\b`), 'the header comment names the check it must fail');
+    t.match(header, new RegExp(`^// Must fail ${checkId}\\b.* with [a-z0-9+-]+`), 'the header comment names the check and the codes it must fail with');
     const check = LIVE_CHECKS.find((c) => c.id === checkId);
     t.ok(check, `${checkId} is a registered check`);
     if (!check) return;
@@ -49,6 +50,7 @@ for (const fixture of fixtures.filter((f) => !httpOnly(f))) {
       t.ok(f.hint, `finding has a fix hint: ${f.message}`);
     }
     t.ok(failing.some((f) => f.transcript?.length), 'a finding carries the exchange that proves it');
+    t.same(codesOf(own), fixtureCodes(header), `exactly the codes its header names: ${fixtureCodes(header).join(', ')}`);
     const others = report.results.filter((r) => r.id !== checkId && !(ALSO_FAILS[fixture] ?? []).includes(r.id));
     for (const r of others) t.equal(r.status, cleanStatusOverStdio(r.id), `${r.id} still passes`);
     t.equal(run.code, expected === 'fail' ? 1 : 0, 'exit code follows --fail-on error');

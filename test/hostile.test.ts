@@ -32,9 +32,9 @@ const STDIO: Record<string, Case> = {
   'wrong-ids': { code: 3, proves: /answered under an id that no request had: \{"jsonrpc":"2.0","id":"1-reply"/ },
   // Replies queue behind the storm: on a loaded machine even 5 s may pass, which is a clear verdict too.
   'notification-storm': { code: 1, check: 'pd-resource-listed', proves: /Method not found|no response within 5000 ms/, args: ['--timeout', '5000'] },
-  'ten-thousand-tools': { code: 1, check: 'mcp-tools-pagination', status: 'pass', proves: /10000 tools in 1 page/ },
+  'ten-thousand-tools': { code: 1, check: 'mcp-tools-pagination', status: 'pass', proves: /10,000 tools in 1 page/ },
   'deep-nesting': { code: 1, check: 'mcp-wire-valid', proves: /nested deeper than 128 levels, which was cut/ },
-  'proto-keys': { code: 1, check: 'pd-full-descriptions', proves: /Example 1 of '__proto__' does not match its own inputSchema/ },
+  'proto-keys': { code: 1, check: 'pd-full-descriptions', proves: /Example 1 does not match the inputSchema/ },
   'catastrophic-regex': { code: 1, check: 'mcp-output-schema', proves: /must match pattern "\^\(a\+\)\+\$"/ },
   'grandchild-pipes': { code: 1, check: 'pd-resource-listed', proves: /Method not found/ },
 };
@@ -74,7 +74,7 @@ t.test('keys and ids that String() and prototypes choke on are plain data', asyn
 t.test('the catastrophic pattern is matched in linear time, in inputs and outputs', async (t) => {
   const run = await runBounded(['--format', 'json', ...BOUNDS, '--', 'node', join(HOSTILE, 'catastrophic-regex.js')]);
   const report = assertVerdict(t, run, 1);
-  t.match(findingsOf(report, 'pd-full-descriptions').join('\n'), /Example 1 of 'match' does not match its own inputSchema: \/text must match pattern/);
+  t.match(findingsOf(report, 'pd-full-descriptions').join('\n'), /Example 1 does not match the inputSchema: \/text: must match pattern/);
   t.match(findingsOf(report, 'mcp-output-schema').join('\n'), /structuredContent of 'match' does not conform/);
   t.match(findingsOf(report, 'pd-full-descriptions').join('\n'), /the pattern "\^\(\?=\(a\+\)\+\$\)", which uses lookaround or backreferences; .*not checked against it/, 'a pattern RE2 cannot run is said to be unapplied');
 });
@@ -87,7 +87,7 @@ t.test('a $ref to a remote schema is never fetched', async (t) => {
   const url = `http://127.0.0.1:${(listener.address() as { port: number }).port}/schema.json`;
   const run = await runBounded(['--format', 'json', ...BOUNDS, '--', 'node', join(HOSTILE, 'remote-ref.js')], { HOSTILE_REF_URL: url });
   const report = assertVerdict(t, run, 1);
-  t.match(findingsOf(report, 'pd-full-descriptions').join('\n'), /can't resolve reference http:\/\/127\.0\.0\.1/, 'the unresolved $ref is reported');
+  t.match(findingsOf(report, 'pd-full-descriptions').join('\n'), /refers to http:\/\/127\.0\.0\.1:\d+\/schema\.json, outside itself/, 'the unresolved $ref is reported');
   t.match(findingsOf(report, 'mcp-output-schema').join('\n'), /can't resolve reference/);
   t.same(requests, [], 'and nothing was requested from its URL');
 });

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LIVE_CHECKS } from '../checks/index.js';
 import { checkJson, FIXTURE_SOURCES, fixtureBundle, REFERENCE, reportSchemaErrors, runCli, startHttp } from './helpers.js';
+import { codesOf, fixtureCodes } from './support/check-tester.js';
 
 /** Grants shared by all sessions of the process are also seen by criteria 6 and 7 (see pd-authorization-enforced's hint). */
 const ALSO_FAILS: Record<string, string[]> = {
@@ -24,6 +25,7 @@ for (const file of readdirSync(FIXTURE_SOURCES).filter((f) => f.includes('--') &
     const own = report.results.find((r) => r.id === m[1])!;
     t.equal(own.status, 'fail');
     t.ok(own.findings.some((f) => f.level === 'error' && f.hint && f.transcript?.length), 'a failing finding with hint and proof');
+    t.same(codesOf(own as never), fixtureCodes(header), `exactly the codes its header names: ${fixtureCodes(header).join(', ')}`);
     for (const r of report.results.filter((r) => r.id !== m[1] && !(ALSO_FAILS[fixture] ?? []).includes(r.id))) t.equal(r.status, 'pass', `${r.id} still passes`);
   });
 }
@@ -52,7 +54,7 @@ t.test('module-level grants: pass over stdio, fail pd-session-isolation over HTT
   t.equal(run.code, 1);
   const isolation = JSON.parse(run.stdout).results.find((r: { id: string }) => r.id === 'pd-session-isolation');
   t.equal(isolation.status, 'fail');
-  const leak = isolation.findings.find((f: { message: string }) => /leaks between sessions/.test(f.message));
+  const leak = isolation.findings.find((f: { code: string }) => f.code === 'grant-leaked');
   t.ok(leak, 'a leak is reported');
   const sessions = new Set(leak.transcript.map((ex: { session: string }) => ex.session));
   t.equal(sessions.size, 2, "the fetching session's and the leaking session's exchanges are both in the report");

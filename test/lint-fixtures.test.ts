@@ -3,10 +3,13 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { LINT_CHECKS } from '../checks/index.js';
 import type { CheckReport } from '../src/generated/report.js';
-import { lintPaths } from '../src/lint/lint.js';
+import { lintPaths as lintWith } from '../src/lint/lint.js';
 import { ROOT, reportSchemaErrors } from './helpers.js';
 
 const FOLDERS = join(ROOT, 'fixtures', 'folders');
+
+/** The engine's lint with the shipped lint checks. */
+const lintPaths = (paths: string[], options: { cwd: string; now: Date }) => lintWith(paths, { ...options, checks: LINT_CHECKS });
 /** Data written by others (the upstream Tool Cards, saved tools/list files), beside the checkout. */
 const EXTERNAL = join(ROOT, '..', 'shared', 'external');
 const externalMissing = existsSync(EXTERNAL) ? false : `the shared corpus is not beside this checkout (${EXTERNAL})`;
@@ -14,62 +17,69 @@ const externalMissing = existsSync(EXTERNAL) ? false : `the shared corpus is not
 /** Fixed "now" for the 90-day Tool Card rule. */
 const NOW = new Date('2026-11-22T12:00:00Z');
 
-/** `check level file:line message-pattern` — every finding of a fixture folder except info lines. */
-type Expected = [string, 'error' | 'warning', string, RegExp];
+/**
+ * `check level file:line code [message-pattern]` — every finding of a fixture folder except info
+ * lines. The code is what the finding is; the pattern, where given, pins the data in its message.
+ */
+type Expected = [string, 'error' | 'warning', string, string, RegExp?];
 
 const EXPECTED: Record<string, Expected[]> = {
   'json-syntax': [
-    ['lint-json-syntax', 'warning', 'bom.json:1', /byte-order mark/],
-    ['lint-json-syntax', 'error', 'duplicate-key.json:3', /key 'tools' appears twice .*first at line 2/],
-    ['lint-json-syntax', 'error', 'trailing-comma.json:4', /Not valid JSON: a property name .* was expected/],
+    ['lint-json-syntax', 'warning', 'bom.json:1', 'byte-order-mark'],
+    ['lint-json-syntax', 'error', 'duplicate-key.json:3', 'duplicate-key', /key 'tools' appears twice .*first at line 2/],
+    ['lint-json-syntax', 'error', 'trailing-comma.json:4', 'syntax-error', /Not valid JSON: a property name .* was expected/],
   ],
   'unknown-kind': [
-    ['lint-file-kind', 'warning', 'mystery.json:1', /Cannot tell what .*mystery.json is/],
+    ['lint-file-kind', 'warning', 'mystery.json:1', 'unknown-kind', /Cannot tell what .*mystery.json is/],
   ],
   'schema-errors': [
-    ['lint-schema', 'error', 'card.json:2', /'tool_card_version' must be "0.1"; found the number 0.1/],
-    ['lint-schema', 'error', 'card.json:6', /'tool.version' must be a semantic version such as 1.4.0; found the string "1.0"/],
-    ['lint-schema', 'error', 'card.json:7', /'tool.mcp_server_uri' must be a valid uri; found the string "not a uri"/],
-    ['lint-schema', 'error', 'card.json:20', /'tested_with\[0\].pass_rate' must be <= 1; found the number 98/],
-    ['lint-schema', 'error', 'card.json:20', /'tested_with\[0\].tested_at' must be a valid date-time; found the string "yesterday"/],
-    ['lint-schema', 'error', 'initialize.json:7', /'dashdash.identity.name' must be lowercase letters, digits and hyphens/],
-    ['lint-schema', 'error', 'initialize.json:8', /'dashdash.accessLevel' must be one of "read", "interact", "full"; found the string "admin"/],
-    ['lint-schema', 'error', 'initialize.json:9', /missing required field 'dashdash.alternativeAccess.webUrl'/],
-    ['lint-schema', 'error', 'initialize.json:6', /specVersion 0.1.0 is older than 0.2.0/],
-    ['lint-schema', 'warning', 'tool_descriptions/shapeless.json:7', /unknown field 'summary'/],
-    ['lint-schema', 'error', 'tool_descriptions/shapeless.json:3', /'description' must be a string; found the number 42/],
-    ['lint-schema', 'error', 'tool_descriptions/shapeless.json:5', /missing required field 'examples\[0\].input'/],
+    ['lint-schema', 'error', 'card.json:2', 'wrong-value', /'tool_card_version' must be "0.1"; found the number 0.1/],
+    ['lint-schema', 'error', 'card.json:6', 'bad-pattern', /'tool.version' must be a semantic version such as 1.4.0; found the string "1.0"/],
+    ['lint-schema', 'error', 'card.json:7', 'bad-format', /'tool.mcp_server_uri' must be a valid uri; found the string "not a uri"/],
+    ['lint-schema', 'error', 'card.json:20', 'out-of-range', /'tested_with\[0\].pass_rate' must be <= 1; found the number 98/],
+    ['lint-schema', 'error', 'card.json:20', 'bad-format', /'tested_with\[0\].tested_at' must be a valid date-time; found the string "yesterday"/],
+    ['lint-schema', 'error', 'initialize.json:7', 'bad-pattern', /'dashdash.identity.name' must be lowercase letters, digits and hyphens/],
+    ['lint-schema', 'error', 'initialize.json:8', 'wrong-value', /'dashdash.accessLevel' must be one of "read", "interact", "full"; found the string "admin"/],
+    ['lint-schema', 'error', 'initialize.json:9', 'missing-field', /required field 'dashdash.alternativeAccess.webUrl'/],
+    ['lint-schema', 'error', 'initialize.json:6', 'spec-version-too-old', /specVersion 0.1.0 is older than 0.2.0/],
+    ['lint-schema', 'warning', 'initialize.json:5', 'recommended-field-missing', /no 'install'/],
+    ['lint-schema', 'warning', 'initialize.json:5', 'recommended-field-missing', /no 'requires'/],
+    ['lint-schema', 'warning', 'initialize.json:5', 'recommended-field-missing', /no 'rateLimit'/],
+    ['lint-schema', 'warning', 'initialize.json:5', 'recommended-field-missing', /no 'homepage'/],
+    ['lint-schema', 'warning', 'tool_descriptions/shapeless.json:7', 'unknown-field', /field 'summary'/],
+    ['lint-schema', 'error', 'tool_descriptions/shapeless.json:3', 'wrong-type', /'description' must be a string; found the number 42/],
+    ['lint-schema', 'error', 'tool_descriptions/shapeless.json:5', 'missing-field', /required field 'examples\[0\].input'/],
   ],
   'tool-descriptions': [
-    ['lint-tool-descriptions', 'error', 'tool_descriptions/broken.json:4', /inputSchema is not a valid JSON Schema \(2020-12\).*minimum must be number/],
-    ['lint-tool-descriptions', 'error', 'tool_descriptions/broken.json:5', /inputSchema has type "array"/],
-    ['lint-tool-descriptions', 'error', 'tool_descriptions/broken.json:7', /requires 'cursor', which is not among its properties/],
-    ['lint-tool-descriptions', 'warning', 'tool_descriptions/broken.json:1', /No error_guidance/],
-    ['lint-tool-descriptions', 'error', 'tool_descriptions/copy.json:2', /named 'good' but its file is copy.json/],
-    ['lint-tool-descriptions', 'warning', 'tool_descriptions/has space.json:2', /'has space' contains a space/],
-    ['lint-tool-descriptions', 'error', 'tool_descriptions/has space.json:5', /Example 1 does not match the inputSchema: \/n: Instance type "string" is invalid. Expected "integer"/],
-    ['lint-tool-descriptions', 'error', 'tool_descriptions/good.json:2', /Two tool descriptions in one folder are named 'good'/],
+    ['lint-tool-descriptions', 'error', 'tool_descriptions/broken.json:4', 'input-schema-invalid', /not a valid JSON Schema \(2020-12\).*minimum must be number/],
+    ['lint-tool-descriptions', 'error', 'tool_descriptions/broken.json:5', 'input-schema-not-object', /type "array"/],
+    ['lint-tool-descriptions', 'error', 'tool_descriptions/broken.json:7', 'required-not-in-properties', /requires 'cursor'/],
+    ['lint-tool-descriptions', 'warning', 'tool_descriptions/broken.json:1', 'no-error-guidance'],
+    ['lint-tool-descriptions', 'error', 'tool_descriptions/copy.json:2', 'name-mismatch', /named 'good', but it is the description of 'copy' \(its file is copy.json\)/],
+    ['lint-tool-descriptions', 'warning', 'tool_descriptions/has space.json:2', 'name-invalid', /'has space' contains a space/],
+    ['lint-tool-descriptions', 'error', 'tool_descriptions/has space.json:5', 'example-invalid', /Example 1 does not match the inputSchema: \/n: Instance type "string" is invalid. Expected "integer"/],
+    ['lint-tool-descriptions', 'error', 'tool_descriptions/good.json:2', 'duplicate-in-folder', /in one folder are named 'good'/],
   ],
   secrets: [
-    ['lint-no-secrets', 'warning', 'tool_descriptions/leaky.json:3', /an AWS access key id \(AKIA…GH \(20 characters\)\)/],
-    ['lint-no-secrets', 'warning', 'tool_descriptions/leaky.json:3', /an absolute file path/],
-    ['lint-no-secrets', 'warning', 'tool_descriptions/leaky.json:3', /an internal host name/],
-    ['lint-no-secrets', 'warning', 'tool_descriptions/leaky.json:5', /a private key/],
+    ['lint-no-secrets', 'warning', 'tool_descriptions/leaky.json:3', 'credential', /an AWS access key id \(AKIA…GH \(20 characters\)\)/],
+    ['lint-no-secrets', 'warning', 'tool_descriptions/leaky.json:3', 'disclosure', /an absolute file path/],
+    ['lint-no-secrets', 'warning', 'tool_descriptions/leaky.json:3', 'disclosure', /an internal host name/],
+    ['lint-no-secrets', 'warning', 'tool_descriptions/leaky.json:5', 'credential', /a private key/],
   ],
   'toolcard-levels': [
-    ['lint-toolcard-level', 'warning', 'mcp-tools/level_three.json:12', /p50_latency_ms \(900\) is above p99_latency_ms \(300\)/],
-    ['lint-toolcard-level', 'error', 'mcp-tools/wipe.json:11', /'destructive' but human_approval_required is not true/],
+    ['lint-toolcard-level', 'warning', 'mcp-tools/level_three.json:12', 'p50-above-p99', /\(900\) is above p99_latency_ms \(300\)/],
+    ['lint-toolcard-level', 'error', 'mcp-tools/wipe.json:11', 'destructive-without-approval'],
   ],
   'toolcard-consistency': [
-    ['lint-toolcard-consistency', 'error', 'mcp-tools/get_note.json:4', /input_schema_inline and .*get_note.json's inputSchema disagree at '\/properties\/id\/type'/],
-    ['lint-toolcard-consistency', 'error', 'mcp-tools/wrong_name.json:3', /describes 'right_name' but its file is wrong_name.json/],
+    ['lint-toolcard-consistency', 'error', 'mcp-tools/get_note.json:4', 'input-schema-drift', /get_note.json's inputSchema at '\/properties\/id\/type'/],
+    ['lint-toolcard-consistency', 'error', 'mcp-tools/wrong_name.json:3', 'card-name-mismatch', /describes 'right_name', but it is the card of 'wrong_name'/],
   ],
   'tools-list': [
-    ['lint-tools-list', 'warning', 'saved.json:5', /'search' appears twice/],
-    ['lint-tools-list', 'warning', 'saved.json:6', /'send mail' contains a space/],
-    ['lint-tools-list', 'error', 'saved.json:7', /'no_schema' has no inputSchema/],
-    ['lint-tools-list', 'error', 'saved.json:8', /'wrong_type': inputSchema must have "type": "object"/],
-    ['lint-tools-list', 'error', 'saved.json:9', /tools\[5\] has no string "name"/],
+    ['lint-tools-list', 'warning', 'saved.json:5', 'name-duplicate', /'search' is listed twice/],
+    ['lint-tools-list', 'warning', 'saved.json:6', 'name-invalid', /'send mail' contains a space/],
+    ['lint-tools-list', 'error', 'saved.json:7', 'no-input-schema', /'no_schema'/],
+    ['lint-tools-list', 'error', 'saved.json:8', 'input-schema-not-object', /'wrong_type'/],
+    ['lint-tools-list', 'error', 'saved.json:9', 'tool-without-name', /entry 5/],
   ],
 };
 
@@ -80,7 +90,7 @@ async function lintFolder(name: string): Promise<CheckReport> {
 function findings(report: CheckReport, folder: string) {
   const prefix = `fixtures/folders/${folder}/`;
   return report.results.flatMap((r) => r.findings.filter((f) => f.level !== 'info').map((f) => ({
-    check: r.id, level: f.level, where: `${f.location?.file?.replace(prefix, '')}:${f.location?.line}`, message: f.message, hint: f.hint, pointer: f.location?.pointer,
+    check: r.id, level: f.level, where: `${f.location?.file?.replace(prefix, '')}:${f.location?.line}`, code: f.code, message: f.message, hint: f.hint, pointer: f.location?.pointer,
   })));
 }
 
@@ -96,10 +106,10 @@ for (const [folder, expected] of Object.entries(EXPECTED)) {
     t.same(reportSchemaErrors(report), [], 'report valid against the schema');
     t.equal(report.target.kind, 'files');
     const got = findings(report, folder);
-    t.equal(got.length, expected.length, `${expected.length} findings: ${JSON.stringify(got.map((g) => `${g.check} ${g.where} ${g.message}`), null, 1)}`);
-    for (const [check, level, where, pattern] of expected) {
-      const match = got.find((g) => g.check === check && g.level === level && g.where === where && pattern.test(g.message));
-      t.ok(match, `${check} ${level} at ${where} ${pattern}`);
+    t.equal(got.length, expected.length, `${expected.length} findings: ${JSON.stringify(got.map((g) => `${g.check} ${g.where} ${g.code} ${g.message}`), null, 1)}`);
+    for (const [check, level, where, code, pattern] of expected) {
+      const match = got.find((g) => g.check === check && g.level === level && g.where === where && g.code === code && (!pattern || pattern.test(g.message)));
+      t.ok(match, `${check} ${level} at ${where}: ${code} ${pattern ?? ''}`);
       if (match) t.ok(match.hint, 'with a fix hint');
     }
     for (const g of got) t.match(g.where, /^[^:]+:\d+$/, 'every finding has a file and a line');
@@ -109,11 +119,11 @@ for (const [folder, expected] of Object.entries(EXPECTED)) {
 t.test('Tool Card levels: L1, L2, L3 and the 90-day window', async (t) => {
   const report = await lintFolder('toolcard-levels');
   const levels = Object.fromEntries(report.results.find((r) => r.id === 'lint-toolcard-level')!.findings
-    .filter((f) => f.data?.level).map((f) => [f.location!.file!.split('/').pop(), f.data!.level]));
+    .filter((f) => f.code === 'card-level').map((f) => [f.location!.file!.split('/').pop(), f.args.level]));
   t.same(levels, { 'level_one.json': 'L1', 'level_two.json': 'L2', 'level_three.json': 'L3', 'wipe.json': 'L2' });
   const later = await lintPaths([join('fixtures', 'folders', 'toolcard-levels')], { cwd: ROOT, now: new Date('2027-03-01T00:00:00Z') });
-  const three = later.results.find((r) => r.id === 'lint-toolcard-level')!.findings.find((f) => f.location?.file?.endsWith('level_three.json') && f.data?.level);
-  t.equal(three?.data?.level, 'L2', 'a test older than 90 days no longer counts');
+  const three = later.results.find((r) => r.id === 'lint-toolcard-level')!.findings.find((f) => f.location?.file?.endsWith('level_three.json') && f.code === 'card-level');
+  t.equal(three?.args.level, 'L2', 'a test older than 90 days no longer counts');
 });
 
 t.test("the reference server's tool_descriptions lint clean", async (t) => {
@@ -129,12 +139,12 @@ t.test('the upstream Tool Cards are each reported with field-level reasons', { s
   t.match(about('malformed-side-effect-class.json').join('\n'), /'safety.side_effect_class' must be one of .*"kinda-mutating"/);
   t.match(about('schema-without-input-spec.json').join('\n'), /'schema' needs one of 'input_schema_inline' or 'input_schema_uri'/);
   t.match(about('destructive-without-approval.json').join('\n'), /'destructive' but human_approval_required is not true/);
-  t.match(about('maximal-all-blocks.json').join('\n'), /unknown field 'tested_with\[0\].model'/);
-  t.match(about('external-email.json').join('\n'), /unknown field 'performance.p95_latency_ms'/);
-  t.match(about('read-only-search.json').join('\n'), /unknown field 'audit.log_locations'/);
-  t.match(about('billing-lookup.json').join('\n'), /unknown field 'cost'/);
+  t.match(about('maximal-all-blocks.json').join('\n'), /unknown field 'tested_with\[0\].model'/i);
+  t.match(about('external-email.json').join('\n'), /unknown field 'performance.p95_latency_ms'/i);
+  t.match(about('read-only-search.json').join('\n'), /unknown field 'audit.log_locations'/i);
+  t.match(about('billing-lookup.json').join('\n'), /unknown field 'cost'/i);
   for (const f of all.filter((f) => f.level !== 'info')) t.ok(f.location?.line && f.location.pointer !== undefined, `located: ${f.message}`);
-  const levels = all.filter((f) => f.data?.level).length;
+  const levels = all.filter((f) => f.code === 'card-level').length;
   t.equal(levels, 13, 'a level for each of the 13 cards');
 });
 
@@ -143,13 +153,13 @@ t.test('the nine saved tools/list files lint without a crash and report tokens p
   const report = await lintPaths([dir], { cwd: ROOT, now: NOW });
   t.equal(report.summary.errors, 0, 'no check broke');
   const tl = report.results.find((r) => r.id === 'lint-tools-list')!;
-  const perFile = tl.findings.filter((f) => typeof f.data?.tools === 'number');
+  const perFile = tl.findings.filter((f) => f.code === 'file-tokens');
   t.equal(perFile.length, readdirSync(dir).length, 'a total for every file');
-  const perTool = tl.findings.filter((f) => typeof f.data?.tool === 'string');
-  t.equal(perTool.length, perFile.reduce((n, f) => n + (f.data!.tools as number), 0), 'a count for every tool');
+  const perTool = tl.findings.filter((f) => f.code === 'tool-tokens');
+  t.equal(perTool.length, perFile.reduce((n, f) => n + (f.args.tools as number), 0), 'a count for every tool');
   for (const f of perTool) {
-    t.ok((f.data!.tokens as number) > 0);
-    t.equal(f.data!.encoding, 'o200k_base');
+    t.ok((f.args.tokens as number) > 0);
+    t.equal(f.args.encoding, 'o200k_base');
   }
 });
 

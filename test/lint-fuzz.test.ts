@@ -4,7 +4,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import type { CheckReport } from '../src/generated/report.js';
 import { lintPaths } from '../src/lint/lint.js';
-import { describeSchemaErrors } from '../src/lint/schema-messages.js';
+import { schemaProblems, SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';
+import { LINT_CHECKS } from '../checks/index.js';
 import { shippedValidator, type ShippedSchema } from '../src/shipped-schemas.js';
 import { reportSchemaErrors, ROOT, tempDir } from './helpers.js';
 
@@ -55,7 +56,7 @@ t.test('random files of every kind: lint finishes, no check crashes, every findi
     const dir = folderWith({
       'tool_descriptions/get_note.json': desc, 'mcp-tools/get_note.json': card, 'dashdash.json': dd, 'tools-list.json': list, 'other.json': anything,
     });
-    assertSane(await lintPaths([dir], { cwd: fuzzRoot, now: NOW }));
+    assertSane(await lintPaths([dir], { cwd: fuzzRoot, now: NOW, checks: LINT_CHECKS }));
     rmSync(dir, { recursive: true, force: true });
   }), { seed: SEED, numRuns: RUNS });
 });
@@ -80,7 +81,7 @@ t.test('mutated real files: lint finishes, no check crashes, every finding has a
       text = text.slice(0, at) + e.insert + text.slice(at + e.length);
     }
     const dir = folderWith({ [seed.path]: text });
-    assertSane(await lintPaths([dir], { cwd: fuzzRoot, now: NOW }));
+    assertSane(await lintPaths([dir], { cwd: fuzzRoot, now: NOW, checks: LINT_CHECKS }));
     rmSync(dir, { recursive: true, force: true });
   }), { seed: SEED, numRuns: RUNS * 2 });
 });
@@ -94,7 +95,7 @@ t.test('pathological files: very deep, very wide, binary, empty', async (t) => {
     'binary.json': '\u0000\u0001\u0002garbage\u00ff',
     'empty.json': '',
   });
-  const report = await lintPaths([dir], { cwd: fuzzRoot, now: NOW });
+  const report = await lintPaths([dir], { cwd: fuzzRoot, now: NOW, checks: LINT_CHECKS });
   t.doesNotThrow(() => assertSane(report));
   const said = report.results.flatMap((r) => r.findings.map((f) => `${f.location?.file}: ${f.message}`)).join('\n');
   t.match(said, /deep\.json: .*nested deeper than/i, 'the deep file is reported, not a crash');
@@ -107,10 +108,10 @@ t.test('every shipped schema takes any value; its errors always read as located 
     const validate = shippedValidator(schema);
     fc.assert(fc.property(fc.oneof(json, toolDescription, toolCard, dashdash), (value) => {
       if (validate(value)) return;
-      const problems = describeSchemaErrors(validate.errors, value);
+      const problems = schemaProblems(schema, value);
       if (!problems.length) throw new Error(`${schema}: invalid, but no problem described`);
       for (const p of problems) {
-        if (typeof p.message !== 'string' || !p.message || typeof p.pointer !== 'string') throw new Error(`${schema}: ${JSON.stringify(p)}`);
+        if (!(p.code in SCHEMA_MESSAGES) || typeof p.pointer !== 'string' || typeof p.args.field !== 'string') throw new Error(`${schema}: ${JSON.stringify(p)}`);
       }
     }), { seed: SEED, numRuns: RUNS * 3 });
   }

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, tempDir } from './helpers.js';
 
@@ -35,4 +35,26 @@ t.test('the packed tarball works from an empty folder', async (t) => {
 
   const lint = spawnSync('npx', ['--no-install', 'mcp-pd-check', 'lint', 'node_modules/mcp-pd-check/reference-server'], { cwd: app, encoding: 'utf8' });
   t.equal(lint.status, 0, `the shipped reference descriptions and cards lint clean: ${lint.stdout.slice(-400)}`);
+
+  // The library: importing it does nothing; the README's node:test example passes as written.
+  const quiet = spawnSync(process.execPath, ['--input-type=module', '-e', "const before = ['exit', 'SIGINT', 'SIGTERM'].map((e) => process.listenerCount(e)); await import('mcp-pd-check'); await import('mcp-pd-check/reports'); console.log(JSON.stringify({ before, after: ['exit', 'SIGINT', 'SIGTERM'].map((e) => process.listenerCount(e)) }));"], { cwd: app, encoding: 'utf8' });
+  t.equal(quiet.status, 0, quiet.stderr);
+  const counts = JSON.parse(quiet.stdout.trim()) as { before: number[]; after: number[] };
+  t.same(counts.after, counts.before, 'importing the library installs no process hook');
+  t.ok(existsSync(join(app, 'node_modules', 'mcp-pd-check', 'dist', 'src', 'index.d.ts')), 'type declarations ship');
+
+  const example = readmeExample('test/mcp-pd.test.mjs');
+  mkdirSync(join(app, 'test'));
+  writeFileSync(join(app, 'test', 'mcp-pd.test.mjs'), example);
+  const nodeTest = spawnSync(process.execPath, ['--test', 'test/'], { cwd: app, encoding: 'utf8', timeout: 120_000 });
+  t.equal(nodeTest.status, 0, `the README's node:test example passes: ${nodeTest.stdout.slice(-1500)}${nodeTest.stderr.slice(-500)}`);
+  t.match(nodeTest.stdout, /# pass 1/);
 });
+
+/** A fenced code block of the README, by the file name written after its language. */
+function readmeExample(name: string): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = new RegExp(`\`\`\`\\w+ ${name.replace(/[.]/g, '\\.')}\n([\\s\\S]*?)\n\`\`\``).exec(readme)?.[1];
+  if (!block) throw new Error(`the README has no code block named ${name}`);
+  return `${block}\n`;
+}

@@ -10,7 +10,7 @@ t.test('the reference server passes every check, with a schema-valid JSON report
   t.equal(report.results.filter((r) => r.spec.criterion).length, 9, 'the nine criteria are there');
   for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id), `${r.id}: ${JSON.stringify(r.findings.filter((f) => f.level !== 'info'))}`);
   t.same(report.summary, { passed: LIVE_CHECKS.length - 1, failed: 0, warnings: 0, skipped: 1, errors: 0 });
-  t.match(report.results.find((r) => r.id === 'toolcard-well-known')!.findings[0]!.message, /served over HTTP/);
+  t.match(report.results.find((r) => r.id === 'toolcard-well-known')!.findings[0]!.message, /needs a Streamable HTTP target/);
   t.equal(report.target.kind, 'stdio');
   t.equal(report.target.serverInfo?.name, 'mcp-pd-reference-server');
   t.match(report.target.command, /bundle\.js$/);

@@ -29,14 +29,14 @@ function nastyReport(): CheckReport {
         id: 'pd-minimal-descriptions', title: 'T', status: 'fail', severity: 'error', durationMs: 1,
         spec: { doc: 'progressive-disclosure', section: '3.1', level: 'MUST', requirements: [] },
         findings: [{
-          level: 'error', message: NASTY, hint: NASTY, location: { tool: NASTY },
+          level: 'error', code: 'details-in-description', args: { tool: NASTY }, message: NASTY, hint: NASTY, location: { tool: NASTY },
           transcript: [{ session: 's1', method: 'tools/list', request: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, response: { jsonrpc: '2.0', id: 1, result: { tools: [{ name: NASTY }] } } }],
         }],
       },
       {
         id: 'lint-schema', title: 'L', status: 'warn', severity: 'error', durationMs: 1,
         spec: { doc: 'mcp-pd-check', section: 'lint', level: 'MUST', requirements: [] },
-        findings: [{ level: 'warning', message: NASTY, location: { file: `dir/${NASTY}.json`, line: 3, column: 7, pointer: '/a' } }],
+        findings: [{ level: 'warning', code: 'unknown-field', args: { field: NASTY }, message: NASTY, location: { file: `dir/${NASTY}.json`, line: 3, column: 7, pointer: '/a' } }],
       },
     ],
   };

@@ -4,8 +4,11 @@ import { severityOf } from '../check.js';
 import { checkDocUrl, DOC_SECTIONS, readCheckDoc } from '../check-docs.js';
 import { TOOL_NAME } from '../version.js';
 import { UsageError } from './usage-error.js';
+import { hintOf, templateOf } from '../messages.js';
+import { SHARED_MESSAGES } from '../findings.js';
+import { CONTEXT_MESSAGES } from '../context.js';
 
-type AnyCheck = Pick<CheckDefinition<unknown>, 'id' | 'title' | 'spec' | 'needs'>;
+type AnyCheck = Pick<CheckDefinition<unknown>, 'id' | 'title' | 'spec' | 'needs' | 'messages'>;
 
 const NEEDS: Record<AnyCheck['needs'], string> = {
   session: 'one live session (stdio or --url)',
@@ -45,13 +48,17 @@ export function explainText(check: AnyCheck, color: boolean): string {
   const doc = readCheckDoc(check.id);
   if (!doc) {
     lines.push('', '  (no documentation was found for this check in this installation)');
-    return `${lines.join('\n')}\n`;
+  } else {
+    for (const heading of DOC_SECTIONS) {
+      const body = doc.sections.get(heading);
+      if (body === undefined) continue;
+      lines.push('', c.bold.underline(heading), ...body.split('\n').map((l) => (l ? `  ${l}` : '')));
+    }
   }
-  for (const heading of DOC_SECTIONS) {
-    const body = doc.sections.get(heading);
-    if (body === undefined) continue;
-    lines.push('', c.bold.underline(heading), ...body.split('\n').map((l) => (l ? `  ${l}` : '')));
-  }
+  lines.push('', c.bold.underline('Finding codes'), '  Stable forever: baselines, SARIF and scripts use them, never the text. {name} is filled from the finding\'s args.');
+  const width = Math.max(...Object.keys(check.messages).map((code) => code.length));
+  for (const [code, spec] of Object.entries(check.messages)) lines.push(`  ${c.bold(code.padEnd(width))}  ${templateOf(spec)}`);
+  lines.push(`  Any check may also report: ${Object.keys(SHARED_MESSAGES).join(', ')}${check.needs === 'folder' ? '' : `; live checks: ${Object.keys(CONTEXT_MESSAGES).join(', ')}`}.`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -62,6 +69,7 @@ export function explainJson(check: AnyCheck): string {
   return `${JSON.stringify({
     id: check.id, title: check.title, spec, requirements, severity: severityOf(check.spec.level), needs: check.needs,
     docUrl: checkDocUrl(check.id), doc: Object.fromEntries(doc?.sections ?? []),
+    codes: Object.fromEntries(Object.entries(check.messages).map(([code, spec]) => [code, { message: templateOf(spec), hint: hintOf(spec) }])),
   }, null, 2)}\n`;
 }
 

@@ -1,6 +1,8 @@
 import { FindingSink } from '../findings.js';
 import type { FindingLevel, FindingLocation } from '../generated/report.js';
 import type { FileKind, LintFile } from './files.js';
+import type { Messages } from '../messages.js';
+import type { RuleProblem } from '../findings.js';
 
 export interface LintOptions {
   /** "Now" for date rules (Tool Card L3: tested within 90 days); fixed in tests. */
@@ -8,9 +10,14 @@ export interface LintOptions {
 }
 
 /** What a lint check sees: every file read (parsed or not), and where things are in them. */
-export class LintContext extends FindingSink {
-  constructor(readonly files: readonly LintFile[], readonly options: LintOptions, failLevel: FindingLevel) {
-    super(failLevel);
+export class LintContext<C extends string = string> extends FindingSink<C> {
+  constructor(readonly files: readonly LintFile[], readonly options: LintOptions, messages: Messages, failLevel: FindingLevel) {
+    super(messages, failLevel);
+  }
+
+  /** A rule's problems about a value found at `base` in a file, located by file:line:col. */
+  problems(file: LintFile, problems: RuleProblem[], base = ''): void {
+    for (const p of problems) this.problem(p, { location: this.at(file, base + p.pointer) });
   }
 
   /** Parsed files of a kind. */

@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { isPlainObject } from '../pd/payload.js';
-import { displayPath, type FoundPath } from './paths.js';
+import { displayPath, type FoundPath, type ReadProblem } from './paths.js';
 import { JsonSource } from './source.js';
 
 /** What a linted file is; decided from its shape and folder (the issue's four kinds). */
@@ -22,10 +22,8 @@ export interface LintFile {
   path: string;
   /** As shown in reports: relative to the working directory. */
   display: string;
-  /** Why the file could not be read as text, if so. */
-  readProblem?: string;
-  /** How serious that is: an unreadable file is an error, a symlink left alone a warning. */
-  readLevel?: 'error' | 'warning';
+  /** Why the file was not read as text, if so. */
+  readProblem?: ReadProblem;
   source?: JsonSource;
   kind: FileKind;
 }
@@ -41,21 +39,21 @@ export const MAX_FILE_BYTES = 16 * 1024 * 1024;
 export async function readLintFile(found: FoundPath, cwd: string): Promise<LintFile> {
   const path = found.path;
   const display = displayPath(path, cwd);
-  if (found.refused) return { path, display, kind: 'unknown', readProblem: found.refused.problem, readLevel: found.refused.level };
+  if (found.refused) return { path, display, kind: 'unknown', readProblem: found.refused };
   let handle: FileHandle | undefined;
   let bytes: Buffer;
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
     const info = await handle.stat();
-    if (!info.isFile()) return { path, display, kind: 'unknown', readProblem: 'is not a regular file; it was not read' };
-    if (info.size > MAX_FILE_BYTES) return { path, display, kind: 'unknown', readProblem: `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
+    if (!info.isFile()) return { path, display, kind: 'unknown', readProblem: { code: 'not-regular-file', args: { kind: 'not a regular file' } } };
+    if (info.size > MAX_FILE_BYTES) return { path, display, kind: 'unknown', readProblem: { code: 'too-large', args: { limit: `${MAX_FILE_BYTES / 1024 / 1024} MB` } } };
     bytes = await handle.readFile();
   } catch (err) {
-    return { path, display, kind: 'unknown', readProblem: `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+    return { path, display, kind: 'unknown', readProblem: { code: 'unreadable', args: { reason: (err as NodeJS.ErrnoException).code ?? (err as Error).message } } };
   } finally {
     await handle?.close();
   }
-  if (bytes.includes(0)) return { path, display, kind: 'unknown', readProblem: 'is a binary file, not JSON text' };
+  if (bytes.includes(0)) return { path, display, kind: 'unknown', readProblem: { code: 'binary', args: {} } };
   const source = new JsonSource(bytes.toString('utf8'));
   return { path, display, source, kind: source.parsed ? classify(source.value, path) : 'unknown' };
 }

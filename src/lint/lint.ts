@@ -1,4 +1,4 @@
-import type { CheckDefinition } from '../check.js';
+import type { LintCheck } from '../check.js';
 import type { CheckReport } from '../generated/report.js';
 import { buildReport } from '../report.js';
 import { executeCheck, type RunHooks } from '../runner.js';
@@ -23,23 +23,22 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T
   return out;
 }
 
-export type LintCheck = Readonly<CheckDefinition<LintContext>>;
 
 /**
  * The core of `mcp-pd-check lint`, with no printing and no exit codes: read every file (a broken
  * one is a finding, never a stop), run the lint checks, return the report. Throws InputError for
  * a path that does not exist.
  */
-export async function lintPaths(paths: string[], options: { cwd: string; now?: Date; checks?: readonly LintCheck[]; hooks?: RunHooks }): Promise<CheckReport> {
+export async function lintPaths(paths: string[], options: { cwd: string; now?: Date; checks: readonly LintCheck[]; hooks?: RunHooks }): Promise<CheckReport> {
   const startedAt = new Date();
   const t0 = performance.now();
   const files = await mapLimit(await collectPaths(paths, options.cwd), READ_CONCURRENCY, (p) => readLintFile(p, options.cwd));
   const lintOptions: LintOptions = { now: options.now ?? new Date() };
-  const checks = options.checks ?? (await import('../../checks/index.js')).LINT_CHECKS;
+  const checks = options.checks;
   const results = [];
   for (const [i, check] of checks.entries()) {
     options.hooks?.onCheckStart?.(check, i, checks.length);
-    results.push(await executeCheck(check, (level) => new LintContext(files, lintOptions, level)));
+    results.push(await executeCheck(check, (messages, level) => new LintContext(files, lintOptions, messages, level)));
   }
   return buildReport({ target: { kind: 'files', paths }, startedAt, durationMs: performance.now() - t0, results });
 }

@@ -10,14 +10,18 @@ import { InputError } from '../input-error.js';
  */
 export interface FoundPath {
   path: string;
-  refused?: { problem: string; level: 'error' | 'warning' };
+  refused?: ReadProblem;
+}
+
+/** Why a path was not read: a code of lint-json-syntax, with its args. */
+export interface ReadProblem {
+  code: 'not-regular-file' | 'link-outside' | 'link-loop' | 'link-dangling' | 'folder-unreadable' | 'too-large' | 'unreadable' | 'binary';
+  args: Record<string, unknown>;
 }
 
 const GLOB_CHARS = /[*?[\]{}]/;
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
 
-const NOT_FOLLOWED = 'is a symlink that was not followed: it points outside the linted folder';
-const LOOP = 'is a symlink loop; not followed';
 
 /** What kind of non-regular file this is, for the finding. */
 function special(s: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
@@ -61,9 +65,9 @@ class Collector {
     this.matched = 0;
   }
 
-  refuse(path: string, problem: string, level: 'error' | 'warning'): void {
+  refuse(path: string, code: ReadProblem['code'], args: Record<string, unknown> = {}): void {
     this.matched++;
-    if (!this.found.has(path)) this.found.set(path, { path, refused: { problem, level } });
+    if (!this.found.has(path)) this.found.set(path, { path, refused: { code, args } });
   }
 
   /**
@@ -80,7 +84,7 @@ class Collector {
     if (info.isSymbolicLink()) return this.link(path, want, ancestors);
     if (info.isDirectory()) return this.folder(path, want, ancestors);
     if (!want(path)) return;
-    if (!info.isFile()) return this.refuse(path, `is ${special(info)}, not a regular file; it was not opened`, 'error');
+    if (!info.isFile()) return this.refuse(path, 'not-regular-file', { kind: special(info) });
     await this.file(path, path);
   }
 
@@ -102,11 +106,11 @@ class Collector {
         if (want(path)) this.loopAt(path);
         return;
       }
-      if (want(path)) this.refuse(path, 'is a symlink to nothing (its target does not exist)', 'warning');
+      if (want(path)) this.refuse(path, 'link-dangling');
       return;
     }
     if (!inside(target, this.roots)) {
-      if (want(path) || !/\.[^/\\]*$/.test(basename(path))) this.refuse(path, NOT_FOLLOWED, 'warning');
+      if (want(path) || !/\.[^/\\]*$/.test(basename(path))) this.refuse(path, 'link-outside');
       return;
     }
     let info;
@@ -120,7 +124,7 @@ class Collector {
       return this.folder(path, want, ancestors, target);
     }
     if (!want(path)) return;
-    if (!info.isFile()) return this.refuse(path, `points to ${special(info)}, not a regular file; it was not opened`, 'error');
+    if (!info.isFile()) return this.refuse(path, 'not-regular-file', { kind: special(info) });
     await this.file(path, target);
   }
 
@@ -128,7 +132,7 @@ class Collector {
     this.matched++;
     if (this.loops.has(path)) return;
     this.loops.add(path);
-    this.refuse(path, LOOP, 'warning');
+    this.refuse(path, 'link-loop');
   }
 
   async folder(path: string, want: (path: string) => boolean, ancestors: readonly string[], known?: string): Promise<void> {
@@ -139,7 +143,7 @@ class Collector {
     try {
       names = (await readdir(path)).sort();
     } catch (err) {
-      this.refuse(path, `is a folder that cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'error');
+      this.refuse(path, 'folder-unreadable', { reason: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
       return;
     }
     for (const name of names) {

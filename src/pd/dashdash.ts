@@ -1,5 +1,6 @@
 import type { LiveContext } from '../context.js';
 import type { Discovery } from '../discovery.js';
+import type { Messages } from '../messages.js';
 import { isPlainObject } from './payload.js';
 
 /** Whether the server shows any dashdash metadata at all (initialize, a tool, or a resource). */
@@ -10,14 +11,21 @@ export function showsDashdash(d: Discovery): boolean {
     || [...d.fullDescriptions.values()].some((f) => 'dashdash' in f);
 }
 
+/** The codes of `requireDashdashOrSkip`, for the messages of every dashdash check. */
+export const DASHDASH_PRESENCE_MESSAGES = {
+  'dashdash-absent': 'The server shows no dashdash metadata; dashdash is an optional extension (use --require dashdash to insist).',
+  'dashdash-required': {
+    message: 'The server shows no dashdash metadata (none in initialize, on tools or on resources), and --require dashdash is set.',
+    hint: 'Add a "dashdash" object to the initialize result (dashdash v0.2.0 §3.1).',
+  },
+} as const satisfies Messages;
+
 /** dashdash is an optional extension: skip a server that shows none of it, unless --require dashdash. */
-export function requireDashdashOrSkip(ctx: LiveContext): void {
+export function requireDashdashOrSkip(ctx: LiveContext<keyof typeof DASHDASH_PRESENCE_MESSAGES>): void {
   if (showsDashdash(ctx.discovery)) return;
   if (ctx.options.require.includes('dashdash')) {
-    ctx.fail('The server shows no dashdash metadata (none in initialize, on tools or on resources), and --require dashdash is set.', {
-      hint: 'Add a "dashdash" object to the initialize result (dashdash v0.2.0 §3.1).',
-    });
+    ctx.fail('dashdash-required');
     ctx.stop();
   }
-  ctx.skip('The server shows no dashdash metadata; dashdash is an optional extension (use --require dashdash to insist).');
+  ctx.skip('dashdash-absent');
 }

@@ -1,6 +1,7 @@
 import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
 import { clip, sanitizeLine } from '../text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
+import { EventTooLarge, readEventStream } from './event-stream.js';
 const DELETE_TIMEOUT_MS = 2000;
 /** Same-origin redirects followed for one request before giving up (a loop). */
 const MAX_REDIRECTS = 5;
@@ -172,32 +173,21 @@ export class HttpWire implements Wire {
     return typeof value === 'object' && value !== null ? (value as JsonObject) : undefined;
   }
 
-  /** Reads a text/event-stream reply: each event's data lines form one JSON-RPC message. */
+  /** Reads a text/event-stream reply: each event's data is one JSON-RPC message (or a batch). */
   private async readEvents(res: Response, id: unknown): Promise<boolean> {
     if (!res.body) return false;
-    const decoder = new TextDecoder();
-    let buffer = '';
-    let size = 0;
     let answered = false;
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.length;
-      if (size > this.limits.maxMessageBytes) {
-        this.garbageHandler(`${TOO_LARGE}: an event stream`);
-        throw new Error(`the event stream exceeded ${megabytes(this.limits.maxMessageBytes)} (--max-response)`);
-      }
-      buffer += decoder.decode(chunk, { stream: true });
-      let end: number;
-      while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
-        const event = buffer.slice(0, end);
-        buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
-        const data = event.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
-        if (!data) continue;
-        const parsed = this.parse(data);
-        if (parsed === undefined) continue;
-        if (this.deliver(parsed, id)) answered = true;
-      }
-      // The answer is in: leaving the loop cancels the stream rather than waiting for its end.
-      if (answered && id !== undefined) break;
+    try {
+      await readEventStream(res.body, this.limits.maxMessageBytes, (event) => {
+        if (!event.data) return false;
+        const parsed = this.parse(event.data);
+        if (parsed !== undefined && this.deliver(parsed, id)) answered = true;
+        // The answer is in: stop reading rather than wait for the stream's end.
+        return answered && id !== undefined;
+      });
+    } catch (err) {
+      if (err instanceof EventTooLarge) this.garbageHandler(`${TOO_LARGE}: an event stream`);
+      throw err;
     }
     return answered;
   }

@@ -40,6 +40,16 @@ export interface Target {
   dispose(): Promise<void>;
   /** Every session started so far (for checks over the whole run's traffic). */
   sessionsStarted(): McpSession[];
+  /** A plain GET of a path on the server's origin (HTTP targets only: well-known files). */
+  get?(path: string): Promise<HttpGetResult>;
+}
+
+export interface HttpGetResult {
+  url: string;
+  status?: number;
+  contentType?: string;
+  body?: string;
+  problem?: string;
 }
 
 /**
@@ -47,7 +57,7 @@ export interface Target {
  * while the checker mostly waits; so reserved sessions are started ahead, a few at a time. A
  * spare is idle and has fetched nothing, so it cannot change what any check observes.
  */
-abstract class PooledTarget implements Target {
+export abstract class PooledTarget implements Target {
   abstract readonly kind: ReportTarget['kind'];
   abstract readonly describe: string;
   private readonly spares: Array<Promise<McpSession>> = [];
@@ -167,7 +177,7 @@ export class HttpTarget extends PooledTarget {
   }
 
   /** A plain GET of a path on the server's origin (well-known files), with the user's headers. */
-  async get(path: string, timeoutMs = this.timeoutMs): Promise<{ url: string; status?: number; contentType?: string; body?: string; problem?: string }> {
+  async get(path: string, timeoutMs = this.timeoutMs): Promise<HttpGetResult> {
     const url = new URL(path, this.url.origin);
     const shown = displayUrl(url);
     try {

@@ -1,0 +1,162 @@
+// Every live check, in-process (no process spawned): valid cases pass, each invalid case produces
+// exactly its codes. The fixture servers' own behaviours are reused here; test/fixtures.test.ts
+// runs the same fixtures end to end as processes.
+import t from 'tap';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LIVE_CHECKS } from '../checks/index.js';
+import { referenceBehaviour, type Behaviour } from '../reference-server/server.js';
+import type { LiveCheck } from '../src/check.js';
+import { FIXTURE_SOURCES, ROOT, tempDir } from './helpers.js';
+import { fixtureCodes, testCheck, type InProcessServer, type InvalidCase, type Script, type ValidCase } from './support/check-tester.js';
+import { rewriteReads } from '../fixtures/servers/serve.js';
+
+// The shared-grant-store fixture keeps its grants in this file (one per test run).
+process.env.GRANT_STORE = join(tempDir(), 'grants.json');
+
+const ref = (overrides: Partial<Behaviour> = {}, kind: 'stdio' | 'http' = 'stdio'): InProcessServer => ({ reference: overrides, kind });
+const mapTools = (f: (tool: Record<string, unknown>, i: number) => Record<string, unknown>): Partial<Behaviour> => ({
+  listTools: (state) => referenceBehaviour.listTools(state).map((tool, i) => f(tool as unknown as Record<string, unknown>, i) as never),
+});
+
+/** A plain server without progressive disclosure: tools only, calls always run. */
+const plain: Script = (m) => {
+  switch (m.method) {
+    case 'initialize': return { result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'plain', version: '1' } } };
+    case 'tools/list': return { result: { tools: [{ name: 'echo', description: 'Echoes its input back to the caller.', inputSchema: { type: 'object' } }] } };
+    case 'tools/call': return { result: { content: [{ type: 'text', text: 'ok' }] } };
+    default: return { error: { code: -32601, message: 'Method not found' } };
+  }
+};
+
+/** The invalid cases of a check that its fixture servers make (their headers name the codes). */
+async function fixtureCases(check: LiveCheck): Promise<InvalidCase[]> {
+  const cases: InvalidCase[] = [];
+  for (const file of readdirSync(FIXTURE_SOURCES).filter((f) => f.startsWith(`${check.id}--`) && f.endsWith('.ts'))) {
+    const header = readFileSync(join(FIXTURE_SOURCES, file), 'utf8').split('\n')[0]!;
+    const { overrides } = (await import(join(ROOT, 'dist', 'fixtures', 'servers', file.replace(/\.ts$/, '.js')))) as { overrides: Partial<Behaviour> };
+    // HTTP-only fixtures fail in-process too: every in-process session shares the process.
+    cases.push({ name: `fixture ${file}`, server: ref(overrides, check.needs === 'http' ? 'http' : 'stdio'), codes: fixtureCodes(header) });
+  }
+  return cases;
+}
+
+/** Hand-written cases beyond the fixtures, per check: each breaks one thing. */
+const CASES: Record<string, { valid?: ValidCase[]; invalid: InvalidCase[] }> = {
+  'pd-minimal-descriptions': {
+    invalid: [
+      { name: 'no description', server: ref(mapTools((t, i) => (i === 0 ? { ...t, description: '' } : t))), codes: ['no-description'] },
+      { name: 'two words', server: ref(mapTools((t, i) => (i === 0 ? { ...t, description: 'Gets notes.' } : t))), codes: ['too-few-words'] },
+      { name: 'a paragraph', server: ref(mapTools((t, i) => (i === 0 ? { ...t, description: `${t.description} ${'More words here. '.repeat(30)}` } : t))), codes: ['long-description'] },
+      { name: 'no tools at all', server: ref({ listTools: () => [] }), codes: ['empty-list'] },
+    ],
+  },
+  'pd-resource-listed': {
+    invalid: [
+      { name: 'not listed', server: ref({ listResources: () => [] }), codes: ['not-listed'] },
+      { name: 'a near miss', server: ref({ listResources: (s) => referenceBehaviour.listResources(s).map((r) => ({ ...r, uri: 'resource:///tool_descriptions_v2' })) }), codes: ['near-miss'] },
+      { name: 'text/plain', server: ref({ listResources: (s) => referenceBehaviour.listResources(s).map((r) => ({ ...r, mimeType: 'text/plain' })) }), codes: ['mime-type'] },
+      { name: 'no resources at all', server: { script: plain }, codes: ['resources-list-failed'] },
+    ],
+  },
+  'pd-tools-parameter': {
+    invalid: [
+      { name: 'only the first of several names', server: ref(rewriteReads((b) => Object.fromEntries(Object.entries(b).slice(0, 1)))), codes: ['multi-fetch-failed'] },
+    ],
+  },
+  'pd-full-descriptions': {
+    invalid: [
+      { name: 'an entry without inputSchema', server: ref(rewriteReads((b) => ('get_note' in b ? { ...b, get_note: { ...(b.get_note as object), inputSchema: undefined } } : b))), codes: ['missing-field'] },
+      { name: 'a requested tool left out', server: ref(rewriteReads((b) => Object.fromEntries(Object.entries(b).filter(([k]) => k !== 'get_note')))), codes: ['missing-entry'] },
+    ],
+  },
+  'pd-missing-tool-selection': {
+    invalid: [
+      { name: 'no example URIs', server: ref(rewriteReads((b) => ('error' in b ? { error: { ...(b.error as object), examples: [] } } : b))), codes: ['no-example-uris'] },
+    ],
+  },
+  'pd-authorization-enforced': {
+    invalid: [
+      { name: 'one fetch authorizes every tool', server: ref({ authorize: (state, tools) => { if (tools.length) referenceBehaviour.listTools(state).forEach((t) => state.grants.add(t.name)); } }), codes: ['fetch-authorized-other'] },
+    ],
+  },
+  'pd-description-required': {
+    invalid: [
+      { name: 'calls run unfetched', server: ref({ isAuthorized: () => true }), codes: ['ran-unfetched'] },
+      { name: 'refusals without isError', server: ref({ refuse: (tool) => ({ ...referenceBehaviour.refuse(tool), isError: false }) }), codes: ['no-is-error'] },
+    ],
+  },
+  'pd-session-isolation': { invalid: [] },
+  'pd-unknown-tool': {
+    invalid: [
+      { name: 'available_tools reveals a hidden tool', server: ref(rewriteReads((b) => ('pd_check_no_such_tool' in b ? { ...b, pd_check_no_such_tool: { error: 'not found', available_tools: ['get_note', 'list_notes', 'search_notes', 'create_note', 'update_note', 'delete_note', 'admin_wipe'] } } : b))), codes: ['reveals-hidden-tools'] },
+    ],
+  },
+  'pd-token-savings': {
+    valid: [{ name: 'no resource: nothing to compare', server: { script: plain }, status: 'skip' }],
+    invalid: [],
+  },
+  'mcp-tool-names': {
+    invalid: [
+      { name: 'a space in a name', server: ref(mapTools((t, i) => (i === 0 ? { ...t, name: 'get note' } : t))), codes: ['name-invalid'] },
+      { name: 'names that differ in case', server: ref(mapTools((t, i) => (i === 1 ? { ...t, name: 'GET_NOTE' } : i === 0 ? { ...t, name: 'get_note' } : t))), codes: ['name-case-collision'] },
+    ],
+  },
+  'mcp-tools-pagination': {
+    invalid: [
+      { name: 'an error on the second page', server: ref({ pageTools: (all, cursor) => { if (cursor) throw Object.assign(new Error('boom'), { code: -32603 }); return { tools: all.slice(0, 2), nextCursor: 'x' }; } }), codes: ['pagination-broken'] },
+    ],
+  },
+  'mcp-output-schema': {
+    invalid: [
+      { name: 'no structuredContent', server: ref({ toolResult: (tool, value) => { const r = referenceBehaviour.toolResult(tool, value); delete r.structuredContent; return r; } }), codes: ['no-structured-content'] },
+    ],
+  },
+  'mcp-wire-valid': {
+    invalid: [
+      { name: 'a string error code', server: { script: (m) => (m.method === 'resources/list' ? { error: { code: 'OOPS', message: 'x' } } : plain(m, 1)) }, codes: ['bad-envelope'] },
+    ],
+  },
+  'dashdash-server-metadata': {
+    valid: [{ name: 'no dashdash at all: skipped', server: { script: plain }, status: 'skip' }],
+    invalid: [
+      { name: 'specVersion 0.1.0', server: ref({ initializeExtras: () => ({ dashdash: { ...(referenceBehaviour.initializeExtras().dashdash as object), specVersion: '0.1.0' } }) }), codes: ['spec-version-too-old'] },
+      { name: 'dashdash on tools only', server: ref({ initializeExtras: () => ({}) }), codes: ['not-in-initialize'] },
+      { name: '--require dashdash on a server without it', server: { script: plain }, options: { require: ['dashdash'] }, codes: ['dashdash-required'] },
+    ],
+  },
+  'dashdash-tool-metadata': {
+    invalid: [
+      { name: 'reverseMethod names no tool', server: ref(mapTools((t, i) => (i === 0 ? { ...t, dashdash: { ...(t.dashdash as object), reverseMethod: 'undo_everything' } } : t))), codes: ['reverse-method-unknown'] },
+    ],
+  },
+  'dashdash-resource-metadata': { invalid: [] },
+  'dashdash-ai-help': {
+    invalid: [
+      { name: 'section ignored', server: ref({ aiHelp: (params) => referenceBehaviour.aiHelp({ ...params, section: undefined }) }), codes: ['section-not-honoured'] },
+      { name: 'no ai_help', server: ref({ aiHelp: () => { throw Object.assign(new Error('Method not found'), { code: -32601 }); } }), codes: ['not-implemented'] },
+    ],
+  },
+  'toolcard-well-known': {
+    valid: [{ name: 'over stdio: skipped by the runner (needs http)', server: ref(), status: 'skip' }],
+    invalid: [
+      { name: 'destructive without approval', server: ref({ toolCard: (tool) => { const c = referenceBehaviour.toolCard(tool) as { safety?: Record<string, unknown> }; return tool === 'delete_note' ? { ...c, safety: { ...c.safety, human_approval_required: false } } : c; } }, 'http'), codes: ['destructive-without-approval'] },
+      { name: 'one tool without a card', server: ref({ toolCard: (tool) => (tool === 'get_note' ? undefined : referenceBehaviour.toolCard(tool)) }, 'http'), codes: ['cards-missing'] },
+    ],
+  },
+};
+
+t.test('every live check has in-process cases', async (t) => {
+  t.same(Object.keys(CASES).sort(), LIVE_CHECKS.map((c) => c.id).sort());
+});
+
+for (const check of LIVE_CHECKS) {
+  t.test(`${check.id}: valid and invalid cases, in-process`, async (t) => {
+    const own = CASES[check.id]!;
+    const reference = ref({}, check.needs === 'http' ? 'http' : 'stdio');
+    const invalid = [...(await fixtureCases(check)), ...own.invalid];
+    t.ok(invalid.length > 0, 'at least one invalid case');
+    await testCheck(t, check, { valid: [{ name: 'the reference server', server: reference }, ...(own.valid ?? [])], invalid });
+  });
+}
+
