@@ -1,14 +1,18 @@
 import { defineLiveCheck } from '../src/check.js';
-import { callArguments, isReadOnly } from '../src/pd/calls.js';
+import { isReadOnly } from '../src/pd/calls.js';
 import { fetchDescriptions } from '../src/pd/fetch.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { compileSchema, describeErrors } from '../src/schema.js';
 import { clip } from '../src/text.js';
+import type { Exchange } from '../src/target/types.js';
 
 const messages = {
   'no-output-schema': 'No tool declares an outputSchema in tools/list.',
+  'nothing-checked': 'None of the {count|tool} with an outputSchema returned a result that could be checked (see the lines above for why).',
   'output-schema-invalid': { message: "The outputSchema of '{tool}' is not a valid JSON Schema: {problem}.", hint: 'Fix the outputSchema.' },
   'not-called-safe-calls': "'{tool}' was not called (--safe-calls, and it is not marked read-only).",
+  'not-called': "'{tool}' was not called: {why}.",
+  'no-arguments': "'{tool}' was not called: it has no example arguments, and its inputSchema requires {required}, so a call could only fail.",
   'no-successful-result': "'{tool}' returned no successful result with its example arguments, so its output could not be checked.",
   'no-structured-content': { message: "'{tool}' declares an outputSchema but its result has no structuredContent object.", hint: 'Return "structuredContent" matching the outputSchema.' },
   'structured-content-invalid': { message: "The structuredContent of '{tool}' does not conform to its outputSchema: {problems}.", hint: 'Make the result match the outputSchema, or correct the schema.' },
@@ -17,6 +21,11 @@ const messages = {
     hint: 'Add { "type": "text", "text": JSON.stringify(structuredContent) } to content.',
   },
 } as const;
+
+/** The required properties of a schema. */
+function requiredOf(schema: unknown): string[] {
+  return isPlainObject(schema) && Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+}
 
 export default defineLiveCheck({
   id: 'mcp-output-schema',
@@ -30,6 +39,7 @@ export default defineLiveCheck({
     const withSchema = discovery.tools.filter((t) => typeof t.name === 'string' && t.outputSchema !== undefined);
     if (!withSchema.length) ctx.skip('no-output-schema');
     const session = await ctx.session();
+    let checked = 0;
     for (const tool of withSchema) {
       const name = tool.name as string;
       const location = { tool: name };
@@ -38,19 +48,41 @@ export default defineLiveCheck({
         ctx.fail('output-schema-invalid', { tool: name, problem: clip(compiled.problem, 200) }, { location, transcript: discovery.toolsExchanges });
         continue;
       }
+      const required = requiredOf(discovery.fullDescriptions.get(name)?.inputSchema ?? tool.inputSchema);
+      if (required.length && Object.keys(ctx.calls.arguments(name)).length === 0) {
+        ctx.info('no-arguments', { tool: name, required }, { location });
+        continue;
+      }
       if (ctx.options.safeCalls && !isReadOnly(discovery, name)) {
         ctx.info('not-called-safe-calls', { tool: name }, { location });
         continue;
       }
       const base = discovery.descriptionsResource?.uri;
-      const fetched = base ? [(await fetchDescriptions(session, base, [name])).exchange] : [];
-      const ex = await session.callTool(name, callArguments(discovery, name));
+      let fetched: Exchange[] = [];
+      let ex: Exchange;
+      if (base) {
+        fetched = [(await fetchDescriptions(session, base, [name])).exchange];
+        ex = await session.callTool(name, ctx.calls.arguments(name));
+      } else {
+        // Without the resource every call is unfetched: reuse a call already made, else call
+        // only where an unfetched call does no harm.
+        const earlier = ctx.calls.unfetched.get(name);
+        const why = earlier ? undefined : ctx.calls.unfetchedRefusal(name);
+        if (why) {
+          ctx.info('not-called', { tool: name, why }, { location });
+          ctx.calls.skip(name, why);
+          continue;
+        }
+        ex = earlier?.exchange ?? (await session.callTool(name, ctx.calls.arguments(name)));
+        if (!earlier) ctx.calls.recordUnfetched(name, ex);
+      }
       const result = ex.response?.result;
       if (!isPlainObject(result) || result.isError === true) {
         ctx.info('no-successful-result', { tool: name }, { location });
         continue;
       }
       const transcript = [...fetched, ex];
+      checked++;
       if (!isPlainObject(result.structuredContent)) {
         ctx.fail('no-structured-content', { tool: name }, { location, transcript });
         continue;
@@ -63,5 +95,6 @@ export default defineLiveCheck({
         ctx.warn('no-text-content', { tool: name }, { location, transcript });
       }
     }
+    if (checked === 0) ctx.skip('nothing-checked', { count: withSchema.length });
   },
 });

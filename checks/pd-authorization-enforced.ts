@@ -1,6 +1,6 @@
 import { defineLiveCheck } from '../src/check.js';
 import type { LiveContext } from '../src/context.js';
-import { callArguments, classifyCall } from '../src/pd/calls.js';
+import { classifyCall } from '../src/pd/calls.js';
 import { fetchDescriptions, isDescriptionEntry } from '../src/pd/fetch.js';
 import type { Exchange } from '../src/target/types.js';
 
@@ -18,6 +18,7 @@ const messages = {
     hint: 'Keep the grant for the session: do not consume it on first use or expire it early.',
   },
   'call-no-response': { message: "Calling '{tool}' {when} got no response ({note}) (call {call} of {of}).", hint: 'Answer every tools/call within the timeout.' },
+  'unfetched-not-called': "'{tool}' was not called unfetched: {why}.",
   'fetch-authorized-other': {
     message: "Calling '{tool}' was not refused although only {fetched} had been fetched: fetching a tool must authorize only that tool.",
     hint: 'Record grants per tool name, not as a single "has fetched something" flag.',
@@ -37,16 +38,29 @@ export default defineLiveCheck({
   opens: 1,
   messages,
   async run(ctx) {
-    const base = ctx.resourceUriOrFail('authorization');
-    const tools = ctx.toolsToCallOrStop();
+    const base = ctx.resourceUriOrSkip('authorization');
+    // Read-only tools first: unfetched calls below go to them before any other.
+    const tools = ctx.calls.order(ctx.toolsToCallOrStop());
     const session = await ctx.session();
-    const call = (name: string) => session.callTool(name, callArguments(ctx.discovery, name));
+    const call = (name: string) => session.callTool(name, ctx.calls.arguments(name));
+    /** A call to a tool this session has not fetched: only where the ledger allows it. */
+    const callUnfetched = async (name: string): Promise<Exchange | undefined> => {
+      const why = ctx.calls.unfetchedRefusal(name);
+      if (why) {
+        ctx.info('unfetched-not-called', { tool: name, why }, { location: { tool: name } });
+        ctx.calls.skip(name, why);
+        return undefined;
+      }
+      const ex = await call(name);
+      ctx.calls.recordUnfetched(name, ex);
+      return ex;
+    };
 
     // 1. Failed and unknown fetches must not authorize anything.
     const failedFetches: Exchange[] = [];
     for (const uri of [base, `${base}?tools=`, `${base}?tools=pd_check_no_such_tool`]) failedFetches.push(await session.readResource(uri));
-    const first = await call(tools[0]!);
-    if (classifyCall(first).kind === 'authorized') {
+    const first = await callUnfetched(tools[0]!);
+    if (first && classifyCall(first).kind === 'authorized') {
       ctx.fail('failed-fetch-authorized', { tool: tools[0] }, { location: { tool: tools[0] }, transcript: [...failedFetches, first] });
     }
 
@@ -60,8 +74,8 @@ export default defineLiveCheck({
       await expectAuthorized(ctx, name, REPEAT_CALLS, [fetched.exchange], call, 'right after fetching it');
       const next = tools[i + 1];
       if (next) {
-        const ex = await call(next);
-        if (classifyCall(ex).kind === 'authorized') {
+        const ex = await callUnfetched(next);
+        if (ex && classifyCall(ex).kind === 'authorized') {
           ctx.fail('fetch-authorized-other', { tool: next, fetched: tools.slice(0, i + 1) }, { location: { tool: next }, transcript: [fetched.exchange, ex] });
         }
       }

@@ -1,5 +1,5 @@
 import { defineLiveCheck } from '../src/check.js';
-import { callArguments, TOOL_DESCRIPTION_REQUIRED } from '../src/pd/calls.js';
+import { TOOL_DESCRIPTION_REQUIRED } from '../src/pd/calls.js';
 import { anySignalledCode, findSignalledError, invalidErrorCode } from '../src/pd/errors.js';
 import { descriptionsUri, sameUri } from '../src/pd/uri.js';
 import { inlineJson } from '../src/text.js';
@@ -22,6 +22,7 @@ const messages = {
   'no-message': { message: `The ${TOOL_DESCRIPTION_REQUIRED} error for '{tool}' has no message (§6.2 shows one).`, hint: "Add \"message\": \"Tool '{tool}' requires fetching its description before use.\"" },
   'no-is-error': { message: "The refusal of '{tool}' is a tool result without isError: true; MCP marks failed tool calls with isError.", hint: 'Set "isError": true on the refusal result.' },
   'refusals-form': 'Refusals signalled as: {forms}.',
+  'not-called': "Not called: {tools}. '{ran}' already ran although its description had not been fetched, which proves this criterion failed; calling more tools unfetched would prove nothing new and could change data.",
 } as const;
 
 export default defineLiveCheck({
@@ -35,14 +36,22 @@ export default defineLiveCheck({
   opens: 1,
   messages,
   async run(ctx) {
-    const tools = ctx.toolsToCallOrStop();
+    // Read-only tools first, destructive ones last: the first unfetched call that runs ends the calls.
+    const tools = ctx.calls.order(ctx.toolsToCallOrStop());
     const listed = ctx.discovery.descriptionsResource?.uri;
     const session = await ctx.session();
     const forms = new Set<string>();
+    const notCalled: string[] = [];
     const { fail, done } = ctx.capped(MAX_FINDINGS);
 
     for (const name of tools) {
-      const ex = await session.callTool(name, callArguments(ctx.discovery, name));
+      if (ctx.calls.ranUnfetched) {
+        notCalled.push(name);
+        ctx.calls.skip(name, `'${ctx.calls.ranUnfetched}' already ran unfetched`);
+        continue;
+      }
+      const ex = await session.callTool(name, ctx.calls.arguments(name));
+      ctx.calls.recordUnfetched(name, ex);
       const extras = { location: { tool: name }, transcript: [ex] };
       if (ex.noResponse) {
         fail('no-response', { tool: name, note: ex.note ?? ex.noResponse }, extras);
@@ -75,5 +84,6 @@ export default defineLiveCheck({
     }
     done();
     if (forms.size) ctx.info('refusals-form', { forms: [...forms].join(', ') });
+    if (notCalled.length) ctx.info('not-called', { tools: notCalled, ran: ctx.calls.ranUnfetched });
   },
 });

@@ -28,7 +28,7 @@ export default defineLiveCheck({
   needs: 'session',
   messages,
   async run(ctx) {
-    const base = ctx.resourceUriOrFail('full descriptions');
+    const base = ctx.resourceUriOrSkip('full descriptions');
     const names = ctx.discovery.toolNames.filter((n) => !n.includes(','));
     if (names.length === 0) ctx.skip('no-tools-listed');
     for (let i = 0; i < names.length; i += GROUP) {

@@ -25,7 +25,7 @@ export default defineLiveCheck({
   needs: 'session',
   messages,
   async run(ctx) {
-    const base = ctx.resourceUriOrFail('the missing-selection error');
+    const base = ctx.resourceUriOrSkip('the missing-selection error');
     const forms = new Set<string>();
     // DESIGN: an empty ?tools= counts as missing too.
     for (const [uri, what] of [[base, 'without ?tools='], [`${base}${base.includes('?') ? '&' : '?'}tools=`, 'with an empty ?tools=']] as const) {

@@ -1,5 +1,5 @@
 import { defineLiveCheck } from '../src/check.js';
-import { callArguments, classifyCall } from '../src/pd/calls.js';
+import { classifyCall } from '../src/pd/calls.js';
 import { fetchDescriptions } from '../src/pd/fetch.js';
 import type { McpSession } from '../src/target/session.js';
 import type { Exchange } from '../src/target/types.js';
@@ -29,6 +29,7 @@ const messages = {
     hint: 'Drop or key grants by session; never persist them beyond the session that made them.',
   },
   'tested': '{sessions} parallel sessions, {tools|tool} each, then a new session after all had ended (half with DELETE over HTTP).',
+  'unfetched-not-called': 'Not called by sessions that had not fetched them: {tools} ({why}).',
 } as const;
 
 export default defineLiveCheck({
@@ -42,7 +43,7 @@ export default defineLiveCheck({
   opens: (o) => Math.max(2, o.sessions),
   messages,
   async run(ctx) {
-    const base = ctx.resourceUriOrFail('session isolation');
+    const base = ctx.resourceUriOrSkip('session isolation');
     const tools = ctx.toolsToCallOrStop();
     const { fail, done } = ctx.capped(MAX_FINDINGS);
     const n = Math.max(2, ctx.options.sessions);
@@ -53,10 +54,19 @@ export default defineLiveCheck({
       if (plan.fetches) plan.fetchExchange = (await fetchDescriptions(plan.session, base, [plan.fetches])).exchange;
     }));
 
-    // Phase 2: every session calls every tool, all at once.
-    const calls = await Promise.all(plans.flatMap((plan) => tools.map(async (tool) => ({
-      plan, tool, ex: await plan.session.callTool(tool, callArguments(ctx.discovery, tool)),
-    }))));
+    // Phase 2: every session calls every tool, all at once — a tool it did not fetch only where
+    // unfetched calls do no harm (see CallLedger), decided before the calls start.
+    const refused = new Map(tools.map((tool) => [tool, ctx.calls.unfetchedRefusal(tool)]));
+    const held = tools.filter((tool) => refused.get(tool));
+    if (held.length) {
+      ctx.info('unfetched-not-called', { tools: held, why: refused.get(held[0]!) });
+      for (const tool of held) ctx.calls.skip(tool, refused.get(tool)!);
+    }
+    const calls = await Promise.all(plans.flatMap((plan) => tools.filter((tool) => tool === plan.fetches || !refused.get(tool)).map(async (tool) => {
+      const ex = await plan.session.callTool(tool, ctx.calls.arguments(tool));
+      if (tool !== plan.fetches) ctx.calls.recordUnfetched(tool, ex);
+      return { plan, tool, ex };
+    })));
     for (const { plan, tool, ex } of calls) {
       const outcome = classifyCall(ex);
       const label = plan.session.label;
@@ -78,8 +88,9 @@ export default defineLiveCheck({
     const fetchedAll = await fetchDescriptions(last, base, tools);
     await Promise.all(plans.map((p, k) => p.session.close({ terminate: k % 2 === 1 })));
     const fresh = await ctx.session({ fresh: true });
-    for (const tool of tools) {
-      const ex = await fresh.callTool(tool, callArguments(ctx.discovery, tool));
+    for (const tool of tools.filter((t) => !ctx.calls.unfetchedRefusal(t))) {
+      const ex = await fresh.callTool(tool, ctx.calls.arguments(tool));
+      ctx.calls.recordUnfetched(tool, ex);
       if (classifyCall(ex).kind === 'authorized') fail('grant-inherited', { session: last.label, tool }, { location: { tool }, transcript: [fetchedAll.exchange, ex] });
     }
     done();

@@ -1,14 +1,16 @@
 import { defineLiveCheck } from '../src/check.js';
-import { TOKEN_ENCODING, tokenCounter } from '../src/tokens.js';
+import { entryTokens, minimalEntry, TOKEN_ENCODING, tokenCounter } from '../src/tokens.js';
 
 /** Below this saving, progressive disclosure is not worth its extra round trip (DESIGN: warn). */
 const WARN_BELOW = 0.5;
 
 const messages = {
-  'no-descriptions-resource': 'No tool_descriptions resource, so there are no full descriptions to compare with (see pd-resource-listed).',
+  'no-descriptions-resource': 'No tool_descriptions resource, so the saving cannot be measured; the estimate above says what a minimal tools/list would cost.',
   'no-full-descriptions': 'No full description could be fetched, so there is nothing to compare (see pd-full-descriptions).',
   'tool-tokens': "Tool '{tool}': {listed} tokens in tools/list, {full} in its full description.",
   'total-tokens': 'tools/list: {listed} tokens for {tools|tool}; their full descriptions: {full} tokens; saving {percent} % ({encoding}).',
+  'tool-cost': "Tool '{tool}': {listed} tokens in tools/list; listed minimally (name, first sentence, no schema) ≈ {estimate} (an estimate).",
+  'list-cost': '{tools|tool} cost {listed} tokens in every prompt; listed minimally ≈ {estimate}, about {percent} % less (an estimate, {encoding}).',
   'low-saving': {
     message: 'Progressive disclosure saves only {percent} % of the tokens here (tools/list {listed} vs full {full}); the spec promises 80–90 %.',
     hint: 'Shorten tools/list descriptions to one sentence and move details, examples and schemas into the full descriptions.',
@@ -23,16 +25,30 @@ export default defineLiveCheck({
   messages,
   async run(ctx) {
     const { tools, fullDescriptions } = ctx.discovery;
-    if (!ctx.discovery.descriptionsResource) ctx.skip('no-descriptions-resource');
-    const both = tools.filter((t) => typeof t.name === 'string' && fullDescriptions.has(t.name));
-    if (!both.length) ctx.skip('no-full-descriptions');
+    const named = tools.filter((t) => typeof t.name === 'string');
     const count = await tokenCounter();
+    if (!ctx.discovery.descriptionsResource) {
+      // Today's cost on every server, and what a progressive-disclosure list would cost instead.
+      let listed = 0;
+      let estimate = 0;
+      for (const tool of named) {
+        const now = entryTokens(tool, count);
+        const minimal = entryTokens(minimalEntry(tool), count);
+        listed += now;
+        estimate += minimal;
+        ctx.info('tool-cost', { tool: tool.name, listed: now, estimate: minimal, encoding: TOKEN_ENCODING }, { location: { tool: tool.name as string } });
+      }
+      if (named.length) ctx.info('list-cost', { tools: named.length, listed, estimate, percent: listed ? Math.round((1 - estimate / listed) * 100) : 0, encoding: TOKEN_ENCODING });
+      ctx.skip('no-descriptions-resource');
+    }
+    const both = named.filter((t) => fullDescriptions.has(t.name as string));
+    if (!both.length) ctx.skip('no-full-descriptions');
     let listed = 0;
     let full = 0;
     for (const tool of both) {
       const name = tool.name as string;
-      const m = count(JSON.stringify(tool));
-      const f = count(JSON.stringify(fullDescriptions.get(name)));
+      const m = entryTokens(tool, count);
+      const f = entryTokens(fullDescriptions.get(name), count);
       listed += m;
       full += f;
       ctx.info('tool-tokens', { tool: name, listed: m, full: f, encoding: TOKEN_ENCODING }, { location: { tool: name } });

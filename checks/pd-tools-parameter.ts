@@ -28,7 +28,7 @@ export default defineLiveCheck({
   needs: 'session',
   messages,
   async run(ctx) {
-    const base = ctx.resourceUriOrFail('the tools parameter');
+    const base = ctx.resourceUriOrSkip('the tools parameter');
     const names = ctx.discovery.toolNames;
     if (names.length === 0) ctx.skip('no-tools-listed');
     const session = ctx.reader();

@@ -30,7 +30,7 @@ export default defineLiveCheck({
   needs: 'session',
   messages,
   async run(ctx) {
-    const base = ctx.resourceUriOrFail('unknown tool names');
+    const base = ctx.resourceUriOrSkip('unknown tool names');
     const names = ctx.discovery.toolNames;
     const got = await fetchDescriptions(ctx.reader(), base, [UNKNOWN_TOOL]);
     const transcript = [got.exchange];

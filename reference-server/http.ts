@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { behaviourWith, createReferenceServer, type Behaviour } from './server.js';
 
 export interface HttpOptions {
@@ -54,11 +55,14 @@ function isInitialize(body: unknown): boolean {
 }
 
 /**
- * The reference server over Streamable HTTP: one SDK Server + transport per Mcp-Session-Id, so
- * grants are per session by construction. Binds 127.0.0.1 unless told otherwise.
+ * The reference server over Streamable HTTP at /mcp — one SDK Server + transport per
+ * Mcp-Session-Id, so grants are per session by construction — and, for clients of the older
+ * 2024-11-05 transport, HTTP+SSE at /sse (one event stream per session; messages are POSTed to
+ * /messages?sessionId=…). Binds 127.0.0.1 unless told otherwise.
  */
 export async function startHttpServer(options: HttpOptions): Promise<{ url: string; close(): Promise<void>; sessions(): number }> {
   const sessions = new Map<string, Live>();
+  const streams = new Map<string, SSEServerTransport>();
   const idleMs = options.idleMs ?? 10 * 60_000;
   const maxSessions = options.maxSessions ?? 1000;
 
@@ -78,13 +82,29 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
       else send(res, 404, { error: `No Tool Card for '${card[1]}'` });
       return;
     }
-    if (url.pathname !== '/mcp') {
-      send(res, 404, { error: 'Not found: the MCP endpoint is /mcp' });
+    if (url.pathname !== '/mcp' && url.pathname !== '/sse' && url.pathname !== '/messages') {
+      send(res, 404, { error: 'Not found: the MCP endpoint is /mcp (HTTP+SSE: /sse)' });
       return;
     }
     if (options.token && req.headers.authorization !== `Bearer ${options.token}`) {
       res.setHeader('www-authenticate', 'Bearer');
       return rpcError(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <token>');
+    }
+    if (url.pathname === '/sse') {
+      if (req.method !== 'GET') return rpcError(res, 405, -32000, 'Method not allowed: GET /sse opens an HTTP+SSE session');
+      if (sessions.size + streams.size >= maxSessions) return rpcError(res, 503, -32000, `Too many sessions (${maxSessions}); try again later`);
+      const transport = new SSEServerTransport('/messages', res);
+      streams.set(transport.sessionId, transport);
+      transport.onclose = () => streams.delete(transport.sessionId);
+      await createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit }).connect(transport);
+      return;
+    }
+    if (url.pathname === '/messages') {
+      const transport = streams.get(url.searchParams.get('sessionId') ?? '');
+      if (req.method !== 'POST') return rpcError(res, 405, -32000, 'Method not allowed');
+      if (!transport) return rpcError(res, 404, -32001, 'Session not found');
+      await transport.handlePostMessage(req, res, await readJson(req));
+      return;
     }
     const sid = req.headers['mcp-session-id'];
     const id = Array.isArray(sid) ? sid[0] : sid;
@@ -129,11 +149,13 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
   const host = options.host ?? '127.0.0.1';
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/mcp`,
-    sessions: () => sessions.size,
+    sessions: () => sessions.size + streams.size,
     async close() {
       clearInterval(sweeper);
       await Promise.all([...sessions.values()].map((s) => s.transport.close()));
+      await Promise.all([...streams.values()].map((s) => s.close()));
       sessions.clear();
+      streams.clear();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

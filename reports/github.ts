@@ -2,6 +2,7 @@ import type { CheckReport } from '../src/generated/report.js';
 import { makeVisible } from '../src/text.js';
 import { fenceOffCommands } from './ci-fence.js';
 import { exchangesAsText } from './exchange-text.js';
+import { entries, othersLine } from './group.js';
 
 /**
  * Workflow-command data: no line break (or % that could forge one) survives, so no text can start
@@ -20,17 +21,19 @@ function property(text: string): string {
  * GitHub Actions annotations (::error / ::warning), with file and line where there is one. Text
  * from servers and linted files is escaped, so it cannot inject workflow commands.
  */
-export function renderGithub(report: CheckReport, commandsOff?: string): string {
+export function renderGithub(report: CheckReport, commandsOff?: string, verbose = false): string {
   const lines: string[] = [];
   const proofs: string[] = [];
+  if (report.verdict) lines.push(`::notice title=${property(`mcp-pd-check: progressive disclosure ${report.verdict.implements}`)}::${data(report.verdict.summary)}`);
   for (const r of report.results) {
-    for (const f of r.findings) {
-      if (f.level === 'info' || f.accepted) continue;
+    for (const e of entries(r.findings.filter((f) => f.level !== 'info' && !f.accepted), verbose)) {
+      const f = e.finding;
       const props = [`title=${property(`${r.id}${f.location?.tool ? ` [${f.location.tool}]` : ''}`)}`];
       if (f.location?.file) {
         props.unshift(`file=${property(f.location.file)}`, ...(f.location.line ? [`line=${f.location.line}`, `col=${f.location.column ?? 1}`] : []));
       }
-      const text = f.hint ? `${f.message} Fix: ${f.hint}` : f.message;
+      const message = e.others.length ? `${f.message} (…${othersLine(e)})` : f.message;
+      const text = f.hint ? `${message} Fix: ${f.hint}` : message;
       lines.push(`::${f.level === 'error' ? 'error' : 'warning'} ${props.join(',')}::${data(text)}`);
       if (f.level === 'error' && f.transcript?.length) proofs.push(`${r.id}: ${makeVisible(f.message)}\n${makeVisible(exchangesAsText(f.transcript.slice(-4)))}`);
     }

@@ -1,5 +1,6 @@
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { exchangesAsText } from './exchange-text.js';
+import { entries, othersLine, type Entry } from './group.js';
 import { asText } from '../src/text.js';
 
 /** HTML text: every server- or file-provided string goes through here. */
@@ -10,55 +11,60 @@ function esc(text: string): string {
 
 const COLOR: Record<string, string> = { pass: '#1a7f37', fail: '#cf222e', warn: '#9a6700', skip: '#6e7781', error: '#8250df' };
 
-interface ToolTokens { tool: string; minimal: number; full: number }
+/** One bar pair per tool: the upper bar (full description, or today's entry) and the lower (tools/list, or the minimal estimate). */
+interface ToolTokens { tool: string; upper: number; lower: number }
 
-/** Tokens per tool from pd-token-savings' `tool-tokens` findings (minimal = tools/list entry, full = full description). */
-function tokenData(report: CheckReport): ToolTokens[] {
-  const savings = report.results.find((r) => r.id === 'pd-token-savings');
-  return (savings?.findings ?? [])
-    .filter((f) => f.code === 'tool-tokens')
-    .map((f) => ({ tool: asText(f.args.tool), minimal: Number(f.args.listed), full: Number(f.args.full) }));
+/** The chart's rows and legend, from the verdict's token figures (measured, or estimated for a server without the resource). */
+function tokenData(report: CheckReport): { rows: ToolTokens[]; upper: string; lower: string } {
+  const t = report.verdict?.tokens;
+  if (!t) return { rows: [], upper: '', lower: '' };
+  if (t.estimate !== undefined) {
+    return { rows: t.tools.map((x) => ({ tool: x.tool, upper: x.listed, lower: x.estimate ?? 0 })), upper: 'tools/list today', lower: 'listed minimally (estimate)' };
+  }
+  return { rows: t.tools.map((x) => ({ tool: x.tool, upper: x.full ?? 0, lower: x.listed })), upper: 'full description', lower: 'tools/list (minimal)' };
 }
 
 /** A bar chart as inline SVG: no script, no network. */
-function chart(rows: ToolTokens[]): string {
-  if (!rows.length) return '<p class="muted">No token figures: pd-token-savings did not run or had nothing to compare.</p>';
-  const max = Math.max(...rows.map((r) => Math.max(r.minimal, r.full)), 1);
+function chart({ rows, upper, lower }: ReturnType<typeof tokenData>): string {
+  if (!rows.length) return '<p class="muted">No token figures: pd-token-savings did not run.</p>';
+  const max = Math.max(...rows.map((r) => Math.max(r.lower, r.upper)), 1);
   const label = 170;
   const width = 520;
   const rowH = 34;
   const bars = rows.map((r, i) => {
     const y = 28 + i * rowH;
-    const wMin = Math.max(1, Math.round((r.minimal / max) * width));
-    const wFull = Math.max(1, Math.round((r.full / max) * width));
+    const wLower = Math.max(1, Math.round((r.lower / max) * width));
+    const wUpper = Math.max(1, Math.round((r.upper / max) * width));
     return `<text x="${label - 8}" y="${y + 14}" text-anchor="end">${esc(r.tool)}</text>`
-      + `<rect x="${label}" y="${y}" width="${wFull}" height="12" fill="#d0d7de"><title>${esc(r.tool)}: full ${r.full} tokens</title></rect>`
-      + `<rect x="${label}" y="${y + 14}" width="${wMin}" height="12" fill="#1a7f37"><title>${esc(r.tool)}: tools/list ${r.minimal} tokens</title></rect>`
-      + `<text x="${label + wFull + 6}" y="${y + 10}" class="n">${r.full}</text><text x="${label + wMin + 6}" y="${y + 24}" class="n">${r.minimal}</text>`;
+      + `<rect x="${label}" y="${y}" width="${wUpper}" height="12" fill="#d0d7de"><title>${esc(r.tool)}: ${upper} ${r.upper} tokens</title></rect>`
+      + `<rect x="${label}" y="${y + 14}" width="${wLower}" height="12" fill="#1a7f37"><title>${esc(r.tool)}: ${lower} ${r.lower} tokens</title></rect>`
+      + `<text x="${label + wUpper + 6}" y="${y + 10}" class="n">${r.upper}</text><text x="${label + wLower + 6}" y="${y + 24}" class="n">${r.lower}</text>`;
   }).join('');
   const h = 40 + rows.length * rowH;
-  return `<svg id="token-chart" role="img" aria-label="Tokens per tool: tools/list versus full description" width="${label + width + 60}" height="${h}" xmlns="http://www.w3.org/2000/svg">`
-    + `<rect x="${label}" y="4" width="12" height="12" fill="#d0d7de"/><text x="${label + 18}" y="14">full description</text>`
-    + `<rect x="${label + 150}" y="4" width="12" height="12" fill="#1a7f37"/><text x="${label + 168}" y="14">tools/list (minimal)</text>${bars}</svg>`;
+  return `<svg id="token-chart" role="img" aria-label="Tokens per tool: ${upper} versus ${lower}" width="${label + width + 60}" height="${h}" xmlns="http://www.w3.org/2000/svg">`
+    + `<rect x="${label}" y="4" width="12" height="12" fill="#d0d7de"/><text x="${label + 18}" y="14">${upper}</text>`
+    + `<rect x="${label + 170}" y="4" width="12" height="12" fill="#1a7f37"/><text x="${label + 188}" y="14">${lower}</text>${bars}</svg>`;
 }
 
-function finding(f: Finding): string {
+function finding(e: Entry): string {
+  const f = e.finding;
   const where = f.location?.file ? `${f.location.file}:${f.location.line ?? 1}` : f.location?.tool ?? '';
   const ex = exchangesAsText(f.transcript ?? []);
   return `<li class="${f.level}"><b>${f.level}${f.accepted ? ' (accepted)' : ''}</b>${where ? ` <code>${esc(where)}</code>` : ''} ${esc(f.message)}`
+    + (e.others.length ? `<div class="muted">…${esc(othersLine(e, 20))}</div>` : '')
     + (f.hint ? `<div class="hint">Fix: ${esc(f.hint)}</div>` : '')
     + (ex ? `<details><summary>JSON-RPC exchange</summary><pre>${esc(ex.length > 50_000 ? `${ex.slice(0, 50_000)}\n…` : ex)}</pre></details>` : '')
     + '</li>';
 }
 
 /** One self-contained HTML page: summary, the token chart, every check with its findings and proof. */
-export function renderHtml(report: CheckReport): string {
+export function renderHtml(report: CheckReport, verbose = false): string {
   const s = report.summary;
   const t = report.target;
-  const rows = tokenData(report);
-  const saving = report.results.find((r) => r.id === 'pd-token-savings')?.findings.find((f) => f.code === 'total-tokens')?.args.saving as number | undefined;
+  const tokens = tokenData(report);
+  const v = report.verdict;
   const checks = report.results.map((r) => `<section class="check"><h3><span class="badge" style="background:${COLOR[r.status]}">${r.status}</span> <code>${esc(r.id)}</code> ${esc(r.title)} <span class="muted">§${esc(r.spec.section)} ${esc(r.spec.level)} · ${r.durationMs} ms</span></h3>`
-    + (r.findings.length ? `<ul>${r.findings.map(finding).join('')}</ul>` : '') + '</section>').join('\n');
+    + (r.findings.length ? `<ul>${entries(r.findings, verbose).map(finding).join('')}</ul>` : '') + '</section>').join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
@@ -66,15 +72,16 @@ export function renderHtml(report: CheckReport): string {
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#1f2328}
 h1{font-size:1.5rem}.muted{color:#6e7781;font-weight:normal;font-size:.85em}.badge{color:#fff;border-radius:4px;padding:1px 7px;font-size:.8em;text-transform:uppercase}
-.summary span{margin-right:1.2rem}.check{border-top:1px solid #d0d7de;padding:.3rem 0}.check h3{font-size:1rem;margin:.5rem 0}
+.summary span{margin-right:1.2rem}.verdict{padding:.6rem .8rem;border-radius:6px;border:1px solid #d0d7de}.verdict.yes{background:#dafbe1}.verdict.partly{background:#fff8c5}.verdict.no{background:#ffebe9}.check{border-top:1px solid #d0d7de;padding:.3rem 0}.check h3{font-size:1rem;margin:.5rem 0}
 li.error b{color:#cf222e}li.warning b{color:#9a6700}li.info b{color:#6e7781}.hint{color:#0969da}pre{background:#f6f8fa;padding:.6rem;overflow:auto;max-height:30rem}
 svg text{font-size:12px;fill:#1f2328}svg .n{fill:#57606a}
 </style></head><body>
 <h1>mcp-pd-check ${esc(report.tool.version)}</h1>
 <p>${esc(t.command ?? t.url ?? (t.paths ?? []).join(' '))} (${esc(t.kind)})${t.serverInfo?.name ? ` — ${esc(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s</p>
 <p class="summary"><span style="color:${COLOR.pass}">${s.passed} passed</span><span style="color:${COLOR.fail}">${s.failed} failed</span><span style="color:${COLOR.warn}">${s.warnings} warnings</span><span class="muted">${s.skipped} skipped</span><span style="color:${COLOR.error}">${s.errors} errors</span></p>
-<h2>Tokens per tool${saving !== undefined ? ` — progressive disclosure saves ${Math.round(saving * 100)} %` : ''}</h2>
-${chart(rows)}
+${v ? `<p id="verdict" class="verdict ${v.implements}"><b>Progressive disclosure: ${v.implements}</b> — ${esc(v.summary)}</p>` : ''}
+<h2>Tokens per tool</h2>
+${chart(tokens)}
 <h2>Checks</h2>
 ${checks}
 </body></html>

@@ -9,6 +9,8 @@ import { renderText } from './text.js';
 
 export interface RenderOptions {
   color: boolean;
+  /** Every finding on its own (by default one code found on many tools is one entry). */
+  verbose?: boolean;
   /**
    * Set (to a random token) when the output goes to a GitHub Actions log: the text and github
    * reporters fence untrusted text with ::stop-commands::<token> … ::<token>::.
@@ -24,9 +26,9 @@ export const REPORTERS: Record<string, Reporter> = {
   json: (report) => renderJson(report),
   junit: (report) => renderJunit(report),
   sarif: (report) => renderSarif(report),
-  github: (report, options) => renderGithub(report, options.commandsOff),
-  markdown: (report) => renderMarkdown(report),
-  html: (report) => renderHtml(report),
+  github: (report, options) => renderGithub(report, options.commandsOff, options.verbose),
+  markdown: (report, options) => renderMarkdown(report, options.verbose),
+  html: (report, options) => renderHtml(report, options.verbose),
 };
 
 export const FORMAT_NAMES = Object.keys(REPORTERS);

@@ -1,8 +1,10 @@
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { sanitizeLine } from '../src/text.js';
 import { exchangesAsText } from './exchange-text.js';
+import { entries, othersLine } from './group.js';
 
 const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥' };
+const VERDICT = { yes: '✅ yes', partly: '⚠️ partly', no: '❌ no' };
 
 /** Text for a Markdown table cell or line: no HTML, no table breaks, no line breaks. */
 function cell(text: string): string {
@@ -25,12 +27,15 @@ function transcript(f: Finding): string {
 }
 
 /** Markdown for $GITHUB_STEP_SUMMARY: a table of checks, then each failure with its exchange folded. */
-export function renderMarkdown(report: CheckReport): string {
+export function renderMarkdown(report: CheckReport, verbose = false): string {
   const s = report.summary;
   const t = report.target;
+  const v = report.verdict;
   const out = [
     `## mcp-pd-check: ${s.failed + s.errors ? '❌' : s.warnings ? '⚠️' : '✅'} ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.errors} errors`,
     '',
+    ...(v ? [`**Progressive disclosure: ${VERDICT[v.implements]}** — ${cell(v.summary)}`, ''] : []),
+    ...(v?.notCalled?.length ? [`Not called, to do no harm: ${cell(v.notCalled.map((n) => n.tool).join(', '))} (${cell(v.notCalled[0]!.why)}).`, ''] : []),
     `Target: ${cell(t.command ?? t.url ?? (t.paths ?? []).join(' '))} (${t.kind})${t.serverInfo?.name ? `, server ${cell(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''}`,
     '',
     '| | check | spec | findings |',
@@ -40,9 +45,11 @@ export function renderMarkdown(report: CheckReport): string {
   const problems = report.results.filter((r) => r.status === 'fail' || r.status === 'error' || r.status === 'warn');
   for (const r of problems) {
     out.push('', `### ${ICON[r.status]} \`${r.id}\``, '');
-    for (const f of r.findings.filter((f) => f.level !== 'info')) {
+    for (const e of entries(r.findings.filter((f) => f.level !== 'info'), verbose)) {
+      const f = e.finding;
       const where = f.location?.file ? ` ${cell(`${f.location.file}:${f.location.line ?? 1}`)}` : f.location?.tool ? ` [${cell(f.location.tool)}]` : '';
-      out.push(`- **${f.level}**${f.accepted ? ' (accepted by baseline)' : ''}${where}: ${cell(f.message)}${f.hint ? `<br>Fix: ${cell(f.hint)}` : ''}${transcript(f)}`);
+      const others = e.others.length ? `<br>…${cell(othersLine(e))}` : '';
+      out.push(`- **${f.level}**${f.accepted ? ' (accepted by baseline)' : ''}${where}: ${cell(f.message)}${others}${f.hint ? `<br>Fix: ${cell(f.hint)}` : ''}${transcript(f)}`);
     }
   }
   return `${out.join('\n')}\n`;

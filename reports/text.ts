@@ -1,10 +1,13 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../src/generated/report.js';
-import { clip, inlineJson, plural, sanitizeLine, asText } from '../src/text.js';
+import { clip, inlineJson, listing, plural, sanitizeLine, asText } from '../src/text.js';
+import { entries, othersLine, type Entry } from './group.js';
 import { fenceOffCommands } from './ci-fence.js';
 
 export interface TextOptions {
   color: boolean;
+  /** Every finding on its own line (by default one code on many tools is one entry). */
+  verbose?: boolean;
   /** A GitHub Actions log: the whole report is fenced off from the runner's command parser. */
   commandsOff?: string;
   /** Width to clip JSON lines of transcripts to. */
@@ -30,8 +33,9 @@ export function renderText(report: CheckReport, options: TextOptions): string {
   const what = t.command ?? t.url ?? (t.paths ?? []).join(' ');
   out.push(c.bold(`${report.tool.name} ${report.tool.version}`) + ` — ${sanitizeLine(what)} (${t.kind})`);
   if (t.serverInfo) {
-    out.push(`server: ${sanitizeLine(`${t.serverInfo.name ?? '?'} ${t.serverInfo.version ?? ''}`.trim())}` + (t.protocolVersion ? `, protocol ${sanitizeLine(t.protocolVersion)}` : ''));
+    out.push(`server: ${sanitizeLine(`${t.serverInfo.name ?? '?'} ${t.serverInfo.version ?? ''}`.trim())}` + (t.protocolVersion ? `, protocol ${sanitizeLine(t.protocolVersion)}` : '') + (t.transport && t.transport !== 'stdio' ? `, ${t.transport}` : ''));
   }
+  out.push(...renderVerdict(report, c));
   for (const group of GROUPS) {
     const results = report.results.filter((r) => r.status === group.status);
     if (!results.length) continue;
@@ -39,12 +43,20 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     out.push('', paint.bold(`${group.heading} (${results.length})`));
     for (const r of results) {
       const crit = r.spec.criterion ? ` #${r.spec.criterion}` : '';
+      // A skipped check is one line: why it was skipped (its last finding), unless --verbose.
+      if (r.status === 'skip' && !options.verbose) {
+        const reason = r.findings[r.findings.length - 1]?.message ?? '';
+        out.push(`  ${paint(group.mark)} ${c.bold(r.id)}${c.gray(crit)}  ${c.gray(sanitizeLine(clip(reason, width)))}`);
+        continue;
+      }
       out.push(`  ${paint(group.mark)} ${c.bold(r.id)}${c.gray(crit)}  ${r.title}  ${c.gray(`§${r.spec.section} ${r.spec.level}, ${r.durationMs} ms`)}`);
       const shown = new Set<string>();
-      const infos = r.findings.filter((f) => f.level === 'info');
-      for (const f of r.findings.filter((f) => f.level !== 'info')) out.push(...renderFinding(f, c, width, shown));
+      // Info lines of a live run (token counts, forms seen) are for --verbose: the verdict sums them up.
+      const showInfo = options.verbose || t.kind === 'files';
+      const infos = showInfo ? entries(r.findings.filter((f) => f.level === 'info'), options.verbose) : [];
+      for (const e of entries(r.findings.filter((f) => f.level !== 'info'), options.verbose)) out.push(...renderEntry(e, c, width, shown));
       // Info lines (levels, token counts) can number thousands in a lint of many files.
-      for (const f of infos.slice(0, MAX_INFO_LINES)) out.push(...renderFinding(f, c, width, shown));
+      for (const e of infos.slice(0, MAX_INFO_LINES)) out.push(...renderEntry(e, c, width, shown));
       if (infos.length > MAX_INFO_LINES) out.push(c.gray(`      (${infos.length - MAX_INFO_LINES} more info lines in the JSON report)`));
     }
   }
@@ -64,6 +76,28 @@ export function renderText(report: CheckReport, options: TextOptions): string {
   }
   out.push('', `${plural(total, 'check')}: ${parts.join(', ')} in ${(report.durationMs / 1000).toFixed(1)} s`);
   return fenceOffCommands(`${out.join('\n')}\n`, options.commandsOff);
+}
+
+const VERDICT_PAINT = { yes: (c: ChalkInstance) => c.green, partly: (c: ChalkInstance) => c.yellow, no: (c: ChalkInstance) => c.red };
+
+/** The verdict block that opens a live report: does the server implement progressive disclosure? */
+function renderVerdict(report: CheckReport, c: ChalkInstance): string[] {
+  const v = report.verdict;
+  if (!v) return [];
+  const lines = ['', VERDICT_PAINT[v.implements](c).bold(`PROGRESSIVE DISCLOSURE: ${v.implements.toUpperCase()}`), `  ${sanitizeLine(v.summary)}`];
+  if (v.notTestable.length) lines.push(c.gray(`  not testable without the resource: ${v.notTestable.join(', ')}`));
+  if (v.notCalled?.length) {
+    const tools = v.notCalled.map((n) => n.tool);
+    lines.push(c.gray(`  not called, to do no harm: ${sanitizeLine(listing(tools, 6))} (${sanitizeLine(v.notCalled[0]!.why)})`));
+  }
+  return lines;
+}
+
+/** A finding, with the same code on other tools folded into one line under it. */
+function renderEntry(e: Entry, c: ChalkInstance, width: number, shown: Set<string>): string[] {
+  const lines = renderFinding(e.finding, c, width, shown);
+  if (e.others.length) lines.splice(1, 0, `        ${c.gray(`+ ${sanitizeLine(othersLine(e))}`)}`);
+  return lines;
 }
 
 /** `shown` holds the exchanges already printed for this check: each is printed once. */

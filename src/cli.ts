@@ -8,6 +8,7 @@ import { commandFrom, parseEnv, parseHeaders, parseUrl } from './cli/target-args
 import { UsageError } from './cli/usage-error.js';
 import { InputError } from './input-error.js';
 import { selectChecks } from './select.js';
+import { rejectMistypedSubcommand } from './cli/subcommand-typo.js';
 import { explainJson, explainText, findCheck } from './cli/explain.js';
 import type { CheckReport } from './generated/report.js';
 import { checkTarget } from './live.js';
@@ -16,7 +17,7 @@ import { lintPaths } from './lint/lint.js';
 import { applyBaseline, baselineFrom, BASELINE_VERSION } from './baseline.js';
 import type { Baseline } from './generated/baseline.js';
 import { schemaProblemText } from './rules/schema-problems.js';
-import { HttpTarget, StdioTarget, type Target } from './target/target.js';
+import { HttpTarget, StdioTarget, type HttpTransport, type Target } from './target/target.js';
 import { TargetUnavailableError } from './target/types.js';
 import { DEFAULT_MAX_MESSAGE_MB } from './target/limits.js';
 import { TOOL_NAME, TOOL_VERSION } from './version.js';
@@ -50,10 +51,12 @@ interface OutputOptions {
   quiet: boolean;
   failOn: FailOn;
   color: boolean;
+  verbose: boolean;
 }
 
 interface LiveCliOptions extends OutputOptions {
   url?: string;
+  transport: HttpTransport;
   maxDuration: number;
   maxResponse: number;
   header: string[];
@@ -63,6 +66,7 @@ interface LiveCliOptions extends OutputOptions {
   timeout: number;
   sessions: number;
   safeCalls: boolean;
+  allowDestructive: boolean;
   require: Array<'dashdash' | 'toolcards'>;
 }
 
@@ -197,7 +201,8 @@ function withOutputOptions(command: Command): Command {
     .option('--skip <ids...>', 'do not run these checks (ids or prefixes)', [])
     .addOption(new Option('--fail-on <level>', 'lowest finding level that fails the run').choices(['error', 'warning', 'never']).default('error'))
     .option('--no-color', 'plain text output (also when NO_COLOR is set or output is not a terminal)')
-    .option('-q, --quiet', 'no progress line on stderr (it is shown only on a terminal anyway)', false);
+    .option('-q, --quiet', 'no progress line on stderr (it is shown only on a terminal anyway)', false)
+    .option('-v, --verbose', 'list every finding on its own (by default one code found on many tools is one entry)', false);
 }
 
 function reportErrors(command: Command): Command {
@@ -255,6 +260,7 @@ export function buildProgram(): Command {
     .version(TOOL_VERSION, '-V, --version')
     .argument('[command...]', 'the command that starts the server (stdio)')
     .option('--url <url>', 'check a Streamable HTTP server at this URL instead of starting a command')
+    .addOption(new Option('--transport <transport>', 'HTTP transport for --url: auto tries Streamable HTTP, then the older HTTP+SSE (2024-11-05) on a 4xx').choices(['auto', 'streamable-http', 'sse']).default('auto'))
     .option('--header <Name: value>', 'HTTP header for --url, repeatable; $VAR is read from the environment; never reported', collect, [])
     .option('--cwd <dir>', 'working directory for the server command')
     .option('--env <KEY=VALUE|KEY>', 'environment variable for the server; KEY alone passes the checker\'s own value through (repeatable)', collect, [])
@@ -264,6 +270,7 @@ export function buildProgram(): Command {
     .option('--max-duration <s>', 'time limit of the whole run in seconds; checks not finished by then are errors', integer(1, 86_400), DEFAULT_MAX_DURATION_S)
     .option('--max-response <MB>', 'largest message accepted from the server; a larger one ends its session', integer(1, 1024), DEFAULT_MAX_MESSAGE_MB)
     .option('--safe-calls', 'call only tools marked read-only (annotations.readOnlyHint)', false)
+    .option('--allow-destructive', 'give tools annotated destructiveHint their example arguments (by default they get {}, which a server that checks its arguments refuses)', false)
     .addOption(new Option('--require <extensions...>', 'fail instead of skip when an optional extension is missing').choices(['dashdash', 'toolcards']).default([]));
   withOutputOptions(program)
     .addHelpText('after', EXAMPLES)
@@ -274,7 +281,7 @@ export function buildProgram(): Command {
     .addCommand(explain)
     .action(async (words: string[], _opts: LiveCliOptions, cmd: Command) => {
       const fromConfig = applyConfig(cmd, cmd.opts().config);
-      process.exitCode = await runLive(words.length || cmd.opts().url ? words : fromConfig, cmd.opts<LiveCliOptions>());
+      process.exitCode = await runLive(words.length || cmd.opts().url ? words : fromConfig, cmd.opts<LiveCliOptions>(), cmd.commands.map((c) => c.name()));
     });
   return reportErrors(program);
 }
@@ -321,9 +328,10 @@ function targetFrom(words: string[], opts: LiveCliOptions): Target {
     if (opts.cwd || opts.env.length || opts.inheritEnv) throw new UsageError('--cwd, --env and --inherit-env apply to a server command, not to --url');
     const headers = parseHeaders(opts.header);
     redactor = Redactor.forRun({ headers });
-    return new HttpTarget(parseUrl(opts.url), headers, { timeoutMs: opts.timeout, limits: limitsFrom(opts), redactor });
+    return new HttpTarget(parseUrl(opts.url), headers, { timeoutMs: opts.timeout, limits: limitsFrom(opts), redactor, transport: opts.transport });
   }
   if (opts.header.length) throw new UsageError('--header goes with --url');
+  if (opts.transport !== 'auto') throw new UsageError('--transport goes with --url (a server command always speaks stdio)');
   if (opts.require.includes('toolcards')) throw new UsageError('--require toolcards needs --url: Tool Cards are served at /.well-known/mcp-tools/ of a web origin (lint card files with mcp-pd-check lint)');
   if (!words.length) throw new UsageError('no server to check: give the command that starts it (mcp-pd-check -- node server.js) or --url http://host/mcp');
   const env = parseEnv(opts.env);
@@ -337,8 +345,9 @@ function limitsFrom(opts: LiveCliOptions) {
   return { maxMessageBytes: opts.maxResponse * 1024 * 1024 };
 }
 
-async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
+async function runLive(words: string[], opts: LiveCliOptions, subcommands: readonly string[]): Promise<number> {
   exitOnSignals();
+  if (!opts.url) rejectMistypedSubcommand(words[0], subcommands, TOOL_NAME);
   const { LIVE_CHECKS } = await import('../checks/index.js');
   const checks = selectChecks(LIVE_CHECKS, opts.only, opts.skip);
   const target = targetFrom(words, opts);
@@ -348,10 +357,10 @@ async function runLive(words: string[], opts: LiveCliOptions): Promise<number> {
   const progress = progressFor(opts);
   let report: CheckReport;
   try {
-    report = await checkTarget(target, { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls, require: opts.require }, {
+    report = await checkTarget(target, { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls, allowDestructive: opts.allowDestructive, require: opts.require }, {
       checks,
       hooks: { onCheckStart: (c, i, n) => progress.update(i, n, c.id, opensOf(c, opts) || undefined) },
-      reportOptions: { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls, failOn: opts.failOn },
+      reportOptions: { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls, allowDestructive: opts.allowDestructive, failOn: opts.failOn },
       maxDurationMs: opts.maxDuration * 1000,
     });
   } catch (err) {
@@ -372,7 +381,7 @@ function emit(unsafe: CheckReport, opts: OutputOptions): void {
   const report = safeReport(unsafe, redactor);
   for (const [format, file] of reportTargets(opts)) {
     try {
-      writeFileSync(file, REPORTERS[format]!(report, { color: false }));
+      writeFileSync(file, REPORTERS[format]!(report, { color: false, verbose: opts.verbose }));
     } catch (err) {
       say(`${TOOL_NAME}: could not write ${file} (${(err as Error).message})\n`);
     }
@@ -381,7 +390,7 @@ function emit(unsafe: CheckReport, opts: OutputOptions): void {
   const color = opts.color && !toFile && process.stdout.isTTY === true && !process.env.NO_COLOR;
   // In a GitHub Actions log, a report on stdout is fenced off from the runner's command parser.
   const commandsOff = !toFile && process.env.GITHUB_ACTIONS === 'true' ? randomUUID() : undefined;
-  const text = REPORTERS[opts.format]!(report, { color, commandsOff });
+  const text = REPORTERS[opts.format]!(report, { color, commandsOff, verbose: opts.verbose });
   if (!toFile) {
     process.stdout.write(text);
     return;

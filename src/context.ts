@@ -7,6 +7,7 @@ import type { OpenOptions, Target } from './target/target.js';
 import type { McpSession } from './target/session.js';
 import { descriptionsUri } from './pd/uri.js';
 import { callableTools } from './pd/calls.js';
+import type { CallLedger } from './pd/call-ledger.js';
 
 export interface LiveOptions {
   /** Per-request timeout in ms. */
@@ -15,16 +16,15 @@ export interface LiveOptions {
   sessions: number;
   /** Call only tools marked read-only. */
   safeCalls: boolean;
+  /** Give destructive tools (annotations.destructiveHint) their example arguments. */
+  allowDestructive?: boolean;
   /** Optional extensions that must be present (their absence fails instead of skipping). */
   require: Array<'dashdash' | 'toolcards'>;
 }
 
 /** Codes of the prerequisites every live check may lack (reported by the helpers below). */
 export const CONTEXT_MESSAGES = {
-  'no-resource': {
-    message: 'The server lists no tool_descriptions resource in resources/list, so {what} cannot be tested.',
-    hint: "Expose 'resource:///tool_descriptions' in resources/list (see criterion 2, pd-resource-listed).",
-  },
+  'not-testable': 'Not testable: the server lists no tool_descriptions resource, so {what} cannot be tested (the root cause is pd-resource-listed\'s finding).',
   'no-tools': { message: 'tools/list returned no tools to call.', hint: 'List your tools in tools/list.' },
   'safe-calls-no-tool': '--safe-calls is on and no tool is marked read-only, so no tool may be called.',
 } as const satisfies Messages;
@@ -45,6 +45,8 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
     readonly options: LiveOptions,
     /** The probe session, shared by checks that only read resources (their grants do not matter). */
     private readonly shared: McpSession,
+    /** Every tool call of the run: what may be called unfetched, with which arguments, and what came of it. */
+    readonly calls: CallLedger,
     messages: Messages,
     failLevel: FindingLevel,
     private readonly sessionPrefix = 's',
@@ -69,12 +71,14 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
     return Promise.all(Array.from({ length: n }, () => this.session()));
   }
 
-  /** The listed tool_descriptions URI; skips the caller's remaining work when there is none. */
-  resourceUriOrFail(what: string): string {
+  /**
+   * The listed tool_descriptions URI. Without one the criterion cannot be tested: the check is
+   * skipped, saying so in one line (the missing resource is pd-resource-listed's one finding).
+   */
+  resourceUriOrSkip(what: string): string {
     const uri = this.discovery.descriptionsResource?.uri;
     if (uri) return uri;
-    this.fail('no-resource', { what }, { transcript: this.discovery.resourcesExchanges });
-    throw new StopCheck();
+    this.skip('not-testable', { what });
   }
 
   /**

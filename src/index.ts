@@ -18,7 +18,7 @@ import { safeReport } from './safety/output.js';
 import { Redactor } from './safety/redact.js';
 import { selectChecks } from './select.js';
 import { DEFAULT_MAX_MESSAGE_MB } from './target/limits.js';
-import { HttpTarget, StdioTarget, type Target } from './target/target.js';
+import { HttpTarget, StdioTarget, type HttpTransport, type Target } from './target/target.js';
 
 export interface CheckServerOptions {
   /** The command that starts a stdio server: its words, or one string split as a shell would. */
@@ -33,6 +33,10 @@ export interface CheckServerOptions {
   url?: string;
   /** HTTP headers for `url` (never reported, never sent to another origin). */
   headers?: Record<string, string>;
+  /** HTTP transport for `url`: `auto` (default) tries Streamable HTTP, then the older HTTP+SSE. */
+  transport?: HttpTransport;
+  /** Give tools annotated destructiveHint their example arguments (default: `{}`). */
+  allowDestructive?: boolean;
   /** Time limit of every request, ms (default 5000). */
   timeoutMs?: number;
   /** Parallel sessions of the isolation check (default 8). */
@@ -68,7 +72,7 @@ export async function checkServer(options: CheckServerOptions): Promise<CheckRep
     if (options.command !== undefined) throw new InputError('give either command or url, not both');
     const headers = options.headers ?? {};
     redactor = Redactor.forRun({ headers });
-    target = new HttpTarget(parseUrl(options.url), headers, { timeoutMs, limits, redactor });
+    target = new HttpTarget(parseUrl(options.url), headers, { timeoutMs, limits, redactor, transport: options.transport });
   } else {
     if (options.command === undefined) throw new InputError('no server to check: give command (e.g. [\'node\', \'server.js\']) or url');
     const words = typeof options.command === 'string' ? [options.command] : [...options.command];
@@ -76,7 +80,7 @@ export async function checkServer(options: CheckServerOptions): Promise<CheckRep
     redactor = Redactor.forRun({ serverEnv: env });
     target = new StdioTarget({ ...commandFrom(words, options.cwd, env), inheritEnv: options.inheritEnv }, { timeoutMs, limits, redactor });
   }
-  const live = { timeoutMs, sessions, safeCalls: options.safeCalls ?? false, require: options.require ?? [] };
+  const live = { timeoutMs, sessions, safeCalls: options.safeCalls ?? false, allowDestructive: options.allowDestructive ?? false, require: options.require ?? [] };
   const report = await checkTarget(target, live, { checks, maxDurationMs: options.maxDurationMs, reportOptions: { timeoutMs, sessions, safeCalls: live.safeCalls } });
   return safeReport(report, redactor);
 }

@@ -3,6 +3,8 @@ import type { LiveOptions } from './context.js';
 import { discover } from './discovery.js';
 import type { CheckReport, ReportOptions } from './generated/report.js';
 import { buildReport } from './report.js';
+import { CallLedger } from './pd/call-ledger.js';
+import { verdictOf } from './verdict.js';
 import { plannedOpens, runLiveChecks, type RunDeadline, type RunHooks } from './runner.js';
 import { TargetUnavailableError, type Target } from './target/target.js';
 
@@ -26,11 +28,15 @@ export async function checkTarget(
     target.reserve(plannedOpens(checks, options));
     const { discovery, session } = await withinDeadline(discover(target), deadline);
     try {
-      const results = await runLiveChecks(checks, target, discovery, session, options, extra.hooks, deadline);
+      const calls = new CallLedger(discovery, { safeCalls: options.safeCalls, allowDestructive: options.allowDestructive ?? false });
+      const results = await runLiveChecks(checks, target, discovery, session, options, calls, extra.hooks, deadline);
+      const verdict = verdictOf(checks, results, discovery, calls);
       return buildReport({
+        verdict,
         target: {
           kind: target.kind,
           ...(target.kind === 'stdio' ? { command: target.describe } : { url: target.describe }),
+          ...(target.transport ? { transport: target.transport() } : {}),
           ...(discovery.serverInfo ? { serverInfo: discovery.serverInfo } : {}),
           ...(discovery.protocolVersion ? { protocolVersion: discovery.protocolVersion } : {}),
         },

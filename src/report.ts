@@ -1,4 +1,4 @@
-import type { CheckReport, CheckResult, ReportOptions, ReportSummary, ReportTarget } from './generated/report.js';
+import type { CheckReport, CheckResult, ReportOptions, ReportSummary, ReportTarget, Verdict } from './generated/report.js';
 import { TOOL_NAME, TOOL_VERSION } from './version.js';
 
 export function summarize(results: CheckResult[]): ReportSummary {
@@ -12,8 +12,10 @@ export function buildReport(input: {
   durationMs: number;
   results: CheckResult[];
   options?: ReportOptions;
+  verdict?: Verdict;
 }): CheckReport {
   const report: CheckReport = {
+    ...(input.verdict ? { verdict: input.verdict } : {}),
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
     target: input.target,
     startedAt: input.startedAt.toISOString(),

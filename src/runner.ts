@@ -7,6 +7,7 @@ import type { CheckResult, Finding, FindingLevel } from './generated/report.js';
 import type { Messages } from './messages.js';
 import { TargetUnavailableError, type Target } from './target/target.js';
 import type { McpSession } from './target/session.js';
+import type { CallLedger } from './pd/call-ledger.js';
 import { asText } from './text.js';
 
 export interface RunHooks {
@@ -96,6 +97,7 @@ export async function runLiveChecks(
   discovery: Discovery,
   reader: McpSession,
   options: LiveOptions,
+  calls: CallLedger,
   hooks: RunHooks = {},
   deadline?: RunDeadline,
 ): Promise<CheckResult[]> {
@@ -111,7 +113,7 @@ export async function runLiveChecks(
     }
     target.reserve(plannedOpens(checks.slice(index), options));
     hooks.onCheckStart?.(check, index, checks.length);
-    results.push(await executeCheck(check, (messages, level) => new LiveContext(target, discovery, options, reader, messages, level), (ctx) => ctx.closeAll(), deadline));
+    results.push(await executeCheck(check, (messages, level) => new LiveContext(target, discovery, options, reader, calls, messages, level), (ctx) => ctx.closeAll(), deadline));
   }
   return results;
 }

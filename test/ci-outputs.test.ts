@@ -71,14 +71,14 @@ t.test('the HTML report renders its token chart in a headless browser', { skip: 
   t.equal(bars.length, 12, 'two bars for each of the six tools');
   for (let i = 0; i < bars.length; i += 2) {
     const [full, minimal] = [bars[i]!, bars[i + 1]!];
-    t.match(full.title, /: full \d+ tokens$/);
+    t.match(full.title, /: full description \d+ tokens$/);
     const tokens = (title: string) => Number(/ (\d+) tokens$/.exec(title)?.[1]);
     const drawn = full.width / minimal.width;
     const counted = tokens(full.title) / tokens(minimal.title);
     t.ok(full.width > minimal.width && Math.abs(drawn / counted - 1) < 0.03,
       `${full.title} vs ${minimal.title}: drawn ${Math.round(full.width)} px vs ${Math.round(minimal.width)} px`);
   }
-  t.match(await page.locator('h2').first().textContent(), /progressive disclosure saves \d+ %/);
+  t.match(await page.locator('#verdict').textContent(), /Progressive disclosure: yes — Yes: all nine .*\(\d+ % saved\)/);
   t.equal(await page.locator('section.check').count(), LIVE_CHECKS.length, 'every check is on the page');
   t.same(requests.filter((u) => !u.startsWith('file:')), [], 'the page loaded nothing from the network');
 

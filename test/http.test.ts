@@ -103,3 +103,27 @@ t.test('credentials in --url never reach the report', async (t) => {
   t.notMatch(run.stdout, 'sekret123');
   t.match(JSON.parse(run.stdout).target.url, /api_key=REDACTED/);
 });
+
+t.test('the older HTTP+SSE transport: the reference server passes every check, and leaky grants are caught', async (t) => {
+  const server = await startHttp(REFERENCE);
+  t.teardown(server.stop);
+  const sse = server.url.replace(/\/mcp$/, '/sse');
+  const auto = await runCli(['--format', 'json', '--url', sse]);
+  t.equal(auto.code, 0, auto.stderr);
+  const report = JSON.parse(auto.stdout);
+  t.same(reportSchemaErrors(report), []);
+  t.equal(report.target.transport, 'sse', 'Streamable HTTP got a 4xx, so the run fell back to HTTP+SSE and says so');
+  t.equal(report.verdict.implements, 'yes');
+  for (const r of report.results) t.equal(r.status, 'pass', `${r.id} over SSE`);
+  const forced = await runCli(['--format', 'json', '--transport', 'sse', '--url', sse]);
+  t.equal(JSON.parse(forced.stdout).target.transport, 'sse', '--transport sse');
+  const streamable = await runCli(['--format', 'json', '--url', server.url]);
+  t.equal(JSON.parse(streamable.stdout).target.transport, 'streamable-http', 'and /mcp is Streamable HTTP');
+
+  const leaky = await startHttp(fixtureBundle('pd-session-isolation--module-level-grants'));
+  t.teardown(leaky.stop);
+  const caught = await runCli(['--format', 'json', '--url', leaky.url.replace(/\/mcp$/, '/sse')]);
+  t.equal(caught.code, 1);
+  const isolation = JSON.parse(caught.stdout).results.find((r: { id: string }) => r.id === 'pd-session-isolation');
+  t.same(codesOf(isolation), ['grant-inherited', 'grant-leaked'], 'one event stream per session: a grant shared between streams is caught');
+});

@@ -26,7 +26,7 @@ t.test('the report says which error form the server used', async (t) => {
 t.test('--safe-calls still passes: only read-only tools are called', async (t) => {
   const { run, report } = await checkJson(['node', REFERENCE], ['--safe-calls', '--sessions', '3']);
   t.equal(run.code, 0);
-  t.same(report.options, { timeoutMs: 5000, sessions: 3, safeCalls: true, failOn: 'error' });
+  t.same(report.options, { timeoutMs: 5000, sessions: 3, safeCalls: true, allowDestructive: false, failOn: 'error' });
   for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id), r.id);
 });
 

@@ -124,8 +124,18 @@ t.test('the HTML report is self-contained and charts tokens per tool', async (t)
   const html = REPORTERS.html!(report, { color: false });
   t.notMatch(html, /(src|href)=["']?https?:/i, 'no network resources');
   t.match(html, /<svg id="token-chart"/);
-  t.equal((html.match(/<title>[a-z_]+: full \d+ tokens<\/title>/g) ?? []).length, 6, 'a full-description bar for each of the six tools');
-  t.equal((html.match(/<title>[a-z_]+: tools\/list \d+ tokens<\/title>/g) ?? []).length, 6, 'and a tools/list bar');
-  t.match(html, /progressive disclosure saves \d+ %/);
+  t.equal((html.match(/<title>[a-z_]+: full description \d+ tokens<\/title>/g) ?? []).length, 6, 'a full-description bar for each of the six tools');
+  t.equal((html.match(/<title>[a-z_]+: tools\/list \(minimal\) \d+ tokens<\/title>/g) ?? []).length, 6, 'and a tools/list bar');
+  t.match(html, /<p id="verdict" class="verdict yes"><b>Progressive disclosure: yes<\/b> — Yes: all nine progressive-disclosure criteria pass\. tools\/list costs [\d,]+ tokens for 6 tools; their full descriptions [\d,]+ \(\d+ % saved\)\.<\/p>/, 'the verdict on top, with the token figures');
+  t.equal(report.verdict?.implements, 'yes');
   t.equal((html.match(/<section class="check">/g) ?? []).length, report.results.length, 'every check');
+});
+
+t.test('the HTML chart of a server without the resource shows today\'s cost and the estimate', async (t) => {
+  const { report } = await checkJson(['node', fixtureBundle('plain-mcp-server')]);
+  const html = REPORTERS.html!(report, { color: false });
+  t.equal(report.verdict?.implements, 'no');
+  t.equal((html.match(/<title>[a-z]+: tools\/list today \d+ tokens<\/title>/g) ?? []).length, 2, 'a bar of today\'s cost for each tool');
+  t.equal((html.match(/<title>[a-z]+: listed minimally \(estimate\) \d+ tokens<\/title>/g) ?? []).length, 2, 'and one of the estimate, labelled as such');
+  t.notMatch(html, /No token figures/);
 });

@@ -73,8 +73,8 @@ export function explainJson(check: AnyCheck): string {
   }, null, 2)}\n`;
 }
 
-/** Levenshtein distance, for "did you mean" (ids are short). */
-function distance(a: string, b: string): number {
+/** Levenshtein distance, for "did you mean" (ids and subcommands are short). */
+export function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];

@@ -2,18 +2,22 @@ import type { Discovery } from '../discovery.js';
 import type { Exchange, JsonObject } from '../target/types.js';
 import { findSignalledError, type SignalledError } from './errors.js';
 import { isPlainObject } from './payload.js';
+import { quickValidate } from '../schema.js';
 
 export const TOOL_DESCRIPTION_REQUIRED = 'TOOL_DESCRIPTION_REQUIRED';
 export const MISSING_TOOL_SELECTION = 'MISSING_TOOL_SELECTION';
 
-/** Arguments for a real call: the first example's input from the full description, else `{}`. */
+/**
+ * Arguments for a real call: the input of the first example that its own inputSchema accepts
+ * (a broken example is pd-full-descriptions' finding, and would only make the call fail), else
+ * the first example's, else `{}`.
+ */
 export function callArguments(discovery: Discovery, name: string): JsonObject {
-  const examples = discovery.fullDescriptions.get(name)?.examples;
-  if (Array.isArray(examples)) {
-    const first = examples.find((e) => isPlainObject(e) && isPlainObject(e.input)) as JsonObject | undefined;
-    if (first) return first.input as JsonObject;
-  }
-  return {};
+  const full = discovery.fullDescriptions.get(name);
+  const inputs = (Array.isArray(full?.examples) ? full.examples : []).filter((e) => isPlainObject(e) && isPlainObject(e.input)).map((e) => (e as JsonObject).input as JsonObject);
+  if (!inputs.length) return {};
+  const schema = full?.inputSchema;
+  return (isPlainObject(schema) && inputs.find((input) => quickValidate(schema, input).length === 0)) || inputs[0]!;
 }
 
 /** Read-only by the tool's own word: `annotations.readOnlyHint`, or dashdash `operationType: read`. */
@@ -26,6 +30,12 @@ export function isReadOnly(discovery: Discovery, name: string): boolean {
     if (isPlainObject(dd) && dd.operationType === 'read') return true;
   }
   return false;
+}
+
+/** Destructive by the tool's own word: `annotations.destructiveHint: true` (MCP tool annotations). */
+export function isDestructive(discovery: Discovery, name: string): boolean {
+  const annotations = discovery.tools.find((t) => t.name === name)?.annotations;
+  return isPlainObject(annotations) && annotations.destructiveHint === true && annotations.readOnlyHint !== true;
 }
 
 /** The tools a check may call: all of them, or only read-only ones under `--safe-calls`. */

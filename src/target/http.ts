@@ -2,18 +2,10 @@ import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
 import { clip, sanitizeLine } from '../text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
 import { EventTooLarge, readEventStream } from './event-stream.js';
-const DELETE_TIMEOUT_MS = 2000;
-/** Same-origin redirects followed for one request before giving up (a loop). */
-const MAX_REDIRECTS = 5;
+import { displayUrl, fetchSameOrigin, networkReason, readCapped, unauthorized, type SameOriginResult } from './http-common.js';
 
-/** The URL as shown in reports: no user:password, and query values (often API keys) hidden. */
-export function displayUrl(url: URL): string {
-  const shown = new URL(url.href);
-  shown.username = '';
-  shown.password = '';
-  for (const key of [...shown.searchParams.keys()]) shown.searchParams.set(key, 'REDACTED');
-  return shown.href;
-}
+export { displayUrl };
+const DELETE_TIMEOUT_MS = 2000;
 
 /**
  * One MCP session over Streamable HTTP, spoken directly: POST each message, read a JSON or an
@@ -31,6 +23,8 @@ export class HttpWire implements Wire {
   private readonly inflight = new Set<AbortController>();
   private readonly problems: string[] = [];
   private closed = false;
+  /** The HTTP status of the first response (a 4xx to initialize suggests the older HTTP+SSE transport). */
+  firstStatus: number | undefined;
 
   /** Where requests go: the given URL, or where a same-origin permanent redirect moved it. */
   private url: URL;
@@ -64,6 +58,7 @@ export class HttpWire implements Wire {
         return;
       }
       const res = posted.res;
+      this.firstStatus ??= res.status;
       const sid = res.headers.get('mcp-session-id');
       if (sid && !this.sessionId) this.sessionId = sid;
       if (res.status === 202 || res.status === 204) {
@@ -101,33 +96,12 @@ export class HttpWire implements Wire {
     }
   }
 
-  /**
-   * POSTs a message, following redirects only within the URL's origin: the user's headers (API
-   * keys, cookies) must never reach another origin, and Node's fetch would strip only
-   * Authorization and Cookie. A redirect elsewhere is refused with a reason that names it.
-   */
-  private async post(body: string, signal: AbortSignal): Promise<{ res: Response; refused?: undefined } | { res?: undefined; refused: string }> {
-    let url = this.url;
-    for (let hop = 0; ; hop++) {
-      const res = await fetch(url, { method: 'POST', headers: this.requestHeaders(), body, signal, redirect: 'manual' });
-      if (res.status < 300 || res.status > 399 || res.status === 304) return { res };
-      await res.body?.cancel();
-      const location = res.headers.get('location');
-      if (!location) return { refused: `HTTP ${res.status} redirect without a Location header` };
-      let next: URL;
-      try {
-        next = new URL(location, url);
-      } catch {
-        return { refused: `HTTP ${res.status} redirect to an invalid URL: ${clip(sanitizeLine(location), 120)}` };
-      }
-      if (next.origin !== this.url.origin) {
-        return { refused: `the server redirected (HTTP ${res.status}) to ${displayUrl(next)}, another origin; mcp-pd-check never sends your headers to another origin, so it stopped — if you trust that server, pass --url ${displayUrl(next)}` };
-      }
-      if (hop >= MAX_REDIRECTS) return { refused: `more than ${MAX_REDIRECTS} redirects (the last to ${displayUrl(next)})` };
-      // A permanent move holds for the rest of the session.
-      if (res.status === 301 || res.status === 308) this.url = next;
-      url = next;
-    }
+  /** POSTs a message; redirects are followed only within the URL's origin (see fetchSameOrigin). */
+  private async post(body: string, signal: AbortSignal): Promise<SameOriginResult> {
+    const got = await fetchSameOrigin(this.url, { method: 'POST', headers: this.requestHeaders(), body, signal });
+    // A permanent move holds for the rest of the session.
+    if (got.res && got.movedTo) this.url = got.movedTo;
+    return got;
   }
 
   async close(options: { terminate?: boolean } = {}): Promise<void> {
@@ -193,51 +167,6 @@ export class HttpWire implements Wire {
   }
 }
 
-/** The body as text, or undefined when it is larger than `max` bytes (read no further). */
-async function readCapped(res: Response, max: number): Promise<string | undefined> {
-  if (Number(res.headers.get('content-length') ?? 0) > max) {
-    await res.body?.cancel();
-    return undefined;
-  }
-  if (!res.body) return '';
-  const decoder = new TextDecoder();
-  let text = '';
-  let size = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.length;
-    if (size > max) return undefined; // leaving the loop cancels the stream
-    text += decoder.decode(chunk, { stream: true });
-  }
-  return text + decoder.decode();
-}
 
-/**
- * A 401 names what the server asked for — its WWW-Authenticate scheme and any URL in it (an
- * authorization server, resource metadata) — and says that nothing was fetched from there.
- */
-function unauthorized(res: Response, url: URL): string {
-  const challenge = res.headers.get('www-authenticate');
-  const scheme = challenge ? /^\s*([\w-]+)/.exec(challenge)?.[1] : undefined;
-  const named = challenge ? [...challenge.matchAll(/"(https?:\/\/[^"\s]+)"|(https?:\/\/[^\s",]+)/g)].map((m) => m[1] ?? m[2]!) : [];
-  const where = named.map((u) => {
-    let origin = '';
-    try {
-      origin = new URL(u).origin === url.origin ? ' (this origin)' : ' (another origin)';
-    } catch { /* shown as given */ }
-    return `${clip(sanitizeLine(u), 160)}${origin}`;
-  });
-  const asked = scheme ? `; it asks for ${clip(sanitizeLine(scheme), 40)} credentials` : '';
-  const pointed = where.length ? ` and points to ${where.join(', ')}, which mcp-pd-check did not contact` : '';
-  return `HTTP 401 Unauthorized: the server requires authorization${asked}${pointed}; pass credentials with --header 'Authorization: Bearer $TOKEN'`;
-}
-
-function networkReason(where: string, err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  const code = cause?.code ?? (err as NodeJS.ErrnoException).code;
-  if (code === 'ECONNREFUSED') return `cannot connect to ${where}: connection refused (is the server running?)`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot resolve the host of ${where}`;
-  if ((err as Error).name === 'AbortError') return 'the request was aborted';
-  return `the HTTP request failed: ${cause?.message ?? (err as Error).message}`;
-}
 
 export { TargetUnavailableError };

@@ -1,4 +1,5 @@
 import { HttpWire, displayUrl } from './http.js';
+import { SseWire } from './sse.js';
 import { McpSession } from './session.js';
 import { StdioWire, type StdioCommand } from './stdio.js';
 import { TargetUnavailableError, type Wire } from './types.js';
@@ -40,6 +41,8 @@ export interface Target {
   dispose(): Promise<void>;
   /** Every session started so far (for checks over the whole run's traffic). */
   sessionsStarted(): McpSession[];
+  /** How the sessions were spoken to, once known (over HTTP: Streamable HTTP or legacy SSE). */
+  transport?(): ReportTarget['transport'];
   /** A plain GET of a path on the server's origin (HTTP targets only: well-known files). */
   get?(path: string): Promise<HttpGetResult>;
 }
@@ -119,7 +122,7 @@ export abstract class PooledTarget implements Target {
     );
   }
 
-  private async start(label: string): Promise<McpSession> {
+  protected async start(label: string): Promise<McpSession> {
     // A check stopped by a time limit may still be running: it must not start servers after the run.
     if (this.disposed) throw new TargetUnavailableError('the run is over; no new session is started');
     const wire = await this.startWire();
@@ -154,6 +157,10 @@ export class StdioTarget extends PooledTarget {
     return StdioWire.start(this.command, this.limits, (text) => this.redactor.text(text));
   }
 
+  transport(): 'stdio' {
+    return 'stdio';
+  }
+
   override async dispose(): Promise<void> {
     await super.dispose();
     // Whatever the servers started and left behind (even outside their process groups).
@@ -161,19 +168,66 @@ export class StdioTarget extends PooledTarget {
   }
 }
 
-/** Over Streamable HTTP, each session is one Mcp-Session-Id of the same server. */
+/** How an HTTP target is spoken to: Streamable HTTP, the 2024-11-05 HTTP+SSE transport, or whichever works. */
+export type HttpTransport = 'auto' | 'streamable-http' | 'sse';
+
+/**
+ * Over HTTP, each session is one Mcp-Session-Id (Streamable HTTP) or one event stream (the older
+ * HTTP+SSE transport). With `auto`, the first session tries Streamable HTTP as MCP clients do and
+ * falls back to HTTP+SSE when initialize gets a 4xx; the other sessions wait for that decision.
+ */
 export class HttpTarget extends PooledTarget {
   readonly kind = 'http' as const;
   readonly describe: string;
+  private readonly mode: HttpTransport;
+  private chosen: 'streamable-http' | 'sse' | undefined;
+  private deciding: Promise<McpSession> | undefined;
+  private lastHttpWire: HttpWire | undefined;
 
   /** `headers` go on every request and never into a report. */
-  constructor(private readonly url: URL, private readonly headers: Record<string, string>, options: TargetOptions) {
+  constructor(private readonly url: URL, private readonly headers: Record<string, string>, options: TargetOptions & { transport?: HttpTransport }) {
     super({ ...options, redactor: options.redactor ?? Redactor.forRun({ headers }) });
     this.describe = displayUrl(url);
+    this.mode = options.transport ?? 'auto';
+    if (this.mode !== 'auto') this.chosen = this.mode;
+  }
+
+  transport(): 'streamable-http' | 'sse' {
+    return this.chosen ?? 'streamable-http';
   }
 
   protected async startWire(): Promise<Wire> {
-    return new HttpWire(this.url, this.headers, this.limits, (text) => this.redactor.text(text));
+    const redact = (text: string) => this.redactor.text(text);
+    if (this.transport() === 'sse') return SseWire.connect(this.url, this.headers, this.timeoutMs, this.limits, redact);
+    const wire = new HttpWire(this.url, this.headers, this.limits, redact);
+    this.lastHttpWire = wire;
+    return wire;
+  }
+
+  protected override async start(label: string): Promise<McpSession> {
+    if (this.chosen) return super.start(label);
+    if (this.deciding) {
+      await this.deciding.catch(() => {});
+      return super.start(label);
+    }
+    this.deciding = (async () => {
+      try {
+        const session = await super.start(label);
+        this.chosen ??= 'streamable-http';
+        return session;
+      } catch (err) {
+        // Only a 4xx other than 401/403 says "not Streamable HTTP here"; anything else is the answer.
+        const status = this.lastHttpWire?.firstStatus;
+        if (!(err instanceof TargetUnavailableError) || status === undefined || status < 400 || status > 499 || status === 401 || status === 403) throw err;
+        this.chosen = 'sse';
+        try {
+          return await super.start(label);
+        } catch (sseErr) {
+          throw new TargetUnavailableError(`${err.message}; the older HTTP+SSE transport did not work either: ${(sseErr as Error).message}`);
+        }
+      }
+    })();
+    return this.deciding;
   }
 
   /** A plain GET of a path on the server's origin (well-known files), with the user's headers. */

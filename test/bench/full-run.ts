@@ -40,3 +40,24 @@ for (let i = 0; i < RUNS; i++) {
   }
 }
 console.log(`  the nine criteria (core API, 8 sessions)          ${fmt(nine)}   target < ${TARGET_MS} ms: ${median(nine) < TARGET_MS ? 'met' : 'NOT met'}`);
+
+// 3. Real servers from npm (devDependencies, from node_modules), as a user's first run meets them.
+const MODULES = `${ROOT}/node_modules/@modelcontextprotocol`;
+const sandbox = spawnSync('mktemp', ['-d'], { encoding: 'utf8' }).stdout.trim();
+for (const [name, args] of [
+  ['server-filesystem', [`${MODULES}/server-filesystem/dist/index.js`, sandbox]],
+  ['server-memory', [`${MODULES}/server-memory/dist/index.js`]],
+  ['server-everything', [`${MODULES}/server-everything/dist/index.js`, 'stdio']],
+] as const) {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    const run = spawnSync(process.execPath, [CLI, '--format', 'json', '--env', `MEMORY_FILE_PATH=${sandbox}/memory.jsonl`, '--', 'node', ...args], { cwd: ROOT, encoding: 'utf8' });
+    times.push(performance.now() - started);
+    if (run.status !== 1) {
+      process.stderr.write(`${name}: exit ${run.status} (a verdict of 'no' exits 1): ${run.stderr}\n`);
+      process.exit(1);
+    }
+  }
+  console.log(`  @modelcontextprotocol/${name} (stdio, whole process)${' '.repeat(Math.max(1, 22 - name.length))}${fmt(times)}`);
+}

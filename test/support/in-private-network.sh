@@ -9,7 +9,7 @@ while [ "$1" != "--" ]; do server="$server '$1'"; shift; done
 shift
 # exec: the background job becomes the node server itself, so $! is the server's pid (not a
 # subshell whose death would leave the server running).
-eval "PORT=$port exec node $server streamableHttp" >/dev/null 2>&1 &
+eval "PORT=$port exec node $server" >/dev/null 2>&1 &
 pid=$!
 trap 'kill -9 $pid 2>/dev/null' EXIT
 i=0

@@ -1,0 +1,31 @@
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { distance } from './explain.js';
+import { UsageError } from './usage-error.js';
+
+/** Whether `command` can be started: a path to an executable, or a name found on PATH. */
+function runnable(command: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const executable = (path: string) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes('/')) return executable(command);
+  return (env.PATH ?? '').split(delimiter).some((dir) => dir && executable(join(dir, command)));
+}
+
+/**
+ * `mcp-pd-check lnit …` would start `lnit` as a server and fail with "command not found" (exit
+ * 3). A first word that is no program but is close to a subcommand is a usage error that says
+ * what was probably meant.
+ */
+export function rejectMistypedSubcommand(word: string | undefined, subcommands: readonly string[], program: string): void {
+  // A path is a server command, never a mistyped subcommand.
+  if (!word || word.startsWith('-') || word.includes('/') || runnable(word)) return;
+  const close = subcommands.filter((s) => s.startsWith(word) || word.startsWith(s) || distance(s, word) <= Math.max(2, Math.floor(s.length / 4)));
+  if (!close.length) return;
+  throw new UsageError(`'${word}' is not a program on PATH; did you mean '${program} ${close[0]}'? (run '${program} --help' for the commands; to check a server, give its command: ${program} -- node server.js)`);
+}

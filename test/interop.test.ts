@@ -1,0 +1,116 @@
+// Real servers from npm (devDependencies, started from node_modules, no network): the first run
+// of nearly every user is against a server without progressive disclosure. Each gets a verdict,
+// the expected status of every check, and — seen from the server's side through a spy relay —
+// no tool that is not read-only is ever called unfetched.
+import t, { type Test } from 'tap';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LIVE_CHECKS } from '../checks/index.js';
+import type { CheckReport } from '../src/generated/report.js';
+import { CLI, ROOT, reportSchemaErrors, runCli, tempDir } from './helpers.js';
+
+const MODULES = join(ROOT, 'node_modules', '@modelcontextprotocol');
+const SPY = join(ROOT, 'dist', 'test', 'support', 'spy-server.js');
+
+/** What every check does on a server that does not implement progressive disclosure (or dashdash, or Tool Cards). */
+const PLAIN_SERVER: Record<string, string> = {
+  'pd-minimal-descriptions': 'fail', 'pd-resource-listed': 'fail', 'pd-description-required': 'fail',
+  'pd-tools-parameter': 'skip', 'pd-full-descriptions': 'skip', 'pd-missing-tool-selection': 'skip', 'pd-authorization-enforced': 'skip',
+  'pd-session-isolation': 'skip', 'pd-unknown-tool': 'skip', 'pd-token-savings': 'skip',
+  'mcp-tool-names': 'pass', 'mcp-tools-pagination': 'pass', 'mcp-wire-valid': 'pass',
+  'dashdash-server-metadata': 'skip', 'dashdash-tool-metadata': 'skip', 'dashdash-resource-metadata': 'skip', 'dashdash-ai-help': 'skip', 'toolcard-well-known': 'skip',
+};
+
+interface Spied { tool: string; refused: boolean }
+
+/** The tools each server's own annotations mark read-only (from its tools/list in the report's probe). */
+function readOnlyTools(report: CheckReport): Set<string> {
+  const listing = report.results.find((r) => r.id === 'pd-minimal-descriptions')?.findings.flatMap((f) => f.transcript ?? []).find((ex) => ex.method === 'tools/list');
+  const tools = ((listing?.response as { result?: { tools?: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }> } })?.result?.tools) ?? [];
+  return new Set(tools.filter((x) => x.annotations?.readOnlyHint === true).map((x) => x.name));
+}
+
+function assertFirstContact(t: Test, report: CheckReport, expected: Record<string, string>, spied: Spied[], outputSchema: 'pass' | 'skip'): void {
+  t.same(reportSchemaErrors(report), []);
+  t.equal(report.verdict?.implements, 'no', `verdict: ${report.verdict?.summary}`);
+  t.match(report.verdict?.summary, /tokens in every prompt; listed minimally ≈ [\d,]+\./, 'the verdict gives the token figures');
+  const statuses = Object.fromEntries(report.results.map((r) => [r.id, r.status]));
+  t.same(statuses, { ...expected, 'mcp-output-schema': outputSchema }, 'every check as expected');
+  t.equal(report.results.length, LIVE_CHECKS.length);
+  const readOnly = readOnlyTools(report);
+  t.ok(readOnly.size > 0, 'the spy saw the tool list through the report');
+  const firstRun = spied.findIndex((c) => !c.refused);
+  const harmful = spied.slice(firstRun + 1).filter((c) => !readOnly.has(c.tool));
+  t.same(harmful, [], 'after the first unfetched call ran, no tool that is not read-only was called');
+  t.same(spied.filter((c) => !readOnly.has(c.tool)), [], 'indeed no such tool was called at all');
+}
+
+function spiedCalls(log: string): Spied[] {
+  return existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Spied) : [];
+}
+
+/** A folder's files and their contents, to see that a run changed nothing. */
+function snapshot(dir: string): string {
+  return readdirSync(dir, { recursive: true }).map(String).sort().map((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? `${f}/` : `${f}:${readFileSync(p, 'utf8')}`;
+  }).join('\n');
+}
+
+t.test('@modelcontextprotocol/server-filesystem: a verdict, token figures, and nothing written', async (t) => {
+  const sandbox = join(tempDir(), 'sandbox');
+  mkdirSync(join(sandbox, 'notes'), { recursive: true });
+  writeFileSync(join(sandbox, 'notes', 'a.txt'), 'hello\n');
+  const before = snapshot(sandbox);
+  const log = join(tempDir(), 'calls.jsonl');
+  const run = await runCli(['--format', 'json', '--', 'node', SPY, log, '--', 'node', join(MODULES, 'server-filesystem', 'dist', 'index.js'), sandbox]);
+  t.equal(run.code, 1, 'exit 1');
+  assertFirstContact(t, JSON.parse(run.stdout) as CheckReport, PLAIN_SERVER, spiedCalls(log), 'pass');
+  t.equal(snapshot(sandbox), before, 'the sandbox is exactly as it was');
+
+  const text = await runCli(['--', 'node', join(MODULES, 'server-filesystem', 'dist', 'index.js'), sandbox]);
+  const lines = text.stdout.split('\n');
+  t.match(lines.slice(0, 6).join('\n'), /PROGRESSIVE DISCLOSURE: NO\n {2}No: .* 14 tools cost [\d,]+ tokens in every prompt; listed minimally ≈ [\d,]+\./, 'the verdict and the token figures come first');
+  const findingLines = lines.filter((l) => /^ {6}(error|warning|info) /.test(l)).length;
+  t.ok(findingLines <= 20, `at most ~20 finding lines by default (${findingLines})`);
+  const verbose = await runCli(['--verbose', '--', 'node', join(MODULES, 'server-filesystem', 'dist', 'index.js'), sandbox]);
+  t.ok(verbose.stdout.split('\n').filter((l) => /^ {6}error /.test(l)).length >= 26, '--verbose lists every finding on its own');
+});
+
+t.test('@modelcontextprotocol/server-memory: a verdict, and its knowledge graph untouched', async (t) => {
+  const memory = join(tempDir(), 'memory.jsonl');
+  const log = join(tempDir(), 'calls.jsonl');
+  const run = await runCli(['--format', 'json', '--env', `MEMORY_FILE_PATH=${memory}`, '--', 'node', SPY, log, '--', 'node', join(MODULES, 'server-memory', 'dist', 'index.js')]);
+  t.equal(run.code, 1);
+  assertFirstContact(t, JSON.parse(run.stdout) as CheckReport, PLAIN_SERVER, spiedCalls(log), 'pass');
+  t.notOk(existsSync(memory) && readFileSync(memory, 'utf8').trim(), 'no entity, relation or observation was written');
+});
+
+t.test('@modelcontextprotocol/server-everything over stdio: a verdict, no seconds spent running tools', async (t) => {
+  const log = join(tempDir(), 'calls.jsonl');
+  const run = await runCli(['--format', 'json', '--', 'node', SPY, log, '--', 'node', join(MODULES, 'server-everything', 'dist', 'index.js'), 'stdio']);
+  t.equal(run.code, 1);
+  const report = JSON.parse(run.stdout) as CheckReport;
+  assertFirstContact(t, report, PLAIN_SERVER, spiedCalls(log), 'skip');
+  t.ok(spiedCalls(log).length <= 2, `tools called: ${JSON.stringify(spiedCalls(log))}`);
+  t.notOk(spiedCalls(log).some((c) => c.tool === 'trigger-long-running-operation' || c.tool === 'get-env'), 'neither the slow tool nor get-env ran');
+});
+
+// Its HTTP modes listen on every interface; a private network namespace keeps them unreachable.
+const netns = spawnSync('unshare', ['-rn', 'true']).status === 0;
+for (const [mode, path, transport] of [['streamableHttp', '/mcp', 'streamable-http'], ['sse', '/sse', 'sse']] as const) {
+  t.test(`@modelcontextprotocol/server-everything over ${transport}: a verdict, the transport named`, { skip: netns ? false : 'unshare -rn is not available here' }, async (t) => {
+    const script = join(ROOT, 'test', 'support', 'in-private-network.sh');
+    const run = spawnSync('unshare', ['-rn', 'sh', script, '3001', CLI, join(MODULES, 'server-everything', 'dist', 'index.js'), mode, '--', '--format', 'json', '--url', `http://127.0.0.1:3001${path}`], {
+      cwd: ROOT, encoding: 'utf8', timeout: 120_000,
+    });
+    t.not(run.status, 99, run.stderr);
+    t.equal(run.status, 1, run.stderr);
+    const report = JSON.parse(run.stdout) as CheckReport;
+    t.same(reportSchemaErrors(report), []);
+    t.equal(report.target.transport, transport, `the report says ${transport}`);
+    t.equal(report.verdict?.implements, 'no');
+    t.same(Object.fromEntries(report.results.map((r) => [r.id, r.status])), { ...PLAIN_SERVER, 'mcp-output-schema': 'skip' });
+  });
+}

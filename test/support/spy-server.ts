@@ -1,0 +1,38 @@
+// A stdio relay for interop tests: `node spy-server.js LOG -- <server command…>` starts the real
+// server, passes every line through unchanged, and appends one JSON line per tools/call to LOG:
+// which tool, and whether the server refused it with TOOL_DESCRIPTION_REQUIRED. What the server
+// was really asked to run is then known from the server's side, not from the checker's report.
+import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+const [log, dashes, command, ...args] = process.argv.slice(2);
+if (!log || dashes !== '--' || !command) {
+  process.stderr.write('usage: spy-server LOG -- COMMAND [ARGS…]\n');
+  process.exit(2);
+}
+const server = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+const calls = new Map<unknown, string>();
+
+createInterface({ input: process.stdin }).on('line', (line) => {
+  try {
+    const m = JSON.parse(line) as { id?: unknown; method?: string; params?: { name?: string } };
+    if (m.method === 'tools/call' && m.id !== undefined) calls.set(m.id, String(m.params?.name));
+  } catch { /* not ours to judge */ }
+  server.stdin.write(`${line}\n`);
+}).on('close', () => server.stdin.end());
+
+createInterface({ input: server.stdout }).on('line', (line) => {
+  try {
+    const m = JSON.parse(line) as { id?: unknown };
+    const tool = calls.get(m.id);
+    if (tool !== undefined) {
+      calls.delete(m.id);
+      appendFileSync(log, `${JSON.stringify({ pid: process.pid, tool, refused: line.includes('TOOL_DESCRIPTION_REQUIRED') })}\n`);
+    }
+  } catch { /* passed through as it is */ }
+  process.stdout.write(`${line}\n`);
+});
+
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+process.on('SIGTERM', () => server.kill('SIGTERM'));
