@@ -36,6 +36,14 @@ t.test('the packed tarball works from an empty folder', async (t) => {
   const lint = spawnSync('npx', ['--no-install', 'mcp-pd-check', 'lint', 'node_modules/mcp-pd-check/reference-server'], { cwd: app, encoding: 'utf8' });
   t.equal(lint.status, 0, `the shipped reference descriptions and cards lint clean: ${lint.stdout.slice(-400)}`);
 
+  // A user's first run: an ordinary server from npm (here the one in this checkout's node_modules:
+  // no network in tests), a verdict with the token figures first, exit 1.
+  mkdirSync(join(app, 'sandbox'));
+  const first = spawnSync('npx', ['--no-install', 'mcp-pd-check', '--', 'node', join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js'), './sandbox'], { cwd: app, encoding: 'utf8', timeout: 120_000 });
+  t.equal(first.status, 1, first.stderr);
+  t.match(first.stdout.split('\n').slice(2, 5).join('\n'), /^\nPROGRESSIVE DISCLOSURE: NO\n {2}No: .*14 tools cost [\d,]+ tokens in every prompt; listed minimally ≈ [\d,]+\./, 'the verdict and the token figures come first');
+  t.same(readdirSync(join(app, 'sandbox')), [], 'nothing was written to the sandbox');
+
   // The library: importing it does nothing; the README's node:test example passes as written.
   const quiet = spawnSync(process.execPath, ['--input-type=module', '-e', "const before = ['exit', 'SIGINT', 'SIGTERM'].map((e) => process.listenerCount(e)); await import('mcp-pd-check'); await import('mcp-pd-check/reports'); console.log(JSON.stringify({ before, after: ['exit', 'SIGINT', 'SIGTERM'].map((e) => process.listenerCount(e)) }));"], { cwd: app, encoding: 'utf8' });
   t.equal(quiet.status, 0, quiet.stderr);
