@@ -40,7 +40,7 @@ export default defineLiveCheck({
   needs: 'session',
   messages,
   async run(ctx) {
-    requireDashdashOrSkip(ctx);
+    await requireDashdashOrSkip(ctx);
     const session = ctx.reader();
     const md = await session.request('ai_help', {});
     const error = md.response?.error as { code?: unknown } | undefined;

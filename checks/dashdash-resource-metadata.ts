@@ -18,7 +18,7 @@ export default defineLiveCheck({
   needs: 'session',
   messages,
   async run(ctx) {
-    requireDashdashOrSkip(ctx);
+    await requireDashdashOrSkip(ctx);
     const { resources, resourcesExchanges: transcript } = ctx.discovery;
     if (!resources.length) ctx.skip('no-resources');
     for (const [i, r] of resources.entries()) {

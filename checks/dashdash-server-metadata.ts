@@ -24,7 +24,7 @@ export default defineLiveCheck({
   needs: 'session',
   messages,
   async run(ctx) {
-    requireDashdashOrSkip(ctx);
+    await requireDashdashOrSkip(ctx);
     const dd = ctx.discovery.initializeResult.dashdash;
     const transcript = ctx.discovery.initializeExchanges;
     if (!isPlainObject(dd)) {

@@ -31,8 +31,9 @@ export default defineLiveCheck({
   needs: 'session',
   messages,
   async run(ctx) {
-    requireDashdashOrSkip(ctx);
-    const { tools, toolNames, fullDescriptions, toolsExchanges: transcript } = ctx.discovery;
+    await requireDashdashOrSkip(ctx);
+    const { tools, toolNames, toolsExchanges: transcript } = ctx.discovery;
+    const fullDescriptions = await ctx.fullDescriptions();
     const without: string[] = [];
     for (const tool of tools) {
       const name = asText(tool.name);

@@ -25,7 +25,8 @@ function problemsOf(file: LintFile): Array<{ base: string; problems: RuleProblem
     case 'tool-description': return [{ base: '', problems: toolDescriptionShape(v) }];
     case 'tool-card': return [{ base: '', problems: toolCardShape(v) }];
     case 'dashdash-server': return [{ base: '', problems: dashdashServerProblems(v) }];
-    case 'initialize-result': return [{ base: '/dashdash', problems: dashdashServerProblems(v.dashdash, '/dashdash') }];
+    case 'initialize-result':
+    case 'dashdash-wrapped': return [{ base: '/dashdash', problems: dashdashServerProblems(v.dashdash, '/dashdash') }];
     case 'tools-list': {
       const tools = v.tools as unknown[];
       const toolNames = tools.flatMap((t) => (isPlainObject(t) && typeof t.name === 'string' ? [t.name] : []));

@@ -39,6 +39,8 @@ export default defineLiveCheck({
     const withSchema = discovery.tools.filter((t) => typeof t.name === 'string' && t.outputSchema !== undefined);
     if (!withSchema.length) ctx.skip('no-output-schema');
     const session = await ctx.session();
+    const base = (await ctx.run.resource())?.uri;
+    const fullDescriptions = await ctx.fullDescriptions();
     let checked = 0;
     for (const tool of withSchema) {
       const name = tool.name as string;
@@ -48,8 +50,8 @@ export default defineLiveCheck({
         ctx.fail('output-schema-invalid', { tool: name, problem: clip(compiled.problem, 200) }, { location, transcript: discovery.toolsExchanges });
         continue;
       }
-      const required = requiredOf(discovery.fullDescriptions.get(name)?.inputSchema ?? tool.inputSchema);
-      if (required.length && Object.keys(ctx.calls.arguments(name)).length === 0) {
+      const required = requiredOf(fullDescriptions.get(name)?.inputSchema ?? tool.inputSchema);
+      if (required.length && (!base || Object.keys(ctx.calls.arguments(name)).length === 0)) {
         ctx.info('no-arguments', { tool: name, required }, { location });
         continue;
       }
@@ -57,7 +59,6 @@ export default defineLiveCheck({
         ctx.info('not-called-safe-calls', { tool: name }, { location });
         continue;
       }
-      const base = discovery.descriptionsResource?.uri;
       let fetched: Exchange[] = [];
       let ex: Exchange;
       if (base) {
@@ -73,7 +74,7 @@ export default defineLiveCheck({
           ctx.calls.skip(name, why);
           continue;
         }
-        ex = earlier?.exchange ?? (await session.callTool(name, ctx.calls.arguments(name)));
+        ex = earlier?.exchange ?? (await session.callTool(name, ctx.calls.unfetchedArguments()));
         if (!earlier) ctx.calls.recordUnfetched(name, ex);
       }
       const result = ex.response?.result;

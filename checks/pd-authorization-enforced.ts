@@ -1,8 +1,9 @@
 import { defineLiveCheck } from '../src/check.js';
 import type { LiveContext } from '../src/context.js';
 import { classifyCall } from '../src/pd/calls.js';
-import { fetchDescriptions, isDescriptionEntry } from '../src/pd/fetch.js';
-import type { Exchange } from '../src/target/types.js';
+import { entryFor, fetchDescriptions, isDescriptionEntry } from '../src/pd/fetch.js';
+import { descriptionsUri } from '../src/pd/uri.js';
+import type { Exchange, JsonObject } from '../src/target/types.js';
 
 /** How often an authorized tool is called in a row ("authorization persists"). */
 const REPEAT_CALLS = 2;
@@ -12,7 +13,11 @@ const messages = {
     message: "This session had made only failed or unknown-name fetches, yet calling '{tool}' was not refused: those fetches must authorize nothing, and no grant may come from another session (§5.1).",
     hint: 'Grant a tool only when its description was returned, per session; if pd-session-isolation fails too, grants are shared between sessions.',
   },
-  'fetch-no-description': { message: 'Fetching ?tools={tool} did not return its description ({problem}), so authorization could not be tested for it.', hint: 'Make ?tools=<name> return the description (criterion 3).' },
+  'fetch-no-description': { message: 'Fetching ?tools={tool} failed ({problem}), so authorization could not be tested for it.', hint: 'Make ?tools=<name> return the description (criterion 3).' },
+  'refused-read-authorized': {
+    message: "A read of {names} names, which the server refused, still authorized '{tool}': a refused or failed fetch must authorize nothing (§5.1).",
+    hint: 'Check the request (size, names, rate) before granting anything, and grant only what the answer actually describes.',
+  },
   'grant-not-kept': {
     message: "Calling '{tool}' {when} was refused with {code} (call {call} of {of}): authorization must last for the whole session (§5.1).",
     hint: 'Keep the grant for the session: do not consume it on first use or expire it early.',
@@ -35,14 +40,17 @@ export default defineLiveCheck({
     requirements: ['PD-5.1-a', 'PD-5.1-b', 'PD-5.1-d'],
   },
   needs: 'session',
+  runs: 'before-other-fetches',
   opens: 1,
   messages,
   async run(ctx) {
-    const base = ctx.resourceUriOrSkip('authorization');
+    const base = await ctx.resourceUriOrSkip('authorization');
     // Read-only tools first: unfetched calls below go to them before any other.
     const tools = ctx.calls.order(ctx.toolsToCallOrStop());
     const session = await ctx.session();
-    const call = (name: string) => session.callTool(name, ctx.calls.arguments(name));
+    /** Fetched entries of this session: their examples are the arguments of authorized calls. */
+    const entries = new Map<string, JsonObject>();
+    const call = (name: string) => session.callTool(name, ctx.calls.arguments(name, entries.get(name)));
     /** A call to a tool this session has not fetched: only where the ledger allows it. */
     const callUnfetched = async (name: string): Promise<Exchange | undefined> => {
       const why = ctx.calls.unfetchedRefusal(name);
@@ -51,7 +59,7 @@ export default defineLiveCheck({
         ctx.calls.skip(name, why);
         return undefined;
       }
-      const ex = await call(name);
+      const ex = await session.callTool(name, ctx.calls.unfetchedArguments());
       ctx.calls.recordUnfetched(name, ex);
       return ex;
     };
@@ -64,16 +72,35 @@ export default defineLiveCheck({
       ctx.fail('failed-fetch-authorized', { tool: tools[0] }, { location: { tool: tools[0] }, transcript: [...failedFetches, first] });
     }
 
+    // A read the server refuses (here: more names than it takes, §10.3) must authorize nothing
+    // either, even for the known name in it: a server that grants before it checks fails this.
+    const preAuthorized = new Set<string>();
+    const last = tools[tools.length - 1]!;
+    if (tools.length > 1) {
+      const oversized = await session.readResource(descriptionsUri(base, [last, ...Array.from({ length: OVERSIZED_READ }, (_, k) => `pd_check_no_such_tool_${k + 1}`)]));
+      if (readSucceeded(oversized)) {
+        preAuthorized.add(last); // the server takes that many names: the fetch authorized it, as it should
+      } else {
+        const ex = await callUnfetched(last);
+        if (ex && classifyCall(ex).kind === 'authorized') ctx.fail('refused-read-authorized', { tool: last, names: OVERSIZED_READ + 1 }, { location: { tool: last }, transcript: [oversized, ex] });
+      }
+    }
+
     // 2. Fetch the tools one by one: each fetch authorizes that tool, persistently, and no other.
+    // A read that succeeded is a fetch, whatever its payload looks like (that is criterion 4's business).
+    const granted: string[] = [];
     for (const [i, name] of tools.entries()) {
       const fetched = await fetchDescriptions(session, base, [name]);
-      if (!fetched.entries || !isDescriptionEntry(fetched.entries[name])) {
-        ctx.fail('fetch-no-description', { tool: name, problem: fetched.problem ?? 'no entry under its name' }, { location: { tool: name }, transcript: [fetched.exchange] });
+      if (!readSucceeded(fetched.exchange)) {
+        ctx.fail('fetch-no-description', { tool: name, problem: fetched.problem ?? 'the read failed' }, { location: { tool: name }, transcript: [fetched.exchange] });
         continue;
       }
+      const entry = entryFor(fetched.entries, name);
+      if (isDescriptionEntry(entry)) entries.set(name, entry);
+      granted.push(name);
       await expectAuthorized(ctx, name, REPEAT_CALLS, [fetched.exchange], call, 'right after fetching it');
       const next = tools[i + 1];
-      if (next) {
+      if (next && !preAuthorized.has(next)) {
         const ex = await callUnfetched(next);
         if (ex && classifyCall(ex).kind === 'authorized') {
           ctx.fail('fetch-authorized-other', { tool: next, fetched: tools.slice(0, i + 1) }, { location: { tool: next }, transcript: [fetched.exchange, ex] });
@@ -81,10 +108,21 @@ export default defineLiveCheck({
       }
     }
 
-    // 3. Later in the session, every earlier grant still holds.
-    for (const name of tools) await expectAuthorized(ctx, name, 1, [], call, 'later in the same session');
+    // 3. Later in the session, every earlier grant still holds; and once more at the very end of
+    // the run, after every other check: a grant lasts for the lifetime of the session (§5.1).
+    for (const name of granted) await expectAuthorized(ctx, name, 1, [], call, 'later in the same session');
+    const early = granted[0];
+    if (early) ctx.atEnd(() => expectAuthorized(ctx, early, 1, [], call, 'at the end of the run, after every other check'));
   },
 });
+
+/** Names in the oversized read: more than a server that limits fetches (§10.3) takes at once. */
+const OVERSIZED_READ = 100;
+
+/** A read that got a result (any payload), not a JSON-RPC error or silence. */
+function readSucceeded(ex: Exchange): boolean {
+  return ex.response !== undefined && 'result' in ex.response && !('error' in ex.response);
+}
 
 async function expectAuthorized(ctx: Ctx, name: string, times: number, context: Exchange[], call: (name: string) => Promise<Exchange>, when: string): Promise<void> {
   for (let n = 1; n <= times; n++) {

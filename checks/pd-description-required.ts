@@ -1,7 +1,7 @@
 import { defineLiveCheck } from '../src/check.js';
 import { TOOL_DESCRIPTION_REQUIRED } from '../src/pd/calls.js';
 import { anySignalledCode, findSignalledError, invalidErrorCode } from '../src/pd/errors.js';
-import { descriptionsUri, sameUri } from '../src/pd/uri.js';
+import { descriptionsUri, isToolDescriptionsUri, requestedTools, sameUri } from '../src/pd/uri.js';
 import { inlineJson } from '../src/text.js';
 
 /** Past this many failing tools the rest are summarised in one finding. */
@@ -33,6 +33,7 @@ export default defineLiveCheck({
     requirements: ['PD-5.1-c', 'PD-6.2-a'],
   },
   needs: 'session',
+  runs: 'before-any-fetch',
   opens: 1,
   messages,
   async run(ctx) {
@@ -50,7 +51,7 @@ export default defineLiveCheck({
         ctx.calls.skip(name, `'${ctx.calls.ranUnfetched}' already ran unfetched`);
         continue;
       }
-      const ex = await session.callTool(name, ctx.calls.arguments(name));
+      const ex = await session.callTool(name, ctx.calls.unfetchedArguments());
       ctx.calls.recordUnfetched(name, ex);
       const extras = { location: { tool: name }, transcript: [ex] };
       if (ex.noResponse) {
@@ -79,6 +80,8 @@ export default defineLiveCheck({
       const uri = signal.payload.resource_uri;
       if (typeof uri !== 'string') fail('no-resource-uri', { tool: name }, extras);
       else if (listed && !sameUri(uri, descriptionsUri(listed, [name]))) fail('wrong-resource-uri', { tool: name, uri, expected: descriptionsUri(listed, [name]) }, extras);
+      // Unlisted (pd-resource-listed's finding): it must still name the resource and this tool.
+      else if (!listed && !(isToolDescriptionsUri(uri) && (requestedTools(uri) ?? []).join(',') === name)) fail('wrong-resource-uri', { tool: name, uri, expected: `<scheme>:…/tool_descriptions?tools=${name}` }, extras);
       if (typeof signal.payload.message !== 'string' || !signal.payload.message.trim()) ctx.warn('no-message', { tool: name }, extras);
       if (signal.isError === false) ctx.warn('no-is-error', { tool: name }, extras);
     }

@@ -3,16 +3,19 @@ import { joinPointer } from '../src/json-pointer.js';
 import { fetchDescriptions } from '../src/pd/fetch.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { FULL_TOOL_DESCRIPTION_MESSAGES, toolDescriptionProblems } from '../src/rules/tool-description.js';
+import type { Exchange } from '../src/target/types.js';
 
 /** Tools are fetched in groups of this many, to keep URIs a sane length. */
 const GROUP = 50;
+/** A name no server has, to see that an unknown name adds nothing but its own entry. */
+const UNKNOWN_NAME = 'pd_check_no_such_tool';
 
 const messages = {
   ...FULL_TOOL_DESCRIPTION_MESSAGES,
   'no-tools-listed': 'tools/list returned no tools, so there is no description to fetch.',
   'fetch-failed': { message: 'Fetching the full descriptions of {tools} failed: {problem}.', hint: 'Answer resources/read of ?tools=a,b with JSON text: an object mapping each name to its description.' },
   'extra-keys': {
-    message: 'The response has keys that were not requested: {keys}. §4.4: only the requested tools, and no instructional preamble (guidance belongs in the resource description).',
+    message: 'Asked for {requested}, the response also has {keys}. §4.4: only the requested tools, and no instructional preamble (guidance belongs in the resource description).',
     hint: 'Return an object whose keys are exactly the requested tool names.',
   },
   'missing-entry': { message: "The response has no description for the requested tool '{tool}'.", hint: 'Return { "<name>": { name, description, inputSchema, examples } } for every requested tool.' },
@@ -28,9 +31,20 @@ export default defineLiveCheck({
   needs: 'session',
   messages,
   async run(ctx) {
-    const base = ctx.resourceUriOrSkip('full descriptions');
+    const base = await ctx.resourceUriOrSkip('full descriptions');
     const names = ctx.discovery.toolNames.filter((n) => !n.includes(','));
     if (names.length === 0) ctx.skip('no-tools-listed');
+    /** Every answer must hold exactly what was asked (an unknown name gets its §6.3 entry): nothing more. */
+    const onlyWhatWasAsked = (requested: string[], entries: Record<string, unknown>, transcript: Exchange[]) => {
+      const extra = Object.keys(entries).filter((k) => !requested.includes(k));
+      if (extra.length) ctx.fail('extra-keys', { requested, keys: extra }, { transcript });
+    };
+    // Small fetches first: a server that returns every tool shows it only when asked for fewer.
+    const probes = [[names[0]!], ...(names.length > 1 ? [[names[0]!, names[1]!]] : []), [names[0]!, UNKNOWN_NAME]];
+    for (const requested of probes) {
+      const got = await fetchDescriptions(ctx.reader(), base, requested);
+      if (got.entries) onlyWhatWasAsked(requested, got.entries, [got.exchange]);
+    }
     for (let i = 0; i < names.length; i += GROUP) {
       const group = names.slice(i, i + GROUP);
       const got = await fetchDescriptions(ctx.reader(), base, group);
@@ -39,8 +53,7 @@ export default defineLiveCheck({
         ctx.fail('fetch-failed', { tools: group, problem: got.problem }, { transcript });
         continue;
       }
-      const extra = Object.keys(got.entries).filter((k) => !group.includes(k));
-      if (extra.length) ctx.fail('extra-keys', { keys: extra }, { transcript });
+      onlyWhatWasAsked(group, got.entries, transcript);
       for (const name of group) {
         const entry = got.entries[name];
         if (!isPlainObject(entry)) {

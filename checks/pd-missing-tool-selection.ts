@@ -3,6 +3,7 @@ import { MISSING_TOOL_SELECTION } from '../src/pd/calls.js';
 import { anySignalledCode, findSignalledError, invalidErrorCode } from '../src/pd/errors.js';
 import { isDescriptionEntry } from '../src/pd/fetch.js';
 import { isPlainObject, resourceJson } from '../src/pd/payload.js';
+import { requestedTools } from '../src/pd/uri.js';
 
 const HINT = 'Answer with {"error":{"code":"MISSING_TOOL_SELECTION","message":…,"examples":[…?tools=…]}} (JSON text of the read, or JSON-RPC error data).';
 
@@ -13,6 +14,7 @@ const messages = {
   'no-message': { message: 'The MISSING_TOOL_SELECTION error ({what}) has no message (§6.1 shows one).', hint: 'Add "message": "You must specify one or more tool names in the \'tools\' parameter."' },
   'no-example-uris': { message: 'The MISSING_TOOL_SELECTION error ({what}) gives no example URIs with ?tools= (§6.1 shows them).', hint: 'Add "examples": ["resource:///tool_descriptions?tools=tool_name", …].' },
   'signalled-as': 'Signalled as: {forms}.',
+  'example-unknown-tool': { message: 'The MISSING_TOOL_SELECTION error ({what}) gives the example {uri}, which names {tools}: no tool of this server.', hint: 'Build the example URIs from real tool names, so that a client can follow them.' },
 } as const;
 
 export default defineLiveCheck({
@@ -25,7 +27,7 @@ export default defineLiveCheck({
   needs: 'session',
   messages,
   async run(ctx) {
-    const base = ctx.resourceUriOrSkip('the missing-selection error');
+    const base = await ctx.resourceUriOrSkip('the missing-selection error');
     const forms = new Set<string>();
     // DESIGN: an empty ?tools= counts as missing too.
     for (const [uri, what] of [[base, 'without ?tools='], [`${base}${base.includes('?') ? '&' : '?'}tools=`, 'with an empty ?tools=']] as const) {
@@ -49,6 +51,10 @@ export default defineLiveCheck({
       if (typeof signal.payload.message !== 'string' || !signal.payload.message.trim()) ctx.warn('no-message', { what }, { transcript });
       const examples = signal.payload.examples;
       if (!Array.isArray(examples) || !examples.some((e) => typeof e === 'string' && e.includes('?tools='))) ctx.warn('no-example-uris', { what }, { transcript });
+      for (const uri of Array.isArray(examples) ? examples.filter((e): e is string => typeof e === 'string') : []) {
+        const unknown = (requestedTools(uri) ?? []).filter((n) => n && !ctx.discovery.toolNames.includes(n));
+        if (unknown.length) ctx.warn('example-unknown-tool', { what, uri, tools: unknown }, { transcript });
+      }
     }
     if (forms.size) ctx.info('signalled-as', { forms: [...forms].join(', ') });
   },

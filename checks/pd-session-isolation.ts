@@ -43,7 +43,7 @@ export default defineLiveCheck({
   opens: (o) => Math.max(2, o.sessions),
   messages,
   async run(ctx) {
-    const base = ctx.resourceUriOrSkip('session isolation');
+    const base = await ctx.resourceUriOrSkip('session isolation');
     const tools = ctx.toolsToCallOrStop();
     const { fail, done } = ctx.capped(MAX_FINDINGS);
     const n = Math.max(2, ctx.options.sessions);
@@ -62,8 +62,9 @@ export default defineLiveCheck({
       ctx.info('unfetched-not-called', { tools: held, why: refused.get(held[0]!) });
       for (const tool of held) ctx.calls.skip(tool, refused.get(tool)!);
     }
+    await ctx.fullDescriptions();
     const calls = await Promise.all(plans.flatMap((plan) => tools.filter((tool) => tool === plan.fetches || !refused.get(tool)).map(async (tool) => {
-      const ex = await plan.session.callTool(tool, ctx.calls.arguments(tool));
+      const ex = await plan.session.callTool(tool, tool === plan.fetches ? ctx.calls.arguments(tool) : ctx.calls.unfetchedArguments());
       if (tool !== plan.fetches) ctx.calls.recordUnfetched(tool, ex);
       return { plan, tool, ex };
     })));
@@ -89,7 +90,7 @@ export default defineLiveCheck({
     await Promise.all(plans.map((p, k) => p.session.close({ terminate: k % 2 === 1 })));
     const fresh = await ctx.session({ fresh: true });
     for (const tool of tools.filter((t) => !ctx.calls.unfetchedRefusal(t))) {
-      const ex = await fresh.callTool(tool, ctx.calls.arguments(tool));
+      const ex = await fresh.callTool(tool, ctx.calls.unfetchedArguments());
       ctx.calls.recordUnfetched(tool, ex);
       if (classifyCall(ex).kind === 'authorized') fail('grant-inherited', { session: last.label, tool }, { location: { tool }, transcript: [fetchedAll.exchange, ex] });
     }

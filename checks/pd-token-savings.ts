@@ -24,10 +24,9 @@ export default defineLiveCheck({
   needs: 'session',
   messages,
   async run(ctx) {
-    const { tools, fullDescriptions } = ctx.discovery;
-    const named = tools.filter((t) => typeof t.name === 'string');
+    const named = ctx.discovery.tools.filter((t) => typeof t.name === 'string');
     const count = await tokenCounter();
-    if (!ctx.discovery.descriptionsResource) {
+    if (!(await ctx.run.resource())) {
       // Today's cost on every server, and what a progressive-disclosure list would cost instead.
       let listed = 0;
       let estimate = 0;
@@ -41,6 +40,7 @@ export default defineLiveCheck({
       if (named.length) ctx.info('list-cost', { tools: named.length, listed, estimate, percent: listed ? Math.round((1 - estimate / listed) * 100) : 0, encoding: TOKEN_ENCODING });
       ctx.skip('no-descriptions-resource');
     }
+    const fullDescriptions = await ctx.fullDescriptions();
     const both = named.filter((t) => fullDescriptions.has(t.name as string));
     if (!both.length) ctx.skip('no-full-descriptions');
     let listed = 0;

@@ -1,5 +1,5 @@
 import { defineLiveCheck } from '../src/check.js';
-import { fetchDescriptions, isDescriptionEntry } from '../src/pd/fetch.js';
+import { entryFor, fetchDescriptions, isDescriptionEntry } from '../src/pd/fetch.js';
 import { isPlainObject } from '../src/pd/payload.js';
 
 export const UNKNOWN_TOOL = 'pd_check_no_such_tool';
@@ -30,14 +30,14 @@ export default defineLiveCheck({
   needs: 'session',
   messages,
   async run(ctx) {
-    const base = ctx.resourceUriOrSkip('unknown tool names');
+    const base = await ctx.resourceUriOrSkip('unknown tool names');
     const names = ctx.discovery.toolNames;
     const got = await fetchDescriptions(ctx.reader(), base, [UNKNOWN_TOOL]);
     const transcript = [got.exchange];
     if (!got.entries) {
       ctx.fail('fetch-failed', { problem: got.problem }, { transcript });
     } else {
-      const entry = got.entries[UNKNOWN_TOOL];
+      const entry = entryFor(got.entries, UNKNOWN_TOOL);
       if (!isPlainObject(entry)) {
         ctx.fail('no-entry', { keys: Object.keys(got.entries).length ? Object.keys(got.entries) : 'none' }, { transcript });
       } else {
@@ -58,7 +58,7 @@ export default defineLiveCheck({
     const known = names.find((n) => !n.includes(','));
     if (known) {
       const mixed = await fetchDescriptions(ctx.reader(), base, [known, UNKNOWN_TOOL]);
-      if (!mixed.entries || !isDescriptionEntry(mixed.entries[known])) ctx.fail('spoils-known', { tool: known }, { transcript: [mixed.exchange] });
+      if (!isDescriptionEntry(entryFor(mixed.entries, known))) ctx.fail('spoils-known', { tool: known }, { transcript: [mixed.exchange] });
     }
   },
 });

@@ -27,6 +27,7 @@ export default defineLiveCheck({
   async run(ctx) {
     const missing: string[] = [];
     let found = 0;
+    const fullDescriptions = await ctx.fullDescriptions();
     for (const name of ctx.discovery.toolNames) {
       const path = `/.well-known/mcp-tools/${encodeURIComponent(name)}.json`;
       const got = await ctx.httpGet(path);
@@ -52,8 +53,8 @@ export default defineLiveCheck({
         continue;
       }
       if (!isPlainObject(card)) continue;
-      const live = ctx.discovery.fullDescriptions.get(name)?.inputSchema ?? ctx.discovery.tools.find((t) => t.name === name)?.inputSchema;
-      const against = `the live ${ctx.discovery.fullDescriptions.has(name) ? 'full description' : 'tools/list'} inputSchema`;
+      const live = fullDescriptions.get(name)?.inputSchema ?? ctx.discovery.tools.find((t) => t.name === name)?.inputSchema;
+      const against = `the live ${fullDescriptions.has(name) ? 'full description' : 'tools/list'} inputSchema`;
       // The same rules as the lint of card files, with the same codes.
       ctx.problems(name, [
         ...toolCardShape(card),

@@ -29,6 +29,12 @@ export interface CheckDefinition<Ctx, M extends Messages = Messages> {
    * them ahead. A number, or a function of the run's options (e.g. `--sessions`).
    */
   opens?: number | ((options: { sessions: number }) => number);
+  /**
+   * When the check must run, whatever its place in the report: `before-any-fetch` (nothing was
+   * fetched anywhere in the run yet, so a server that shares grants between sessions cannot make
+   * it see another session's grants), `before-other-fetches` (only its own fetches so far).
+   */
+  runs?: 'before-any-fetch' | 'before-other-fetches';
   /** Every finding code of this check, with its message template and fix hint (stable forever). */
   messages: M;
   run(ctx: Ctx): Promise<void>;

@@ -1,13 +1,13 @@
 import type { Discovery } from './discovery.js';
 import { FindingSink, type RuleProblem } from './findings.js';
-import type { Exchange } from './target/types.js';
+import type { Exchange, JsonObject } from './target/types.js';
 import type { FindingLevel } from './generated/report.js';
 import type { Messages } from './messages.js';
 import type { OpenOptions, Target } from './target/target.js';
 import type { McpSession } from './target/session.js';
-import { descriptionsUri } from './pd/uri.js';
 import { callableTools } from './pd/calls.js';
 import type { CallLedger } from './pd/call-ledger.js';
+import type { RunState } from './pd/run-state.js';
 
 export interface LiveOptions {
   /** Per-request timeout in ms. */
@@ -24,7 +24,7 @@ export interface LiveOptions {
 
 /** Codes of the prerequisites every live check may lack (reported by the helpers below). */
 export const CONTEXT_MESSAGES = {
-  'not-testable': 'Not testable: the server lists no tool_descriptions resource, so {what} cannot be tested (the root cause is pd-resource-listed\'s finding).',
+  'not-testable': 'Not testable: no tool_descriptions resource answers (none is listed, no refusal names one, and resource:///tool_descriptions does not work), so {what} cannot be tested (the root cause is pd-resource-listed\'s finding).',
   'no-tools': { message: 'tools/list returned no tools to call.', hint: 'List your tools in tools/list.' },
   'safe-calls-no-tool': '--safe-calls is on and no tool is marked read-only, so no tool may be called.',
 } as const satisfies Messages;
@@ -37,6 +37,8 @@ export type ContextCode = keyof typeof CONTEXT_MESSAGES;
  */
 export class LiveContext<C extends string = string> extends FindingSink<C | ContextCode> {
   private readonly opened: McpSession[] = [];
+  /** Work to do once every other check has run (its sessions stay open until then). */
+  readonly deferred: Array<() => Promise<void>> = [];
   private counter = 0;
 
   constructor(
@@ -45,8 +47,8 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
     readonly options: LiveOptions,
     /** The probe session, shared by checks that only read resources (their grants do not matter). */
     private readonly shared: McpSession,
-    /** Every tool call of the run: what may be called unfetched, with which arguments, and what came of it. */
-    readonly calls: CallLedger,
+    /** What the checks of the run share: the calls made, the resource's URI, the full descriptions. */
+    readonly run: RunState,
     messages: Messages,
     failLevel: FindingLevel,
     private readonly sessionPrefix = 's',
@@ -71,14 +73,25 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
     return Promise.all(Array.from({ length: n }, () => this.session()));
   }
 
+  /** Every tool call of the run: what may be called unfetched, with which arguments, and what came of it. */
+  get calls(): CallLedger {
+    return this.run.calls;
+  }
+
   /**
-   * The listed tool_descriptions URI. Without one the criterion cannot be tested: the check is
-   * skipped, saying so in one line (the missing resource is pd-resource-listed's one finding).
+   * The tool_descriptions URI: listed, else found from a refusal or the spec's default (see
+   * RunState). Without one the criterion cannot be tested: the check is skipped, saying so in one
+   * line (the missing resource is pd-resource-listed's one finding).
    */
-  resourceUriOrSkip(what: string): string {
-    const uri = this.discovery.descriptionsResource?.uri;
-    if (uri) return uri;
+  async resourceUriOrSkip(what: string): Promise<string> {
+    const resource = await this.run.resource();
+    if (resource) return resource.uri;
     this.skip('not-testable', { what });
+  }
+
+  /** The full descriptions of the tools (fetched once per run, in the probe session). */
+  fullDescriptions(): Promise<Map<string, JsonObject>> {
+    return this.run.fullDescriptions();
   }
 
   /**
@@ -107,14 +120,19 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
     return this.target.get(path);
   }
 
+  /**
+   * Runs `work` at the end of the run, after every other check, with this check's sessions still
+   * open (a grant must last the whole session); its findings count for this check.
+   */
+  atEnd(work: () => Promise<void>): void {
+    this.deferred.push(work);
+  }
+
   /** Ends the check here; what it found so far stands. */
   stop(): never {
     throw new StopCheck();
   }
 
-  fetchUri(names: string[]): string {
-    return descriptionsUri(this.discovery.descriptionsResource!.uri, names);
-  }
 
   async closeAll(): Promise<void> {
     await Promise.all(this.opened.map((s) => s.close()));

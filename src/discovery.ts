@@ -1,8 +1,8 @@
 import type { Target } from './target/target.js';
 import type { McpSession } from './target/session.js';
 import type { Exchange, JsonObject } from './target/types.js';
-import { descriptionsUri, isToolDescriptionsUri } from './pd/uri.js';
-import { isPlainObject, resourceJson } from './pd/payload.js';
+import { isToolDescriptionsUri } from './pd/uri.js';
+import { isPlainObject } from './pd/payload.js';
 
 /** What one probe session learned about the server; shared read-only by every check. */
 export interface Discovery {
@@ -22,7 +22,10 @@ export interface Discovery {
   resourcesProblem?: string;
   /** The listed tool_descriptions resource, if any. */
   descriptionsResource?: JsonObject & { uri: string };
-  /** Full descriptions fetched by the probe (for example arguments and read-only hints). */
+  /**
+   * Full descriptions, once a check has needed them (RunState.fullDescriptions fetches them in the
+   * probe session, lazily: nothing is fetched before the checks that need a clean server ran).
+   */
   fullDescriptions: Map<string, JsonObject>;
 }
 
@@ -57,15 +60,6 @@ export async function discover(target: Target): Promise<{ discovery: Discovery; 
       descriptionsResource: listed as Discovery['descriptionsResource'],
       fullDescriptions: new Map(),
     };
-    if (listed && toolNames.length) {
-      const payload = resourceJson(await session.readResource(descriptionsUri(listed.uri as string, toolNames)));
-      if (isPlainObject(payload.value)) {
-        for (const name of toolNames) {
-          const entry = payload.value[name];
-          if (isPlainObject(entry)) discovery.fullDescriptions.set(name, entry);
-        }
-      }
-    }
     return { discovery, session };
   } catch (err) {
     await session.close();

@@ -3,7 +3,7 @@ import type { LiveOptions } from './context.js';
 import { discover } from './discovery.js';
 import type { CheckReport, ReportOptions } from './generated/report.js';
 import { buildReport } from './report.js';
-import { CallLedger } from './pd/call-ledger.js';
+import { RunState, type ResolvedResource } from './pd/run-state.js';
 import { verdictOf } from './verdict.js';
 import { plannedOpens, runLiveChecks, type RunDeadline, type RunHooks } from './runner.js';
 import { TargetUnavailableError, type Target } from './target/target.js';
@@ -28,9 +28,9 @@ export async function checkTarget(
     target.reserve(plannedOpens(checks, options));
     const { discovery, session } = await withinDeadline(discover(target), deadline);
     try {
-      const calls = new CallLedger(discovery, { safeCalls: options.safeCalls, allowDestructive: options.allowDestructive ?? false });
-      const results = await runLiveChecks(checks, target, discovery, session, options, calls, extra.hooks, deadline);
-      const verdict = verdictOf(checks, results, discovery, calls);
+      const run = new RunState(discovery, session, { safeCalls: options.safeCalls, allowDestructive: options.allowDestructive ?? false });
+      const results = await runLiveChecks(checks, target, discovery, session, options, run, extra.hooks, deadline);
+      const verdict = verdictOf(checks, results, discovery, run.calls, await resolvedIfKnown(run));
       return buildReport({
         verdict,
         target: {
@@ -66,4 +66,9 @@ async function withinDeadline<T>(work: Promise<T>, deadline: RunDeadline | undef
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The resource the checks found, when some check looked for it (the verdict says which was used). */
+async function resolvedIfKnown(run: RunState): Promise<ResolvedResource | undefined> {
+  return run.resolvedSoFar();
 }

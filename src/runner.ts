@@ -7,7 +7,7 @@ import type { CheckResult, Finding, FindingLevel } from './generated/report.js';
 import type { Messages } from './messages.js';
 import { TargetUnavailableError, type Target } from './target/target.js';
 import type { McpSession } from './target/session.js';
-import type { CallLedger } from './pd/call-ledger.js';
+import type { RunState } from './pd/run-state.js';
 import { asText } from './text.js';
 
 export interface RunHooks {
@@ -97,25 +97,53 @@ export async function runLiveChecks(
   discovery: Discovery,
   reader: McpSession,
   options: LiveOptions,
-  calls: CallLedger,
+  run: RunState,
   hooks: RunHooks = {},
   deadline?: RunDeadline,
 ): Promise<CheckResult[]> {
-  const results: CheckResult[] = [];
-  for (const [index, check] of checks.entries()) {
+  const byId = new Map<string, CheckResult>();
+  const later: Array<{ ctx: LiveContext; result: CheckResult }> = [];
+  const order = executionOrder(checks);
+  for (const [index, check] of order.entries()) {
     if (deadline && performance.now() >= deadline.at) {
-      results.push(runnerResult(check, 'error', 'error', 'not-run', { seconds: deadline.seconds }));
+      byId.set(check.id, runnerResult(check, 'error', 'error', 'not-run', { seconds: deadline.seconds }));
       continue;
     }
     if (check.needs === 'http' && target.kind !== 'http') {
-      results.push(runnerResult(check, 'skip', 'info', 'needs-http', { kind: target.kind }));
+      byId.set(check.id, runnerResult(check, 'skip', 'info', 'needs-http', { kind: target.kind }));
       continue;
     }
-    target.reserve(plannedOpens(checks.slice(index), options));
-    hooks.onCheckStart?.(check, index, checks.length);
-    results.push(await executeCheck(check, (messages, level) => new LiveContext(target, discovery, options, reader, calls, messages, level), (ctx) => ctx.closeAll(), deadline));
+    target.reserve(plannedOpens(order.slice(index), options));
+    hooks.onCheckStart?.(check, index, order.length);
+    let ctx: LiveContext | undefined;
+    const result = await executeCheck(check, (messages, level) => (ctx = new LiveContext(target, discovery, options, reader, run, messages, level)),
+      (c) => (c.deferred.length ? Promise.resolve() : c.closeAll()), deadline);
+    byId.set(check.id, result);
+    if (ctx && ctx.deferred.length) later.push({ ctx, result });
   }
-  return results;
+  // Work left for the end of the run (a grant re-checked after everything else), then its sessions close.
+  for (const { ctx, result } of later) {
+    try {
+      for (const work of ctx.deferred) await work();
+    } catch {
+      /* a check stopped itself (StopCheck): what it found stands */
+    }
+    if (result.status === 'pass' || result.status === 'warn' || result.status === 'fail') result.status = statusOf(ctx.findings);
+    result.findings = ctx.findings;
+    await ctx.closeAll();
+  }
+  // The report keeps the registry's order, whatever order the checks ran in.
+  return checks.map((c) => byId.get(c.id)!);
+}
+
+/**
+ * The order checks run in: those that must meet a server on which nothing was fetched yet come
+ * first (see `runs` in CheckDefinition and the session plan in docs/DESIGN.md), the rest in
+ * registry order.
+ */
+export function executionOrder(checks: readonly LiveCheck[]): LiveCheck[] {
+  const rank = (c: LiveCheck) => (c.runs === 'before-any-fetch' ? 0 : c.runs === 'before-other-fetches' ? 1 : 2);
+  return [...checks].sort((a, b) => rank(a) - rank(b));
 }
 
 /** The end of the whole run (`performance.now()` time) and the --max-duration it came from. */

@@ -2,6 +2,7 @@ import type { LiveCheck } from './check.js';
 import type { Discovery } from './discovery.js';
 import type { CheckResult, TokenFigures, Verdict } from './generated/report.js';
 import type { CallLedger } from './pd/call-ledger.js';
+import type { ResolvedResource } from './pd/run-state.js';
 import { formatArg } from './messages.js';
 
 /** The token figures of pd-token-savings' findings (read by code: codes are the contract). */
@@ -44,7 +45,7 @@ function tokenSentence(t: TokenFigures | undefined): string {
  * may warn), `no` when it lists no tool_descriptions resource and refused no unfetched call,
  * else `partly`, naming what fails. Undefined when no criterion was run (--only).
  */
-export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], discovery: Discovery, calls: CallLedger): Verdict | undefined {
+export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], discovery: Discovery, calls: CallLedger, resource?: ResolvedResource): Verdict | undefined {
   const criteria = checks.filter((c) => c.spec.criterion !== undefined);
   const ran = results.filter((r) => criteria.some((c) => c.id === r.id));
   if (!ran.length) return undefined;
@@ -52,9 +53,12 @@ export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], 
   const notTestable = ran.filter((r) => r.status === 'skip' && r.findings.some((f) => f.code === 'not-testable')).map((r) => r.id);
   const tokens = tokenFigures(results);
   const notCalled = [...calls.notCalled].map(([tool, why]) => ({ tool, why }));
-  const extra = { failing, notTestable, ...(tokens ? { tokens } : {}), ...(notCalled.length ? { notCalled } : {}) };
+  const extra = { failing, notTestable, ...(resource ? { resource } : {}), ...(tokens ? { tokens } : {}), ...(notCalled.length ? { notCalled } : {}) };
+  const unlisted = resource && resource.source !== 'listed'
+    ? ` The resource works at ${resource.uri} (${resource.source === 'refusal' ? "named by a refusal's resource_uri" : "the spec's default URI"}), but resources/list does not list it; the other criteria were tested against it.`
+    : '';
 
-  if (!discovery.descriptionsResource && calls.refusals === 0) {
+  if (!resource && !discovery.descriptionsResource && calls.refusals === 0) {
     const ran = calls.ranUnfetched ? `, and calling '${calls.ranUnfetched}' without fetching its description was not refused` : '';
     return { implements: 'no', summary: `No: this server does not implement progressive disclosure — it lists no tool_descriptions resource${ran}.${tokenSentence(tokens)}`, ...extra };
   }
@@ -63,5 +67,5 @@ export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], 
   }
   const named = ran.filter((r) => failing.includes(r.id)).map((r) => `${r.id} (#${r.spec.criterion})`);
   const why = failing.length ? `${failing.length} of ${ran.length} criteria fail: ${named.join(', ')}` : `${ran.length} of 9 criteria were run, and they pass`;
-  return { implements: 'partly', summary: `Partly: ${why}.${tokenSentence(tokens)}`, ...extra };
+  return { implements: 'partly', summary: `Partly: ${why}.${unlisted}${tokenSentence(tokens)}`, ...extra };
 }

@@ -8,7 +8,7 @@ import { LIVE_CHECKS } from '../checks/index.js';
 import { referenceBehaviour, type Behaviour } from '../reference-server/server.js';
 import type { LiveCheck } from '../src/check.js';
 import { FIXTURE_SOURCES, ROOT, tempDir } from './helpers.js';
-import { fixtureCodes, testCheck, type InProcessServer, type InvalidCase, type Script, type ValidCase } from './support/check-tester.js';
+import { fixtureCodes, runInProcess, testCheck, type InProcessServer, type InvalidCase, type Script, type ValidCase } from './support/check-tester.js';
 import { rewriteReads } from '../fixtures/servers/serve.js';
 
 // The shared-grant-store fixture keeps its grants in this file (one per test run).
@@ -34,6 +34,8 @@ async function fixtureCases(check: LiveCheck): Promise<InvalidCase[]> {
   const cases: InvalidCase[] = [];
   for (const file of readdirSync(FIXTURE_SOURCES).filter((f) => f.startsWith(`${check.id}--`) && f.endsWith('.ts'))) {
     const header = readFileSync(join(FIXTURE_SOURCES, file), 'utf8').split('\n')[0]!;
+    // A fault that shows only over a whole run (a grant that expires) is tested end to end only.
+    if (header.includes('(over a whole run only)')) continue;
     const { overrides } = (await import(join(ROOT, 'dist', 'fixtures', 'servers', file.replace(/\.ts$/, '.js')))) as { overrides: Partial<Behaviour> };
     // HTTP-only fixtures fail in-process too: every in-process session shares the process.
     cases.push({ name: `fixture ${file}`, server: ref(overrides, check.needs === 'http' ? 'http' : 'stdio'), codes: fixtureCodes(header) });
@@ -160,3 +162,35 @@ for (const check of LIVE_CHECKS) {
   });
 }
 
+
+t.test('a correct server with a server-specific URI scheme (no //) passes every check', async (t) => {
+  const custom = 'orders+pd:/catalog/v2/tool_descriptions';
+  const toReference = (uri: string) => uri.replace(custom, 'resource:///tool_descriptions');
+  const server = ref({
+    listResources: (state) => referenceBehaviour.listResources(state).map((r) => ({ ...r, uri: custom, description: (r.description ?? '').replaceAll('resource:///tool_descriptions', custom) })),
+    readResource(uri, state) {
+      const result = referenceBehaviour.readResource.call(this, toReference(uri), state);
+      return { contents: result.contents.map((c) => ({ ...c, uri, text: (c as { text: string }).text.replaceAll('resource:///tool_descriptions', custom) })) };
+    },
+    refuse: (tool) => {
+      const result = referenceBehaviour.refuse(tool);
+      return { ...result, content: [{ type: 'text', text: (result.content[0] as { text: string }).text.replaceAll('resource:///tool_descriptions', custom) }] };
+    },
+  });
+  const report = await runInProcess(LIVE_CHECKS, server);
+  for (const r of report.results) t.equal(r.status, r.id === 'toolcard-well-known' ? 'skip' : 'pass', `${r.id}: ${JSON.stringify(r.findings.filter((f) => f.level !== 'info').map((f) => f.message))}`);
+  t.equal(report.verdict?.implements, 'yes');
+});
+
+t.test('a resource that works but is not listed: found from the refusals, the rest tested against it', async (t) => {
+  const report = await runInProcess(LIVE_CHECKS, ref({ listResources: () => [] }));
+  t.same(report.verdict?.resource, { uri: 'resource:///tool_descriptions', source: 'refusal' }, 'the verdict says which URI was used and where it came from');
+  t.equal(report.verdict?.implements, 'partly');
+  t.match(report.verdict?.summary, /works at resource:\/\/\/tool_descriptions \(named by a refusal's resource_uri\), but resources\/list does not list it/);
+  const failing = report.results.filter((r) => r.status === 'fail').map((r) => r.id);
+  t.same(failing, ['pd-resource-listed'], 'only the listing fails');
+  // Without refusals to go by (criterion 7 not run), the spec's default URI is tried.
+  const alone = await runInProcess(LIVE_CHECKS.filter((c) => c.id === 'pd-tools-parameter'), ref({ listResources: () => [] }));
+  t.equal(alone.results[0]!.status, 'pass');
+  t.same(alone.verdict?.resource, { uri: 'resource:///tool_descriptions', source: 'default' });
+});

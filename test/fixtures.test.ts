@@ -7,13 +7,12 @@ import { checkJson, cleanStatusOverStdio, FIXTURE_SOURCES, fixtureBundle, report
 import { codesOf, fixtureCodes } from './support/check-tester.js';
 
 /**
- * Fixtures whose single fault is also visible to other criteria, by nature: a shared grant store
- * lets a fresh session call tools another session fetched, which criteria 6 and 7 observe too.
+ * The only defects the spec itself makes break two checks: a tools/list that is not minimal
+ * (§3.1) is exactly what makes progressive disclosure save no tokens (§1.2), and the other way
+ * round. Every other fixture fails its own check and nothing else.
  */
 const ALSO_FAILS: Record<string, string[]> = {
-  'pd-session-isolation--shared-grant-store': ['pd-authorization-enforced', 'pd-description-required'],
   'pd-token-savings--verbose-list': ['pd-minimal-descriptions'],
-  // Full schemas in tools/list also make progressive disclosure save no tokens.
   'pd-minimal-descriptions--full-schema-in-list': ['pd-token-savings'],
 };
 
@@ -41,7 +40,8 @@ for (const fixture of fixtures.filter((f) => !httpOnly(f))) {
     const sessions = checkId === 'pd-session-isolation' ? [] : ['--sessions', '3'];
     const { run, report } = await checkJson(['node', fixtureBundle(fixture)], ['--env', `GRANT_STORE=${store}`, ...sessions]);
     t.same(reportSchemaErrors(report), [], 'report is schema-valid');
-    const expected = severityOf(check.spec.level) === 'error' ? 'fail' : 'warn';
+    // A SHOULD of a MUST check (its header says "(a warning") only warns.
+    const expected = severityOf(check.spec.level) === 'error' && !header.includes('(a warning') ? 'fail' : 'warn';
     const own = report.results.find((r) => r.id === checkId)!;
     t.equal(own.status, expected, `${checkId} is '${expected}'`);
     const failing = own.findings.filter((f) => f.level !== 'info');
@@ -52,7 +52,11 @@ for (const fixture of fixtures.filter((f) => !httpOnly(f))) {
     t.ok(failing.some((f) => f.transcript?.length), 'a finding carries the exchange that proves it');
     t.same(codesOf(own), fixtureCodes(header), `exactly the codes its header names: ${fixtureCodes(header).join(', ')}`);
     const others = report.results.filter((r) => r.id !== checkId && !(ALSO_FAILS[fixture] ?? []).includes(r.id));
-    for (const r of others) t.equal(r.status, cleanStatusOverStdio(r.id), `${r.id} still passes`);
+    for (const r of others) {
+      // Passing, or skipped with the reason said (e.g. a server without resources has no resource dashdash).
+      const ok = r.status === cleanStatusOverStdio(r.id) || (r.status === 'skip' && r.findings.some((f) => f.level === 'info'));
+      t.ok(ok, `${r.id} still passes or is skipped with a reason (${r.status}: ${r.findings.map((f) => f.code).join(', ')})`);
+    }
     t.equal(run.code, expected === 'fail' ? 1 : 0, 'exit code follows --fail-on error');
   });
 }

@@ -5,28 +5,37 @@ import { LIVE_CHECKS } from '../checks/index.js';
 import { checkJson, FIXTURE_SOURCES, fixtureBundle, REFERENCE, reportSchemaErrors, runCli, startHttp } from './helpers.js';
 import { codesOf, fixtureCodes } from './support/check-tester.js';
 
-/** Grants shared by all sessions of the process are also seen by criteria 6 and 7 (see pd-authorization-enforced's hint). */
+/**
+ * One defect, one red criterion: criteria 6 and 7 run before anything is fetched, so shared grants
+ * show only in criterion 8. Only a tools/list that is not minimal (§3.1) is, by the spec, also one
+ * that saves no tokens (§1.2).
+ */
 const ALSO_FAILS: Record<string, string[]> = {
-  'pd-session-isolation--module-level-grants': ['pd-authorization-enforced', 'pd-description-required'],
+  'pd-token-savings--verbose-list': ['pd-minimal-descriptions'],
+  'pd-minimal-descriptions--full-schema-in-list': ['pd-token-savings'],
 };
 
+// Every fixture is caught over Streamable HTTP too, with the codes its header names.
 for (const file of readdirSync(FIXTURE_SOURCES).filter((f) => f.includes('--') && f.endsWith('.ts'))) {
   const header = readFileSync(join(FIXTURE_SOURCES, file), 'utf8').split('\n')[0]!;
-  const m = /^\/\/ Must fail (\S+) over HTTP/.exec(header);
+  const m = /^\/\/ Must fail (\S+)/.exec(header);
   if (!m) continue;
   const fixture = file.replace(/\.ts$/, '');
   t.test(`${fixture} over HTTP fails ${m[1]} and nothing else`, async (t) => {
     const server = await startHttp(fixtureBundle(fixture));
     t.teardown(server.stop);
-    const run = await runCli(['--format', 'json', '--url', server.url]);
-    t.equal(run.code, 1);
-    const report = JSON.parse(run.stdout) as { results: Array<{ id: string; status: string; findings: Array<{ level: string; hint?: string; transcript?: unknown[] }> }> };
+    const run = await runCli(['--format', 'json', '--sessions', '3', '--url', server.url]);
+    const report = JSON.parse(run.stdout) as { results: Array<{ id: string; status: string; findings: Array<{ level: string; code: string; hint?: string; transcript?: unknown[] }> }> };
     t.same(reportSchemaErrors(report), []);
     const own = report.results.find((r) => r.id === m[1])!;
-    t.equal(own.status, 'fail');
-    t.ok(own.findings.some((f) => f.level === 'error' && f.hint && f.transcript?.length), 'a failing finding with hint and proof');
+    const warning = header.includes('(a warning');
+    t.equal(own.status, warning ? 'warn' : 'fail');
+    t.equal(run.code, warning ? 0 : 1);
+    t.ok(own.findings.some((f) => f.level !== 'info' && f.hint && f.transcript?.length), 'a finding with hint and proof');
     t.same(codesOf(own as never), fixtureCodes(header), `exactly the codes its header names: ${fixtureCodes(header).join(', ')}`);
-    for (const r of report.results.filter((r) => r.id !== m[1] && !(ALSO_FAILS[fixture] ?? []).includes(r.id))) t.equal(r.status, 'pass', `${r.id} still passes`);
+    for (const r of report.results.filter((r) => r.id !== m[1] && !(ALSO_FAILS[fixture] ?? []).includes(r.id))) {
+      t.ok(r.status === 'pass' || (r.status === 'skip' && r.findings.some((f) => f.level === 'info')), `${r.id} still passes or is skipped with a reason (${r.status})`);
+    }
   });
 }
 

@@ -29,6 +29,12 @@ const EXPECTED: Record<string, Expected[]> = {
     ['lint-json-syntax', 'error', 'duplicate-key.json:3', 'duplicate-key', /key 'tools' appears twice .*first at line 2/],
     ['lint-json-syntax', 'error', 'trailing-comma.json:4', 'syntax-error', /Not valid JSON: a property name .* was expected/],
   ],
+  // Every form dashdash metadata is saved in is recognised and validated: { "dashdash": … }, and a
+  // bare object in a file named dashdash*.json (even without identity, which it must have).
+  'dashdash-forms': [
+    ['lint-schema', 'error', 'wrapped.json:5', 'wrong-value', /'dashdash.accessLevel' must be one of "read", "interact", "full"; found the string "admin"/],
+    ['lint-schema', 'error', 'dashdash.json:1', 'missing-field', /required field 'identity'/],
+  ],
   'unknown-kind': [
     ['lint-file-kind', 'warning', 'mystery.json:1', 'unknown-kind', /Cannot tell what .*mystery.json is/],
   ],

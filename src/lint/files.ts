@@ -6,13 +6,14 @@ import { displayPath, type FoundPath, type ReadProblem } from './paths.js';
 import { JsonSource } from './source.js';
 
 /** What a linted file is; decided from its shape and folder (the four kinds). */
-export type FileKind = 'tool-description' | 'tool-card' | 'dashdash-server' | 'initialize-result' | 'tools-list' | 'unknown';
+export type FileKind = 'tool-description' | 'tool-card' | 'dashdash-server' | 'dashdash-wrapped' | 'initialize-result' | 'tools-list' | 'unknown';
 
 export const KIND_NAMES: Record<FileKind, string> = {
   'tool-description': 'a tool description',
   'tool-card': 'a Tool Card',
   'dashdash-server': 'dashdash server metadata',
   'initialize-result': 'an initialize result with dashdash metadata',
+  'dashdash-wrapped': 'dashdash metadata in a { "dashdash": … } object',
   'tools-list': 'a saved tools/list result',
   unknown: 'an unrecognised JSON file',
 };
@@ -62,9 +63,13 @@ export function classify(value: unknown, path: string): FileKind {
   if (!isPlainObject(value)) return 'unknown';
   if ('tool_card_version' in value) return 'tool-card';
   if (Array.isArray(value.tools)) return 'tools-list';
+  // dashdash metadata is saved in every form: an initialize result, a { "dashdash": … } object,
+  // a bare object, or any object in a file named dashdash*.json. A tool description may carry a
+  // (tool) dashdash object too, so it is recognised first.
   if (isPlainObject(value.dashdash) && ('serverInfo' in value || 'protocolVersion' in value || 'capabilities' in value)) return 'initialize-result';
-  if ('specVersion' in value && 'identity' in value) return 'dashdash-server';
   if (basename(dirname(path)) === 'tool_descriptions' || ('name' in value && 'inputSchema' in value)) return 'tool-description';
+  if (isPlainObject(value.dashdash)) return 'dashdash-wrapped';
+  if (('specVersion' in value && 'identity' in value) || /^dashdash[^/\\]*\.json$/i.test(basename(path))) return 'dashdash-server';
   return 'unknown';
 }
 

@@ -45,10 +45,21 @@ export class CallLedger {
     return undefined;
   }
 
-  /** The arguments of a real call (the first example), or `{}` for a destructive tool without --allow-destructive. */
-  arguments(tool: string): JsonObject {
+  /**
+   * The arguments of an authorized call: the first valid example of the tool's full description
+   * (`entry`, or the run's cached one), or `{}` for a destructive tool without --allow-destructive.
+   */
+  arguments(tool: string, entry?: JsonObject): JsonObject {
     if (isDestructive(this.discovery, tool) && !this.options.allowDestructive) return {};
-    return callArguments(this.discovery, tool);
+    return callArguments(this.discovery, tool, entry);
+  }
+
+  /**
+   * Unfetched calls carry no arguments: a refusal needs none, and a server that runs the call
+   * anyway gets nothing to act on.
+   */
+  unfetchedArguments(): JsonObject {
+    return {};
   }
 
   /** Records an unfetched call and classifies it. */

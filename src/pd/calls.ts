@@ -12,8 +12,8 @@ export const MISSING_TOOL_SELECTION = 'MISSING_TOOL_SELECTION';
  * (a broken example is pd-full-descriptions' finding, and would only make the call fail), else
  * the first example's, else `{}`.
  */
-export function callArguments(discovery: Discovery, name: string): JsonObject {
-  const full = discovery.fullDescriptions.get(name);
+export function callArguments(discovery: Discovery, name: string, entry?: JsonObject): JsonObject {
+  const full = entry ?? discovery.fullDescriptions.get(name);
   const inputs = (Array.isArray(full?.examples) ? full.examples : []).filter((e) => isPlainObject(e) && isPlainObject(e.input)).map((e) => (e as JsonObject).input as JsonObject);
   if (!inputs.length) return {};
   const schema = full?.inputSchema;

@@ -21,7 +21,8 @@ export const DASHDASH_PRESENCE_MESSAGES = {
 } as const satisfies Messages;
 
 /** dashdash is an optional extension: skip a server that shows none of it, unless --require dashdash. */
-export function requireDashdashOrSkip(ctx: LiveContext<keyof typeof DASHDASH_PRESENCE_MESSAGES>): void {
+export async function requireDashdashOrSkip(ctx: LiveContext<keyof typeof DASHDASH_PRESENCE_MESSAGES>): Promise<void> {
+  await ctx.fullDescriptions();
   if (showsDashdash(ctx.discovery)) return;
   if (ctx.options.require.includes('dashdash')) {
     ctx.fail('dashdash-required');

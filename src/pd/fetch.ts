@@ -24,6 +24,21 @@ export async function fetchDescriptions(session: McpSession, resourceUri: string
   return { exchange, uri, entries: payload.value };
 }
 
+/**
+ * The entry for `name` in a payload: under its own key, or — where a server wrapped the answer in
+ * one more object ({ "descriptions": { name: … } }) — one level down. The wrong shape is criterion
+ * 4's finding alone; the other criteria read the content wherever it is, so that one defect is
+ * one red criterion.
+ */
+export function entryFor(entries: JsonObject | undefined, name: string): unknown {
+  if (!entries) return undefined;
+  if (Object.prototype.hasOwnProperty.call(entries, name)) return entries[name];
+  for (const value of Object.values(entries)) {
+    if (isPlainObject(value) && Object.prototype.hasOwnProperty.call(value, name)) return value[name];
+  }
+  return undefined;
+}
+
 /** An entry that is a description (not a §6.3 "not found" entry or an error). */
 export function isDescriptionEntry(entry: unknown): entry is JsonObject {
   return isPlainObject(entry) && !('error' in entry) && ('inputSchema' in entry || 'description' in entry || 'name' in entry);
