@@ -1,4 +1,3 @@
-import { parse as parseYaml } from 'yaml';
 import { defineLiveCheck } from '../src/check.js';
 import { DASHDASH_PRESENCE_MESSAGES, requireDashdashOrSkip } from '../src/pd/dashdash.js';
 import { isPlainObject } from '../src/pd/payload.js';
@@ -38,6 +37,7 @@ export default defineLiveCheck({
   title: 'The ai_help method answers in markdown (YAML front matter, When to Use, Quick Reference) and in json',
   spec: { doc: 'dashdash', section: '3.3', level: 'MUST', requirements: ['DD-3.3.1-a', 'DD-3.3.1-b', 'DD-3.3.1-c', 'DD-3.3.1-d', 'DD-3.3.1-e', 'DD-3.3.2-a', 'DD-3.3.2-b'] },
   needs: 'session',
+  preload: () => import('yaml'),
   messages,
   async run(ctx) {
     await requireDashdashOrSkip(ctx);
@@ -60,7 +60,9 @@ export default defineLiveCheck({
       } else {
         let meta: unknown;
         try {
-          meta = parseYaml(fm[1]!);
+          // The YAML parser is loaded only here, where a front matter is there to read.
+          const yaml = (await import('yaml')) as { parse?: (text: string) => unknown; default?: { parse: (text: string) => unknown } };
+          meta = (yaml.parse ?? yaml.default!.parse)(fm[1]!);
         } catch (err) {
           ctx.fail('front-matter-not-yaml', { problem: clip((err as Error).message.split('\n')[0]!, 160) }, { transcript });
         }

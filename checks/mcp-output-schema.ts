@@ -32,13 +32,13 @@ export default defineLiveCheck({
   title: 'A tool with an outputSchema returns structuredContent that conforms to it',
   spec: { doc: 'mcp-tools', section: 'Output Schema', level: 'MUST', requirements: ['MCP-output-a', 'MCP-output-b', 'MCP-result-a'] },
   needs: 'session',
-  opens: 1,
   messages,
   async run(ctx) {
     const { discovery } = ctx;
     const withSchema = discovery.tools.filter((t) => typeof t.name === 'string' && t.outputSchema !== undefined);
     if (!withSchema.length) ctx.skip('no-output-schema');
-    const session = await ctx.session();
+    // The probe session: by now it has fetched every description (so it may call every tool).
+    const session = ctx.reader();
     const base = (await ctx.run.resource())?.uri;
     const fullDescriptions = await ctx.fullDescriptions();
     let checked = 0;

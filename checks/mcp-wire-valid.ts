@@ -31,6 +31,10 @@ export default defineLiveCheck({
   title: "Every message the server sent in this run is valid JSON-RPC and matches the SDK's MCP schemas",
   spec: { doc: 'mcp-tools', section: 'Protocol Messages', level: 'MUST', requirements: ['MCP-err-a'] },
   needs: 'session',
+  // It reads the traffic of every other check, deferred work included.
+  runs: 'last',
+  sessionUse: 'none: it reads every message the other checks received, so it runs last',
+  preload: () => import('@modelcontextprotocol/sdk/types.js'),
   messages,
   async run(ctx) {
     // The SDK's schemas are loaded only here (~0.2 s): they are the reference for valid messages.

@@ -6,6 +6,8 @@ import { inlineJson } from '../src/text.js';
 
 /** Past this many failing tools the rest are summarised in one finding. */
 const MAX_FINDINGS = 20;
+/** Tools called unfetched, at most: on a server with thousands, the refusal of this many proves the rule. */
+const SAMPLE = 500;
 
 const HINT = `Refuse the call with {"error":{"code":"${TOOL_DESCRIPTION_REQUIRED}","message":…,"resource_uri":"<resource>?tools=<name>"}} until the description was fetched in this session (if pd-session-isolation fails too, grants leak between sessions).`;
 
@@ -22,6 +24,7 @@ const messages = {
   'no-message': { message: `The ${TOOL_DESCRIPTION_REQUIRED} error for '{tool}' has no message (§6.2 shows one).`, hint: "Add \"message\": \"Tool '{tool}' requires fetching its description before use.\"" },
   'no-is-error': { message: "The refusal of '{tool}' is a tool result without isError: true; MCP marks failed tool calls with isError.", hint: 'Set "isError": true on the refusal result.' },
   'refusals-form': 'Refusals signalled as: {forms}.',
+  'sampled': 'Called unfetched: the first {tested} of {total} tools (read-only ones first).',
   'not-called': "Not called: {tools}. '{ran}' already ran although its description had not been fetched, which proves this criterion failed; calling more tools unfetched would prove nothing new and could change data.",
 } as const;
 
@@ -34,13 +37,16 @@ export default defineLiveCheck({
   },
   needs: 'session',
   runs: 'before-any-fetch',
-  opens: 1,
+  sessionUse: 'the probe, first, while nothing has been fetched anywhere in the run: it calls tools that were never fetched',
   messages,
   async run(ctx) {
     // Read-only tools first, destructive ones last: the first unfetched call that runs ends the calls.
-    const tools = ctx.calls.order(ctx.toolsToCallOrStop());
+    const all = ctx.calls.order(ctx.toolsToCallOrStop());
+    const tools = all.slice(0, SAMPLE);
+    if (all.length > SAMPLE) ctx.info('sampled', { tested: SAMPLE, total: all.length });
     const listed = ctx.discovery.descriptionsResource?.uri;
-    const session = await ctx.session();
+    // The probe session: nothing has been fetched in it, or anywhere, yet (this check runs first).
+    const session = ctx.reader();
     const forms = new Set<string>();
     const notCalled: string[] = [];
     const { fail, done } = ctx.capped(MAX_FINDINGS);

@@ -1,5 +1,5 @@
 import { defineLiveCheck } from '../src/check.js';
-import { entryTokens, minimalEntry, TOKEN_ENCODING, tokenCounter } from '../src/tokens.js';
+import { countTokensOf, minimalEntry, TOKEN_ENCODING, tokenCounter } from '../src/tokens.js';
 
 /** Below this saving, progressive disclosure is not worth its extra round trip (DESIGN: warn). */
 const WARN_BELOW = 0.5;
@@ -22,17 +22,18 @@ export default defineLiveCheck({
   title: 'tools/list costs far fewer tokens than the full descriptions (the spec claims 80–90 % savings)',
   spec: { doc: 'progressive-disclosure', section: '1.2', level: 'SHOULD', requirements: [] },
   needs: 'session',
+  preload: tokenCounter,
   messages,
   async run(ctx) {
     const named = ctx.discovery.tools.filter((t) => typeof t.name === 'string');
-    const count = await tokenCounter();
     if (!(await ctx.run.resource())) {
       // Today's cost on every server, and what a progressive-disclosure list would cost instead.
+      const counts = await countTokensOf(named.flatMap((tool) => [JSON.stringify(tool), JSON.stringify(minimalEntry(tool))]));
       let listed = 0;
       let estimate = 0;
-      for (const tool of named) {
-        const now = entryTokens(tool, count);
-        const minimal = entryTokens(minimalEntry(tool), count);
+      for (const [i, tool] of named.entries()) {
+        const now = counts[2 * i]!;
+        const minimal = counts[2 * i + 1]!;
         listed += now;
         estimate += minimal;
         ctx.info('tool-cost', { tool: tool.name, listed: now, estimate: minimal, encoding: TOKEN_ENCODING }, { location: { tool: tool.name as string } });
@@ -43,12 +44,13 @@ export default defineLiveCheck({
     const fullDescriptions = await ctx.fullDescriptions();
     const both = named.filter((t) => fullDescriptions.has(t.name as string));
     if (!both.length) ctx.skip('no-full-descriptions');
+    const counts = await countTokensOf(both.flatMap((tool) => [JSON.stringify(tool), JSON.stringify(fullDescriptions.get(tool.name as string))]));
     let listed = 0;
     let full = 0;
-    for (const tool of both) {
+    for (const [i, tool] of both.entries()) {
       const name = tool.name as string;
-      const m = entryTokens(tool, count);
-      const f = entryTokens(fullDescriptions.get(name), count);
+      const m = counts[2 * i]!;
+      const f = counts[2 * i + 1]!;
       listed += m;
       full += f;
       ctx.info('tool-tokens', { tool: name, listed: m, full: f, encoding: TOKEN_ENCODING }, { location: { tool: name } });

@@ -31,4 +31,4 @@ export const REPORTERS: Record<string, Reporter> = {
   html: (report, options) => renderHtml(report, options.verbose),
 };
 
-export const FORMAT_NAMES = Object.keys(REPORTERS);
+export { FORMAT_NAMES } from './formats.js';

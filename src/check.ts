@@ -28,13 +28,27 @@ export interface CheckDefinition<Ctx, M extends Messages = Messages> {
    * How many new sessions `run` opens (sessions forced fresh not counted), so the target can start
    * them ahead. A number, or a function of the run's options (e.g. `--sessions`).
    */
-  opens?: number | ((options: { sessions: number }) => number);
+  opens?: number | ((options: PlanOptions) => number);
+  /** Sessions `run` starts brand new, after others ended (never warmed up ahead); see `opens`. */
+  fresh?: number;
+  /**
+   * Which sessions `run` uses and why, in a sentence, for `--explain-plan` (the session plan in
+   * docs/DESIGN.md). Without it, the check uses only the probe session.
+   */
+  sessionUse?: string | ((options: PlanOptions) => string);
+  /** A check whose new sessions this one reuses, when both run (criterion 8 reuses criterion 6's). */
+  reuses?: string;
   /**
    * When the check must run, whatever its place in the report: `before-any-fetch` (nothing was
    * fetched anywhere in the run yet, so a server that shares grants between sessions cannot make
    * it see another session's grants), `before-other-fetches` (only its own fetches so far).
    */
-  runs?: 'before-any-fetch' | 'before-other-fetches';
+  runs?: 'before-any-fetch' | 'before-other-fetches' | 'last';
+  /**
+   * Loads what `run` will need that is slow to load (a tokenizer, schemas). The runner starts it
+   * when the run starts, so that it loads while the server starts, off the critical path.
+   */
+  preload?: () => Promise<unknown>;
   /** Every finding code of this check, with its message template and fix hint (stable forever). */
   messages: M;
   run(ctx: Ctx): Promise<void>;
@@ -82,7 +96,24 @@ export function severityOf(level: SpecRef['level']): FindingLevel {
   }
 }
 
+/** What the session plan depends on: --sessions and which checks run. */
+export interface PlanOptions {
+  sessions: number;
+  /** Ids of the checks selected for this run. */
+  selected: readonly string[];
+}
+
 /** How many sessions a check opens, from its `opens` metadata (0 when it declares none). */
-export function opensOf(check: { opens?: CheckDefinition<unknown>['opens'] }, options: { sessions: number }): number {
+export function opensOf(check: { opens?: CheckDefinition<unknown>['opens'] }, options: PlanOptions): number {
   return typeof check.opens === 'function' ? check.opens(options) : check.opens ?? 0;
+}
+
+/**
+ * The order checks run in: those that must meet a server on which nothing was fetched yet come
+ * first (see `runs` in CheckDefinition and the session plan in docs/DESIGN.md), the rest in
+ * registry order.
+ */
+export function executionOrder<C extends Pick<LiveCheck, 'runs'>>(checks: readonly C[]): C[] {
+  const rank = (c: C) => (c.runs === 'before-any-fetch' ? 0 : c.runs === 'before-other-fetches' ? 1 : c.runs === 'last' ? 3 : 2);
+  return [...checks].sort((a, b) => rank(a) - rank(b));
 }

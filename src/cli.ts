@@ -1,23 +1,22 @@
 #!/usr/bin/env node
+// Heavy modules (schema compilers, reporters, the engine) are imported where they are needed, so
+// that --version, --help and a small lint start fast.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { FORMAT_NAMES, REPORTERS } from '../reports/index.js';
+import { FORMAT_NAMES } from '../reports/formats.js';
 import { ProgressLine } from '../reports/progress.js';
 import { commandFrom, parseEnv, parseHeaders, parseUrl } from './cli/target-args.js';
 import { UsageError } from './cli/usage-error.js';
 import { InputError } from './input-error.js';
 import { selectChecks } from './select.js';
+import { DEFAULT_SESSIONS } from './sessions.js';
 import { rejectMistypedSubcommand } from './cli/subcommand-typo.js';
-import { explainJson, explainText, findCheck } from './cli/explain.js';
+import { collectIfLarge } from './cli/memory.js';
 import type { CheckReport } from './generated/report.js';
-import { checkTarget } from './live.js';
 import { opensOf } from './check.js';
-import { lintPaths } from './lint/lint.js';
-import { applyBaseline, baselineFrom, BASELINE_VERSION } from './baseline.js';
 import type { Baseline } from './generated/baseline.js';
-import { schemaProblemText } from './rules/schema-problems.js';
-import { HttpTarget, StdioTarget, type HttpTransport, type Target } from './target/target.js';
+import type { HttpTransport, Target } from './target/target.js';
 import { TargetUnavailableError } from './target/types.js';
 import { DEFAULT_MAX_MESSAGE_MB } from './target/limits.js';
 import { TOOL_NAME, TOOL_VERSION } from './version.js';
@@ -64,10 +63,11 @@ interface LiveCliOptions extends OutputOptions {
   env: string[];
   inheritEnv: boolean;
   timeout: number;
-  sessions: number;
+  sessions?: number;
   safeCalls: boolean;
   allowDestructive: boolean;
   require: Array<'dashdash' | 'toolcards'>;
+  explainPlan: boolean;
 }
 
 const MAX_SESSIONS = 256;
@@ -83,7 +83,7 @@ const CONFIG_TO_OPTION: Record<string, string> = { timeoutMs: 'timeout', reports
  * Fills every option the command line left at its default from the config file (--config, or
  * mcp-pd-check.config.json in the working directory). Returns the server command from the file.
  */
-function applyConfig(command: Command, explicit: string | undefined): string[] {
+async function applyConfig(command: Command, explicit: string | undefined): Promise<string[]> {
   const file = explicit ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined);
   if (!file) return [];
   let parsed: unknown;
@@ -93,6 +93,7 @@ function applyConfig(command: Command, explicit: string | undefined): string[] {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'ENOENT' ? `--config '${file}' does not exist` : `config ${file} is not valid JSON (${(err as Error).message})`);
   }
+  const { schemaProblemText } = await import('./rules/schema-problems.js');
   const problems = schemaProblemText('config', parsed);
   if (problems.length) throw new UsageError(`config ${file}: ${problems.join('; ')} (see schemas/config.schema.json)`);
   const config = parsed as Record<string, unknown>;
@@ -111,7 +112,7 @@ function applyConfig(command: Command, explicit: string | undefined): string[] {
 }
 
 /** Reads --baseline before the run, so that a bad file costs nothing; undefined when not used. */
-function loadBaseline(opts: OutputOptions): Baseline | undefined {
+async function loadBaseline(opts: OutputOptions): Promise<Baseline | undefined> {
   if (!opts.baseline || opts.updateBaseline) {
     if (opts.updateBaseline) checkOutputPath({ ...opts, output: opts.baseline ?? DEFAULT_BASELINE });
     return undefined;
@@ -125,6 +126,7 @@ function loadBaseline(opts: OutputOptions): Baseline | undefined {
       ? `--baseline '${opts.baseline}' does not exist; create it with --update-baseline`
       : `--baseline '${opts.baseline}' is not valid JSON (${(err as Error).message})`);
   }
+  const [{ BASELINE_VERSION }, { schemaProblemText }] = await Promise.all([import('./baseline.js'), import('./rules/schema-problems.js')]);
   const version = (parsed as { baselineVersion?: unknown } | null)?.baselineVersion;
   if (typeof version === 'number' && version < BASELINE_VERSION) {
     throw new UsageError(`--baseline '${opts.baseline}' is a version ${version} baseline, whose fingerprints hash message text; this checker fingerprints codes and locations: rewrite it once with --update-baseline`);
@@ -135,7 +137,8 @@ function loadBaseline(opts: OutputOptions): Baseline | undefined {
 }
 
 /** Applies or rewrites the baseline after a run. */
-function gate(report: CheckReport, opts: OutputOptions, baseline: Baseline | undefined): CheckReport {
+async function gate(report: CheckReport, opts: OutputOptions, baseline: Baseline | undefined): Promise<CheckReport> {
+  const { applyBaseline, baselineFrom } = await import('./baseline.js');
   if (opts.updateBaseline) {
     const file = opts.baseline ?? DEFAULT_BASELINE;
     const fresh = baselineFrom(report);
@@ -167,6 +170,7 @@ Examples:
   $ ${TOOL_NAME} "npx -y @acme/mcp-server --debug"   one quoted string is split like a shell would
   $ ${TOOL_NAME} --env API_KEY=test --cwd ./srv -- node server.js
   $ ${TOOL_NAME} --format json --output report.json -- node server.js
+  $ ${TOOL_NAME} --explain-plan --only pd-          the sessions a run would open, and why
 
 Everything after the server command (or after --) is passed to the server untouched.
 Tools are really called: point the checker at a test instance, not production
@@ -219,7 +223,7 @@ export function buildProgram(): Command {
     .argument('<paths...>', 'files, folders or globs')))
     .addHelpText('after', LINT_HELP)
     .action(async (paths: string[], _opts: OutputOptions, cmd: Command) => {
-      applyConfig(cmd, cmd.opts().config);
+      await applyConfig(cmd, cmd.opts().config);
       process.exitCode = await runLint(paths, cmd.opts<OutputOptions>());
     });
 
@@ -246,7 +250,7 @@ export function buildProgram(): Command {
     .option('--no-color', 'plain text output (also when NO_COLOR is set or output is not a terminal)')
     .addHelpText('after', `\nExamples:\n  $ ${TOOL_NAME} explain pd-description-required\n  $ ${TOOL_NAME} explain --format json lint-schema`)
     .action(async (id: string, opts: { format: string; color: boolean }) => {
-      const { LIVE_CHECKS, LINT_CHECKS } = await import('../checks/index.js');
+      const [{ LIVE_CHECKS, LINT_CHECKS }, { explainJson, explainText, findCheck }] = await Promise.all([import('../checks/index.js'), import('./cli/explain.js')]);
       const check = findCheck([...LIVE_CHECKS, ...LINT_CHECKS], id);
       const color = opts.color && process.stdout.isTTY === true && !process.env.NO_COLOR;
       process.stdout.write(opts.format === 'json' ? explainJson(check) : explainText(check, color));
@@ -266,11 +270,12 @@ export function buildProgram(): Command {
     .option('--env <KEY=VALUE|KEY>', 'environment variable for the server; KEY alone passes the checker\'s own value through (repeatable)', collect, [])
     .option('--inherit-env', 'give the server the checker\'s whole environment (risky: CI secrets reach the server; by default it gets only HOME, LOGNAME, PATH, SHELL, TERM, USER and --env)', false)
     .option('--timeout <ms>', 'time limit for every request', integer(1, 600_000), 5000)
-    .option('--sessions <n>', 'parallel sessions for the session-isolation check', integer(2, MAX_SESSIONS), 8)
+    .option('--sessions <n>', `parallel sessions of the session-isolation check (default ${DEFAULT_SESSIONS.stdio} over stdio: each is a process; ${DEFAULT_SESSIONS.http} over HTTP: sessions are cheap and races need company)`, integer(2, MAX_SESSIONS))
     .option('--max-duration <s>', 'time limit of the whole run in seconds; checks not finished by then are errors', integer(1, 86_400), DEFAULT_MAX_DURATION_S)
     .option('--max-response <MB>', 'largest message accepted from the server; a larger one ends its session', integer(1, 1024), DEFAULT_MAX_MESSAGE_MB)
     .option('--safe-calls', 'call only tools marked read-only (annotations.readOnlyHint)', false)
     .option('--allow-destructive', 'give tools annotated destructiveHint their example arguments (by default they get {}, which a server that checks its arguments refuses)', false)
+    .option('--explain-plan', 'print which sessions (server processes over stdio) the selected checks will open, in what order and why, then exit without starting anything', false)
     .addOption(new Option('--require <extensions...>', 'fail instead of skip when an optional extension is missing').choices(['dashdash', 'toolcards']).default([]));
   withOutputOptions(program)
     .addHelpText('after', EXAMPLES)
@@ -280,7 +285,7 @@ export function buildProgram(): Command {
     .addCommand(listChecks)
     .addCommand(explain)
     .action(async (words: string[], _opts: LiveCliOptions, cmd: Command) => {
-      const fromConfig = applyConfig(cmd, cmd.opts().config);
+      const fromConfig = await applyConfig(cmd, cmd.opts().config);
       process.exitCode = await runLive(words.length || cmd.opts().url ? words : fromConfig, cmd.opts<LiveCliOptions>(), cmd.commands.map((c) => c.name()));
     });
   return reportErrors(program);
@@ -293,7 +298,7 @@ function reportTargets(opts: OutputOptions): Array<[string, string]> {
     const format = spec.slice(0, eq);
     const file = spec.slice(eq + 1);
     if (eq <= 0 || !file) throw new UsageError(`--report expects FORMAT=FILE, e.g. junit=report.xml; got '${spec}'`);
-    if (!REPORTERS[format]) throw new UsageError(`--report: unknown format '${format}' (choose from ${FORMAT_NAMES.join(', ')})`);
+    if (!(FORMAT_NAMES as readonly string[]).includes(format)) throw new UsageError(`--report: unknown format '${format}' (choose from ${FORMAT_NAMES.join(', ')})`);
     if (!isDirectory(dirname(resolve(file)))) throw new UsageError(`cannot write --report ${format}=${file}: the folder '${dirname(file)}' does not exist`);
     return [format, file];
   });
@@ -302,13 +307,13 @@ function reportTargets(opts: OutputOptions): Array<[string, string]> {
 async function runLint(paths: string[], opts: OutputOptions): Promise<number> {
   checkOutputPath(opts);
   reportTargets(opts);
-  const baseline = loadBaseline(opts);
-  const { LINT_CHECKS } = await import('../checks/index.js');
+  const baseline = await loadBaseline(opts);
+  const [{ LINT_CHECKS }, { lintPaths }] = await Promise.all([import('../checks/index.js'), import('./lint/lint.js')]);
   const progress = progressFor(opts);
   const linted = await lintPaths(paths, { cwd: process.cwd(), checks: selectChecks(LINT_CHECKS, opts.only, opts.skip), hooks: { onCheckStart: (c, i, n) => progress.update(i, n, c.id) } });
   progress.clear();
-  const report = gate(linted, opts, baseline);
-  emit(report, opts);
+  const report = await gate(linted, opts, baseline);
+  await emit(report, opts);
   return exitCodeFor(report, opts.failOn);
 }
 
@@ -322,7 +327,8 @@ function checkOutputPath(opts: OutputOptions): void {
   }
 }
 
-function targetFrom(words: string[], opts: LiveCliOptions): Target {
+async function targetFrom(words: string[], opts: LiveCliOptions): Promise<Target> {
+  const { HttpTarget, StdioTarget } = await import('./target/target.js');
   if (opts.url) {
     if (words.length) throw new UsageError(`give either a server command or --url, not both (got --url and '${words[0]}')`);
     if (opts.cwd || opts.env.length || opts.inheritEnv) throw new UsageError('--cwd, --env and --inherit-env apply to a server command, not to --url');
@@ -348,19 +354,27 @@ function limitsFrom(opts: LiveCliOptions) {
 async function runLive(words: string[], opts: LiveCliOptions, subcommands: readonly string[]): Promise<number> {
   exitOnSignals();
   if (!opts.url) rejectMistypedSubcommand(words[0], subcommands, TOOL_NAME);
-  const { LIVE_CHECKS } = await import('../checks/index.js');
+  const [{ LIVE_CHECKS }, { checkTarget }] = await Promise.all([import('../checks/index.js'), import('./live.js')]);
   const checks = selectChecks(LIVE_CHECKS, opts.only, opts.skip);
-  const target = targetFrom(words, opts);
+  if (opts.explainPlan) {
+    const [{ sessionPlan }, { planText }] = await Promise.all([import('./sessions.js'), import('./cli/plan.js')]);
+    const transport = opts.url ? 'http' : 'stdio';
+    process.stdout.write(planText(sessionPlan(checks, { sessions: opts.sessions ?? DEFAULT_SESSIONS[transport], transport })));
+    return EXIT.ok;
+  }
+  const target = await targetFrom(words, opts);
   checkOutputPath(opts);
   reportTargets(opts);
-  const baseline = loadBaseline(opts);
+  const baseline = await loadBaseline(opts);
   const progress = progressFor(opts);
   let report: CheckReport;
   try {
-    report = await checkTarget(target, { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls, allowDestructive: opts.allowDestructive, require: opts.require }, {
+    const sessions = opts.sessions ?? DEFAULT_SESSIONS[target.kind === 'http' ? 'http' : 'stdio'];
+    const selected = checks.map((c) => c.id);
+    report = await checkTarget(target, { timeoutMs: opts.timeout, sessions, safeCalls: opts.safeCalls, allowDestructive: opts.allowDestructive, require: opts.require }, {
       checks,
-      hooks: { onCheckStart: (c, i, n) => progress.update(i, n, c.id, opensOf(c, opts) || undefined) },
-      reportOptions: { timeoutMs: opts.timeout, sessions: opts.sessions, safeCalls: opts.safeCalls, allowDestructive: opts.allowDestructive, failOn: opts.failOn },
+      hooks: { onCheckStart: (c, i, n) => progress.update(i, n, c.id, opensOf(c, { sessions, selected }) || undefined), onCheckEnd: collectIfLarge },
+      reportOptions: { timeoutMs: opts.timeout, sessions, safeCalls: opts.safeCalls, allowDestructive: opts.allowDestructive, failOn: opts.failOn },
       maxDurationMs: opts.maxDuration * 1000,
     });
   } catch (err) {
@@ -372,12 +386,13 @@ async function runLive(words: string[], opts: LiveCliOptions, subcommands: reado
     throw err;
   }
   progress.clear();
-  report = gate(report, opts, baseline);
-  emit(report, opts);
+  report = await gate(report, opts, baseline);
+  await emit(report, opts);
   return exitCodeFor(report, opts.failOn);
 }
 
-function emit(unsafe: CheckReport, opts: OutputOptions): void {
+async function emit(unsafe: CheckReport, opts: OutputOptions): Promise<void> {
+  const { REPORTERS } = await import('../reports/index.js');
   const report = safeReport(unsafe, redactor);
   for (const [format, file] of reportTargets(opts)) {
     try {

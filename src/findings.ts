@@ -63,6 +63,13 @@ export class SkipCheck extends Error {
   }
 }
 
+/**
+ * The first findings of a code carry their proof (the exchanges); the rest carry their location
+ * only. One fault found on 10,000 tools would otherwise copy the same 30 KB exchange 10,000 times
+ * into memory and into the report.
+ */
+export const MAX_PROOFS_PER_CODE = 20;
+
 /** A message over this size is kept in the report as a preview, so reports stay readable. */
 const MAX_MESSAGE_CHARS = 32 * 1024;
 
@@ -91,6 +98,7 @@ export function toTranscript(exchanges: Exchange[]): TranscriptExchange[] {
  */
 export class FindingSink<C extends string = string> {
   readonly findings: Finding[] = [];
+  private readonly proofs = new Map<string, number>();
 
   constructor(private readonly messages: Messages, private readonly failLevel: FindingLevel) {}
 
@@ -135,7 +143,13 @@ export class FindingSink<C extends string = string> {
     const hint = hintOf(spec);
     if (hint) finding.hint = renderTemplate(hint, args);
     if (extras.location) finding.location = extras.location;
-    if (extras.transcript?.length) finding.transcript = toTranscript(extras.transcript);
+    if (extras.transcript?.length) {
+      const shown = this.proofs.get(code) ?? 0;
+      if (shown < MAX_PROOFS_PER_CODE) {
+        this.proofs.set(code, shown + 1);
+        finding.transcript = toTranscript(extras.transcript);
+      }
+    }
     this.findings.push(finding);
   }
 }

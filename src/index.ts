@@ -17,6 +17,7 @@ import { checkTarget } from './live.js';
 import { safeReport } from './safety/output.js';
 import { Redactor } from './safety/redact.js';
 import { selectChecks } from './select.js';
+import { DEFAULT_SESSIONS } from './sessions.js';
 import { DEFAULT_MAX_MESSAGE_MB } from './target/limits.js';
 import { HttpTarget, StdioTarget, type HttpTransport, type Target } from './target/target.js';
 
@@ -39,7 +40,7 @@ export interface CheckServerOptions {
   allowDestructive?: boolean;
   /** Time limit of every request, ms (default 5000). */
   timeoutMs?: number;
-  /** Parallel sessions of the isolation check (default 8). */
+  /** Parallel sessions of the isolation check (default 3 over stdio, 16 over HTTP). */
   sessions?: number;
   /** Call only tools marked read-only. */
   safeCalls?: boolean;
@@ -64,7 +65,7 @@ export interface CheckServerOptions {
 export async function checkServer(options: CheckServerOptions): Promise<CheckReport> {
   const checks = selectChecks(options.checks ?? LIVE_CHECKS, options.only, options.skip);
   const timeoutMs = options.timeoutMs ?? 5000;
-  const sessions = options.sessions ?? 8;
+  const sessions = options.sessions ?? DEFAULT_SESSIONS[options.url !== undefined ? 'http' : 'stdio'];
   const limits = { maxMessageBytes: (options.maxResponseMb ?? DEFAULT_MAX_MESSAGE_MB) * 1024 * 1024 };
   let target: Target;
   let redactor: Redactor;

@@ -24,8 +24,10 @@ export async function checkTarget(
     : { at: t0 + extra.maxDurationMs, seconds: Math.round(extra.maxDurationMs / 100) / 10 };
   const checks = extra.checks;
   try {
-    // Sessions the checks will need start warming while the probe runs.
-    target.reserve(plannedOpens(checks, options));
+    // Sessions the checks will need start warming while the probe runs, and so does what the
+    // checks will load (a tokenizer, schemas): both off the critical path.
+    target.reserve(1 + plannedOpens(checks, options)); // the probe, then the checks' own
+    for (const check of checks) void check.preload?.().catch(() => {});
     const { discovery, session } = await withinDeadline(discover(target), deadline);
     try {
       const run = new RunState(discovery, session, { safeCalls: options.safeCalls, allowDestructive: options.allowDestructive ?? false });

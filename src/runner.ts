@@ -1,5 +1,5 @@
 import type { CheckDefinition, LiveCheck } from './check.js';
-import { opensOf, severityOf } from './check.js';
+import { executionOrder, opensOf, severityOf } from './check.js';
 import { LiveContext, StopCheck, type LiveOptions } from './context.js';
 import type { Discovery } from './discovery.js';
 import { FindingSink, SkipCheck, SHARED_MESSAGES } from './findings.js';
@@ -13,14 +13,16 @@ import { asText } from './text.js';
 export interface RunHooks {
   /** Told when a check starts (for a progress line); never used to print from here. */
   onCheckStart?(check: { id: string; opens?: CheckDefinition<unknown>['opens'] }, index: number, total: number): void;
+  /** Told when a check has finished (the CLI collects garbage there on large runs). */
+  onCheckEnd?(check: { id: string }): void;
 }
 
 /** A check that runs longer than this is stopped and reported as `error`. */
 export const CHECK_TIME_LIMIT_MS = 120_000;
 
 /** How many sessions these checks will open, from their `opens` metadata. */
-export function plannedOpens(checks: readonly LiveCheck[], options: LiveOptions): number {
-  return checks.reduce((sum, c) => sum + opensOf(c, options), 0);
+export function plannedOpens(checks: readonly LiveCheck[], options: LiveOptions, selected: readonly string[] = checks.map((c) => c.id)): number {
+  return checks.reduce((sum, c) => sum + opensOf(c, { sessions: options.sessions, selected }), 0);
 }
 
 export function statusOf(findings: Finding[]): CheckResult['status'] {
@@ -55,22 +57,32 @@ export async function executeCheck<Ctx extends FindingSink>(
     if (err instanceof SkipCheck) {
       status = 'skip';
       ctx.info(err.code, err.args);
-    } else if (err instanceof TargetUnavailableError) {
-      // The server started for the probe but not for this check's session: its fault, not ours.
-      ctx.add('error', 'session-unavailable', { reason: err.message });
-    } else if (!(err instanceof StopCheck)) {
+    } else if (err instanceof CheckTimeout) {
       status = 'error';
-      if (err instanceof CheckTimeout) {
-        ctx.add('error', stoppedByRun ? 'run-time-up' : 'check-timeout', { seconds: stoppedByRun ? deadline!.seconds : CHECK_TIME_LIMIT_MS / 1000 });
-      } else {
-        ctx.add('error', 'check-crashed', { error: (err as Error)?.message ?? asText(err) });
-      }
+      ctx.add('error', stoppedByRun ? 'run-time-up' : 'check-timeout', { seconds: stoppedByRun ? deadline!.seconds : CHECK_TIME_LIMIT_MS / 1000 });
+    } else {
+      status = recordThrown(ctx, err);
     }
   } finally {
     clearTimeout(timer);
     await finish(ctx);
   }
   return resultOf(check, status ?? statusOf(ctx.findings), ctx.findings, Math.round(performance.now() - started));
+}
+
+/**
+ * What an exception ending a check (or its work at the end of the run) means: a server that could
+ * not start another session is its fault (a finding); StopCheck ends a check whose failure is
+ * recorded; anything else is the checker's own crash, status `error`.
+ */
+function recordThrown(ctx: FindingSink, err: unknown): CheckResult['status'] | undefined {
+  if (err instanceof TargetUnavailableError) {
+    ctx.add('error', 'session-unavailable', { reason: err.message });
+    return undefined;
+  }
+  if (err instanceof StopCheck) return undefined;
+  ctx.add('error', 'check-crashed', { error: (err as Error)?.message ?? asText(err) });
+  return 'error';
 }
 
 /** A check's result: its own metadata, stamped once here, with what the run found. */
@@ -104,7 +116,24 @@ export async function runLiveChecks(
   const byId = new Map<string, CheckResult>();
   const later: Array<{ ctx: LiveContext; result: CheckResult }> = [];
   const order = executionOrder(checks);
+  const selectedIds = checks.map((c) => c.id);
+  const runLater = async () => {
+    // Work left for the end of the run (a grant re-checked after everything else), then its sessions close.
+    for (const { ctx, result } of later.splice(0)) {
+      let thrown: CheckResult['status'] | undefined;
+      try {
+        for (const work of ctx.deferred) await work();
+      } catch (err) {
+        thrown = recordThrown(ctx, err);
+      }
+      if (result.status === 'pass' || result.status === 'warn' || result.status === 'fail') result.status = thrown ?? statusOf(ctx.findings);
+      result.findings = ctx.findings;
+      await ctx.closeAll();
+    }
+  };
   for (const [index, check] of order.entries()) {
+    // The checks that come last (they read the whole run's traffic) come after the deferred work.
+    if (check.runs === 'last') await runLater();
     if (deadline && performance.now() >= deadline.at) {
       byId.set(check.id, runnerResult(check, 'error', 'error', 'not-run', { seconds: deadline.seconds }));
       continue;
@@ -113,37 +142,18 @@ export async function runLiveChecks(
       byId.set(check.id, runnerResult(check, 'skip', 'info', 'needs-http', { kind: target.kind }));
       continue;
     }
-    target.reserve(plannedOpens(order.slice(index), options));
+    target.reserve(plannedOpens(order.slice(index), options, selectedIds));
     hooks.onCheckStart?.(check, index, order.length);
     let ctx: LiveContext | undefined;
     const result = await executeCheck(check, (messages, level) => (ctx = new LiveContext(target, discovery, options, reader, run, messages, level)),
       (c) => (c.deferred.length ? Promise.resolve() : c.closeAll()), deadline);
     byId.set(check.id, result);
     if (ctx && ctx.deferred.length) later.push({ ctx, result });
+    hooks.onCheckEnd?.(check);
   }
-  // Work left for the end of the run (a grant re-checked after everything else), then its sessions close.
-  for (const { ctx, result } of later) {
-    try {
-      for (const work of ctx.deferred) await work();
-    } catch {
-      /* a check stopped itself (StopCheck): what it found stands */
-    }
-    if (result.status === 'pass' || result.status === 'warn' || result.status === 'fail') result.status = statusOf(ctx.findings);
-    result.findings = ctx.findings;
-    await ctx.closeAll();
-  }
+  await runLater();
   // The report keeps the registry's order, whatever order the checks ran in.
   return checks.map((c) => byId.get(c.id)!);
-}
-
-/**
- * The order checks run in: those that must meet a server on which nothing was fetched yet come
- * first (see `runs` in CheckDefinition and the session plan in docs/DESIGN.md), the rest in
- * registry order.
- */
-export function executionOrder(checks: readonly LiveCheck[]): LiveCheck[] {
-  const rank = (c: LiveCheck) => (c.runs === 'before-any-fetch' ? 0 : c.runs === 'before-other-fetches' ? 1 : 2);
-  return [...checks].sort((a, b) => rank(a) - rank(b));
 }
 
 /** The end of the whole run (`performance.now()` time) and the --max-duration it came from. */

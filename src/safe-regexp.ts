@@ -1,4 +1,12 @@
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS as RE2JSType } from 're2js';
+
+/** re2js is loaded the first time a pattern from outside is run (required: its CommonJS build). */
+let re2: typeof RE2JSType | undefined;
+function RE2(): typeof RE2JSType {
+  re2 ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JSType }).RE2JS;
+  return re2;
+}
 
 export interface RegExpLike {
   test(text: string): boolean;
@@ -16,7 +24,7 @@ export function safeRegExp(pattern: string): RegExpLike {
   if (cached) return cached;
   let compiled: RegExpLike;
   try {
-    const re = RE2JS.compile(RE2JS.translateRegExp(pattern));
+    const re = RE2().compile(RE2().translateRegExp(pattern));
     compiled = { test: (text) => re.test(text), toString: () => `/${pattern}/` };
   } catch {
     // Lookaround and backreferences have no linear-time form: such a pattern is not applied

@@ -135,7 +135,7 @@ t.test('progress: a live line on a terminal, nothing with --quiet or without a t
   const onTty = (extra: string) => spawnSync('script', ['-qec', `node ${CLI_PATH} ${extra} --sessions 3 -- node ${REFERENCE} > /dev/null`, '/dev/null'], { cwd: ROOT, encoding: 'utf8' }).stdout;
   const shown = onTty('');
   t.match(shown, /\[1\/\d+\] pd-description-required/);
-  t.match(shown, /pd-session-isolation \(3 sessions\)/);
+  t.match(shown, /pd-session-isolation \(1 session\)/);
   t.match(shown, /\r\u001b\[K$/, 'the line is erased at the end');
   t.equal(onTty('--quiet'), '', '--quiet: nothing');
   const piped = await runCli(['--sessions', '3', '--', 'node', REFERENCE]);

@@ -36,9 +36,8 @@ for (const fixture of fixtures.filter((f) => !httpOnly(f))) {
     if (!check) return;
 
     const store = join(tempDir(), 'grants.json');
-    // Fewer parallel sessions where isolation is not the point keep the suite fast.
-    const sessions = checkId === 'pd-session-isolation' ? [] : ['--sessions', '3'];
-    const { run, report } = await checkJson(['node', fixtureBundle(fixture)], ['--env', `GRANT_STORE=${store}`, ...sessions]);
+    // Every fixture meets the defaults (3 sessions over stdio).
+    const { run, report } = await checkJson(['node', fixtureBundle(fixture)], ['--env', `GRANT_STORE=${store}`]);
     t.same(reportSchemaErrors(report), [], 'report is schema-valid');
     // A SHOULD of a MUST check (its header says "(a warning") only warns.
     const expected = severityOf(check.spec.level) === 'error' && !header.includes('(a warning') ? 'fail' : 'warn';

@@ -9,7 +9,8 @@ import type { CheckReport } from '../src/generated/report.js';
 
 /** Tests run compiled, from dist/test/. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CLI = join(ROOT, 'dist', 'src', 'cli.js');
+/** The CLI as it ships: the bundle (dist/cli), built from dist/src/cli.js. */
+export const CLI = join(ROOT, 'dist', 'cli', 'cli.js');
 export const REFERENCE = join(ROOT, 'dist', 'reference-server', 'bundle.js');
 export const FIXTURE_SOURCES = join(ROOT, 'fixtures', 'servers');
 

@@ -4,6 +4,7 @@ import { severityOf } from '../check.js';
 import { checkDocUrl, DOC_SECTIONS, readCheckDoc } from '../check-docs.js';
 import { TOOL_NAME } from '../version.js';
 import { UsageError } from './usage-error.js';
+import { distance } from './distance.js';
 import { hintOf, templateOf } from '../messages.js';
 import { SHARED_MESSAGES } from '../findings.js';
 import { CONTEXT_MESSAGES } from '../context.js';
@@ -73,15 +74,3 @@ export function explainJson(check: AnyCheck): string {
   }, null, 2)}\n`;
 }
 
-/** Levenshtein distance, for "did you mean" (ids and subcommands are short). */
-export function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = row;
-  }
-  return previous[b.length]!;
-}

@@ -1,5 +1,4 @@
-import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { isPlainObject } from '../pd/payload.js';
 import { displayPath, type FoundPath, type ReadProblem } from './paths.js';
@@ -41,18 +40,22 @@ export async function readLintFile(found: FoundPath, cwd: string): Promise<LintF
   const path = found.path;
   const display = displayPath(path, cwd);
   if (found.refused) return { path, display, kind: 'unknown', readProblem: found.refused };
-  let handle: FileHandle | undefined;
+  // Opened non-blocking and checked through its own descriptor: a named pipe (or a file swapped
+  // for one after the walk) is never read, and the open itself never waits for a writer. Regular
+  // files are then read synchronously: for thousands of small files that is several times faster
+  // than the thread pool, and a regular file never blocks for long.
+  let fd: number | undefined;
   let bytes: Buffer;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-    const info = await handle.stat();
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    const info = fstatSync(fd);
     if (!info.isFile()) return { path, display, kind: 'unknown', readProblem: { code: 'not-regular-file', args: { kind: 'not a regular file' } } };
     if (info.size > MAX_FILE_BYTES) return { path, display, kind: 'unknown', readProblem: { code: 'too-large', args: { limit: `${MAX_FILE_BYTES / 1024 / 1024} MB` } } };
-    bytes = await handle.readFile();
+    bytes = readFileSync(fd);
   } catch (err) {
     return { path, display, kind: 'unknown', readProblem: { code: 'unreadable', args: { reason: (err as NodeJS.ErrnoException).code ?? (err as Error).message } } };
   } finally {
-    await handle?.close();
+    if (fd !== undefined) closeSync(fd);
   }
   if (bytes.includes(0)) return { path, display, kind: 'unknown', readProblem: { code: 'binary', args: {} } };
   const source = new JsonSource(bytes.toString('utf8'));

@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
@@ -88,9 +89,10 @@ class Collector {
     await this.file(path, path);
   }
 
-  private async file(path: string, real: string): Promise<void> {
+  /** Takes a file; `known` is its real path when the caller knows it (saves a system call per file). */
+  private async file(path: string, real: string, known?: string): Promise<void> {
     this.matched++;
-    const key = await realpath(real).catch(() => real);
+    const key = known ?? (await realpath(real).catch(() => real));
     if (this.realFiles.has(key)) return;
     this.realFiles.add(key);
     this.found.set(path, { path });
@@ -139,16 +141,23 @@ class Collector {
     const real = known ?? (await realpath(path).catch(() => path));
     if (this.walked.has(real)) return;
     this.walked.add(real);
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = (await readdir(path)).sort();
+      entries = (await readdir(path, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (err) {
       this.refuse(path, 'folder-unreadable', { reason: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
       return;
     }
-    for (const name of names) {
-      if (SKIPPED_FOLDERS.has(name)) continue;
-      await this.entry(join(path, name), want, [...ancestors, real]);
+    const inner = [...ancestors, real];
+    for (const dirent of entries) {
+      if (SKIPPED_FOLDERS.has(dirent.name)) continue;
+      const child = join(path, dirent.name);
+      // A regular file needs no further look (the read checks its type again, on its descriptor).
+      if (dirent.isFile()) {
+        if (want(child)) await this.file(child, child, join(real, dirent.name));
+        continue;
+      }
+      await this.entry(child, want, inner);
     }
   }
 }

@@ -47,9 +47,13 @@ export function mask(text: string): string {
   return `${text.slice(0, 4)}…${text.slice(-2)} (${text.length} characters)`;
 }
 
+/** What every pattern above needs to match: most strings of a lint stop at this one test. */
+const MAYBE = /PRIVATE KEY|AKIA|gh[pousr]_|github_pat_|xox[abprs]-|sk-|AIza|eyJ|Bearer|\/(?:home|Users|root|var|etc|opt|srv|mnt|private)\/|[A-Za-z]:\\|\.(?:internal|corp|intranet|lan)\b|\b(?:10|192\.168|172)\./i;
+
 /** What our own patterns find in one string (synchronous). */
 export function findSecrets(text: string): SecretMatch[] {
   const found: SecretMatch[] = [];
+  if (!MAYBE.test(text)) return found;
   for (const [patterns, kind] of [[CREDENTIAL_PATTERNS, 'credential'], [DISCLOSURE_PATTERNS, 'disclosure']] as const) {
     for (const [pattern, what] of patterns) {
       const m = pattern.exec(text);
@@ -62,8 +66,15 @@ export function findSecrets(text: string): SecretMatch[] {
   return found;
 }
 
-/** Only strings with a long token-like run can hold what secretlint looks for: the rest skip it. */
-const MAYBE_TOKEN = /[A-Za-z0-9_+/=.-]{20,}|PRIVATE KEY/;
+/**
+ * Only strings with a long run of token characters mixing letters and digits (or a PEM header) can
+ * hold what secretlint looks for: the rest, nearly all tool metadata, skip it (and its load time).
+ */
+function maybeToken(text: string): boolean {
+  if (text.includes('PRIVATE KEY')) return true;
+  for (const run of text.match(/[A-Za-z0-9_+/=-]{20,}/g) ?? []) if (/\d/.test(run) && /[A-Za-z]/.test(run)) return true;
+  return false;
+}
 
 type Secretlint = { lint(text: string): Promise<Array<{ start: number; end: number; what: string }>> };
 let secretlint: Promise<Secretlint> | undefined;
@@ -90,7 +101,7 @@ function loadSecretlint(): Promise<Secretlint> {
 export async function detectSecrets(entries: Array<[string, string]>): Promise<Array<SecretMatch & { pointer: string }>> {
   const found: Array<SecretMatch & { pointer: string }> = [];
   for (const [pointer, text] of entries) for (const m of findSecrets(text)) found.push({ ...m, pointer });
-  const candidates = entries.filter(([, text]) => MAYBE_TOKEN.test(text));
+  const candidates = entries.filter(([, text]) => maybeToken(text));
   if (!candidates.length) return found;
   const engine = await loadSecretlint();
   let joined = '';

@@ -1,4 +1,5 @@
-import { parseTree, findNodeAtLocation, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { parseTree, findNodeAtLocation, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
+import { escapeSegment } from '../json-pointer.js';
 import { MAX_DEPTH } from '../target/limits.js';
 import { asText } from '../text.js';
 
@@ -27,14 +28,15 @@ export class JsonSource {
   readonly parsed: boolean;
   readonly syntaxErrors: SyntaxProblem[] = [];
   readonly duplicateKeys: DuplicateKey[] = [];
-  private readonly tree: Node | undefined;
-  private readonly lineStarts: number[] = [0];
+  private readonly text: string;
+  /** The syntax tree, built only when a location is asked for (most files of a lint have none). */
+  private treeCache: Node | undefined | null = null;
+  private lineStartsCache: number[] | undefined;
 
   constructor(rawText: string) {
     this.bom = rawText.charCodeAt(0) === 0xfeff;
     const text = this.bom ? rawText.slice(1) : rawText;
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
-    const errors: ParseError[] = [];
+    this.text = text;
     // The parsers below recurse per level: a deeper file would overflow the stack, so it stops here.
     const tooDeep = deepestOffset(text, MAX_DEPTH);
     if (tooDeep !== undefined) {
@@ -43,24 +45,38 @@ export class JsonSource {
       this.parsed = false;
       return;
     }
-    this.tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-    for (const e of errors) {
-      this.syntaxErrors.push({ message: describeParseError(printParseErrorCode(e.error), text, e.offset), ...this.position(e.offset) });
-    }
-    if (!text.trim() && !this.syntaxErrors.length) this.syntaxErrors.push({ message: 'the file is empty', line: 1, column: 1 });
     let value: unknown;
     let parsed = false;
-    if (!this.syntaxErrors.length) {
-      try {
-        value = JSON.parse(text);
-        parsed = true;
-      } catch (err) {
-        this.syntaxErrors.push({ message: (err as Error).message, line: 1, column: 1 });
+    try {
+      value = JSON.parse(text);
+      parsed = true;
+    } catch {
+      // Only a broken file needs the full parser, for where and what the first error is.
+      const errors: ParseError[] = [];
+      this.treeCache = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+      for (const e of errors) {
+        this.syntaxErrors.push({ message: describeParseError(printParseErrorCode(e.error), text, e.offset), ...this.position(e.offset) });
       }
-      if (this.tree) this.findDuplicates(this.tree, '');
+      if (!text.trim() && !this.syntaxErrors.length) this.syntaxErrors.push({ message: 'the file is empty', line: 1, column: 1 });
+      if (!this.syntaxErrors.length) this.syntaxErrors.push({ message: 'not valid JSON', line: 1, column: 1 });
     }
+    if (parsed) this.findDuplicates();
     this.value = value;
     this.parsed = parsed;
+  }
+
+  private get tree(): Node | undefined {
+    if (this.treeCache === null) this.treeCache = parseTree(this.text, [], { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    return this.treeCache;
+  }
+
+  private get lineStarts(): number[] {
+    if (!this.lineStartsCache) {
+      const starts = [0];
+      for (let i = 0; i < this.text.length; i++) if (this.text.charCodeAt(i) === 10) starts.push(i + 1);
+      this.lineStartsCache = starts;
+    }
+    return this.lineStartsCache;
   }
 
   /** Line and column (1-based) of a JSON pointer; the nearest existing ancestor if it is missing. */
@@ -95,24 +111,30 @@ export class JsonSource {
     return { line: lo + 1, column: offset - this.lineStarts[lo]! + 1 };
   }
 
-  private findDuplicates(node: Node, pointer: string): void {
-    if (node.type === 'object') {
-      const seen = new Map<string, Position>();
-      for (const prop of node.children ?? []) {
-        const keyNode = prop.children?.[0];
-        const valueNode = prop.children?.[1];
-        if (!keyNode) continue;
-        const key = asText(keyNode.value);
-        const here = this.position(keyNode.offset);
-        const childPointer = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-        const first = seen.get(key);
-        if (first) this.duplicateKeys.push({ key, pointer: childPointer, first, ...here });
-        else seen.set(key, here);
-        if (valueNode) this.findDuplicates(valueNode, childPointer);
-      }
-    } else if (node.type === 'array') {
-      (node.children ?? []).forEach((child, i) => this.findDuplicates(child, `${pointer}/${i}`));
-    }
+  /** Keys that appear twice in one object (JSON.parse keeps one silently): one pass, no tree. */
+  private findDuplicates(): void {
+    const frames: Array<{ seen: Map<string, Position>; pointer: string; index: number; array: boolean }> = [];
+    let pendingKey: string | undefined;
+    const childPointer = () => {
+      const top = frames[frames.length - 1];
+      if (!top) return '';
+      return top.array ? `${top.pointer}/${top.index++}` : `${top.pointer}/${escapeSegment(pendingKey ?? '')}`;
+    };
+    visit(this.text, {
+      onObjectBegin: () => { frames.push({ seen: new Map(), pointer: childPointer(), index: 0, array: false }); },
+      onObjectEnd: () => { frames.pop(); },
+      onArrayBegin: () => { frames.push({ seen: new Map(), pointer: childPointer(), index: 0, array: true }); },
+      onArrayEnd: () => { frames.pop(); },
+      onObjectProperty: (key, offset) => {
+        pendingKey = key;
+        const top = frames[frames.length - 1]!;
+        const here = this.position(offset);
+        const first = top.seen.get(key);
+        if (first) this.duplicateKeys.push({ key, pointer: `${top.pointer}/${escapeSegment(key)}`, first, ...here });
+        else top.seen.set(key, here);
+      },
+      onLiteralValue: () => { childPointer(); },
+    }, { disallowComments: true, allowTrailingComma: false });
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Discovery } from '../discovery.js';
 import type { McpSession } from '../target/session.js';
-import type { JsonObject } from '../target/types.js';
+import type { Exchange, JsonObject } from '../target/types.js';
 import { CallLedger } from './call-ledger.js';
 import { entryFor, fetchDescriptions } from './fetch.js';
 import { TOOL_DESCRIPTION_REQUIRED } from './calls.js';
@@ -25,6 +25,13 @@ export interface ResolvedResource {
  */
 export class RunState {
   readonly calls: CallLedger;
+  /**
+   * Criterion 6's session, once it has fetched (and so is authorized for) `granted`: criterion 8
+   * reuses it as the session that fetched everything, and it stays open to the end of the run.
+   */
+  authorizedSession: { session: McpSession; granted: Set<string>; entries: Map<string, JsonObject>; lastFetch?: Exchange } | undefined;
+  /** Whether the probe session has fetched a description (then it can no longer be a control). */
+  readerFetched = false;
   private resolved: Promise<ResolvedResource | undefined> | undefined;
   private fetched: Promise<Map<string, JsonObject>> | undefined;
 
@@ -69,6 +76,7 @@ export class RunState {
 
   /** Whether reading `base?tools=<tool>` returns an object with that tool's entry. */
   private async works(base: string, tool: string): Promise<boolean> {
+    this.readerFetched = true;
     const got = await fetchDescriptions(this.reader, base, [tool], descriptionsUri(base, [tool]));
     return isPlainObject(entryFor(got.entries, tool));
   }
@@ -78,6 +86,7 @@ export class RunState {
     const resource = await this.resource();
     const names = this.discovery.toolNames.filter((n) => !n.includes(','));
     if (!resource || !names.length) return map;
+    this.readerFetched = true;
     // In groups, so that URIs stay a sane length on servers with many tools.
     for (let i = 0; i < names.length; i += 50) {
       const group = names.slice(i, i + 50);

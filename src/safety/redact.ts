@@ -101,8 +101,12 @@ export class Redactor {
   }
 }
 
+/** A first look that every credential pattern needs to match: most strings stop here. */
+const MAYBE_CREDENTIAL = /PRIVATE KEY|AKIA|gh[pousr]_|github_pat_|xox[abprs]-|sk-|AIza|eyJ|Bearer/;
+
 /** Credentials recognised by shape (the lint's rules), masked as the lint masks them. */
 export function maskCredentials(text: string): string {
+  if (!MAYBE_CREDENTIAL.test(text)) return text;
   let out = text;
   for (const [pattern, what] of CREDENTIAL_PATTERNS) {
     if (!pattern.test(out)) continue;

@@ -8,8 +8,11 @@ import { killStragglers } from './stragglers.js';
 import type { ReportTarget } from '../generated/report.js';
 import { Redactor } from '../safety/redact.js';
 
-/** How many spare sessions start at the same time. */
-const WARMERS = 2;
+/**
+ * How many spare sessions start at the same time: all a default run needs (1 + N over stdio, as
+ * the floor of `npm run bench` does), a bounded number when --sessions asks for many processes.
+ */
+const WARMERS = 16;
 /**
  * Once one session has started, the server is known to work; later sessions (many at once, on a
  * busy machine, behind wrappers such as npx) get at least this long to answer initialize.
@@ -112,14 +115,15 @@ export abstract class PooledTarget implements Target {
   }
 
   private pump(): void {
-    if (this.warming >= WARMERS || this.disposed || this.spares.length >= this.reserved) return;
-    this.warming++;
-    const spare = this.start('spare');
-    this.spares.push(spare);
-    spare.then(
-      () => { this.warming--; this.pump(); },
-      () => { this.warming--; }, // a target that fails to start is reported by open(), not here
-    );
+    while (this.warming < WARMERS && !this.disposed && this.spares.length < this.reserved) {
+      this.warming++;
+      const spare = this.start('spare');
+      this.spares.push(spare);
+      spare.then(
+        () => { this.warming--; this.pump(); },
+        () => { this.warming--; }, // a target that fails to start is reported by open(), not here
+      );
+    }
   }
 
   protected async start(label: string): Promise<McpSession> {

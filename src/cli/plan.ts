@@ -1,0 +1,52 @@
+import type { PlanStep, SessionPlan } from '../sessions.js';
+
+/** The session plan as `--explain-plan` prints it: what starts when, and why each check needs it. */
+export function planText(plan: SessionPlan): string {
+  const unit = plan.transport === 'stdio' ? 'server processes' : 'sessions of one server';
+  const later = plan.total - plan.upFront;
+  const lines = [
+    `Session plan (${plan.transport}, --sessions ${plan.sessions}): ${plan.total} ${unit} in all.`,
+    `S0 (the probe) and ${plan.upFront - 1} more start together at the beginning`
+      + `${later ? `; ${later} more ${later === 1 ? 'starts' : 'start'} only after the sessions before ${later === 1 ? 'it' : 'them'} ended` : ''}.`,
+    '',
+  ];
+  const rows = collapse(plan.steps).map((r) => [r.order, r.name, r.sessions, r.use] as const);
+  const width = (k: 1 | 2) => Math.max(k === 1 ? 5 : 8, ...rows.map((r) => r[k].length));
+  lines.push(`${'#'.padStart(5)}  ${'check'.padEnd(width(1))}  ${'sessions'.padEnd(width(2))}  why`);
+  for (const [order, name, sessions, use] of rows) lines.push(`${order.padStart(5)}  ${name.padEnd(width(1))}  ${sessions.padEnd(width(2))}  ${use}`);
+  lines.push('', 'Why each session exists: docs/DESIGN.md, "The session plan". Nothing was started.', '');
+  return lines.join('\n');
+}
+
+interface Row { order: string; name: string; sessions: string; use: string }
+
+/** Runs of three or more checks that use the sessions alike become one row. */
+function collapse(steps: PlanStep[]): Row[] {
+  const rows: Row[] = [];
+  for (let i = 0; i < steps.length;) {
+    let j = i + 1;
+    while (j < steps.length && sessionsText(steps[j]!) === sessionsText(steps[i]!) && steps[j]!.use === steps[i]!.use) j++;
+    const first = steps[i]!;
+    const last = steps[j - 1]!;
+    rows.push(j - i >= 3
+      ? { order: `${first.order}–${last.order}`, name: `${j - i} checks: ${first.id} … ${last.id}`, sessions: sessionsText(first), use: first.use }
+      : { order: String(first.order), name: nameOf(first), sessions: sessionsText(first), use: first.use });
+    if (j - i < 3) j = i + 1;
+    i = j;
+  }
+  return rows;
+}
+
+function nameOf(step: PlanStep): string {
+  return `${step.id}${step.criterion !== undefined ? ` (#${step.criterion})` : ''}`;
+}
+
+function sessionsText(step: PlanStep): string {
+  const { probe, reused, opened, fresh } = step.sessions;
+  const parts = [...(probe ? ['S0'] : []), ...reused.length ? [range(reused)] : [], ...opened.length ? [`${range(opened)} new`] : [], ...fresh.length ? [`${range(fresh)} after`] : []];
+  return parts.join(', ') || 'none';
+}
+
+function range(labels: string[]): string {
+  return labels.length > 2 ? `${labels[0]}–${labels[labels.length - 1]}` : labels.join(' ');
+}

@@ -1,0 +1,121 @@
+// npm run bench: every figure in one run, next to its floor, so that a noisy shared machine shows
+// in both. Prints medians (and peak RSS) and asserts nothing: targets are read here, never
+// enforced in tests. The floor is what no checker can beat: 1 + N sessions of the reference server
+// started in parallel, each doing initialize and tools/list (N = the default --sessions).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_SESSIONS } from '../../src/sessions.js';
+import { CLI, median, REFERENCE, ROOT, startHttp } from '../helpers.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+const PD_SERVER = join(ROOT, 'dist', 'test', 'bench', 'pd-server.js');
+const MODULES = join(ROOT, 'node_modules', '@modelcontextprotocol');
+
+interface Sample { ms: number; rssMb?: number; code: number | null }
+
+/** One process, timed from outside (wall time and peak RSS, the latter from GNU time when present). */
+function measure(args: string[], expectCode: number | number[] = 0): Sample {
+  const command = TIME ? [TIME, '-f', '%M', process.execPath, ...args] : [process.execPath, ...args];
+  const started = performance.now();
+  const run = spawnSync(command[0]!, command.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+  const ms = performance.now() - started;
+  const expected = Array.isArray(expectCode) ? expectCode : [expectCode];
+  if (!expected.includes(run.status ?? -1)) {
+    process.stderr.write(`${args.slice(0, 4).join(' ')}…: exit ${run.status}: ${run.stderr.slice(-400)}\n`);
+    process.exit(1);
+  }
+  const rss = TIME ? Number(/(\d+)\s*$/.exec(run.stderr)?.[1]) / 1024 : undefined;
+  return { ms, rssMb: rss, code: run.status };
+}
+
+function medianOf(sample: () => Sample, runs = RUNS): { ms: number; rssMb?: number } {
+  return medianOfSamples(Array.from({ length: runs }, sample));
+}
+
+function medianOfSamples(samples: Sample[]): { ms: number; rssMb?: number } {
+  const rss = samples.map((s) => s.rssMb).filter((r): r is number => r !== undefined);
+  return { ms: median(samples.map((s) => s.ms)), rssMb: rss.length ? median(rss) : undefined };
+}
+
+const rows: Array<[string, { ms: number; rssMb?: number }, string]> = [];
+let floorMs = 0;
+function row(what: string, m: { ms: number; rssMb?: number }, target = ''): void {
+  rows.push([what, m, target]);
+  const ratio = floorMs ? `${(m.ms / floorMs).toFixed(2)}× floor` : '';
+  const rss = m.rssMb !== undefined ? `${Math.round(m.rssMb)} MB` : 'n/a';
+  console.log(`  ${what.padEnd(58)} ${`${Math.round(m.ms)} ms`.padStart(9)}  ${ratio.padStart(12)}  peak ${rss.padStart(7)}  ${target}`);
+}
+
+const N = DEFAULT_SESSIONS.stdio;
+console.log(`machine: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; medians of ${RUNS} runs (scale rows: 3)`);
+console.log(`floor: 1 + ${N} reference-server sessions in parallel (stdio), initialize + tools/list, as a process`);
+
+// The floor, measured here, by a process that does only that.
+const floorScript = join(mkdtempSync(join(tmpdir(), 'mcp-pd-bench-')), 'floor.mjs');
+writeFileSync(floorScript, `
+import { StdioTarget } from ${JSON.stringify(join(ROOT, 'dist', 'src', 'target', 'target.js'))};
+const target = new StdioTarget({ command: 'node', args: [${JSON.stringify(REFERENCE)}] }, { timeoutMs: 20000 });
+await Promise.all(Array.from({ length: ${1 + N} }, async (_, i) => { const s = await target.open('s' + i, { fresh: true }); await s.listAll('tools/list', 'tools'); }));
+await target.dispose();
+process.exit(0);
+`);
+// The floor and the full runs alternate, so that a machine busier at one moment weighs on both.
+const server = await startHttp(REFERENCE);
+const floorSamples: Sample[] = [];
+const stdioSamples: Sample[] = [];
+const httpSamples: Sample[] = [];
+for (let i = 0; i < RUNS; i++) {
+  floorSamples.push(measure([floorScript]));
+  stdioSamples.push(measure([CLI, '--format', 'json', '--', 'node', REFERENCE]));
+  httpSamples.push(measure([CLI, '--format', 'json', '--url', server.url]));
+}
+await server.stop();
+floorMs = medianOfSamples(floorSamples).ms;
+row(`floor (1 + ${N} sessions, initialize + tools/list)`, medianOfSamples(floorSamples));
+row('mcp-pd-check vs the reference server, stdio, defaults', medianOfSamples(stdioSamples), 'target ≤ 1.5× floor');
+row(`mcp-pd-check vs the reference server, Streamable HTTP (${DEFAULT_SESSIONS.http} sessions)`, medianOfSamples(httpSamples), 'target ≤ 1,000 ms');
+
+row('mcp-pd-check --version', medianOf(() => measure([CLI, '--version'])), 'target ≤ 120 ms');
+row('mcp-pd-check --help', medianOf(() => measure([CLI, '--help'])), 'target ≤ 120 ms');
+row('mcp-pd-check lint of one tool description', medianOf(() => measure([CLI, 'lint', join(ROOT, 'reference-server', 'tool_descriptions', 'get_note.json')])), 'target ≤ 120 ms');
+
+// Scale: generated at bench time, never committed.
+row('a progressive-disclosure server with 1,000 tools (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '1000']), 3), 'target ≤ 3 s');
+row('a progressive-disclosure server with 10,000 tools (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '10000']), 3), 'target ≤ 15 s, ≤ 300 MB');
+
+const corpus = mkdtempSync(join(tmpdir(), 'mcp-pd-lint-bench-'));
+for (const files of [10_000, 100_000]) {
+  const dir = join(corpus, String(files), 'tool_descriptions');
+  generateDescriptions(dir, files);
+  row(`lint of ${files.toLocaleString('en-US')} tool description files`, medianOf(() => measure([CLI, 'lint', '--format', 'json', dir]), 3),
+    files === 10_000 ? 'target ≤ 2 s' : 'target ≤ 20 s, ≤ 1 GiB');
+  rmSync(join(corpus, String(files)), { recursive: true, force: true });
+}
+rmSync(corpus, { recursive: true, force: true });
+
+// Real servers from npm, as a user's first run meets them (a verdict of 'no' exits 1).
+const sandbox = mkdtempSync(join(tmpdir(), 'mcp-pd-bench-sandbox-'));
+row('@modelcontextprotocol/server-everything (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', join(MODULES, 'server-everything', 'dist', 'index.js'), 'stdio'], 1)));
+row('@modelcontextprotocol/server-filesystem (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', join(MODULES, 'server-filesystem', 'dist', 'index.js'), sandbox], 1)));
+row('@modelcontextprotocol/server-memory (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--env', `MEMORY_FILE_PATH=${join(sandbox, 'memory.jsonl')}`, '--', 'node', join(MODULES, 'server-memory', 'dist', 'index.js')], 1)));
+rmSync(sandbox, { recursive: true, force: true });
+if (!TIME) console.log('(peak RSS needs GNU time at /usr/bin/time: not found here)');
+
+/** N tool descriptions, each with its own schema (as in a real catalogue: no cache helps). */
+function generateDescriptions(dir: string, count: number): void {
+  mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < count; i++) {
+    const name = `tool_${i}`;
+    writeFileSync(join(dir, `${name}.json`), JSON.stringify({
+      name,
+      description: `Tool number ${i}: does one thing of kind ${i} and returns the result as JSON.`,
+      inputSchema: { type: 'object', properties: { id: { type: 'string', pattern: '^[a-z]+-\\d+$' }, limit: { type: 'integer', minimum: 1, maximum: 100 + i } }, required: ['id'], additionalProperties: false },
+      examples: [{ description: 'Basic', input: { id: `item-${i}`, limit: 10 } }],
+      usage_guidance: { common_patterns: ['Call it with an id.'] },
+      error_guidance: { common_errors: [{ error: 'NOT_FOUND', cause: 'Unknown id.', solution: 'List ids first.' }] },
+    }, null, 2));
+  }
+}

@@ -1,0 +1,67 @@
+// The session plan (issue 14): what --explain-plan promises is what a run starts.
+import t from 'tap';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LIVE_CHECKS } from '../checks/index.js';
+import { DEFAULT_SESSIONS, sessionPlan } from '../src/sessions.js';
+import { selectChecks } from '../src/select.js';
+import { REFERENCE, checkJson, runCli, tempDir } from './helpers.js';
+
+/** The reference server behind a line that records each start in a file: one line per process. */
+function countingServer(file: string): { args: string[]; extra: string[] } {
+  const code = "require('fs').appendFileSync(process.env.COUNT_FILE, process.pid + '\\n'); import(require('url').pathToFileURL(process.argv[1]).href)";
+  return { args: [process.execPath, '-e', code, REFERENCE], extra: ['--env', `COUNT_FILE=${file}`] };
+}
+
+function starts(file: string): number {
+  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').length : 0;
+}
+
+t.test('a default stdio run starts 1 + N server processes, as its plan says', async (t) => {
+  const plan = sessionPlan(LIVE_CHECKS, { sessions: DEFAULT_SESSIONS.stdio, transport: 'stdio' });
+  t.equal(plan.total, 1 + DEFAULT_SESSIONS.stdio, 'the plan: 1 + N');
+  t.equal(plan.upFront, DEFAULT_SESSIONS.stdio, 'all but the session started after the others ended start at once');
+  const file = join(tempDir(), 'starts');
+  const server = countingServer(file);
+  const { report } = await checkJson(server.args, server.extra);
+  t.equal(report.verdict?.implements, 'yes', 'the reference server still passes');
+  t.equal(starts(file), plan.total, 'processes started by the run');
+});
+
+t.test('--sessions changes the count: 1 + N again, and isolation still runs N sessions at once', async (t) => {
+  const file = join(tempDir(), 'starts');
+  const server = countingServer(file);
+  const { report } = await checkJson(server.args, [...server.extra, '--sessions', '5']);
+  t.equal(starts(file), 6);
+  const isolation = report.results.find((r) => r.id === 'pd-session-isolation')!;
+  t.equal(isolation.status, 'pass');
+  t.match(isolation.findings.find((f) => f.code === 'tested')?.message ?? '', /^5 parallel sessions/);
+});
+
+t.test('a run of criterion 8 alone opens its own sessions instead of borrowing criterion 6\'s', async (t) => {
+  const only = selectChecks(LIVE_CHECKS, ['pd-session-isolation'], []);
+  const plan = sessionPlan(only, { sessions: 3, transport: 'stdio' });
+  t.same(plan.steps.map((s) => s.sessions), [{ probe: true, reused: [], opened: ['S1', 'S2'], fresh: ['S3'] }]);
+  const file = join(tempDir(), 'starts');
+  const server = countingServer(file);
+  const { report } = await checkJson(server.args, [...server.extra, '--only', 'pd-session-isolation']);
+  t.equal(report.results[0]!.status, 'pass');
+  t.equal(starts(file), plan.total);
+});
+
+t.test('--explain-plan prints the plan and starts nothing', async (t) => {
+  const file = join(tempDir(), 'starts');
+  const server = countingServer(file);
+  const run = await runCli(['--explain-plan', ...server.extra, '--', ...server.args]);
+  t.equal(run.code, 0);
+  t.equal(starts(file), 0, 'no server was started');
+  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 4 server processes in all\./);
+  t.match(run.stdout, /pd-authorization-enforced \(#6\)\s+S0, S1 new/);
+  t.match(run.stdout, /pd-session-isolation \(#8\)\s+S0, S1, S2 new, S3 after/);
+  t.match(run.stdout, /mcp-wire-valid\s+none/);
+
+  const http = await runCli(['--explain-plan', '--url', 'http://127.0.0.1:9/mcp', '--only', 'pd-']);
+  t.equal(http.code, 0, 'no connection is attempted either');
+  t.match(http.stdout, /Session plan \(http, --sessions 16\): 17 sessions of one server in all\./);
+  t.match(http.stdout, /S0, S1, S2–S15 new, S16 after/);
+});
