@@ -2,11 +2,13 @@ import { defineLiveCheck } from '../src/check.js';
 import { DASHDASH_PRESENCE_MESSAGES, requireDashdashOrSkip } from '../src/pd/dashdash.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { clip } from '../src/text.js';
+import { DASHDASH_MESSAGES, crossReferenceProblems } from '../src/rules/dashdash.js';
 
 const REQUIRED_HEADINGS: Array<[RegExp, string]> = [[/^##\s+When to Use\b/im, 'When to Use'], [/^##\s+Quick Reference\b/im, 'Quick Reference']];
 
 const messages = {
   ...DASHDASH_PRESENCE_MESSAGES,
+  'alternatives-not-mentioned': DASHDASH_MESSAGES['alternatives-not-mentioned'],
   'not-implemented': {
     message: 'The server does not implement ai_help ({why}); dashdash §3.3.1 says it SHOULD.',
     hint: 'Answer the JSON-RPC method "ai_help" with { content, contentType: "text/markdown" }.',
@@ -35,7 +37,7 @@ const messages = {
 export default defineLiveCheck({
   id: 'dashdash-ai-help',
   title: 'The ai_help method answers in markdown (YAML front matter, When to Use, Quick Reference) and in json',
-  spec: { doc: 'dashdash', section: '3.3', level: 'MUST', requirements: ['DD-3.3.1-a', 'DD-3.3.1-b', 'DD-3.3.1-c', 'DD-3.3.1-d', 'DD-3.3.1-e', 'DD-3.3.2-a', 'DD-3.3.2-b'] },
+  spec: { doc: 'dashdash', section: '3.3', level: 'MUST', requirements: ['DD-3.3.1-a', 'DD-3.3.1-b', 'DD-3.3.1-c', 'DD-3.3.1-d', 'DD-3.3.1-e', 'DD-3.3.2-a', 'DD-3.3.2-b', 'DD-4.2-a'] },
   needs: 'session',
   preload: () => import('yaml'),
   messages,
@@ -73,6 +75,7 @@ export default defineLiveCheck({
       for (const [pattern, heading] of REQUIRED_HEADINGS) {
         if (!pattern.test(result.content)) ctx.fail('missing-section', { heading }, { transcript, location: { pointer: `/sections/${heading}` } });
       }
+      ctx.problems(undefined, crossReferenceProblems(ctx.discovery.initializeResult.dashdash, result.content), { transcript: [...ctx.discovery.initializeExchanges, md] });
     }
 
     const json = await session.request('ai_help', { format: 'json' });

@@ -19,7 +19,7 @@ export default defineLiveCheck({
   title: 'The initialize result carries a valid dashdash object (identity, access level, alternative access)',
   spec: {
     doc: 'dashdash', section: '3.1', level: 'MUST',
-    requirements: ['DD-3.1.1-a', 'DD-3.1.2-a', 'DD-3.1.2-b', 'DD-3.1.2-c', 'DD-3.1.2-d', 'DD-3.1.2-f', 'DD-3.1.2-g', 'DD-3.1.2-h', 'DD-3.1.2-i', 'DD-3.1.2-j', 'DD-3.1.2-k', 'DD-3.1.2-l', 'DD-3.1.2-m', 'DD-3.1.2-n'],
+    requirements: ['DD-3.1.1-a', 'DD-3.1.2-a', 'DD-3.1.2-b', 'DD-3.1.2-c', 'DD-3.1.2-d', 'DD-3.1.2-e', 'DD-3.1.2-f', 'DD-3.1.2-g', 'DD-3.1.2-h', 'DD-3.1.2-i', 'DD-3.1.2-j', 'DD-3.1.2-k', 'DD-3.1.2-l', 'DD-3.1.2-m', 'DD-3.1.2-n'],
   },
   needs: 'session',
   messages,

@@ -13,11 +13,15 @@ import mcpToolNames from './mcp-tool-names.js';
 import mcpToolsPagination from './mcp-tools-pagination.js';
 import mcpOutputSchema from './mcp-output-schema.js';
 import mcpWireValid from './mcp-wire-valid.js';
+import mcpCapabilities from './mcp-capabilities.js';
+import mcpInputSchema from './mcp-input-schema.js';
+import mcpInputValidation from './mcp-input-validation.js';
 import dashdashServerMetadata from './dashdash-server-metadata.js';
 import dashdashToolMetadata from './dashdash-tool-metadata.js';
 import dashdashResourceMetadata from './dashdash-resource-metadata.js';
 import dashdashAiHelp from './dashdash-ai-help.js';
 import toolcardWellKnown from './toolcard-well-known.js';
+import toolcardFiles from './toolcard-files.js';
 import lintJsonSyntax from './lint-json-syntax.js';
 import lintFileKind from './lint-file-kind.js';
 import lintSchema from './lint-schema.js';
@@ -44,12 +48,16 @@ export const LIVE_CHECKS: readonly LiveCheck[] = [
   pdTokenSavings,
   mcpToolNames,
   mcpToolsPagination,
+  mcpCapabilities,
+  mcpInputSchema,
+  mcpInputValidation,
   mcpOutputSchema,
   dashdashServerMetadata,
   dashdashToolMetadata,
   dashdashResourceMetadata,
   dashdashAiHelp,
   toolcardWellKnown,
+  toolcardFiles,
   mcpWireValid,
 ];
 

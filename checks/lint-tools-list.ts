@@ -1,5 +1,6 @@
 import { defineLintCheck } from '../src/check.js';
 import { isPlainObject } from '../src/pd/payload.js';
+import { INPUT_SCHEMA_MESSAGES, inputSchemaProblems } from '../src/rules/input-schema.js';
 import { TOOL_NAME_MESSAGES, toolListNameProblems } from '../src/rules/tool-names.js';
 import { compileSchema } from '../src/schema.js';
 import { clip } from '../src/text.js';
@@ -7,6 +8,7 @@ import { TOKEN_ENCODING, tokenCounter } from '../src/tokens.js';
 
 const messages = {
   ...TOOL_NAME_MESSAGES,
+  'draft07-construct': INPUT_SCHEMA_MESSAGES['draft07-construct'],
   'no-input-schema': { message: "Tool '{tool}' has no inputSchema; MCP requires one (at least { \"type\": \"object\" }).", hint: 'Add "inputSchema": { "type": "object" }.' },
   'schema-invalid': { message: "Tool '{tool}': {key} is not a valid JSON Schema: {problem}.", hint: 'Make {key} a JSON Schema object.' },
   'input-schema-not-object': { message: "Tool '{tool}': inputSchema must have \"type\": \"object\".", hint: 'Tool arguments are an object.' },
@@ -17,7 +19,7 @@ const messages = {
 export default defineLintCheck({
   id: 'lint-tools-list',
   title: 'A saved tools/list follows the MCP tool rules; its token cost per tool is reported',
-  spec: { doc: 'mcp-tools', section: 'Tool', level: 'MUST', requirements: ['MCP-name-a', 'MCP-name-c', 'MCP-name-d', 'MCP-name-e', 'MCP-input-a', 'MCP-output-a'] },
+  spec: { doc: 'mcp-tools', section: 'Tool', level: 'MUST', requirements: ['MCP-name-a', 'MCP-name-c', 'MCP-name-d', 'MCP-name-e', 'MCP-input-a', 'MCP-input-b', 'MCP-output-a'] },
   needs: 'folder',
   messages,
   async run(ctx) {
@@ -42,6 +44,9 @@ export default defineLintCheck({
           if (c.problem) ctx.fail('schema-invalid', { tool: name, key, problem: clip(c.problem, 200) }, { location: at(`/${key}`) });
           else if (key === 'inputSchema' && (tool[key] as Record<string, unknown>).type !== 'object') ctx.fail('input-schema-not-object', { tool: name }, { location: at('/inputSchema') });
         }
+        // A progressive-disclosure tools/list carries minimal schemas on purpose: only the
+        // draft-07 readings apply here; the full schema's rules are in the description's lint.
+        ctx.problems(file, inputSchemaProblems(tool.inputSchema, { draft07Only: true }), `/tools/${i}/inputSchema`);
         const tokens = count(JSON.stringify(tool));
         total += tokens;
         ctx.info('tool-tokens', { tool: tool.name, tokens, encoding: TOKEN_ENCODING }, { location: at() });

@@ -23,9 +23,12 @@ const messages = {
   'no-refusal-mention': { message: 'The resource description does not say what an unfetched call gets (§4.2 item 4; the spec’s own example omits it, so this is only a warning).', hint: WORDING },
   'no-steps': { message: 'The resource description does not give sequential workflow steps (§4.2 SHOULD).', hint: WORDING },
   'no-uri-example': { message: 'The resource description does not give a concrete URI example with ?tools= (§4.2 SHOULD).', hint: WORDING },
+  'no-parameters-mention': {
+    message: 'The resource description does not say that a tool\'s parameters (how to call it) come from this resource while tools/list is for choosing (§4.2 SHOULD).',
+    hint: 'Add it, e.g. "Step 2: fetch its full description here to learn its parameters".',
+  },
   'no-authorization-mention': { message: 'The resource description does not say that fetching authorizes the tool for the session (§4.2 SHOULD).', hint: WORDING },
   'mime-type': { message: 'The tool_descriptions resource has mimeType {mimeType}; §4.1 says it SHOULD be application/json.', hint: 'Set "mimeType": "application/json" on the resource.' },
-  'no-resources-capability': { message: 'The server lists resources but does not declare the resources capability in initialize.', hint: 'Declare capabilities.resources in the initialize result.' },
 } as const;
 
 /**
@@ -43,6 +46,8 @@ const SHOULD_SAY: Array<[RegExp, keyof typeof messages]> = [
   // Any scheme, with or without '//' (§4.1 allows server-specific ones such as orders+pd:/…).
   [/\b[a-z][a-z0-9+.-]*:\S*\?tools=\w/i, 'no-uri-example'],
   [/authori[sz]/i, 'no-authorization-mention'],
+  // Selection from tools/list, parameters from here: the two stages of §3 (PD-4.2-f).
+  [/\b(param\w*|argument\w*|input ?schemas?|schemas?|how to (use|call))\b/i, 'no-parameters-mention'],
 ];
 
 export default defineLiveCheck({
@@ -50,7 +55,7 @@ export default defineLiveCheck({
   title: 'resources/list exposes the tool_descriptions resource, named and described with its workflow',
   spec: {
     doc: 'progressive-disclosure', section: '4.1', level: 'MUST', criterion: 2,
-    requirements: ['PD-3.2-a', 'PD-4.1-a', 'PD-4.1-b', 'PD-4.1-c', 'PD-4.1-d', 'PD-4.1-e', 'PD-4.2-a', 'PD-4.2-b', 'PD-4.2-c', 'PD-4.2-d', 'PD-4.2-e', 'PD-4.2-g', 'PD-4.2-h'],
+    requirements: ['PD-3.2-a', 'PD-4.1-a', 'PD-4.1-b', 'PD-4.1-c', 'PD-4.1-d', 'PD-4.1-e', 'PD-4.2-a', 'PD-4.2-b', 'PD-4.2-c', 'PD-4.2-d', 'PD-4.2-e', 'PD-4.2-f', 'PD-4.2-g', 'PD-4.2-h'],
   },
   needs: 'session',
   messages,
@@ -76,9 +81,8 @@ export default defineLiveCheck({
       ctx.fail('no-description', {}, { location, transcript });
     } else {
       for (const [pattern, code] of MUST_SAY) if (!pattern.test(description)) ctx.fail(code, {}, { location, transcript });
-      for (const [pattern, code] of SHOULD_SAY) if (!pattern.test(description)) ctx.warn(code, {}, { location });
+      for (const [pattern, code] of SHOULD_SAY) if (!pattern.test(description)) ctx.warn(code, {}, { location, transcript });
     }
     if (r.mimeType !== 'application/json') ctx.warn('mime-type', { mimeType: JSON.stringify(r.mimeType ?? null) }, { location, transcript });
-    if (!isPlainObject(ctx.discovery.capabilities.resources)) ctx.warn('no-resources-capability');
   },
 });

@@ -56,6 +56,10 @@ export interface Behaviour {
   refuse(tool: string): CallToolResult;
   /** One page of tools/list (MCP pagination: an opaque cursor, nextCursor until the end). */
   pageTools(all: Tool[], cursor: string | undefined): { tools: Tool[]; nextCursor?: string };
+  /** What is wrong with a call's arguments, by the tool's full inputSchema (MCP: servers MUST validate inputs). */
+  validateArguments(tool: string, args: Record<string, unknown>): string[];
+  /** The answer to arguments that break the schema: a tool result with isError, so the model can correct itself. */
+  rejectArguments(tool: string, problems: string[]): CallToolResult;
   /** The result of a successful call: the value as JSON text, plus structuredContent under an outputSchema. */
   toolResult(tool: string, value: unknown): CallToolResult;
   /** Fields added to the SDK's initialize result (dashdash §3.1.1). */
@@ -138,6 +142,9 @@ export const referenceBehaviour: Behaviour = {
     return /^[A-Za-z0-9_.-]+$/.test(tool) && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
   },
 
+  validateArguments: (tool, args) => library.validate(tool, args),
+  rejectArguments: (tool, problems) => toolError('INVALID_ARGUMENTS', `Invalid arguments for ${tool}: ${problems.join('; ')}`),
+
   toolResult(tool, value) {
     const structured = TOOLS.find((t) => t.name === tool)?.outputSchema && typeof value === 'object' && value !== null;
     return {
@@ -154,8 +161,8 @@ function callTool(behaviour: Behaviour, state: SessionState, name: string, args:
     throw Object.assign(new Error(`Unknown tool: ${name}`), { code: -32602 });
   }
   if (!behaviour.isAuthorized(state, name)) return behaviour.refuse(name);
-  const problems = library.validate(name, args);
-  if (problems.length) return toolError('INVALID_ARGUMENTS', `Invalid arguments for ${name}: ${problems.join('; ')}`);
+  const problems = behaviour.validateArguments(name, args);
+  if (problems.length) return behaviour.rejectArguments(name, problems);
   try {
     return behaviour.toolResult(name, tool.run(state.notebook, args));
   } catch (err) {

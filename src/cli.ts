@@ -68,6 +68,7 @@ interface LiveCliOptions extends OutputOptions {
   allowDestructive: boolean;
   require: Array<'dashdash' | 'toolcards'>;
   explainPlan: boolean;
+  cards?: string;
 }
 
 const MAX_SESSIONS = 256;
@@ -275,6 +276,7 @@ export function buildProgram(): Command {
     .option('--max-response <MB>', 'largest message accepted from the server; a larger one ends its session', integer(1, 1024), DEFAULT_MAX_MESSAGE_MB)
     .option('--safe-calls', 'call only tools marked read-only (annotations.readOnlyHint)', false)
     .option('--allow-destructive', 'give tools annotated destructiveHint their example arguments (by default they get {}, which a server that checks its arguments refuses)', false)
+    .option('--cards <dir>', 'a folder of Tool Card files (<tool>.json) to compare with the live tools: a card per listed tool, none for an unlisted one, no schema drift (over stdio or HTTP)')
     .option('--explain-plan', 'print which sessions (server processes over stdio) the selected checks will open, in what order and why, then exit without starting anything', false)
     .addOption(new Option('--require <extensions...>', 'fail instead of skip when an optional extension is missing').choices(['dashdash', 'toolcards']).default([]));
   withOutputOptions(program)
@@ -338,7 +340,7 @@ async function targetFrom(words: string[], opts: LiveCliOptions): Promise<Target
   }
   if (opts.header.length) throw new UsageError('--header goes with --url');
   if (opts.transport !== 'auto') throw new UsageError('--transport goes with --url (a server command always speaks stdio)');
-  if (opts.require.includes('toolcards')) throw new UsageError('--require toolcards needs --url: Tool Cards are served at /.well-known/mcp-tools/ of a web origin (lint card files with mcp-pd-check lint)');
+  if (opts.require.includes('toolcards') && !opts.cards) throw new UsageError('--require toolcards needs --url (Tool Cards served at /.well-known/mcp-tools/) or --cards DIR (card files to compare with the live tools)');
   if (!words.length) throw new UsageError('no server to check: give the command that starts it (mcp-pd-check -- node server.js) or --url http://host/mcp');
   const env = parseEnv(opts.env);
   redactor = Redactor.forRun({ serverEnv: env });
@@ -362,6 +364,7 @@ async function runLive(words: string[], opts: LiveCliOptions, subcommands: reado
     process.stdout.write(planText(sessionPlan(checks, { sessions: opts.sessions ?? DEFAULT_SESSIONS[transport], transport })));
     return EXIT.ok;
   }
+  if (opts.cards !== undefined && !isDirectory(opts.cards)) throw new UsageError(`--cards '${opts.cards}' is not a folder (give the folder that holds <tool>.json Tool Cards, e.g. .well-known/mcp-tools)`);
   const target = await targetFrom(words, opts);
   checkOutputPath(opts);
   reportTargets(opts);
@@ -371,7 +374,7 @@ async function runLive(words: string[], opts: LiveCliOptions, subcommands: reado
   try {
     const sessions = opts.sessions ?? DEFAULT_SESSIONS[target.kind === 'http' ? 'http' : 'stdio'];
     const selected = checks.map((c) => c.id);
-    report = await checkTarget(target, { timeoutMs: opts.timeout, sessions, safeCalls: opts.safeCalls, allowDestructive: opts.allowDestructive, require: opts.require }, {
+    report = await checkTarget(target, { timeoutMs: opts.timeout, sessions, safeCalls: opts.safeCalls, allowDestructive: opts.allowDestructive, require: opts.require, ...(opts.cards !== undefined ? { cardsDir: resolve(opts.cards) } : {}) }, {
       checks,
       hooks: { onCheckStart: (c, i, n) => progress.update(i, n, c.id, opensOf(c, { sessions, selected }) || undefined), onCheckEnd: collectIfLarge },
       reportOptions: { timeoutMs: opts.timeout, sessions, safeCalls: opts.safeCalls, allowDestructive: opts.allowDestructive, failOn: opts.failOn },

@@ -20,6 +20,8 @@ export interface LiveOptions {
   allowDestructive?: boolean;
   /** Optional extensions that must be present (their absence fails instead of skipping). */
   require: Array<'dashdash' | 'toolcards'>;
+  /** A folder of Tool Card files (<tool>.json) to compare with the live tools (`--cards`). */
+  cardsDir?: string;
 }
 
 /** Codes of the prerequisites every live check may lack (reported by the helpers below). */

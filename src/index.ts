@@ -7,6 +7,7 @@
  *   const report = await checkServer({ command: ['node', 'dist/server.js'] });
  *   if (report.verdict?.implements !== 'yes') …
  */
+import { resolve } from 'node:path';
 import { LINT_CHECKS, LIVE_CHECKS, PD_CRITERIA } from '../checks/index.js';
 import type { LintCheck, LiveCheck } from './check.js';
 import { commandFrom, parseUrl } from './cli/target-args.js';
@@ -44,6 +45,8 @@ export interface CheckServerOptions {
   sessions?: number;
   /** Call only tools marked read-only. */
   safeCalls?: boolean;
+  /** A folder of Tool Card files (<tool>.json) to compare with the live tools. */
+  cards?: string;
   /** Optional extensions whose absence fails instead of skipping. */
   require?: Array<'dashdash' | 'toolcards'>;
   /** Check ids or prefixes (`pd-`) to run, or to leave out. */
@@ -81,7 +84,7 @@ export async function checkServer(options: CheckServerOptions): Promise<CheckRep
     redactor = Redactor.forRun({ serverEnv: env });
     target = new StdioTarget({ ...commandFrom(words, options.cwd, env), inheritEnv: options.inheritEnv }, { timeoutMs, limits, redactor });
   }
-  const live = { timeoutMs, sessions, safeCalls: options.safeCalls ?? false, allowDestructive: options.allowDestructive ?? false, require: options.require ?? [] };
+  const live = { timeoutMs, sessions, safeCalls: options.safeCalls ?? false, allowDestructive: options.allowDestructive ?? false, require: options.require ?? [], ...(options.cards !== undefined ? { cardsDir: resolve(options.cwd ?? process.cwd(), options.cards) } : {}) };
   const report = await checkTarget(target, live, { checks, maxDurationMs: options.maxDurationMs, reportOptions: { timeoutMs, sessions, safeCalls: live.safeCalls } });
   return safeReport(report, redactor);
 }

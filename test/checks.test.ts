@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { LIVE_CHECKS } from '../checks/index.js';
 import { referenceBehaviour, type Behaviour } from '../reference-server/server.js';
 import type { LiveCheck } from '../src/check.js';
-import { FIXTURE_SOURCES, ROOT, tempDir } from './helpers.js';
+import { cleanStatusOverStdio, FIXTURE_SOURCES, fixtureCards, REFERENCE_CARDS, ROOT, tempDir } from './helpers.js';
 import { fixtureCodes, runInProcess, testCheck, type InProcessServer, type InvalidCase, type Script, type ValidCase } from './support/check-tester.js';
 import { rewriteReads } from '../fixtures/servers/serve.js';
 
@@ -38,7 +38,8 @@ async function fixtureCases(check: LiveCheck): Promise<InvalidCase[]> {
     if (header.includes('(over a whole run only)')) continue;
     const { overrides } = (await import(join(ROOT, 'dist', 'fixtures', 'servers', file.replace(/\.ts$/, '.js')))) as { overrides: Partial<Behaviour> };
     // HTTP-only fixtures fail in-process too: every in-process session shares the process.
-    cases.push({ name: `fixture ${file}`, server: ref(overrides, check.needs === 'http' ? 'http' : 'stdio'), codes: fixtureCodes(header) });
+    const cards = fixtureCards(header);
+    cases.push({ name: `fixture ${file}`, server: ref(overrides, check.needs === 'http' ? 'http' : 'stdio'), codes: fixtureCodes(header), ...(cards ? { options: { cardsDir: cards } } : {}) });
   }
   return cases;
 }
@@ -139,6 +140,33 @@ const CASES: Record<string, { valid?: ValidCase[]; invalid: InvalidCase[] }> = {
       { name: 'no ai_help', server: ref({ aiHelp: () => { throw Object.assign(new Error('Method not found'), { code: -32601 }); } }), codes: ['not-implemented'] },
     ],
   },
+  'mcp-capabilities': {
+    invalid: [
+      { name: 'resources listed but not declared', server: ref({ initializeExtras: () => ({ ...referenceBehaviour.initializeExtras(), capabilities: { tools: {} } }) }), codes: ['no-resources-capability'] },
+    ],
+  },
+  'mcp-input-schema': {
+    invalid: [
+      { name: 'a plain server whose one tool takes any object', server: { script: plain }, codes: ['input-schema-no-properties'] },
+      { name: 'a tuple as a draft-07 items array', server: ref(rewriteReads((body) => ({ ...body, list_notes: { ...(body.list_notes as object), inputSchema: { type: 'object', properties: { range: { type: 'array', items: [{ type: 'integer' }, { type: 'integer' }] } } } } }))), codes: ['draft07-construct'] },
+      { name: 'no parameters, any object accepted', server: ref(rewriteReads((body) => ({ ...body, list_notes: { ...(body.list_notes as object), inputSchema: { type: 'object' } } }))), codes: ['input-schema-no-properties'] },
+    ],
+  },
+  'mcp-input-validation': {
+    valid: [
+      { name: '--safe-calls: only read-only tools are called', server: ref(), options: { safeCalls: true } },
+      { name: 'a plain server whose one tool takes anything: nothing to test, skipped', server: { script: plain }, status: 'skip' },
+    ],
+    invalid: [
+      { name: 'no validation, under --safe-calls: a read-only tool succeeds, another crashes into -32603', server: ref({ validateArguments: () => [] }), options: { safeCalls: true }, codes: ['accepted-invalid', 'protocol-error'] },
+    ],
+  },
+  'toolcard-files': {
+    valid: [{ name: 'no --cards: skipped with the reason', server: ref(), status: 'skip' }],
+    invalid: [
+      { name: 'a card for a tool the server does not list', server: ref({ listTools: (s) => referenceBehaviour.listTools(s).filter((t) => t.name !== 'search_notes') }), options: { cardsDir: REFERENCE_CARDS }, codes: ['card-for-unlisted-tool'] },
+    ],
+  },
   'toolcard-well-known': {
     valid: [{ name: 'over stdio: skipped by the runner (needs http)', server: ref(), status: 'skip' }],
     invalid: [
@@ -158,7 +186,9 @@ for (const check of LIVE_CHECKS) {
     const reference = ref({}, check.needs === 'http' ? 'http' : 'stdio');
     const invalid = [...(await fixtureCases(check)), ...own.invalid];
     t.ok(invalid.length > 0, 'at least one invalid case');
-    await testCheck(t, check, { valid: [{ name: 'the reference server', server: reference }, ...(own.valid ?? [])], invalid });
+    // Card files are compared only when a folder is given: the reference server's own.
+    const options = check.id === 'toolcard-files' ? { cardsDir: REFERENCE_CARDS } : undefined;
+    await testCheck(t, check, { valid: [{ name: 'the reference server', server: reference, ...(options ? { options } : {}) }, ...(own.valid ?? [])], invalid });
   });
 }
 
@@ -178,7 +208,7 @@ t.test('a correct server with a server-specific URI scheme (no //) passes every 
     },
   });
   const report = await runInProcess(LIVE_CHECKS, server);
-  for (const r of report.results) t.equal(r.status, r.id === 'toolcard-well-known' ? 'skip' : 'pass', `${r.id}: ${JSON.stringify(r.findings.filter((f) => f.level !== 'info').map((f) => f.message))}`);
+  for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id), `${r.id}: ${JSON.stringify(r.findings.filter((f) => f.level !== 'info').map((f) => f.message))}`);
   t.equal(report.verdict?.implements, 'yes');
 });
 

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LIVE_CHECKS } from '../checks/index.js';
 import { severityOf } from '../src/check.js';
-import { checkJson, cleanStatusOverStdio, FIXTURE_SOURCES, fixtureBundle, reportSchemaErrors, tempDir } from './helpers.js';
+import { checkJson, cleanStatusOverStdio, fixtureCards, FIXTURE_SOURCES, fixtureBundle, reportSchemaErrors, tempDir } from './helpers.js';
 import { codesOf, fixtureCodes } from './support/check-tester.js';
 
 /**
@@ -37,7 +37,8 @@ for (const fixture of fixtures.filter((f) => !httpOnly(f))) {
 
     const store = join(tempDir(), 'grants.json');
     // Every fixture meets the defaults (3 sessions over stdio).
-    const { run, report } = await checkJson(['node', fixtureBundle(fixture)], ['--env', `GRANT_STORE=${store}`]);
+    const cards = fixtureCards(header);
+    const { run, report } = await checkJson(['node', fixtureBundle(fixture)], ['--env', `GRANT_STORE=${store}`, ...(cards ? ['--cards', cards] : [])]);
     t.same(reportSchemaErrors(report), [], 'report is schema-valid');
     // A SHOULD of a MUST check (its header says "(a warning") only warns.
     const expected = severityOf(check.spec.level) === 'error' && !header.includes('(a warning') ? 'fail' : 'warn';

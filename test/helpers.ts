@@ -99,9 +99,18 @@ export function startHttp(bundle: string, env: Record<string, string> = {}): Pro
   });
 }
 
-/** What a check that passes against a conforming server reports over stdio (Tool Cards need HTTP). */
+/** What a check that passes against a conforming server reports over stdio (Tool Cards need HTTP or --cards). */
 export function cleanStatusOverStdio(id: string): 'pass' | 'skip' {
-  return id === 'toolcard-well-known' ? 'skip' : 'pass';
+  return id === 'toolcard-well-known' || id === 'toolcard-files' ? 'skip' : 'pass';
+}
+
+/** The Tool Card files of the reference server. */
+export const REFERENCE_CARDS = join(ROOT, 'reference-server', '.well-known', 'mcp-tools');
+
+/** The --cards folder a fixture's header asks for ("(run with --cards <dir>)"), relative to the repository. */
+export function fixtureCards(header: string): string | undefined {
+  const dir = /\(run with --cards (\S+)\)/.exec(header)?.[1];
+  return dir ? join(ROOT, dir) : undefined;
 }
 
 export function median(values: number[]): number {

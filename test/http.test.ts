@@ -2,7 +2,7 @@ import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LIVE_CHECKS } from '../checks/index.js';
-import { checkJson, FIXTURE_SOURCES, fixtureBundle, REFERENCE, reportSchemaErrors, runCli, startHttp } from './helpers.js';
+import { checkJson, fixtureCards, FIXTURE_SOURCES, REFERENCE_CARDS, fixtureBundle, REFERENCE, reportSchemaErrors, runCli, startHttp } from './helpers.js';
 import { codesOf, fixtureCodes } from './support/check-tester.js';
 
 /**
@@ -26,7 +26,8 @@ for (const file of readdirSync(FIXTURE_SOURCES).filter((f) => f.includes('--') &
     t.teardown(server.stop);
     // The isolation fixtures meet the HTTP default (16 sessions); the others need fewer.
     const sessions = m[1] === 'pd-session-isolation' ? [] : ['--sessions', '3'];
-    const run = await runCli(['--format', 'json', ...sessions, '--url', server.url]);
+    const cards = fixtureCards(header);
+    const run = await runCli(['--format', 'json', ...sessions, ...(cards ? ['--cards', cards] : []), '--url', server.url]);
     const report = JSON.parse(run.stdout) as { results: Array<{ id: string; status: string; findings: Array<{ level: string; code: string; hint?: string; transcript?: unknown[] }> }> };
     t.same(reportSchemaErrors(report), []);
     const own = report.results.find((r) => r.id === m[1])!;
@@ -44,7 +45,8 @@ for (const file of readdirSync(FIXTURE_SOURCES).filter((f) => f.includes('--') &
 t.test('the reference server over Streamable HTTP passes every check', async (t) => {
   const server = await startHttp(REFERENCE);
   t.teardown(server.stop);
-  const run = await runCli(['--format', 'json', '--url', server.url]);
+  // With its card files too, so that toolcard-files runs (and passes) beside toolcard-well-known.
+  const run = await runCli(['--format', 'json', '--cards', REFERENCE_CARDS, '--url', server.url]);
   t.equal(run.code, 0, run.stderr);
   const report = JSON.parse(run.stdout);
   t.same(reportSchemaErrors(report), []);
@@ -119,7 +121,7 @@ t.test('the older HTTP+SSE transport: the reference server passes every check, a
   const server = await startHttp(REFERENCE);
   t.teardown(server.stop);
   const sse = server.url.replace(/\/mcp$/, '/sse');
-  const auto = await runCli(['--format', 'json', '--url', sse]);
+  const auto = await runCli(['--format', 'json', '--cards', REFERENCE_CARDS, '--url', sse]);
   t.equal(auto.code, 0, auto.stderr);
   const report = JSON.parse(auto.stdout);
   t.same(reportSchemaErrors(report), []);

@@ -34,6 +34,8 @@ const EXPECTED: Record<string, Expected[]> = {
   'dashdash-forms': [
     ['lint-schema', 'error', 'wrapped.json:5', 'wrong-value', /'dashdash.accessLevel' must be one of "read", "interact", "full"; found the string "admin"/],
     ['lint-schema', 'error', 'dashdash.json:1', 'missing-field', /required field 'identity'/],
+    // DD-3.1.2-e: says what, not when.
+    ['lint-schema', 'error', 'dashdash-no-trigger.json:3', 'no-trigger-phrases', /no trigger phrase/],
   ],
   'unknown-kind': [
     ['lint-file-kind', 'warning', 'mystery.json:1', 'unknown-kind', /Cannot tell what .*mystery.json is/],
@@ -44,6 +46,15 @@ const EXPECTED: Record<string, Expected[]> = {
     ['lint-schema', 'error', 'card.json:7', 'bad-format', /'tool.mcp_server_uri' must be a valid uri; found the string "not a uri"/],
     ['lint-schema', 'error', 'card.json:20', 'out-of-range', /'tested_with\[0\].pass_rate' must be <= 1; found the number 98/],
     ['lint-schema', 'error', 'card.json:20', 'bad-format', /'tested_with\[0\].tested_at' must be a valid date-time; found the string "yesterday"/],
+    // One Tool Card field of each kind in the wrong shape (TC-tool.description, TC-schema.input_schema_uri, TC-safety.*).
+    ['lint-schema', 'error', 'card-safety.json:8', 'wrong-type', /'tool.description' must be a string; found an object/],
+    ['lint-schema', 'error', 'card-safety.json:10', 'bad-format', /'schema.input_schema_uri' must be a valid uri; found the string "schemas\/delete note.json"/],
+    ['lint-schema', 'error', 'card-safety.json:13', 'wrong-type', /'safety.reversible' must be a boolean; found the string "no"/],
+    ['lint-schema', 'error', 'card-safety.json:14', 'wrong-type', /'safety.rate_limited' must be a boolean; found the number 1/],
+    ['lint-schema', 'error', 'card-safety.json:17', 'wrong-type', /'safety.human_approval_required' must be a boolean; found the string "yes"/],
+    ['lint-schema', 'error', 'card-safety.json:18', 'wrong-type', /'safety.refusal_modes' must be an array; found the string/],
+    ['lint-schema', 'error', 'card-safety.json:19', 'wrong-type', /'safety.external_systems\[0\]' must be a string; found an object/],
+    ['lint-toolcard-level', 'error', 'card-safety.json:17', 'destructive-without-approval'],
     ['lint-schema', 'error', 'initialize.json:7', 'bad-pattern', /'dashdash.identity.name' must be lowercase letters, digits and hyphens/],
     ['lint-schema', 'error', 'initialize.json:8', 'wrong-value', /'dashdash.accessLevel' must be one of "read", "interact", "full"; found the string "admin"/],
     ['lint-schema', 'error', 'initialize.json:9', 'missing-field', /required field 'dashdash.alternativeAccess.webUrl'/],
@@ -65,6 +76,10 @@ const EXPECTED: Record<string, Expected[]> = {
     ['lint-tool-descriptions', 'warning', 'tool_descriptions/has space.json:2', 'name-invalid', /'has space' contains a space/],
     ['lint-tool-descriptions', 'error', 'tool_descriptions/has space.json:5', 'example-invalid', /Example 1 does not match the inputSchema: \/n: Instance type "string" is invalid. Expected "integer"/],
     ['lint-tool-descriptions', 'error', 'tool_descriptions/good.json:2', 'duplicate-in-folder', /in one folder are named 'good'/],
+    // MCP-input-c: no parameters, yet any object accepted; MCP-input-b: a draft-07 tuple read as 2020-12.
+    ['lint-tool-descriptions', 'warning', 'tool_descriptions/ping.json:4', 'input-schema-no-properties', /"additionalProperties":false/],
+    ['lint-tool-descriptions', 'error', 'tool_descriptions/range.json:4', 'input-schema-invalid', /items must be object,boolean/],
+    ['lint-tool-descriptions', 'warning', 'tool_descriptions/range.json:6', 'draft07-construct', /"items" is an array: a tuple is "prefixItems" there/],
   ],
   secrets: [
     ['lint-no-secrets', 'warning', 'tool_descriptions/leaky.json:3', 'credential', /an AWS access key id \(AKIA…GH \(20 characters\)\)/],

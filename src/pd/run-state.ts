@@ -81,6 +81,13 @@ export class RunState {
     return isPlainObject(entryFor(got.entries, tool));
   }
 
+  /** The read that returned a tool's full description in `fullDescriptions()` (the proof of findings about it). */
+  descriptionExchange(tool: string): Exchange | undefined {
+    return this.descriptionReads.get(tool);
+  }
+
+  private readonly descriptionReads = new Map<string, Exchange>();
+
   private async fetchAll(): Promise<Map<string, JsonObject>> {
     const map = this.discovery.fullDescriptions;
     const resource = await this.resource();
@@ -93,7 +100,10 @@ export class RunState {
       const got = await fetchDescriptions(this.reader, resource.uri, group);
       for (const name of group) {
         const entry = entryFor(got.entries, name);
-        if (isPlainObject(entry) && !('error' in entry)) map.set(name, entry);
+        if (isPlainObject(entry) && !('error' in entry)) {
+          map.set(name, entry);
+          this.descriptionReads.set(name, got.exchange);
+        }
       }
     }
     return map;

@@ -32,10 +32,6 @@ export const TOOL_DESCRIPTION_MESSAGES = {
     message: "The inputSchema requires '{property}', which is not among its properties.",
     hint: "Describe '{property}' under \"properties\", or drop it from \"required\".",
   },
-  'input-schema-no-properties': {
-    message: 'The full inputSchema describes no properties; if the tool takes arguments, the full description is where they are described.',
-    hint: 'Describe every argument under "properties" (or, for a tool without arguments, set "additionalProperties": false).',
-  },
   'no-examples': {
     message: 'No examples: full descriptions SHOULD include usage examples (§3.2).',
     hint: 'Add "examples": [{ "description", "input": { … } }] with inputs that match the schema.',
@@ -88,7 +84,6 @@ export function toolDescriptionRules(value: unknown, expected?: { name: string; 
         if (typeof property === 'string' && !Object.prototype.hasOwnProperty.call(properties, property)) add('required-not-in-properties', `/inputSchema/required/${i}`, { property });
       });
     }
-    if (Object.keys(properties).length === 0 && schema.additionalProperties !== false) add('input-schema-no-properties', '/inputSchema', {}, 'warn');
     problems.push(...exampleProblems(value, meta.problem || remote.length ? undefined : schema));
   }
   if (!('error_guidance' in value)) add('no-error-guidance', '', {}, 'warn');

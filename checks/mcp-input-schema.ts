@@ -1,0 +1,38 @@
+import { defineLiveCheck } from '../src/check.js';
+import { INPUT_SCHEMA_MESSAGES, inputSchemaProblems } from '../src/rules/input-schema.js';
+
+const messages = {
+  ...INPUT_SCHEMA_MESSAGES,
+  'checked': '{count|inputSchema} checked ({source}).',
+} as const;
+
+export default defineLiveCheck({
+  id: 'mcp-input-schema',
+  title: 'Each inputSchema reads as meant under JSON Schema 2020-12, and a tool without parameters accepts only {}',
+  spec: { doc: 'mcp-tools', section: 'Tool', level: 'SHOULD', requirements: ['MCP-input-b', 'MCP-input-c'] },
+  needs: 'session',
+  messages,
+  async run(ctx) {
+    const { discovery } = ctx;
+    // Under progressive disclosure tools/list carries minimal schemas on purpose (§3.1): the
+    // schema a client validates against is the full description's, fetched once in the probe.
+    const full = (await ctx.run.resource()) ? await ctx.fullDescriptions() : new Map();
+    let fromFull = 0;
+    let checked = 0;
+    for (const tool of discovery.tools) {
+      if (typeof tool.name !== 'string') continue;
+      const described = full.get(tool.name)?.inputSchema;
+      const schema = described ?? tool.inputSchema;
+      if (described !== undefined) fromFull++;
+      checked++;
+      // Without its full description, a minimal tools/list schema is all there is: only its draft-07 readings count.
+      const problems = inputSchemaProblems(schema, { draft07Only: described === undefined && full.size > 0 });
+      const read = described === undefined ? undefined : ctx.run.descriptionExchange(tool.name);
+      ctx.problems(tool.name, problems, { base: '/inputSchema', transcript: read ? [read] : discovery.toolsExchanges });
+    }
+    ctx.info('checked', {
+      count: checked,
+      source: fromFull === checked ? 'from the full descriptions' : fromFull ? `${fromFull} from the full descriptions, the rest from tools/list` : 'from tools/list',
+    });
+  },
+});

@@ -1,0 +1,124 @@
+import { defineLiveCheck } from '../src/check.js';
+import type { LiveContext } from '../src/context.js';
+import { classifyCall, isDestructive, isReadOnly } from '../src/pd/calls.js';
+import { isPlainObject } from '../src/pd/payload.js';
+import type { Exchange, JsonObject } from '../src/target/types.js';
+
+/** Tools tested, at most: the rule is the same for every tool. */
+const SAMPLE = 50;
+
+const messages = {
+  'accepted-invalid': {
+    message: "'{tool}' was called with arguments that break its inputSchema ({violation}) and succeeded: servers MUST validate tool inputs (MCP tools, Security).",
+    hint: 'Validate the arguments against the inputSchema before running the tool, and answer a tool result with isError: true that says what is wrong.',
+  },
+  'protocol-error': {
+    message: "'{tool}' rejected arguments that break its inputSchema ({violation}) with the JSON-RPC error {code}, not with a tool result with isError: true; MCP reports input-validation errors as results, so that the model sees them and can correct the call.",
+    hint: 'Return { "isError": true, "content": [{ "type": "text", "text": "<what is wrong>" }] } instead of throwing a protocol error.',
+  },
+  'no-response': { message: "'{tool}' gave no answer to arguments that break its inputSchema ({violation}): {note}.", hint: 'Answer every call, invalid ones with a tool result with isError: true.' },
+  'not-derivable': "'{tool}' was not tested: its inputSchema has neither a required property nor a typed one, so no call can be built that surely breaks it.",
+  'not-called': "'{tool}' was not called with invalid arguments: {why}.",
+  'not-authorized': "'{tool}' refused the call as not yet fetched, so input validation could not be seen (authorization is criterion 6's business).",
+  'nothing-tested': 'No tool was called with arguments that break its inputSchema (the lines above say why for each).',
+  'rejected': '{count|tool} rejected arguments that break their inputSchema with a tool result with isError: true.',
+  'sampled': 'The first {tested} of {total} tools were tested (the rule is the same for each).',
+} as const;
+
+interface InvalidCall { args: JsonObject; violation: string }
+
+export default defineLiveCheck({
+  id: 'mcp-input-validation',
+  title: 'A call whose arguments break the inputSchema is refused with a tool result with isError: true',
+  spec: { doc: 'mcp-tools', section: 'Security', level: 'MUST', requirements: ['MCP-sec-a', 'MCP-err-b'] },
+  needs: 'session',
+  sessionUse: 'the probe, once every description was fetched in it: each tool is called once with arguments its schema forbids',
+  messages,
+  async run(ctx) {
+    const { discovery } = ctx;
+    const resource = await ctx.run.resource();
+    // Authorized first: the probe fetches every description (once per run, shared).
+    const full = resource ? await ctx.fullDescriptions() : new Map<string, JsonObject>();
+    const names = ctx.calls.order(ctx.toolsToCallOrStop());
+    const tools = names.slice(0, SAMPLE);
+    if (names.length > SAMPLE) ctx.info('sampled', { tested: SAMPLE, total: names.length });
+    const session = ctx.reader();
+    let rejected = 0;
+    let tested = 0;
+    for (const name of tools) {
+      const location = { tool: name };
+      const schema = full.get(name)?.inputSchema ?? discovery.tools.find((t) => t.name === name)?.inputSchema;
+      const invalid = invalidCall(schema);
+      if (!invalid) {
+        ctx.info('not-derivable', { tool: name }, { location });
+        continue;
+      }
+      if (ctx.options.safeCalls && !isReadOnly(discovery, name)) {
+        ctx.info('not-called', { tool: name, why: '--safe-calls, and it is not marked read-only' }, { location });
+        continue;
+      }
+      if (isDestructive(discovery, name) && !ctx.options.allowDestructive) {
+        ctx.info('not-called', { tool: name, why: 'it is annotated destructiveHint; --allow-destructive allows it' }, { location });
+        continue;
+      }
+      const ex = await callOnce(ctx, name, invalid.args, resource !== undefined);
+      if (!ex) continue;
+      tested++;
+      const args = { tool: name, violation: invalid.violation };
+      const outcome = classifyCall(ex);
+      const error = ex.response?.error as { code?: unknown } | undefined;
+      const result = ex.response?.result;
+      if (outcome.kind === 'no-response') ctx.fail('no-response', { ...args, note: outcome.note }, { location, transcript: [ex] });
+      else if (outcome.kind === 'refused') ctx.info('not-authorized', { tool: name }, { location });
+      else if (error) ctx.warn('protocol-error', { ...args, code: String(error.code) }, { location, transcript: [ex] });
+      else if (isPlainObject(result) && result.isError === true) rejected++;
+      else ctx.fail('accepted-invalid', args, { location, transcript: [ex] });
+    }
+    if (rejected) ctx.info('rejected', { count: rejected });
+    if (!tested) ctx.skip('nothing-tested');
+  },
+});
+
+/**
+ * The call, made once. A server without the resource has no authorization, so a first run against
+ * it stays short and harmless: no new call is made there, and the `{}` calls criterion 7 already
+ * made (to tools whose schema requires a property) are judged instead.
+ */
+async function callOnce(ctx: LiveContext<keyof typeof messages>, name: string, args: JsonObject, fetched: boolean): Promise<Exchange | undefined> {
+  if (fetched) return ctx.reader().callTool(name, args);
+  const earlier = ctx.calls.unfetched.get(name);
+  if (earlier && Object.keys(args).length === 0) return earlier.exchange;
+  ctx.info('not-called', { tool: name, why: 'the server has no tool_descriptions resource, so only the {} calls made already are judged' }, { location: { tool: name } });
+  return undefined;
+}
+
+/**
+ * Arguments the schema surely forbids: without a required property (`{}`), else with a typed
+ * property given a value of another type. Undefined when the schema says too little.
+ */
+export function invalidCall(schema: unknown): InvalidCall | undefined {
+  if (!isPlainObject(schema)) return undefined;
+  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+  if (required.length) return { args: {}, violation: `the required property '${required[0]}' is missing` };
+  const properties = isPlainObject(schema.properties) ? schema.properties : {};
+  for (const [property, sub] of Object.entries(properties)) {
+    const type = isPlainObject(sub) ? sub.type : undefined;
+    const wrong = typeof type === 'string' ? WRONG_VALUE[type] : undefined;
+    if (wrong) return { args: { [property]: wrong.value }, violation: `'${property}' is ${wrong.what}, not ${article(type as string)}` };
+  }
+  return undefined;
+}
+
+/** A value of another type for each JSON Schema type. */
+const WRONG_VALUE: Record<string, { value: unknown; what: string }> = {
+  string: { value: 12345, what: 'the number 12345' },
+  number: { value: 'not a number', what: 'a string' },
+  integer: { value: 'not a number', what: 'a string' },
+  boolean: { value: 'yes', what: 'the string "yes"' },
+  object: { value: 'not an object', what: 'a string' },
+  array: { value: 'not an array', what: 'a string' },
+};
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
