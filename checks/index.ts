@@ -30,6 +30,7 @@ import lintToolcardLevel from './lint-toolcard-level.js';
 import lintToolcardConsistency from './lint-toolcard-consistency.js';
 import lintToolsList from './lint-tools-list.js';
 import lintNoSecrets from './lint-no-secrets.js';
+import lintNeedsReview from './lint-needs-review.js';
 
 /**
  * Every live check, in report order: the nine progressive-disclosure criteria first, by number;
@@ -74,4 +75,5 @@ export const LINT_CHECKS: readonly LintCheck[] = [
   lintToolcardConsistency,
   lintToolsList,
   lintNoSecrets,
+  lintNeedsReview,
 ];

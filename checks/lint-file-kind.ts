@@ -4,13 +4,14 @@ const messages = {
   'unknown-kind': {
     message: 'Cannot tell what {file} is, so it was only checked for JSON syntax.',
     hint: 'Recognised: a tool description (in tool_descriptions/, or with name and inputSchema), a Tool Card (tool_card_version), '
-      + 'dashdash metadata (specVersion and identity, or an initialize result with dashdash), a saved tools/list result ({ "tools": [...] }).',
+      + 'dashdash metadata (specVersion and identity, or an initialize result with dashdash), a saved tools/list result ({ "tools": [...] }), '
+      + 'or the checker\'s mcp-pd-check.config.json.',
   },
 } as const;
 
 export default defineLintCheck({
   id: 'lint-file-kind',
-  title: 'Every JSON file is recognised as a tool description, Tool Card, dashdash metadata or tools/list result',
+  title: 'Every JSON file is recognised as a tool description, Tool Card, dashdash metadata, tools/list result or checker config',
   spec: { doc: 'mcp-pd-check', section: 'lint', level: 'SHOULD', requirements: [] },
   needs: 'folder',
   messages,

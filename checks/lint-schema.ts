@@ -3,7 +3,7 @@ import type { RuleProblem } from '../src/findings.js';
 import type { LintFile } from '../src/lint/files.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { DASHDASH_MESSAGES, dashdashServerProblems, dashdashToolProblems } from '../src/rules/dashdash.js';
-import { SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';
+import { schemaProblems, SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';
 import { TOOL_CARD_MESSAGES, toolCardShape } from '../src/rules/tool-card.js';
 import { toolDescriptionShape } from '../src/rules/tool-description.js';
 
@@ -24,6 +24,7 @@ function problemsOf(file: LintFile): Array<{ base: string; problems: RuleProblem
   switch (file.kind) {
     case 'tool-description': return [{ base: '', problems: toolDescriptionShape(v) }];
     case 'tool-card': return [{ base: '', problems: toolCardShape(v) }];
+    case 'checker-config': return [{ base: '', problems: schemaProblems('config', v) }];
     case 'dashdash-server': return [{ base: '', problems: dashdashServerProblems(v) }];
     case 'initialize-result':
     case 'dashdash-wrapped': return [{ base: '/dashdash', problems: dashdashServerProblems(v.dashdash, '/dashdash') }];

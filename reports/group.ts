@@ -14,11 +14,17 @@ const GROUP_FROM = 3;
 /**
  * Folds the findings of one check that share a code and a level and sit on different tools into
  * one entry (in report order), so that one problem found on 14 tools reads as one; `verbose`
- * lists every finding on its own. Lint findings (files) are never folded: each has its own line.
+ * lists every finding on its own. Lint findings (files) are folded only when `files` is set and
+ * only below error level: an error's every position must be seen, a warning repeated in 84 places
+ * (a folder fresh from `init`) reads better as one line with the files it is in.
  */
-export function entries(findings: readonly Finding[], verbose = false): Entry[] {
+export function entries(findings: readonly Finding[], verbose = false, options: { files?: boolean } = {}): Entry[] {
   if (verbose) return findings.map((finding) => ({ finding, others: [] }));
-  const key = (f: Finding) => (f.location?.tool !== undefined && !f.location.file ? `${f.code}\0${f.level}\0${f.accepted ? 1 : 0}` : undefined);
+  const key = (f: Finding) => {
+    const same = `${f.code}\0${f.level}\0${f.accepted ? 1 : 0}`;
+    if (f.location?.file) return options.files && f.level !== 'error' ? `file\0${same}` : undefined;
+    return f.location?.tool !== undefined ? same : undefined;
+  };
   const counts = new Map<string, number>();
   for (const f of findings) {
     const k = key(f);
@@ -43,8 +49,21 @@ export function entries(findings: readonly Finding[], verbose = false): Entry[] 
   return out;
 }
 
-/** "the same on 12 more tools: 'write_file', 'edit_file' … and 4 more" */
+/** "the same on 12 more tools: 'write_file', 'edit_file' … and 4 more" (or "in 83 more places in 14 files: …") */
 export function othersLine(entry: Entry, max = 8): string {
+  if (entry.finding.location?.file) {
+    const all = [entry.finding, ...entry.others].map((f) => f.location?.file ?? '?');
+    const files = [...new Set(all)];
+    // One finding per file: name the other files; several per file: name every file they are in.
+    const onePerFile = files.length === all.length;
+    const named = onePerFile ? files.slice(1) : files;
+    // File names alone when they tell the files apart (they mostly do: one check, one kind of file).
+    const names = named.map((f) => f.slice(f.lastIndexOf('/') + 1));
+    const shown = new Set(names).size === named.length ? names : named;
+    const n = entry.others.length;
+    const where = onePerFile ? `in ${n} more file${n === 1 ? '' : 's'}` : `in ${n} more place${n === 1 ? '' : 's'}, in ${files.length} file${files.length === 1 ? '' : 's'}`;
+    return `the same ${where}: ${listing(shown, max)} (--verbose lists each)`;
+  }
   const tools = [...new Set(entry.others.map((f) => f.location?.tool ?? '?'))];
   return `the same on ${tools.length} more tool${tools.length === 1 ? '' : 's'}: ${listing(tools, max)}`;
 }

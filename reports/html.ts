@@ -64,7 +64,7 @@ export function renderHtml(report: CheckReport, verbose = false): string {
   const tokens = tokenData(report);
   const v = report.verdict;
   const checks = report.results.map((r) => `<section class="check"><h3><span class="badge" style="background:${COLOR[r.status]}">${r.status}</span> <code>${esc(r.id)}</code> ${esc(r.title)} <span class="muted">§${esc(r.spec.section)} ${esc(r.spec.level)} · ${r.durationMs} ms</span></h3>`
-    + (r.findings.length ? `<ul>${entries(r.findings, verbose).map(finding).join('')}</ul>` : '') + '</section>').join('\n');
+    + (r.findings.length ? `<ul>${entries(r.findings, verbose, { files: true }).map(finding).join('')}</ul>` : '') + '</section>').join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">

@@ -45,7 +45,7 @@ export function renderMarkdown(report: CheckReport, verbose = false): string {
   const problems = report.results.filter((r) => r.status === 'fail' || r.status === 'error' || r.status === 'warn');
   for (const r of problems) {
     out.push('', `### ${ICON[r.status]} \`${r.id}\``, '');
-    for (const e of entries(r.findings.filter((f) => f.level !== 'info'), verbose)) {
+    for (const e of entries(r.findings.filter((f) => f.level !== 'info'), verbose, { files: true })) {
       const f = e.finding;
       const where = f.location?.file ? ` ${cell(`${f.location.file}:${f.location.line ?? 1}`)}` : f.location?.tool ? ` [${cell(f.location.tool)}]` : '';
       const others = e.others.length ? `<br>…${cell(othersLine(e))}` : '';

@@ -54,7 +54,7 @@ export function renderText(report: CheckReport, options: TextOptions): string {
       // Info lines of a live run (token counts, forms seen) are for --verbose: the verdict sums them up.
       const showInfo = options.verbose || t.kind === 'files';
       const infos = showInfo ? entries(r.findings.filter((f) => f.level === 'info'), options.verbose) : [];
-      for (const e of entries(r.findings.filter((f) => f.level !== 'info'), options.verbose)) out.push(...renderEntry(e, c, width, shown));
+      for (const e of entries(r.findings.filter((f) => f.level !== 'info'), options.verbose, { files: true })) out.push(...renderEntry(e, c, width, shown));
       // Info lines (levels, token counts) can number thousands in a lint of many files.
       for (const e of infos.slice(0, MAX_INFO_LINES)) out.push(...renderEntry(e, c, width, shown));
       if (infos.length > MAX_INFO_LINES) out.push(c.gray(`      (${infos.length - MAX_INFO_LINES} more info lines in the JSON report)`));

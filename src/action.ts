@@ -26,8 +26,11 @@ export function actionArgs(env: NodeJS.ProcessEnv = process.env): string[] {
   args.push(...words(get('args')));
   const lint = get('lint');
   if (lint) return ['lint', ...args, ...words(lint)];
+  if (get('config')) args.push('--config', get('config'));
   if (get('url')) return [...args, '--url', get('url')];
-  if (!get('command')) throw new Error("give the action 'command' (a server command), 'url' or 'lint' (paths)");
+  // A config file names the server itself (its command or url).
+  if (!get('command') && get('config')) return args;
+  if (!get('command')) throw new Error("give the action 'command' (a server command), 'url', 'config' (a mcp-pd-check.config.json) or 'lint' (paths)");
   return [...args, '--', ...words(get('command'))];
 }
 

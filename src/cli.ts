@@ -3,7 +3,7 @@
 // that --version, --help and a small lint start fast.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { FORMAT_NAMES } from '../reports/formats.js';
 import { ProgressLine } from '../reports/progress.js';
 import { commandFrom, parseEnv, parseHeaders, parseUrl } from './cli/target-args.js';
@@ -77,6 +77,9 @@ const DEFAULT_BASELINE = 'mcp-pd-check.baseline.json';
 
 export const DEFAULT_CONFIG = 'mcp-pd-check.config.json';
 
+/** Config keys whose values are paths, read relative to the config file. */
+const PATH_KEYS = new Set(['cwd', 'cards', 'output', 'baseline']);
+
 /** Config keys → option names, where they differ. */
 const CONFIG_TO_OPTION: Record<string, string> = { timeoutMs: 'timeout', reports: 'report', headers: 'header' };
 
@@ -98,6 +101,10 @@ async function applyConfig(command: Command, explicit: string | undefined): Prom
   const problems = schemaProblemText('config', parsed);
   if (problems.length) throw new UsageError(`config ${file}: ${problems.join('; ')} (see schemas/config.schema.json)`);
   const config = parsed as Record<string, unknown>;
+  // Paths in the file are relative to the file (as in tsconfig or .eslintrc), so that
+  // `--config server/mcp-pd-check.config.json` means what it means inside server/.
+  const base = dirname(file);
+  const path = (p: string) => (isAbsolute(p) ? p : join(base, p));
   for (const [key, raw] of Object.entries(config)) {
     if (key === '$schema' || key === 'command') continue;
     const option = CONFIG_TO_OPTION[key] ?? key;
@@ -105,7 +112,8 @@ async function applyConfig(command: Command, explicit: string | undefined): Prom
     if (command.getOptionValueSource(option) === 'cli') continue;
     const value = key === 'env' ? Object.entries(raw as Record<string, string>).map(([k, v]) => `${k}=${v}`)
       : key === 'headers' ? Object.entries(raw as Record<string, string>).map(([k, v]) => `${k}: ${v}`)
-      : key === 'reports' ? Object.entries(raw as Record<string, string>).map(([k, v]) => `${k}=${v}`)
+      : key === 'reports' ? Object.entries(raw as Record<string, string>).map(([k, v]) => `${k}=${path(v)}`)
+      : PATH_KEYS.has(key) ? path(raw as string)
       : raw;
     command.setOptionValueWithSource(option, value, 'config');
   }
@@ -180,6 +188,18 @@ Tools are really called: point the checker at a test instance, not production
 Exit codes: 0 no finding at or above --fail-on, 1 conformance failures,
             2 usage error, 3 the server could not be started or reached.`;
 
+const INIT_HELP = `
+It reads initialize, tools/list and (with dashdash) ai_help; it never calls a tool. Generated
+texts a human must check start with "REVIEW:"; the lint counts them. A file that exists is kept
+unless --force. Paths in the written mcp-pd-check.config.json are relative to it.
+
+Examples:
+  $ ${TOOL_NAME} init --out pd -- node dist/server.js
+  $ ${TOOL_NAME} init --out pd --url http://127.0.0.1:3000/mcp
+  $ ${TOOL_NAME} init --out pd --from tools-list.json
+
+Exit codes: 0 written (or kept), 2 usage error, 3 the server could not be started or reached.`;
+
 const LINT_HELP = `
 Recognised files: tool descriptions (in a tool_descriptions/ folder, or with name and
 inputSchema), Tool Cards (tool_card_version), dashdash metadata (specVersion and identity,
@@ -192,6 +212,18 @@ Examples:
   $ ${TOOL_NAME} lint --format json tools-list.json > lint.json
 
 Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage error (e.g. a missing path).`;
+
+/** How a server is reached (a command or a URL), shared by live runs and init. */
+function withTargetOptions(command: Command, verb: 'check' | 'read'): Command {
+  return command
+    .option('--url <url>', `${verb} a Streamable HTTP server at this URL instead of starting a command`)
+    .addOption(new Option('--transport <transport>', 'HTTP transport for --url: auto tries Streamable HTTP, then the older HTTP+SSE (2024-11-05) on a 4xx').choices(['auto', 'streamable-http', 'sse']).default('auto'))
+    .option('--header <Name: value>', 'HTTP header for --url, repeatable; $VAR is read from the environment; never reported', collect, [])
+    .option('--cwd <dir>', 'working directory for the server command')
+    .option('--env <KEY=VALUE|KEY>', 'environment variable for the server; KEY alone passes the checker\'s own value through (repeatable)', collect, [])
+    .option('--inherit-env', 'give the server the checker\'s whole environment (risky: CI secrets reach the server; by default it gets only HOME, LOGNAME, PATH, SHELL, TERM, USER and --env)', false)
+    .option('--timeout <ms>', 'time limit for every request', integer(1, 600_000), 5000);
+}
 
 /** The report options shared by live runs and lint. */
 function withOutputOptions(command: Command): Command {
@@ -257,20 +289,27 @@ export function buildProgram(): Command {
       process.stdout.write(opts.format === 'json' ? explainJson(check) : explainText(check, color));
     }));
 
-  const program = new Command(TOOL_NAME)
-    .description('Check an MCP server against Progressive Disclosure for Tool Descriptions v2.1:\n'
-      + 'minimal tools/list, the tool_descriptions resource, and per-session authorization.\n'
-      + `Offline: '${TOOL_NAME} lint <paths...>' (see '${TOOL_NAME} lint --help').\n`
-      + `The checks: '${TOOL_NAME} list-checks', '${TOOL_NAME} explain <id>'.`)
-    .version(TOOL_VERSION, '-V, --version')
+  const init = reportErrors(withTargetOptions(new Command('init')
+    .description('Start progressive disclosure from any MCP server: write tool_descriptions/, a minimal tools/list, Tool Card stubs, the checker\'s config and CI workflow.')
     .argument('[command...]', 'the command that starts the server (stdio)')
-    .option('--url <url>', 'check a Streamable HTTP server at this URL instead of starting a command')
-    .addOption(new Option('--transport <transport>', 'HTTP transport for --url: auto tries Streamable HTTP, then the older HTTP+SSE (2024-11-05) on a 4xx').choices(['auto', 'streamable-http', 'sse']).default('auto'))
-    .option('--header <Name: value>', 'HTTP header for --url, repeatable; $VAR is read from the environment; never reported', collect, [])
-    .option('--cwd <dir>', 'working directory for the server command')
-    .option('--env <KEY=VALUE|KEY>', 'environment variable for the server; KEY alone passes the checker\'s own value through (repeatable)', collect, [])
-    .option('--inherit-env', 'give the server the checker\'s whole environment (risky: CI secrets reach the server; by default it gets only HOME, LOGNAME, PATH, SHELL, TERM, USER and --env)', false)
-    .option('--timeout <ms>', 'time limit for every request', integer(1, 600_000), 5000)
+    .option('--out <dir>', 'folder to write into', '.')
+    .option('--force', 'overwrite files that exist (by default they are kept)', false)
+    .option('--from <file>', 'read a saved tools/list result instead of a server (offline)'), 'read')
+    .passThroughOptions()
+    .addHelpText('after', INIT_HELP)
+    .action(async (words: string[], opts: InitCliOptions) => {
+      process.exitCode = await runInit(words, opts);
+    }));
+
+  const program = new Command(TOOL_NAME);
+  program.description('Check an MCP server against Progressive Disclosure for Tool Descriptions v2.1:\n'
+    + 'minimal tools/list, the tool_descriptions resource, and per-session authorization.\n'
+    + `Offline: '${TOOL_NAME} lint <paths...>' (see '${TOOL_NAME} lint --help').\n`
+    + `Not there yet? '${TOOL_NAME} init' writes a starting point from any server (see '${TOOL_NAME} init --help').\n`
+    + `The checks: '${TOOL_NAME} list-checks', '${TOOL_NAME} explain <id>'.`)
+    .version(TOOL_VERSION, '-V, --version')
+    .argument('[command...]', 'the command that starts the server (stdio)');
+  withTargetOptions(program, 'check')
     .option('--sessions <n>', `parallel sessions of the session-isolation check (default ${DEFAULT_SESSIONS.stdio} over stdio: each is a process; ${DEFAULT_SESSIONS.http} over HTTP: sessions are cheap and races need company)`, integer(2, MAX_SESSIONS))
     .option('--max-duration <s>', 'time limit of the whole run in seconds; checks not finished by then are errors', integer(1, 86_400), DEFAULT_MAX_DURATION_S)
     .option('--max-response <MB>', 'largest message accepted from the server; a larger one ends its session', integer(1, 1024), DEFAULT_MAX_MESSAGE_MB)
@@ -286,6 +325,7 @@ export function buildProgram(): Command {
     .addCommand(lint)
     .addCommand(listChecks)
     .addCommand(explain)
+    .addCommand(init)
     .action(async (words: string[], _opts: LiveCliOptions, cmd: Command) => {
       const fromConfig = await applyConfig(cmd, cmd.opts().config);
       process.exitCode = await runLive(words.length || cmd.opts().url ? words : fromConfig, cmd.opts<LiveCliOptions>(), cmd.commands.map((c) => c.name()));
@@ -304,6 +344,47 @@ function reportTargets(opts: OutputOptions): Array<[string, string]> {
     if (!isDirectory(dirname(resolve(file)))) throw new UsageError(`cannot write --report ${format}=${file}: the folder '${dirname(file)}' does not exist`);
     return [format, file];
   });
+}
+
+interface InitCliOptions {
+  out: string;
+  force: boolean;
+  from?: string;
+  url?: string;
+  transport: HttpTransport;
+  header: string[];
+  cwd?: string;
+  env: string[];
+  inheritEnv: boolean;
+  timeout: number;
+}
+
+async function runInit(words: string[], opts: InitCliOptions): Promise<number> {
+  exitOnSignals();
+  const { sourceFromFile, sourceFromServer, writeInit, initSummary } = await import('./cli/init-command.js');
+  if (opts.from && (words.length || opts.url)) throw new UsageError('give one source: --from FILE, --url URL or a server command');
+  if (existsSync(opts.out) && !isDirectory(opts.out)) throw new UsageError(`--out '${opts.out}' is a file, not a folder`);
+  let source;
+  if (opts.from) {
+    source = sourceFromFile(opts.from);
+  } else {
+    const live = { ...opts, require: [], maxResponse: DEFAULT_MAX_MESSAGE_MB, maxDuration: DEFAULT_MAX_DURATION_S } as unknown as LiveCliOptions;
+    const target = await targetFrom(words, live);
+    try {
+      // The config is read in the output folder: the command runs where it ran now.
+      const cwd = relative(resolve(opts.out), opts.cwd ? resolve(opts.cwd) : process.cwd()) || '.';
+      source = await sourceFromServer(target, opts.url ? { url: opts.url } : { command: words, cwd });
+    } catch (err) {
+      if (err instanceof TargetUnavailableError) {
+        say(`${TOOL_NAME}: cannot read '${target.describe}': ${err.message}\n`);
+        return EXIT.unreachable;
+      }
+      throw err;
+    }
+  }
+  const outcome = await writeInit(source, { out: opts.out, force: opts.force, from: opts.from, url: opts.url });
+  process.stdout.write(safeLine(initSummary(outcome, { out: opts.out, force: opts.force }, TOOL_NAME), redactor));
+  return EXIT.ok;
 }
 
 async function runLint(paths: string[], opts: OutputOptions): Promise<number> {

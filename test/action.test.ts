@@ -14,6 +14,8 @@ t.test('action inputs become mcp-pd-check arguments', async (t) => {
     ['--format', 'github', '--fail-on', 'error', '--report', 'sarif=out.sarif', '--only', 'pd-', '--url', 'http://127.0.0.1:3000/mcp']);
   t.same(actionArgs({ INPUT_LINT: 'tool_descriptions cards', INPUT_BASELINE: 'b.json' }),
     ['lint', '--format', 'github', '--fail-on', 'error', '--baseline', 'b.json', 'tool_descriptions', 'cards']);
+  t.same(actionArgs({ INPUT_CONFIG: 'pd/mcp-pd-check.config.json' }),
+    ['--format', 'github', '--fail-on', 'error', '--config', 'pd/mcp-pd-check.config.json'], 'a config names the server itself');
   t.throws(() => actionArgs({}), /give the action 'command'/);
 });
 

@@ -1,7 +1,8 @@
 import t from 'tap';
-import { existsSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixtureBundle, REFERENCE, runCli, tempDir } from './helpers.js';
+import { pathToFileURL } from 'node:url';
+import { fixtureBundle, REFERENCE, REFERENCE_CARDS, runCli, tempDir } from './helpers.js';
 
 t.test('mcp-pd-check.config.json supplies what a command line can say; the command line wins', async (t) => {
   const dir = tempDir();
@@ -47,4 +48,24 @@ t.test('lint reads the same config (format, only, failOn)', async (t) => {
   const run = await runCli(['lint', '--config', cfg, '--format', 'json', 'fixtures/folders/tool-descriptions']);
   t.equal(run.code, 0, 'failOn: never');
   t.same(JSON.parse(run.stdout).results.map((r: { id: string }) => r.id), ['lint-json-syntax']);
+});
+
+t.test('paths in a config file are relative to the file, wherever the checker runs', async (t) => {
+  const dir = tempDir();
+  mkdirSync(join(dir, 'server', 'pd'), { recursive: true });
+  // A relative command word: found only if the command runs in cwd '..' of the config.
+  writeFileSync(join(dir, 'server', 'ref.mjs'), `await import(${JSON.stringify(pathToFileURL(REFERENCE).href)});\n`);
+  cpSync(REFERENCE_CARDS, join(dir, 'server', 'pd', 'cards'), { recursive: true });
+  writeFileSync(join(dir, 'server', 'pd', 'mcp-pd-check.config.json'), JSON.stringify({
+    command: ['node', 'ref.mjs'],
+    cwd: '..',
+    cards: 'cards',
+    reports: { json: 'report.json' },
+  }));
+  const run = await runCli(['--config', join('server', 'pd', 'mcp-pd-check.config.json')], { cwd: dir });
+  t.equal(run.code, 0, run.stderr);
+  const report = JSON.parse(readFileSync(join(dir, 'server', 'pd', 'report.json'), 'utf8'));
+  const files = report.results.find((r: { id: string }) => r.id === 'toolcard-files');
+  t.equal(files.status, 'pass', 'cards: found next to the config, not in the working directory');
+  t.notOk(existsSync(join(dir, 'report.json')), 'the report is written next to the config');
 });

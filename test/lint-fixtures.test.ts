@@ -95,6 +95,14 @@ const EXPECTED: Record<string, Expected[]> = {
     ['lint-toolcard-consistency', 'error', 'mcp-tools/get_note.json:4', 'input-schema-drift', /get_note.json's inputSchema at '\/properties\/id\/type'/],
     ['lint-toolcard-consistency', 'error', 'mcp-tools/wrong_name.json:3', 'card-name-mismatch', /describes 'right_name', but it is the card of 'wrong_name'/],
   ],
+  // What `mcp-pd-check init` leaves for a human, and the checker's own config, validated as one.
+  'needs-review': [
+    ['lint-needs-review', 'warning', 'tool_descriptions/get_note.json:12', 'needs-review', /"REVIEW: generated from the inputSchema .*" \(\/examples\/0\/description\)/],
+    ['lint-needs-review', 'warning', 'tool_descriptions/get_note.json:18', 'needs-review', /\(\/usage_guidance\/important_notes\/0\)/],
+    ['lint-needs-review', 'warning', 'mcp-pd-check.config.json:5', 'needs-review', /the command that starts your server.*\(\/command\/1\)/],
+    ['lint-schema', 'error', 'bad-config/mcp-pd-check.config.json:3', 'out-of-range', /'sessions' must be >= 2; found the number 1 \(the config schema\)/],
+    ['lint-schema', 'error', 'bad-config/mcp-pd-check.config.json:4', 'wrong-value', /'failOn' must be one of "error", "warning", "never"/],
+  ],
   'tools-list': [
     ['lint-tools-list', 'warning', 'saved.json:5', 'name-duplicate', /'search' is listed twice/],
     ['lint-tools-list', 'warning', 'saved.json:6', 'name-invalid', /'send mail' contains a space/],

@@ -4,8 +4,8 @@ import { isPlainObject } from '../pd/payload.js';
 import { displayPath, type FoundPath, type ReadProblem } from './paths.js';
 import { JsonSource } from './source.js';
 
-/** What a linted file is; decided from its shape and folder (the four kinds). */
-export type FileKind = 'tool-description' | 'tool-card' | 'dashdash-server' | 'dashdash-wrapped' | 'initialize-result' | 'tools-list' | 'unknown';
+/** What a linted file is; decided from its shape and folder (the four kinds of metadata, and the checker's own config). */
+export type FileKind = 'tool-description' | 'tool-card' | 'dashdash-server' | 'dashdash-wrapped' | 'initialize-result' | 'tools-list' | 'checker-config' | 'unknown';
 
 export const KIND_NAMES: Record<FileKind, string> = {
   'tool-description': 'a tool description',
@@ -14,6 +14,7 @@ export const KIND_NAMES: Record<FileKind, string> = {
   'initialize-result': 'an initialize result with dashdash metadata',
   'dashdash-wrapped': 'dashdash metadata in a { "dashdash": … } object',
   'tools-list': 'a saved tools/list result',
+  'checker-config': 'an mcp-pd-check config file',
   unknown: 'an unrecognised JSON file',
 };
 
@@ -64,6 +65,7 @@ export async function readLintFile(found: FoundPath, cwd: string): Promise<LintF
 
 export function classify(value: unknown, path: string): FileKind {
   if (!isPlainObject(value)) return 'unknown';
+  if (basename(path) === 'mcp-pd-check.config.json') return 'checker-config';
   if ('tool_card_version' in value) return 'tool-card';
   if (Array.isArray(value.tools)) return 'tools-list';
   // dashdash metadata is saved in every form: an initialize result, a { "dashdash": … } object,

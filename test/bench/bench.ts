@@ -86,6 +86,18 @@ row('mcp-pd-check lint of one tool description', medianOf(() => measure([CLI, 'l
 row('a progressive-disclosure server with 1,000 tools (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '1000']), 3), 'target ≤ 3 s');
 row('a progressive-disclosure server with 10,000 tools (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '10000']), 3), 'target ≤ 15 s, ≤ 300 MB');
 
+// init --from a saved tools/list of 1,000 tools (generated here), into a fresh folder each time.
+const initDir = mkdtempSync(join(tmpdir(), 'mcp-pd-init-bench-'));
+writeFileSync(join(initDir, 'tools.json'), JSON.stringify({ tools: Array.from({ length: 1000 }, (_, i) => ({
+  name: `tool_${i}`,
+  description: `Tool ${i} does one thing. Details of its arguments and results follow here.`,
+  inputSchema: { type: 'object', properties: { id: { type: 'string', pattern: '^[a-z]+-\\d+$' }, limit: { type: 'integer', minimum: 1, maximum: 100 }, when: { type: 'string', format: 'date-time' } }, required: ['id'], additionalProperties: false },
+  annotations: { readOnlyHint: i % 2 === 0 },
+})) }));
+let initRun = 0;
+row('mcp-pd-check init --from a tools/list of 1,000 tools', medianOf(() => measure([CLI, 'init', '--out', join(initDir, `out-${initRun++}`), '--from', join(initDir, 'tools.json')]), 3), 'target ≤ 3 s');
+rmSync(initDir, { recursive: true, force: true });
+
 const corpus = mkdtempSync(join(tmpdir(), 'mcp-pd-lint-bench-'));
 for (const files of [10_000, 100_000]) {
   const dir = join(corpus, String(files), 'tool_descriptions');

@@ -1,0 +1,115 @@
+// `mcp-pd-check init`: from a server's tools/list to a progressive-disclosure starting point. It
+// reads (initialize, tools/list, ai_help) and never calls a tool.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { discover } from '../discovery.js';
+import { planInit, type InitPlan, type InitSource } from '../init/init.js';
+import { isPlainObject } from '../pd/payload.js';
+import type { Target } from '../target/target.js';
+import { UsageError } from './usage-error.js';
+
+export interface InitOptions {
+  out: string;
+  force: boolean;
+  from?: string;
+  url?: string;
+}
+
+/** What init did: the files written and kept, for the summary and for tests. */
+export interface InitOutcome {
+  plan: InitPlan;
+  written: string[];
+  kept: string[];
+}
+
+/** Reads the tools from a saved tools/list ({ tools }, a JSON-RPC response, or a bare array). */
+export function sourceFromFile(file: string): InitSource {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'ENOENT' ? `--from '${file}' does not exist` : `--from ${file} is not valid JSON (${(err as Error).message})`);
+  }
+  const tools = Array.isArray(parsed) ? parsed
+    : isPlainObject(parsed) && Array.isArray(parsed.tools) ? parsed.tools
+    : isPlainObject(parsed) && isPlainObject(parsed.result) && Array.isArray(parsed.result.tools) ? parsed.result.tools
+    : undefined;
+  if (!tools) throw new UsageError(`--from ${file} has no tools: give a saved tools/list result ({ "tools": [...] })`);
+  return { tools: tools.filter(isPlainObject) };
+}
+
+/** Reads a live server: initialize, every page of tools/list, and ai_help when it speaks dashdash. */
+export async function sourceFromServer(target: Target, how: { command?: string[]; cwd?: string; url?: string }): Promise<InitSource> {
+  try {
+    const { discovery, session } = await discover(target);
+    let aiHelp: string | undefined;
+    if (isPlainObject(discovery.initializeResult.dashdash)) {
+      const ex = await session.request('ai_help', {});
+      const content = (ex.response?.result as { content?: unknown } | undefined)?.content;
+      if (typeof content === 'string' && content.trim()) aiHelp = content;
+    }
+    return { tools: discovery.tools, serverInfo: discovery.serverInfo, ...how, ...(aiHelp ? { aiHelp } : {}) };
+  } finally {
+    await target.dispose();
+  }
+}
+
+/** Writes the plan into the output folder; an existing file is kept unless `force`. */
+export async function writeInit(source: InitSource, options: InitOptions): Promise<InitOutcome> {
+  const out = resolve(options.out);
+  // The workflow names the config from where init ran: the repository root, as a rule.
+  const configPath = relative(process.cwd(), join(out, 'mcp-pd-check.config.json')).split('\\').join('/');
+  const plan = await planInit(source, { configPath });
+  const written: string[] = [];
+  const kept: string[] = [];
+  for (const file of plan.files) {
+    const path = join(out, file.path);
+    // Paths come from tool names checked against the MCP name characters; this is a last guard.
+    if (relative(out, path).startsWith('..')) continue;
+    if (existsSync(path) && !options.force) {
+      kept.push(file.path);
+      continue;
+    }
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.content);
+    written.push(file.path);
+  }
+  return { plan, written, kept };
+}
+
+/** The summary init prints: what it wrote, the token figures, and the next three steps. */
+export function initSummary(outcome: InitOutcome, options: InitOptions, runCommand: string): string {
+  const { plan, written, kept } = outcome;
+  const out = options.out;
+  const lines: string[] = [];
+  const tools = plan.tokens.perTool.length;
+  lines.push(`Wrote ${written.length} file${written.length === 1 ? '' : 's'} to ${out} for ${tools} tool${tools === 1 ? '' : 's'}.`);
+  if (kept.length) lines.push(`Kept ${kept.length} that already exist${kept.length === 1 ? 's' : ''} (--force overwrites them): ${kept.slice(0, 5).join(', ')}${kept.length > 5 ? `, … ${kept.length - 5} more` : ''}.`);
+  if (plan.skipped.length) lines.push(`Skipped ${plan.skipped.length} tool${plan.skipped.length === 1 ? '' : 's'} whose name cannot be a file name: ${plan.skipped.slice(0, 5).join(', ')}.`);
+  if (plan.droppedExamples) lines.push(`${plan.droppedExamples} generated example${plan.droppedExamples === 1 ? ' was' : 's were'} dropped: ${plan.droppedExamples === 1 ? 'it did' : 'they did'} not validate against ${plan.droppedExamples === 1 ? 'its' : 'their'} schema.`);
+  const configFile = join(out, 'mcp-pd-check.config.json');
+  const inRoot = resolve(out) === process.cwd();
+  const { before, after, encoding } = plan.tokens;
+  const saved = before ? Math.round((1 - after / before) * 100) : 0;
+  lines.push('', `Tokens of tools/list (${encoding}), before → after (tools-list.minimal.json):`);
+  const width = Math.max(4, ...plan.tokens.perTool.map((t) => t.tool.length));
+  for (const t of plan.tokens.perTool) lines.push(`  ${t.tool.padEnd(width)}  ${String(t.before).padStart(6)} → ${String(t.after).padStart(5)}`);
+  lines.push(`  ${'all'.padEnd(width)}  ${String(before).padStart(6)} → ${String(after).padStart(5)}   ${saved} % less in every prompt`);
+  lines.push('  (each minimal entry keeps the title and annotations: clients choose and ask for approval by them)');
+  lines.push(
+    '',
+    'Next:',
+    `  1. Review what is marked: every "REVIEW:" in ${join(out, 'tool_descriptions')} (examples, guidance), and the`,
+    `     safety fields of the Tool Cards in ${join(out, '.well-known', 'mcp-tools')}. '${runCommand} lint ${out}' counts them.`,
+    `  2. Serve the folder: list the resource resource:///tool_descriptions, answer ?tools=a,b from`,
+    `     tool_descriptions/<name>.json, refuse calls to unfetched tools with TOOL_DESCRIPTION_REQUIRED, and`,
+    `     list tools-list.minimal.json as tools/list. The reference server does all of it: its source is`,
+    `     reference-server/server.ts and descriptions.ts in the mcp-pd-check repository.`,
+    `  3. Run the checker: '${runCommand} --config ${configFile}' (the config names the server;`,
+    `     paths in it are relative to it). ${join(out, '.github', 'workflows', 'mcp-pd-check.yml')} runs it in CI${inRoot ? '.' : ' once moved to'}`,
+    ...(inRoot ? [] : [`     your repository's .github/workflows/.`]),
+    '',
+  );
+  return lines.join('\n');
+}

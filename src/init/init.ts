@@ -1,0 +1,168 @@
+import { isPlainObject } from '../pd/payload.js';
+import { countTokensOf, minimalEntry, TOKEN_ENCODING } from '../tokens.js';
+import { generateExamples } from './examples.js';
+import { REVIEW } from './review.js';
+import { NO_PARAMETERS, toolCardStub } from './tool-card-stub.js';
+
+/** What init starts from: a server's tools/list, and what else it said about itself. */
+export interface InitSource {
+  tools: Array<Record<string, unknown>>;
+  serverInfo?: { name?: string; version?: string };
+  /** How the checker reaches the server: the command words (stdio) or the URL. */
+  command?: string[];
+  /** Where the command runs, relative to the output folder (the config lives there). */
+  cwd?: string;
+  url?: string;
+  /** The server's ai_help markdown, when it speaks dashdash. */
+  aiHelp?: string;
+}
+
+/** One file init proposes, relative to the output folder. */
+export interface InitFile {
+  path: string;
+  content: string;
+}
+
+export interface TokenFigure {
+  tool: string;
+  before: number;
+  after: number;
+}
+
+export interface InitPlan {
+  files: InitFile[];
+  tokens: { perTool: TokenFigure[]; before: number; after: number; encoding: string };
+  /** Tools skipped (no usable name) and generated examples dropped because they did not validate. */
+  skipped: string[];
+  droppedExamples: number;
+}
+
+/** A name that is safe as a file name (the MCP name rules, which tools should follow anyway). */
+const FILE_SAFE = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/**
+ * Everything `mcp-pd-check init` writes, as data: a description file per tool, the minimal
+ * tools/list, Tool Card stubs, the checker's config and CI workflow, and SKILL.md when the server
+ * has ai_help. Nothing is written here; the CLI decides what may be overwritten.
+ */
+export async function planInit(source: InitSource, where: { configPath?: string } = {}): Promise<InitPlan> {
+  const files: InitFile[] = [];
+  const skipped: string[] = [];
+  let droppedExamples = 0;
+  const tools = source.tools.filter((tool) => {
+    const ok = typeof tool.name === 'string' && FILE_SAFE.test(tool.name) && tool.name !== '.' && tool.name !== '..';
+    if (!ok) skipped.push(typeof tool.name === 'string' ? tool.name : JSON.stringify(tool.name ?? null));
+    return ok;
+  });
+  const minimal = tools.map(minimalListing);
+  for (const tool of tools) {
+    const name = tool.name as string;
+    const { examples, dropped } = generateExamples(name, tool.inputSchema);
+    droppedExamples += dropped;
+    files.push(json(`tool_descriptions/${name}.json`, fullDescription(tool, examples)));
+    files.push(json(`.well-known/mcp-tools/${name}.json`, toolCardStub(tool, source)));
+  }
+  files.push(json('tools-list.minimal.json', { tools: minimal }));
+  files.push(json('mcp-pd-check.config.json', config(source)));
+  files.push({ path: '.github/workflows/mcp-pd-check.yml', content: workflow(where.configPath ?? 'mcp-pd-check.config.json') });
+  if (source.aiHelp) files.push({ path: 'SKILL.md', content: skill(source.aiHelp) });
+
+  const counts = await countTokensOf(tools.flatMap((tool, i) => [JSON.stringify(tool), JSON.stringify(minimal[i])]));
+  const perTool = tools.map((tool, i) => ({ tool: tool.name as string, before: counts[2 * i]!, after: counts[2 * i + 1]! }));
+  return {
+    files,
+    tokens: { perTool, before: sum(perTool.map((t) => t.before)), after: sum(perTool.map((t) => t.after)), encoding: TOKEN_ENCODING },
+    skipped,
+    droppedExamples,
+  };
+}
+
+/** The full description: everything tools/list said, examples, and guidance skeletons to fill in. */
+function fullDescription(tool: Record<string, unknown>, examples: unknown[]): Record<string, unknown> {
+  const description = typeof tool.description === 'string' && tool.description.trim() ? tool.description : `${REVIEW} describe what ${String(tool.name)} does, when to use it and what it returns`;
+  return {
+    name: tool.name,
+    ...(typeof tool.title === 'string' ? { title: tool.title } : {}),
+    description,
+    inputSchema: isPlainObject(tool.inputSchema) ? tool.inputSchema : NO_PARAMETERS,
+    ...(isPlainObject(tool.outputSchema) ? { outputSchema: tool.outputSchema } : {}),
+    examples,
+    usage_guidance: {
+      common_patterns: [`${REVIEW} when to use ${String(tool.name)}, and which arguments go together`],
+      important_notes: [`${REVIEW} what is easy to get wrong (limits, formats, side effects)`],
+    },
+    error_guidance: {
+      common_errors: [{ error: `${REVIEW} an error code or message ${String(tool.name)} returns`, cause: `${REVIEW} why it happens`, solution: `${REVIEW} what the caller should do` }],
+    },
+    ...(isPlainObject(tool.annotations) ? { annotations: tool.annotations } : {}),
+  };
+}
+
+/** The tools/list entry under progressive disclosure: name, first sentence, no parameter details (§3.1). */
+function minimalListing(tool: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...minimalEntry(tool),
+    ...(typeof tool.title === 'string' ? { title: tool.title } : {}),
+    ...(isPlainObject(tool.annotations) ? { annotations: tool.annotations } : {}),
+  };
+}
+
+/** Offline (--from) the command is unknown: a placeholder the lint flags until it is filled in. */
+const PLACEHOLDER_COMMAND = ['node', `${REVIEW} the command that starts your server, e.g. dist/server.js`];
+
+function commandOf(source: InitSource): string[] {
+  return source.command?.length ? source.command : PLACEHOLDER_COMMAND;
+}
+
+function config(source: InitSource): Record<string, unknown> {
+  return {
+    $schema: 'https://mcp-pd-check.dev/schemas/config.schema.json',
+    // cwd is always written: paths in a config are relative to the file, wherever the checker runs.
+    ...(source.url ? { url: source.url } : { command: commandOf(source), cwd: source.cwd ?? '.' }),
+    cards: '.well-known/mcp-tools',
+    failOn: 'error',
+  };
+}
+
+/** The CI workflow: the action reads the config, so the server is named in one place. */
+function workflow(configPath: string): string {
+  return [
+    '# Written by mcp-pd-check init: checks the server on every push (progressive disclosure, dashdash, Tool Cards, MCP rules).',
+    `# It belongs in your repository's .github/workflows/; the config path is relative to the repository root.`,
+    'name: mcp-pd-check',
+    'on: [push, pull_request]',
+    'permissions:',
+    '  contents: read',
+    'jobs:',
+    '  mcp-pd-check:',
+    '    runs-on: ubuntu-latest',
+    '    steps:',
+    '      - uses: actions/checkout@v4',
+    '      - uses: actions/setup-node@v4',
+    '        with: { node-version: 20 }',
+    '      # REVIEW: build or install the server here, as its own CI does.',
+    '      - uses: <owner>/mcp-pd-check@v0   # REVIEW: the repository that hosts the mcp-pd-check action',
+    '        with:',
+    `          config: ${yamlString(configPath)}`,
+    '          fail-on: error',
+    '',
+  ].join('\n');
+}
+
+/** SKILL.md from the server's own ai_help markdown (dashdash §1.2: the metadata suffices to write one). */
+function skill(markdown: string): string {
+  return `<!-- ${REVIEW} made by mcp-pd-check init from the server's ai_help markdown; check it before publishing. -->\n${markdown.endsWith('\n') ? markdown : `${markdown}\n`}`;
+}
+
+function json(path: string, value: unknown): InitFile {
+  return { path, content: `${JSON.stringify(value, null, 2)}\n` };
+}
+
+/** A YAML scalar: plain when safe, else JSON's double-quoted form (valid YAML). */
+function yamlString(value: string): string {
+  return /^[\w./-]+$/.test(value) ? value : JSON.stringify(value);
+}
+
+function sum(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}

@@ -1,0 +1,2 @@
+/** The mark `mcp-pd-check init` puts on every text it could only guess; lint-needs-review counts them. */
+export const REVIEW = 'REVIEW:';
