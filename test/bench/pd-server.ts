@@ -12,4 +12,10 @@ const full: FullDescription[] = names.map((name, i) => ({
   inputSchema: { type: 'object', properties: { revision: { type: 'integer', minimum: 1 } }, additionalProperties: false },
   examples: [{ description: 'The latest revision', input: {} }, { description: 'Revision 2', input: { revision: 2 } }],
 }));
-serve(progressiveServer(tools, full));
+// A correct server validates its arguments (mcp-input-validation calls with a wrong type).
+serve(progressiveServer(tools, full, (_name, args) => {
+  const { revision, ...rest } = args;
+  const bad = Object.keys(rest).length ? `unknown argument '${Object.keys(rest)[0]}'`
+    : revision !== undefined && !(Number.isInteger(revision) && (revision as number) >= 1) ? "'revision' must be an integer >= 1" : undefined;
+  return bad ? { isError: true, content: [{ type: 'text', text: `Invalid arguments: ${bad}` }] } : { content: [{ type: 'text', text: 'ok' }] };
+}));
