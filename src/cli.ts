@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { FORMAT_NAMES } from '../reports/formats.js';
 import { ProgressLine } from '../reports/progress.js';
-import { commandFrom, parseEnv, parseHeaders, parseUrl } from './cli/target-args.js';
+import { commandFrom, parseEnv, parseHeaders, parseUrl, withUrlCredentials } from './cli/target-args.js';
 import { UsageError } from './cli/usage-error.js';
 import { InputError } from './input-error.js';
 import { selectChecks } from './select.js';
@@ -361,7 +361,7 @@ interface InitCliOptions {
 
 async function runInit(words: string[], opts: InitCliOptions): Promise<number> {
   exitOnSignals();
-  const { sourceFromFile, sourceFromServer, writeInit, initSummary } = await import('./cli/init-command.js');
+  const { sourceFromFile, sourceFromServer, writeInit, initSummary, publishableUrl, publishableHeaders } = await import('./cli/init-command.js');
   if (opts.from && (words.length || opts.url)) throw new UsageError('give one source: --from FILE, --url URL or a server command');
   if (existsSync(opts.out) && !isDirectory(opts.out)) throw new UsageError(`--out '${opts.out}' is a file, not a folder`);
   let source;
@@ -373,7 +373,9 @@ async function runInit(words: string[], opts: InitCliOptions): Promise<number> {
     try {
       // The config is read in the output folder: the command runs where it ran now.
       const cwd = relative(resolve(opts.out), opts.cwd ? resolve(opts.cwd) : process.cwd()) || '.';
-      source = await sourceFromServer(target, opts.url ? { url: opts.url } : { command: words, cwd });
+      // The config is committed: no credential of the URL or of a header goes into it.
+      const how = opts.url ? { url: publishableUrl(opts.url), ...(opts.header.length ? { headers: publishableHeaders(opts.header) } : {}) } : { command: words, cwd };
+      source = await sourceFromServer(target, how);
     } catch (err) {
       if (err instanceof TargetUnavailableError) {
         say(`${TOOL_NAME}: cannot read '${target.describe}': ${err.message}\n`);
@@ -415,9 +417,10 @@ async function targetFrom(words: string[], opts: LiveCliOptions): Promise<Target
   if (opts.url) {
     if (words.length) throw new UsageError(`give either a server command or --url, not both (got --url and '${words[0]}')`);
     if (opts.cwd || opts.env.length || opts.inheritEnv) throw new UsageError('--cwd, --env and --inherit-env apply to a server command, not to --url');
-    const headers = parseHeaders(opts.header);
-    redactor = Redactor.forRun({ headers });
-    return new HttpTarget(parseUrl(opts.url), headers, { timeoutMs: opts.timeout, limits: limitsFrom(opts), redactor, transport: opts.transport });
+    const given = parseUrl(opts.url);
+    const { url, headers } = withUrlCredentials(given, parseHeaders(opts.header));
+    redactor = Redactor.forRun({ headers, url: given });
+    return new HttpTarget(url, headers, { timeoutMs: opts.timeout, limits: limitsFrom(opts), redactor, transport: opts.transport });
   }
   if (opts.header.length) throw new UsageError('--header goes with --url');
   if (opts.transport !== 'auto') throw new UsageError('--transport goes with --url (a server command always speaks stdio)');

@@ -10,7 +10,7 @@
 import { resolve } from 'node:path';
 import { LINT_CHECKS, LIVE_CHECKS, PD_CRITERIA } from '../checks/index.js';
 import type { LintCheck, LiveCheck } from './check.js';
-import { commandFrom, parseUrl } from './cli/target-args.js';
+import { commandFrom, parseUrl, withUrlCredentials } from './cli/target-args.js';
 import type { CheckReport } from './generated/report.js';
 import { InputError } from './input-error.js';
 import { lintPaths } from './lint/lint.js';
@@ -74,9 +74,10 @@ export async function checkServer(options: CheckServerOptions): Promise<CheckRep
   let redactor: Redactor;
   if (options.url !== undefined) {
     if (options.command !== undefined) throw new InputError('give either command or url, not both');
-    const headers = options.headers ?? {};
-    redactor = Redactor.forRun({ headers });
-    target = new HttpTarget(parseUrl(options.url), headers, { timeoutMs, limits, redactor, transport: options.transport });
+    const given = parseUrl(options.url);
+    const { url, headers } = withUrlCredentials(given, options.headers ?? {});
+    redactor = Redactor.forRun({ headers, url: given });
+    target = new HttpTarget(url, headers, { timeoutMs, limits, redactor, transport: options.transport });
   } else {
     if (options.command === undefined) throw new InputError('no server to check: give command (e.g. [\'node\', \'server.js\']) or url');
     const words = typeof options.command === 'string' ? [options.command] : [...options.command];

@@ -81,11 +81,12 @@ export function compileSchema(schema: unknown): CompiledSchema {
 
 /** One line per ajv error, in words: "/limit must be <= 100". */
 export function describeErrors(errors: ErrorObject[] | null | undefined): string[] {
-  return (errors ?? []).map((e) => {
+  // ajv reports one fault once per schema branch it tried (e.g. "items must be object,boolean" ×3).
+  return [...new Set((errors ?? []).map((e) => {
     const where = e.instancePath || '(the whole value)';
     const extra = e.keyword === 'additionalProperties' ? ` ('${asText((e.params as { additionalProperty?: string }).additionalProperty)}')` : '';
     return `${where} ${e.message ?? 'is invalid'}${extra}`;
-  });
+  }))];
 }
 
 /**

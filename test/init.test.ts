@@ -3,7 +3,7 @@ import t from 'tap';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { CheckReport } from '../src/generated/report.js';
-import { REFERENCE, ROOT, runCli, tempDir } from './helpers.js';
+import { REFERENCE, ROOT, runCli, startHttp, tempDir } from './helpers.js';
 
 const FILESYSTEM = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
 const SPY = join(ROOT, 'dist', 'test', 'support', 'spy-server.js');
@@ -116,6 +116,32 @@ t.test('init against a dashdash server writes SKILL.md from its ai_help', async 
   t.match(skill, /^<!-- REVIEW: made by mcp-pd-check init from the server's ai_help markdown/);
   t.match(skill, /\n---\nname: /, 'the ai_help front matter follows');
   t.match(skill, /## When to Use/);
+});
+
+t.test('init --url: the config keeps $VARIABLES, never a header value or a credential of the URL', async (t) => {
+  const token = 'tok-3f9a1c7e5b2d8046';
+  const server = await startHttp(REFERENCE, { MCP_PD_REFERENCE_TOKEN: token });
+  t.teardown(() => server.stop());
+  const out = join(tempDir(), 'pd');
+  const literal = 'literal-key-71c4e2a9d05b';
+  const url = new URL(server.url);
+  url.username = 'someone';
+  url.password = 'pw-9e8d7c6b5a';
+  const run = await runCli(['init', '--out', out, '--url', server.url, '--header', 'Authorization: Bearer $PD_TOKEN', '--header', `X-Api-Key: ${literal}`], { env: { PD_TOKEN: token } });
+  t.equal(run.code, 0, run.stderr);
+  const config = JSON.parse(readFileSync(join(out, 'mcp-pd-check.config.json'), 'utf8')) as { url: string; headers: Record<string, string> };
+  t.equal(config.url, server.url);
+  t.same(config.headers, { Authorization: 'Bearer $PD_TOKEN', 'X-Api-Key': 'REVIEW: the X-Api-Key value from an environment variable, e.g. $X_API_KEY' });
+  const everything = snapshot(out) + run.stdout + run.stderr;
+  t.notOk(everything.includes(token) || everything.includes(literal), 'no header value is written or printed');
+
+  const withCredentials = join(tempDir(), 'pd');
+  const run2 = await runCli(['init', '--out', withCredentials, '--url', `${url.href}?key=qv-55aa33`, '--header', 'Authorization: Bearer $PD_TOKEN'], { env: { PD_TOKEN: token } });
+  t.equal(run2.code, 0, run2.stderr);
+  const config2 = JSON.parse(readFileSync(join(withCredentials, 'mcp-pd-check.config.json'), 'utf8')) as { url: string };
+  t.match(config2.url, /^REVIEW: http:\/\/127\.0\.0\.1:\d+\/mcp\?key=%E2%80%A6 \(credentials and query values were left out/);
+  const all2 = snapshot(withCredentials) + run2.stdout;
+  t.notOk(all2.includes('pw-9e8d7c6b5a') || all2.includes('qv-55aa33'), 'no password or query value of the URL is written or printed');
 });
 
 t.test('init: usage errors are one line, exit 2; an unreachable server is exit 3', async (t) => {

@@ -75,6 +75,19 @@ t.test('--header values are masked in every format, whatever the server echoes',
   assertNoSecret(t, outputs, [TOKEN, BEARER]);
 });
 
+t.test('user:password@ and query values of --url: sent as Basic auth, masked in every format', async (t) => {
+  const server = await startHttp(join(HOSTILE, 'http-echo-headers.js'));
+  t.teardown(() => server.stop());
+  const url = new URL(server.url);
+  url.username = 'app';
+  url.password = DB_PASSWORD;
+  url.searchParams.set('api_key', TOKEN);
+  const { run, outputs } = await runAllFormats([...BOUNDS, '--url', url.href], {});
+  const report = assertVerdict(t, run, 1);
+  t.match(JSON.stringify(report), /\[redacted --header Authorization\]/, 'the password travelled as Basic auth (echoed, masked)');
+  assertNoSecret(t, outputs, [DB_PASSWORD, TOKEN, Buffer.from(`app:${DB_PASSWORD}`).toString('base64')]);
+});
+
 /** A listener on another port: another origin, which must never hear from the checker. */
 async function elsewhere(t: Test): Promise<{ url: string; requests: IncomingMessage[] }> {
   const requests: IncomingMessage[] = [];
@@ -108,7 +121,8 @@ t.test('a 401 pointing to another origin is named, and nothing is fetched from i
   const metadata = `${other.url}/.well-known/oauth-protected-resource`;
   const server = await startHttp(join(HOSTILE, 'http-redirects.js'), { AUTH_ELSEWHERE: metadata });
   t.teardown(() => server.stop());
-  const run = await runBounded([...BOUNDS, '--url', server.url]);
+  // A longer timeout than BOUNDS': on a loaded machine a timed-out initialize would hide the 401.
+  const run = await runBounded([...BOUNDS, '--timeout', '5000', '--url', server.url]);
   assertVerdict(t, run, 3);
   t.match(run.stderr, /HTTP 401 Unauthorized: the server requires authorization; it asks for Bearer credentials and points to http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource \(another origin\), which mcp-pd-check did not contact/);
   t.equal(other.requests.length, 0);

@@ -65,3 +65,11 @@ t.test('--explain-plan prints the plan and starts nothing', async (t) => {
   t.match(http.stdout, /Session plan \(http, --sessions 16\): 17 sessions of one server in all\./);
   t.match(http.stdout, /S0, S1, S2–S15 new, S16 after/);
 });
+
+t.test('--only and --skip take comma lists as well as repeated values', async (t) => {
+  const ids = (only: string[], skip: string[]) => selectChecks(LIVE_CHECKS, only, skip).map((c) => c.id);
+  t.same(ids(['pd-resource-listed,pd-unknown-tool'], []), ids(['pd-resource-listed', 'pd-unknown-tool'], []));
+  t.same(ids(['pd-'], ['pd-session-isolation, pd-token-savings']), ids(['pd-'], ['pd-session-isolation', 'pd-token-savings']));
+  t.notOk(ids(['pd-'], ['pd-session-isolation,pd-token-savings']).includes('pd-token-savings'));
+  t.throws(() => selectChecks(LIVE_CHECKS, ['pd-resource-listed,nope'], []), /no check is called 'nope'/);
+});

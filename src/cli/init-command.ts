@@ -6,6 +6,7 @@ import { discover } from '../discovery.js';
 import { planInit, type InitPlan, type InitSource } from '../init/init.js';
 import { isPlainObject } from '../pd/payload.js';
 import type { Target } from '../target/target.js';
+import { REVIEW } from '../init/review.js';
 import { UsageError } from './usage-error.js';
 
 export interface InitOptions {
@@ -39,8 +40,37 @@ export function sourceFromFile(file: string): InitSource {
   return { tools: tools.filter(isPlainObject) };
 }
 
+/**
+ * The URL as the config may keep it: the config is committed, so credentials (user:password@)
+ * and query values never go into it; a URL that had them is marked for review instead.
+ */
+export function publishableUrl(text: string): string {
+  const url = new URL(text);
+  if (!url.username && !url.password && !url.search) return text;
+  url.username = '';
+  url.password = '';
+  for (const key of [...url.searchParams.keys()]) url.searchParams.set(key, '…');
+  return `${REVIEW} ${url.href} (credentials and query values were left out: give secrets as headers with $VARIABLES)`;
+}
+
+/**
+ * `--header` lines as the config may keep them: a value written with $VARIABLES is kept as
+ * written (the secret stays in the environment); a literal value is never written.
+ */
+export function publishableHeaders(lines: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim();
+    const value = line.slice(colon + 1).trim();
+    headers[name] = /\$\{?\w+\}?/.test(value) ? value : `${REVIEW} the ${name} value from an environment variable, e.g. $${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+  }
+  return headers;
+}
+
 /** Reads a live server: initialize, every page of tools/list, and ai_help when it speaks dashdash. */
-export async function sourceFromServer(target: Target, how: { command?: string[]; cwd?: string; url?: string }): Promise<InitSource> {
+export async function sourceFromServer(target: Target, how: { command?: string[]; cwd?: string; url?: string; headers?: Record<string, string> }): Promise<InitSource> {
   try {
     const { discovery, session } = await discover(target);
     let aiHelp: string | undefined;

@@ -66,6 +66,22 @@ export function parseHeaders(lines: string[]): Record<string, string> {
   return headers;
 }
 
+/**
+ * `user:password@` in a --url becomes `Authorization: Basic …`, as curl does: fetch refuses a URL
+ * with credentials, and a header is what never follows a redirect elsewhere. An Authorization
+ * header given with --header wins.
+ */
+export function withUrlCredentials(url: URL, headers: Record<string, string>): { url: URL; headers: Record<string, string> } {
+  if (!url.username && !url.password) return { url, headers };
+  const bare = new URL(url.href);
+  bare.username = '';
+  bare.password = '';
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return { url: bare, headers };
+  const decode = (part: string) => { try { return decodeURIComponent(part); } catch { return part; } };
+  const pair = `${decode(url.username)}:${decode(url.password)}`;
+  return { url: bare, headers: { ...headers, Authorization: `Basic ${Buffer.from(pair).toString('base64')}` } };
+}
+
 /** `--url`: an http(s) URL of a Streamable HTTP endpoint. */
 export function parseUrl(text: string): URL {
   let url: URL;

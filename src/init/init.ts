@@ -13,6 +13,8 @@ export interface InitSource {
   /** Where the command runs, relative to the output folder (the config lives there). */
   cwd?: string;
   url?: string;
+  /** HTTP headers for the config, as they may be published ($VARIABLES, never values). */
+  headers?: Record<string, string>;
   /** The server's ai_help markdown, when it speaks dashdash. */
   aiHelp?: string;
 }
@@ -118,7 +120,7 @@ function config(source: InitSource): Record<string, unknown> {
   return {
     $schema: 'https://mcp-pd-check.dev/schemas/config.schema.json',
     // cwd is always written: paths in a config are relative to the file, wherever the checker runs.
-    ...(source.url ? { url: source.url } : { command: commandOf(source), cwd: source.cwd ?? '.' }),
+    ...(source.url ? { url: source.url, ...(source.headers ? { headers: source.headers } : {}) } : { command: commandOf(source), cwd: source.cwd ?? '.' }),
     cards: '.well-known/mcp-tools',
     failOn: 'error',
   };

@@ -52,6 +52,28 @@ export function headerSecrets(headers: Record<string, string>): KnownSecret[] {
   return found;
 }
 
+/** The secrets of a --url: its password and its query values (API keys often travel there). */
+export function urlSecrets(url: URL): KnownSecret[] {
+  const found: KnownSecret[] = [];
+  for (const password of new Set([url.password, safeDecode(url.password)])) {
+    if (worthMasking(password)) found.push({ value: password, source: '--url password' });
+  }
+  for (const [key, value] of url.searchParams) {
+    if (worthMasking(value)) found.push({ value, source: `--url ${key}=` });
+    const raw = encodeURIComponent(value);
+    if (raw !== value && worthMasking(raw)) found.push({ value: raw, source: `--url ${key}=` });
+  }
+  return found;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /**
  * Replaces known secrets and recognisable credentials in text and in JSON values. Longest secrets
  * first, so that a secret containing another is masked whole.
@@ -70,11 +92,12 @@ export class Redactor {
   }
 
   /** A redactor for a run: the environment's secrets plus those of the command line. */
-  static forRun(options: { env?: Record<string, string | undefined>; headers?: Record<string, string>; serverEnv?: Record<string, string> } = {}): Redactor {
+  static forRun(options: { env?: Record<string, string | undefined>; headers?: Record<string, string>; serverEnv?: Record<string, string>; url?: URL } = {}): Redactor {
     return new Redactor([
       ...environmentSecrets(options.env ?? process.env),
       ...environmentSecrets(options.serverEnv ?? {}),
       ...headerSecrets(options.headers ?? {}),
+      ...(options.url ? urlSecrets(options.url) : []),
     ]);
   }
 
