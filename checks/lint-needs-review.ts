@@ -7,7 +7,7 @@ const MAX_VALUES = 100_000;
 const messages = {
   'needs-review': {
     message: 'A text still marked for review: "{text}" ({where}).',
-    hint: 'Replace it with what is true of the tool (mcp-pd-check init marks every text it could only guess with "REVIEW:").',
+    hint: 'Replace it with what is true of the tool, or delete it where it is only a mark (a Tool Card\'s "x-review"); mcp-pd-check init marks every text it could only guess with "REVIEW:".',
   },
 } as const;
 

@@ -57,13 +57,21 @@ export function othersLine(entry: Entry, max = 8): string {
     // One finding per file: name the other files; several per file: name every file they are in.
     const onePerFile = files.length === all.length;
     const named = onePerFile ? files.slice(1) : files;
-    // File names alone when they tell the files apart (they mostly do: one check, one kind of file).
+    // File names alone when they tell the files apart (they mostly do: one check, one kind of
+    // file); else the paths below the folder all of them share.
     const names = named.map((f) => f.slice(f.lastIndexOf('/') + 1));
-    const shown = new Set(names).size === named.length ? names : named;
+    const shown = new Set(names).size === named.length ? names : named.map((f) => f.slice(commonFolder(files).length));
     const n = entry.others.length;
     const where = onePerFile ? `in ${n} more file${n === 1 ? '' : 's'}` : `in ${n} more place${n === 1 ? '' : 's'}, in ${files.length} file${files.length === 1 ? '' : 's'}`;
     return `the same ${where}: ${listing(shown, max)} (--verbose lists each)`;
   }
   const tools = [...new Set(entry.others.map((f) => f.location?.tool ?? '?'))];
   return `the same on ${tools.length} more tool${tools.length === 1 ? '' : 's'}: ${listing(tools, max)}`;
+}
+
+/** The longest folder prefix (ending in '/') that every path starts with. */
+function commonFolder(paths: string[]): string {
+  let prefix = paths[0] ?? '';
+  for (const p of paths) while (!p.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix.slice(0, prefix.lastIndexOf('/') + 1);
 }

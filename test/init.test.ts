@@ -43,6 +43,7 @@ t.test('init against server-filesystem: a folder the lint passes, token figures,
   const card = JSON.parse(readFileSync(join(out, '.well-known', 'mcp-tools', 'read_file.json'), 'utf8'));
   t.same([card.safety.side_effect_class, card.safety.human_approval_required], ['read', false], 'readOnlyHint → read');
   const write = JSON.parse(readFileSync(join(out, '.well-known', 'mcp-tools', 'write_file.json'), 'utf8'));
+  t.match(write['x-review'], /^REVIEW: safety derived from the annotations \(destructiveHint → destructive, human approval required\)/, 'each card carries its review mark');
   t.same([write.safety.side_effect_class, write.safety.human_approval_required], ['destructive', true], 'destructiveHint → destructive, with approval');
   const minimal = JSON.parse(readFileSync(join(out, 'tools-list.minimal.json'), 'utf8')) as { tools: Array<{ inputSchema: Record<string, unknown> }> };
   t.ok(minimal.tools.every((tool) => !('properties' in tool.inputSchema)), 'the minimal list has no parameter details');
@@ -51,12 +52,13 @@ t.test('init against server-filesystem: a folder the lint passes, token figures,
   t.equal(lint.code, 0, 'the lint passes');
   t.equal(lint.report.summary.failed + lint.report.summary.errors, 0, 'with no error');
   const review = lint.report.results.find((r) => r.id === 'lint-needs-review')!.findings.filter((f) => f.code === 'needs-review');
-  t.ok(review.length >= 14, `review warnings are counted (${review.length})`);
+  t.ok(review.length >= 28, `review warnings are counted (${review.length})`);
+  t.equal(review.filter((f) => f.location?.pointer === '/x-review').length, 14, 'one on each Tool Card');
 
   const text = await runCli(['lint', out]);
   const warningLines = text.stdout.split('\n').filter((l) => /^ {6}warning /.test(l));
   t.ok(warningLines.length <= 5, `the text folds one warning found in many files into one entry (${warningLines.length} lines)`);
-  t.match(text.stdout, new RegExp(`\\+ the same in ${review.length - 1} more places, in 14 files: 'create_directory\\.json'`), 'and names the files it is in');
+  t.match(text.stdout, new RegExp(`\\+ the same in ${review.length - 1} more places, in 28 files: '\\.well-known/mcp-tools/create_directory\\.json'`), 'and names the files it is in');
   const verbose = await runCli(['lint', '--verbose', out]);
   t.ok(verbose.stdout.split('\n').filter((l) => /^ {6}warning /.test(l)).length >= review.length, '--verbose lists each on its own line');
 

@@ -130,8 +130,9 @@ export function initSummary(outcome: InitOutcome, options: InitOptions, runComma
   lines.push(
     '',
     'Next:',
-    `  1. Review what is marked: every "REVIEW:" in ${join(out, 'tool_descriptions')} (examples, guidance), and the`,
-    `     safety fields of the Tool Cards in ${join(out, '.well-known', 'mcp-tools')}. '${runCommand} lint ${out}' counts them.`,
+    `  1. Review what is marked "REVIEW:": examples and guidance in ${join(out, 'tool_descriptions')}, and the`,
+    `     safety fields of each card in ${join(out, '.well-known', 'mcp-tools')} (then delete its "x-review").`,
+    `     '${runCommand} lint ${out}' counts what is left.`,
     `  2. Serve the folder: list the resource resource:///tool_descriptions, answer ?tools=a,b from`,
     `     tool_descriptions/<name>.json, refuse calls to unfetched tools with TOOL_DESCRIPTION_REQUIRED, and`,
     `     list tools-list.minimal.json as tools/list. The reference server does all of it: its source is`,

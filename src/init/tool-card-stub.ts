@@ -1,5 +1,9 @@
 import { isPlainObject } from '../pd/payload.js';
 import type { InitSource } from './init.js';
+import { REVIEW } from './review.js';
+
+/** The field that carries a card's review mark: unknown to Tool Cards, so the lint warns until it is deleted. */
+export const CARD_REVIEW_FIELD = 'x-review';
 
 /** The schema init gives a tool that has none (the MCP form for no parameters); the description gets the same. */
 export const NO_PARAMETERS = { type: 'object', additionalProperties: false };
@@ -10,7 +14,8 @@ const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:
  * A Tool Card at level L1 (schema-valid; no refusal_modes, no tests yet), its safety profile
  * derived from the tool's MCP annotations: readOnlyHint → read; destructiveHint → destructive,
  * irreversible, human approval required; openWorldHint → external; otherwise mutating. Every
- * value is a proposal to review (the card schema is closed, so the marks live in the summary).
+ * value is a proposal: the card carries a REVIEW: mark in a field of its own (the card schema has
+ * no place for one), which lint-needs-review counts and lint-schema flags until it is deleted.
  */
 export function toolCardStub(tool: Record<string, unknown>, source: InitSource): Record<string, unknown> {
   const annotations = isPlainObject(tool.annotations) ? tool.annotations : {};
@@ -20,13 +25,16 @@ export function toolCardStub(tool: Record<string, unknown>, source: InitSource):
   const sideEffect = readOnly ? 'read' : destructive ? 'destructive' : external ? 'external' : 'mutating';
   const server = source.serverInfo?.name && /\S/.test(source.serverInfo.name) ? source.serverInfo.name : 'my-mcp-server';
   const version = source.serverInfo?.version && SEMVER.test(source.serverInfo.version) ? source.serverInfo.version : '0.1.0';
+  const why = readOnly ? 'readOnlyHint → read' : destructive ? 'destructiveHint → destructive, human approval required'
+    : external ? 'openWorldHint → external' : 'no hint → mutating';
   return {
+    [CARD_REVIEW_FIELD]: `${REVIEW} safety derived from the annotations (${why}); pii_exposure and secrets_exposure are guesses. Check every field, then delete this one.`,
     tool_card_version: '0.1',
     tool: {
       server_id: server,
       name: tool.name,
       version,
-      mcp_server_uri: source.url ?? `urn:mcp:${encodeURIComponent(server)}`,
+      mcp_server_uri: serverUri(source.url) ?? `urn:mcp:${encodeURIComponent(server)}`,
       description: typeof tool.description === 'string' && tool.description.trim() ? tool.description : String(tool.name),
     },
     schema: { input_schema_inline: isPlainObject(tool.inputSchema) ? tool.inputSchema : NO_PARAMETERS },
@@ -39,4 +47,9 @@ export function toolCardStub(tool: Record<string, unknown>, source: InitSource):
       human_approval_required: destructive,
     },
   };
+}
+
+/** The server's URL when it is one (init's URL may be a REVIEW: line, when it carried credentials). */
+function serverUri(url: string | undefined): string | undefined {
+  return url && URL.canParse(url) ? url : undefined;
 }
