@@ -44,6 +44,16 @@ t.test('the packed tarball works from an empty folder', async (t) => {
   t.match(first.stdout.split('\n').slice(2, 5).join('\n'), /^\nPROGRESSIVE DISCLOSURE: NO\n {2}No: .*14 tools cost [\d,]+ tokens in every prompt; listed minimally ≈ [\d,]+\./, 'the verdict and the token figures come first');
   t.same(readdirSync(join(app, 'sandbox')), [], 'nothing was written to the sandbox');
 
+  // Adopting: init from the installed package (json-schema-faker resolves from its dependencies),
+  // and the lint of what it wrote has no error.
+  const init = spawnSync('npx', ['--no-install', 'mcp-pd-check', 'init', '--out', 'pd', '--', 'node', join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js'), './sandbox'], { cwd: app, encoding: 'utf8', timeout: 120_000 });
+  t.equal(init.status, 0, init.stderr);
+  t.match(init.stdout, /^Wrote 31 files to pd for 14 tools\./);
+  const written = JSON.parse(readFileSync(join(app, 'pd', 'tool_descriptions', 'write_file.json'), 'utf8')) as { examples: Array<{ input: { path?: unknown } }> };
+  t.ok(written.examples.length >= 1 && typeof written.examples[0]!.input.path === 'string', 'examples were generated from the schema');
+  const lintInit = spawnSync('npx', ['--no-install', 'mcp-pd-check', 'lint', 'pd'], { cwd: app, encoding: 'utf8' });
+  t.equal(lintInit.status, 0, lintInit.stdout.slice(-600));
+
   // The library: importing it does nothing; the README's node:test example passes as written.
   const quiet = spawnSync(process.execPath, ['--input-type=module', '-e', "const before = ['exit', 'SIGINT', 'SIGTERM'].map((e) => process.listenerCount(e)); await import('mcp-pd-check'); await import('mcp-pd-check/reports'); console.log(JSON.stringify({ before, after: ['exit', 'SIGINT', 'SIGTERM'].map((e) => process.listenerCount(e)) }));"], { cwd: app, encoding: 'utf8' });
   t.equal(quiet.status, 0, quiet.stderr);
