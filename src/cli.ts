@@ -234,8 +234,9 @@ function withOutputOptions(command: Command): Command {
     .option('--report <format=file>', `also write a report in another format, e.g. junit=out.xml (repeatable; ${FORMAT_NAMES.join(', ')})`, collect, [])
     .option('--baseline <file>', 'accepted findings: reported, but they do not fail the run; fixed ones are reported as stale')
     .option('--update-baseline', `write this run's findings to the --baseline file (default ${DEFAULT_BASELINE})`, false)
-    .option('--only <ids...>', 'run only these checks (ids or prefixes such as pd- or dashdash-)', [])
-    .option('--skip <ids...>', 'do not run these checks (ids or prefixes)', [])
+    // One value each (comma lists or repeats): a variadic option would swallow the paths after it.
+    .option('--only <ids>', 'run only these checks: ids or prefixes such as pd- or dashdash-, comma-separated or repeated', collect, [])
+    .option('--skip <ids>', 'do not run these checks (ids or prefixes, comma-separated or repeated)', collect, [])
     .addOption(new Option('--fail-on <level>', 'lowest finding level that fails the run').choices(['error', 'warning', 'never']).default('error'))
     .option('--no-color', 'plain text output (also when NO_COLOR is set or output is not a terminal)')
     .option('-q, --quiet', 'no progress line on stderr (it is shown only on a terminal anyway)', false)
@@ -361,9 +362,9 @@ interface InitCliOptions {
 
 async function runInit(words: string[], opts: InitCliOptions): Promise<number> {
   exitOnSignals();
-  const { sourceFromFile, sourceFromServer, writeInit, initSummary, publishableUrl, publishableHeaders } = await import('./cli/init-command.js');
+  const { checkOutFolder, sourceFromFile, sourceFromServer, writeInit, initSummary, publishableUrl, publishableHeaders } = await import('./cli/init-command.js');
   if (opts.from && (words.length || opts.url)) throw new UsageError('give one source: --from FILE, --url URL or a server command');
-  if (existsSync(opts.out) && !isDirectory(opts.out)) throw new UsageError(`--out '${opts.out}' is a file, not a folder`);
+  checkOutFolder(opts.out);
   let source;
   if (opts.from) {
     source = sourceFromFile(opts.from);
@@ -384,6 +385,7 @@ async function runInit(words: string[], opts: InitCliOptions): Promise<number> {
       throw err;
     }
   }
+  if (!source.tools.length) throw new UsageError(`'${opts.url ?? words.join(' ')}' lists no tools: there is nothing to describe (is it the right server?)`);
   const outcome = await writeInit(source, { out: opts.out, force: opts.force, from: opts.from, url: opts.url });
   process.stdout.write(safeLine(initSummary(outcome, { out: opts.out, force: opts.force }, TOOL_NAME), redactor));
   return EXIT.ok;

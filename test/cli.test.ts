@@ -109,6 +109,9 @@ t.test('lint: exit 0 on a clean folder, 1 on findings, 2 on a missing path; JSON
   const bad = await runCli(['lint', '--format', 'json', 'fixtures/folders/tool-descriptions']);
   t.equal(bad.code, 1);
   t.same(reportSchemaErrors(JSON.parse(bad.stdout)), []);
+  const only = await runCli(['lint', '--only', 'lint-json-syntax,lint-schema', '--format', 'json', 'reference-server/tool_descriptions']);
+  t.equal(only.code, 0, `--only takes one value and leaves the paths alone: ${only.stderr}`);
+  t.same(JSON.parse(only.stdout).results.map((r: { id: string }) => r.id), ['lint-json-syntax', 'lint-schema']);
   const missing = await runCli(['lint', 'no/such/folder']);
   t.equal(missing.code, 2);
   t.match(missing.stderr, /no such file or folder: 'no\/such\/folder'/);

@@ -156,6 +156,14 @@ t.test('init: usage errors are one line, exit 2; an unreachable server is exit 3
   const nothing = await runCli(['init']);
   t.equal(nothing.code, 2);
   t.match(nothing.stderr, /no server to check/);
+  const file = join(tempDir(), 'tools.json');
+  writeFileSync(file, JSON.stringify({ tools: [] }));
+  const empty = await runCli(['init', '--out', join(tempDir(), 'pd'), '--from', file]);
+  t.equal(empty.code, 2);
+  t.match(empty.stderr, /^mcp-pd-check: --from .*tools\.json lists no tools: there is nothing to describe/);
+  const underFile = await runCli(['init', '--out', join(file, 'pd'), '--', 'node', REFERENCE]);
+  t.equal(underFile.code, 2, 'an --out that cannot be made is refused before the server starts');
+  t.match(underFile.stderr, /^mcp-pd-check: --out '.*tools\.json\/pd' cannot be written: '.*tools\.json' is a file, not a folder; give a folder you can write to\n$/);
   const down = await runCli(['init', '--out', tempDir(), '--', 'nonexistent-cmd-xyz']);
   t.equal(down.code, 3);
   t.equal(down.stderr.trim().split('\n').length, 1, 'one line');

@@ -1,6 +1,6 @@
 // `mcp-pd-check init`: from a server's tools/list to a progressive-disclosure starting point. It
 // reads (initialize, tools/list, ai_help) and never calls a tool.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { discover } from '../discovery.js';
 import { planInit, type InitPlan, type InitSource } from '../init/init.js';
@@ -37,6 +37,7 @@ export function sourceFromFile(file: string): InitSource {
     : isPlainObject(parsed) && isPlainObject(parsed.result) && Array.isArray(parsed.result.tools) ? parsed.result.tools
     : undefined;
   if (!tools) throw new UsageError(`--from ${file} has no tools: give a saved tools/list result ({ "tools": [...] })`);
+  if (!tools.some(isPlainObject)) throw new UsageError(`--from ${file} lists no tools: there is nothing to describe (is it the right file?)`);
   return { tools: tools.filter(isPlainObject) };
 }
 
@@ -93,6 +94,8 @@ export async function writeInit(source: InitSource, options: InitOptions): Promi
   const plan = await planInit(source, { configPath });
   const written: string[] = [];
   const kept: string[] = [];
+  // The folder is made and tried before anything is written, so that a bad --out writes nothing.
+  writable(out, options.out);
   for (const file of plan.files) {
     const path = join(out, file.path);
     // Paths come from tool names checked against the MCP name characters; this is a last guard.
@@ -101,11 +104,42 @@ export async function writeInit(source: InitSource, options: InitOptions): Promi
       kept.push(file.path);
       continue;
     }
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, file.content);
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.content);
+    } catch (err) {
+      const done = written.length ? ` (${written.length} file${written.length === 1 ? ' was' : 's were'} written before it; run again to finish)` : '';
+      throw new UsageError(`cannot write '${join(options.out, file.path)}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}${done}`);
+    }
     written.push(file.path);
   }
   return { plan, written, kept };
+}
+
+/**
+ * Whether --out can be made and written, checked before a server is started and without creating
+ * anything: the nearest part of the path that exists must be a folder we may write in.
+ */
+export function checkOutFolder(given: string): void {
+  let existing = resolve(given);
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  const fail = (why: string) => new UsageError(`--out '${given}' cannot be written: ${why}; give a folder you can write to`);
+  if (!statSync(existing).isDirectory()) throw fail(existing === resolve(given) ? 'it is a file, not a folder' : `'${existing}' is a file, not a folder`);
+  try {
+    accessSync(existing, constants.W_OK);
+  } catch {
+    throw fail('permission denied');
+  }
+}
+
+/** Makes the output folder; a one-line error if it cannot be made. */
+function writable(out: string, given: string): void {
+  checkOutFolder(given);
+  try {
+    mkdirSync(out, { recursive: true });
+  } catch (err) {
+    throw new UsageError(`--out '${given}' cannot be written: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; give a folder you can write to`);
+  }
 }
 
 /** The summary init prints: what it wrote, the token figures, and the next three steps. */
