@@ -1,5 +1,6 @@
 import { defineLintCheck } from '../src/check.js';
 import { REVIEW } from '../src/init/review.js';
+import { joinPointer } from '../src/json-pointer.js';
 
 /** A hostile or huge file must not make the walk long: past this many values the rest is not read. */
 const MAX_VALUES = 100_000;
@@ -27,9 +28,9 @@ export default defineLintCheck({
         if (typeof value === 'string') {
           if (value.startsWith(REVIEW)) ctx.warn('needs-review', { text: value.length > 80 ? `${value.slice(0, 79)}…` : value, where: pointer || '/' }, { location: ctx.at(file, pointer) });
         } else if (Array.isArray(value)) {
-          for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${pointer}/${i}`]);
+          for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], joinPointer(pointer, i)]);
         } else if (value !== null && typeof value === 'object') {
-          for (const [k, v] of Object.entries(value).reverse()) stack.push([v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+          for (const [k, v] of Object.entries(value).reverse()) stack.push([v, joinPointer(pointer, k)]);
         }
       }
     }

@@ -60,7 +60,8 @@ export function othersLine(entry: Entry, max = 8): string {
     // File names alone when they tell the files apart (they mostly do: one check, one kind of
     // file); else the paths below the folder all of them share.
     const names = named.map((f) => f.slice(f.lastIndexOf('/') + 1));
-    const shown = new Set(names).size === named.length ? names : named.map((f) => f.slice(commonFolder(files).length));
+    const common = new Set(names).size === named.length ? undefined : commonFolder(files).length;
+    const shown = common === undefined ? names : named.map((f) => f.slice(common));
     const n = entry.others.length;
     const where = onePerFile ? `in ${n} more file${n === 1 ? '' : 's'}` : `in ${n} more place${n === 1 ? '' : 's'}, in ${files.length} file${files.length === 1 ? '' : 's'}`;
     return `the same ${where}: ${listing(shown, max)} (--verbose lists each)`;

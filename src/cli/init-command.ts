@@ -7,6 +7,7 @@ import { planInit, type InitPlan, type InitSource } from '../init/init.js';
 import { isPlainObject } from '../pd/payload.js';
 import type { Target } from '../target/target.js';
 import { REVIEW } from '../init/review.js';
+import { ENV_REFERENCE, headerLine } from './target-args.js';
 import { UsageError } from './usage-error.js';
 
 export interface InitOptions {
@@ -37,8 +38,9 @@ export function sourceFromFile(file: string): InitSource {
     : isPlainObject(parsed) && isPlainObject(parsed.result) && Array.isArray(parsed.result.tools) ? parsed.result.tools
     : undefined;
   if (!tools) throw new UsageError(`--from ${file} has no tools: give a saved tools/list result ({ "tools": [...] })`);
-  if (!tools.some(isPlainObject)) throw new UsageError(`--from ${file} lists no tools: there is nothing to describe (is it the right file?)`);
-  return { tools: tools.filter(isPlainObject) };
+  const objects = tools.filter(isPlainObject);
+  if (!objects.length) throw new UsageError(`--from ${file} lists no tools: there is nothing to describe (is it the right file?)`);
+  return { tools: objects };
 }
 
 /**
@@ -61,11 +63,8 @@ export function publishableUrl(text: string): string {
 export function publishableHeaders(lines: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const line of lines) {
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim();
-    const value = line.slice(colon + 1).trim();
-    headers[name] = /\$\{?\w+\}?/.test(value) ? value : `${REVIEW} the ${name} value from an environment variable, e.g. $${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+    const { name, written } = headerLine(line);
+    headers[name] = new RegExp(ENV_REFERENCE.source).test(written) ? written : `${REVIEW} the ${name} value from an environment variable, e.g. $${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
   }
   return headers;
 }
@@ -132,9 +131,8 @@ export function checkOutFolder(given: string): void {
   }
 }
 
-/** Makes the output folder; a one-line error if it cannot be made. */
+/** Makes the output folder (checkOutFolder has vetted it); a one-line error if it cannot be made. */
 function writable(out: string, given: string): void {
-  checkOutFolder(given);
   try {
     mkdirSync(out, { recursive: true });
   } catch (err) {

@@ -43,6 +43,19 @@ export function parseEnv(pairs: string[], from: NodeJS.ProcessEnv = process.env)
   return env;
 }
 
+/** `$VAR` or `${VAR}` in a --header value. */
+export const ENV_REFERENCE = /\$\{(\w+)\}|\$(\w+)/g;
+
+/** One `--header` line split into its name and its value as written (before $VAR is read). */
+export function headerLine(line: string): { name: string; written: string } {
+  const colon = line.indexOf(':');
+  const name = colon > 0 ? line.slice(0, colon).trim() : '';
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+    throw new UsageError(`--header expects "Name: value", got '${line.slice(0, 40)}${line.length > 40 ? '…' : ''}'`);
+  }
+  return { name, written: line.slice(colon + 1).trim() };
+}
+
 /**
  * `--header "Name: value"`, repeatable; `$VAR` or `${VAR}` in a value is read from the
  * environment, so that secrets need not be typed on the command line (or land in shell history).
@@ -50,12 +63,8 @@ export function parseEnv(pairs: string[], from: NodeJS.ProcessEnv = process.env)
 export function parseHeaders(lines: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const line of lines) {
-    const colon = line.indexOf(':');
-    const name = colon > 0 ? line.slice(0, colon).trim() : '';
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
-      throw new UsageError(`--header expects "Name: value", got '${line.slice(0, 40)}${line.length > 40 ? '…' : ''}'`);
-    }
-    const value = line.slice(colon + 1).trim().replace(/\$\{(\w+)\}|\$(\w+)/g, (_m, a?: string, b?: string) => {
+    const { name, written } = headerLine(line);
+    const value = written.replace(ENV_REFERENCE, (_m, a?: string, b?: string) => {
       const key = (a ?? b)!;
       const v = process.env[key];
       if (v === undefined) throw new UsageError(`--header ${name}: the environment variable ${key} is not set`);

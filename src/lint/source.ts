@@ -1,5 +1,5 @@
 import { parseTree, findNodeAtLocation, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
-import { escapeSegment } from '../json-pointer.js';
+import { escapeSegment, pointerSegments } from '../json-pointer.js';
 import { MAX_DEPTH } from '../target/limits.js';
 import { asText } from '../text.js';
 
@@ -82,7 +82,7 @@ export class JsonSource {
   /** Line and column (1-based) of a JSON pointer; the nearest existing ancestor if it is missing. */
   locate(pointer: string): Position {
     if (!this.tree) return { line: 1, column: 1 };
-    const path = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const path = pointerSegments(pointer);
     for (let n = path.length; n >= 0; n--) {
       const segments = path.slice(0, n).map((s, i) => (this.isArrayAt(path.slice(0, i)) && /^\d+$/.test(s) ? Number(s) : s));
       const node = findNodeAtLocation(this.tree, segments);

@@ -1,6 +1,7 @@
 import type { RuleProblem } from '../findings.js';
 import type { Messages } from '../messages.js';
 import { isPlainObject } from '../pd/payload.js';
+import { joinPointer } from '../json-pointer.js';
 import { dialectOf } from '../schema.js';
 
 /**
@@ -79,12 +80,8 @@ function subschemas(root: Record<string, unknown>): Array<[Record<string, unknow
     }
     for (const k of MAPS) {
       const map = node[k];
-      if (isPlainObject(map)) for (const [name, s] of Object.entries(map)) stack.push([s, `${pointer}/${k}/${escapePointer(name)}`]);
+      if (isPlainObject(map)) for (const [name, s] of Object.entries(map)) stack.push([s, joinPointer(pointer, k, name)]);
     }
   }
   return found;
-}
-
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }

@@ -81,11 +81,14 @@ function safeDecode(text: string): string {
 export class Redactor {
   private readonly secrets: KnownSecret[];
   private readonly anyKnown: RegExp | undefined;
+  /** Where each secret came from, by value: built once, read on every hit. */
+  private readonly sourceOf: Map<string, string>;
 
   constructor(secrets: KnownSecret[] = []) {
     const byValue = new Map<string, KnownSecret>();
     for (const s of secrets) if (!byValue.has(s.value)) byValue.set(s.value, s);
     this.secrets = [...byValue.values()].sort((a, b) => b.value.length - a.value.length);
+    this.sourceOf = new Map(this.secrets.map((s) => [s.value, s.source]));
     this.anyKnown = this.secrets.length
       ? new RegExp(this.secrets.map((s) => escapeRegExp(s.value)).join('|'), 'g')
       : undefined;
@@ -111,8 +114,7 @@ export class Redactor {
     if (this.anyKnown) {
       this.anyKnown.lastIndex = 0;
       if (this.anyKnown.test(out)) {
-        const bySecret = new Map(this.secrets.map((s) => [s.value, s.source]));
-        out = out.replace(this.anyKnown, (hit) => `[redacted ${bySecret.get(hit) ?? 'secret'}]`);
+        out = out.replace(this.anyKnown, (hit) => `[redacted ${this.sourceOf.get(hit) ?? 'secret'}]`);
       }
     }
     return maskCredentials(out);
