@@ -8,9 +8,17 @@ export class ProgressLine {
   constructor(private readonly stream: NodeJS.WriteStream, private readonly enabled: boolean) {}
 
   update(index: number, total: number, id: string, sessions?: number): void {
-    if (!this.enabled) return;
     const extra = sessions ? ` (${sessions} session${sessions === 1 ? '' : 's'})` : '';
-    const line = `[${index + 1}/${total}] ${id}${extra}…`;
+    this.show(`[${index + 1}/${total}] ${id}${extra}…`);
+  }
+
+  /** While the server starts (a cold `npx -y` or `uvx` takes seconds). */
+  waiting(seconds: number): void {
+    this.show(`waiting for the server to start (${seconds} s)…`);
+  }
+
+  private show(line: string): void {
+    if (!this.enabled) return;
     const width = Math.max(20, (this.stream.columns || 80) - 1);
     this.stream.write(`\r\u001b[K${line.slice(0, width)}`);
     this.shown = true;

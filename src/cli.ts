@@ -18,7 +18,7 @@ import { opensOf } from './check.js';
 import type { Baseline } from './generated/baseline.js';
 import type { HttpTransport, Target } from './target/target.js';
 import { TargetUnavailableError } from './target/types.js';
-import { DEFAULT_MAX_MESSAGE_MB } from './target/limits.js';
+import { DEFAULT_MAX_MESSAGE_MB, DEFAULT_STARTUP_TIMEOUT_MS } from './target/limits.js';
 import { TOOL_NAME, TOOL_VERSION } from './version.js';
 import { asText } from './text.js';
 import { Redactor } from './safety/redact.js';
@@ -63,6 +63,7 @@ interface LiveCliOptions extends OutputOptions {
   env: string[];
   inheritEnv: boolean;
   timeout: number;
+  startupTimeout: number;
   sessions?: number;
   safeCalls: boolean;
   allowDestructive: boolean;
@@ -81,7 +82,7 @@ export const DEFAULT_CONFIG = 'mcp-pd-check.config.json';
 const PATH_KEYS = new Set(['cwd', 'cards', 'output', 'baseline']);
 
 /** Config keys → option names, where they differ. */
-const CONFIG_TO_OPTION: Record<string, string> = { timeoutMs: 'timeout', reports: 'report', headers: 'header' };
+const CONFIG_TO_OPTION: Record<string, string> = { timeoutMs: 'timeout', startupTimeoutMs: 'startupTimeout', reports: 'report', headers: 'header' };
 
 /**
  * Fills every option the command line left at its default from the config file (--config, or
@@ -222,7 +223,8 @@ function withTargetOptions(command: Command, verb: 'check' | 'read'): Command {
     .option('--cwd <dir>', 'working directory for the server command')
     .option('--env <KEY=VALUE|KEY>', 'environment variable for the server; KEY alone passes the checker\'s own value through (repeatable)', collect, [])
     .option('--inherit-env', 'give the server the checker\'s whole environment (risky: CI secrets reach the server; by default it gets only HOME, LOGNAME, PATH, SHELL, TERM, USER and --env)', false)
-    .option('--timeout <ms>', 'time limit for every request', integer(1, 600_000), 5000);
+    .option('--timeout <ms>', 'time limit for every request', integer(1, 600_000), 5000)
+    .option('--startup-timeout <ms>', 'time a server gets to start and answer initialize (a cold npx -y, uvx or JVM takes seconds); once it says anything, --timeout applies', integer(1, 3_600_000), DEFAULT_STARTUP_TIMEOUT_MS);
 }
 
 /** The report options shared by live runs and lint. */
@@ -358,6 +360,7 @@ interface InitCliOptions {
   env: string[];
   inheritEnv: boolean;
   timeout: number;
+  startupTimeout: number;
 }
 
 async function runInit(words: string[], opts: InitCliOptions): Promise<number> {
@@ -422,7 +425,7 @@ async function targetFrom(words: string[], opts: LiveCliOptions): Promise<Target
     const given = parseUrl(opts.url);
     const { url, headers } = withUrlCredentials(given, parseHeaders(opts.header));
     redactor = Redactor.forRun({ headers, url: given });
-    return new HttpTarget(url, headers, { timeoutMs: opts.timeout, limits: limitsFrom(opts), redactor, transport: opts.transport });
+    return new HttpTarget(url, headers, { timeoutMs: opts.timeout, startupTimeoutMs: opts.startupTimeout, limits: limitsFrom(opts), redactor, transport: opts.transport });
   }
   if (opts.header.length) throw new UsageError('--header goes with --url');
   if (opts.transport !== 'auto') throw new UsageError('--transport goes with --url (a server command always speaks stdio)');
@@ -432,7 +435,7 @@ async function targetFrom(words: string[], opts: LiveCliOptions): Promise<Target
   redactor = Redactor.forRun({ serverEnv: env });
   const command = { ...commandFrom(words, opts.cwd ? resolve(opts.cwd) : undefined, env), inheritEnv: opts.inheritEnv };
   if (opts.cwd && !isDirectory(opts.cwd)) throw new UsageError(`--cwd '${opts.cwd}' is not a directory`);
-  return new StdioTarget(command, { timeoutMs: opts.timeout, limits: limitsFrom(opts), redactor });
+  return new StdioTarget(command, { timeoutMs: opts.timeout, startupTimeoutMs: opts.startupTimeout, limits: limitsFrom(opts), redactor });
 }
 
 function limitsFrom(opts: LiveCliOptions) {
@@ -462,8 +465,8 @@ async function runLive(words: string[], opts: LiveCliOptions, subcommands: reado
     const selected = checks.map((c) => c.id);
     report = await checkTarget(target, { timeoutMs: opts.timeout, sessions, safeCalls: opts.safeCalls, allowDestructive: opts.allowDestructive, require: opts.require, ...(opts.cards !== undefined ? { cardsDir: resolve(opts.cards) } : {}) }, {
       checks,
-      hooks: { onCheckStart: (c, i, n) => progress.update(i, n, c.id, opensOf(c, { sessions, selected }) || undefined), onCheckEnd: collectIfLarge },
-      reportOptions: { timeoutMs: opts.timeout, sessions, safeCalls: opts.safeCalls, allowDestructive: opts.allowDestructive, failOn: opts.failOn },
+      hooks: { onStartWait: (s) => progress.waiting(s), onCheckStart: (c, i, n) => progress.update(i, n, c.id, opensOf(c, { sessions, selected }) || undefined), onCheckEnd: collectIfLarge },
+      reportOptions: { timeoutMs: opts.timeout, startupTimeoutMs: opts.startupTimeout, sessions, safeCalls: opts.safeCalls, allowDestructive: opts.allowDestructive, failOn: opts.failOn },
       maxDurationMs: opts.maxDuration * 1000,
     });
   } catch (err) {

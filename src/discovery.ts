@@ -34,8 +34,13 @@ export interface Discovery {
  * that only read resources share it). A target that cannot be started or initialized throws
  * TargetUnavailableError.
  */
-export async function discover(target: Target): Promise<{ discovery: Discovery; session: McpSession }> {
-  const session = await target.open('probe');
+export async function discover(target: Target, onStarted: () => void = () => {}): Promise<{ discovery: Discovery; session: McpSession }> {
+  let session: McpSession;
+  try {
+    session = await target.open('probe');
+  } finally {
+    onStarted();
+  }
   try {
     const init = session.initializeResult!;
     const tools = await session.listAll('tools/list', 'tools');

@@ -41,6 +41,8 @@ export interface CheckServerOptions {
   allowDestructive?: boolean;
   /** Time limit of every request, ms (default 5000). */
   timeoutMs?: number;
+  /** Time a server gets to start and answer initialize, ms (default 30,000). */
+  startupTimeoutMs?: number;
   /** Parallel sessions of the isolation check (default 3 over stdio, 16 over HTTP). */
   sessions?: number;
   /** Call only tools marked read-only. */
@@ -77,13 +79,13 @@ export async function checkServer(options: CheckServerOptions): Promise<CheckRep
     const given = parseUrl(options.url);
     const { url, headers } = withUrlCredentials(given, options.headers ?? {});
     redactor = Redactor.forRun({ headers, url: given });
-    target = new HttpTarget(url, headers, { timeoutMs, limits, redactor, transport: options.transport });
+    target = new HttpTarget(url, headers, { timeoutMs, startupTimeoutMs: options.startupTimeoutMs, limits, redactor, transport: options.transport });
   } else {
     if (options.command === undefined) throw new InputError('no server to check: give command (e.g. [\'node\', \'server.js\']) or url');
     const words = typeof options.command === 'string' ? [options.command] : [...options.command];
     const env = options.env ?? {};
     redactor = Redactor.forRun({ serverEnv: env });
-    target = new StdioTarget({ ...commandFrom(words, options.cwd, env), inheritEnv: options.inheritEnv }, { timeoutMs, limits, redactor });
+    target = new StdioTarget({ ...commandFrom(words, options.cwd, env), inheritEnv: options.inheritEnv }, { timeoutMs, startupTimeoutMs: options.startupTimeoutMs, limits, redactor });
   }
   const live = { timeoutMs, sessions, safeCalls: options.safeCalls ?? false, allowDestructive: options.allowDestructive ?? false, require: options.require ?? [], ...(options.cards !== undefined ? { cardsDir: resolve(options.cwd ?? process.cwd(), options.cards) } : {}) };
   const report = await checkTarget(target, live, { checks, maxDurationMs: options.maxDurationMs, reportOptions: { timeoutMs, sessions, safeCalls: live.safeCalls } });

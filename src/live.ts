@@ -28,7 +28,8 @@ export async function checkTarget(
     // checks will load (a tokenizer, schemas): both off the critical path.
     target.reserve(1 + plannedOpens(checks, options)); // the probe, then the checks' own
     for (const check of checks) void check.preload?.().catch(() => {});
-    const { discovery, session } = await withinDeadline(discover(target), deadline);
+    const ticker = waitTicker(extra.hooks);
+    const { discovery, session } = await withinDeadline(discover(target, ticker), deadline);
     try {
       const run = new RunState(discovery, session, { safeCalls: options.safeCalls, allowDestructive: options.allowDestructive ?? false });
       const results = await runLiveChecks(checks, target, discovery, session, options, run, extra.hooks, deadline);
@@ -53,6 +54,15 @@ export async function checkTarget(
   } finally {
     await target.dispose();
   }
+}
+
+/** Tells the hooks, every second, how long the first session has been starting; the returned function stops it. */
+function waitTicker(hooks: RunHooks | undefined): () => void {
+  if (!hooks?.onStartWait) return () => {};
+  const started = performance.now();
+  hooks.onStartWait(0);
+  const timer = setInterval(() => hooks.onStartWait!(Math.floor((performance.now() - started) / 1000)), 1000);
+  return () => clearInterval(timer);
 }
 
 /** The probe must end within the run's time too; a server too slow for it is unreachable in effect. */

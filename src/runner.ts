@@ -11,6 +11,8 @@ import type { RunState } from './pd/run-state.js';
 import { asText } from './text.js';
 
 export interface RunHooks {
+  /** Told when the first session starts, then every second until it has started (a progress line). */
+  onStartWait?(seconds: number): void;
   /** Told when a check starts (for a progress line); never used to print from here. */
   onCheckStart?(check: { id: string; opens?: CheckDefinition<unknown>['opens'] }, index: number, total: number): void;
   /** Told when a check has finished (the CLI collects garbage there on large runs). */

@@ -13,24 +13,9 @@ t.test('a command that does not exist: exit 3, one clear line', async (t) => {
   t.match(run.stderr, /nonexistent-cmd-xyz.*not found/);
 });
 
-t.test('a server that never answers initialize: exit 3 within the timeout', async (t) => {
-  const run = await runCli(['--timeout', '1500', '--', process.execPath, '-e', 'setTimeout(()=>{},1e9)']);
-  t.equal(run.code, 3);
-  t.match(run.stderr, /did not answer initialize within 1500 ms/);
-  t.equal(run.stderr.trim().split('\n').length, 1);
-  // A guard against hanging, not a speed test (machines here are shared and noisy).
-  t.ok(run.ms < 30_000, `did not hang (${Math.round(run.ms)} ms)`);
-});
-
-t.test('a server that exits at once: exit 3, and its stderr is quoted', async (t) => {
-  const run = await runCli(['--', process.execPath, '-e', 'console.error("boom: missing API key"); process.exit(2)']);
-  t.equal(run.code, 3);
-  t.match(run.stderr, /exited with code 2/);
-  t.match(run.stderr, /boom: missing API key/);
-});
-
 t.test('a server that prints non-JSON on stdout is told so', async (t) => {
-  const run = await runCli(['--timeout', '1000', '--', process.execPath, '-e', 'console.log("Server listening!"); setTimeout(()=>{},1e9)']);
+  // It stalls forever after its line: a short start-up limit is no race.
+  const run = await runCli(['--startup-timeout', '2000', '--', process.execPath, '-e', 'console.log("Server listening!"); setTimeout(()=>{},1e9)']);
   t.equal(run.code, 3);
   t.match(run.stderr, /non-JSON to stdout: "Server listening!"/);
 });

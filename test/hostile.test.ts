@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { CheckReport } from '../src/generated/report.js';
 import { Validator } from '@cfworker/json-schema';
 import { reportSchemaErrors, ROOT, startHttp, tempDir } from './helpers.js';
-import { assertVerdict, BOUNDS, HOSTILE, runBounded, SOURCES, survivors } from './support/hostile.js';
+import { assertVerdict, BOUNDS, HOSTILE, runBounded, SOURCES, STALLS, survivors } from './support/hostile.js';
 
 function findingsOf(report: CheckReport | undefined, id: string): string[] {
   return report?.results.find((r) => r.id === id)?.findings.map((f) => f.message) ?? [];
@@ -17,21 +17,25 @@ function saidBy(report: CheckReport | undefined, id: string): string {
   return (result?.findings ?? []).flatMap((f) => [f.message, ...(f.transcript ?? []).map((ex) => ex.note ?? '')]).join('\n');
 }
 
-interface Case { code: 1 | 3; check?: string; status?: 'fail' | 'pass'; proves: RegExp; args?: string[] }
+interface Case { code: 0 | 1 | 3; check?: string; status?: 'fail' | 'pass'; proves?: RegExp; args?: string[] }
 
 /** Each stdio fixture: its verdict and the finding (or reason) that proves it was understood. */
 const STDIO: Record<string, Case> = {
   'exits-at-once': { code: 3, proves: /exited with code 3; it said on stderr: "fatal: \\x1b\[31mcannot open database\\x1b\[0m \/var\/lib\/notes.db \\u202eevil"/ },
+  // A request limit far shorter than the start-up: the exit is still what is reported.
+  'exits-after-start': { code: 3, proves: /no answer to initialize: the server process exited with code 3; it said on stderr: "fatal: cannot open database \/var\/lib\/notes.db: permission denied"/, args: ['--timeout', '1000'] },
+  // Start-up is not a request: 8 s to answer initialize, and the run is a normal, full one.
+  'slow-start': { code: 0 },
   'exits-mid-run': { code: 1, check: 'pd-resource-listed', proves: /exited with code 139.*Segmentation fault/ },
-  'silent-initialize': { code: 3, proves: /did not answer initialize within 1000 ms/ },
-  'stalls-after-one': { code: 1, check: 'pd-minimal-descriptions', proves: /no response within 1000 ms/ },
+  'silent-initialize': { code: 3, proves: /did not answer initialize within 2000 ms \(--startup-timeout\)/, args: STALLS },
+  'stalls-after-one': { code: 1, check: 'pd-minimal-descriptions', proves: /no response within 1000 ms; the server process had been running for \d+\.\d s and wrote nothing on stderr meanwhile/, args: STALLS },
   'non-json-stdout': { code: 1, check: 'mcp-wire-valid', proves: /not a JSON-RPC message: "Starting notes server/ },
   'floods-stderr': { code: 1, check: 'pd-resource-listed', proves: /Method not found/ },
-  'huge-response': { code: 1, check: 'mcp-wire-valid', proves: /larger than the --max-response limit/, args: ['--timeout', '5000'] },
+  'huge-response': { code: 1, check: 'mcp-wire-valid', proves: /larger than the --max-response limit/ },
   'string-error-code': { code: 1, check: 'mcp-wire-valid', proves: /error\.code is "TOOL_DESCRIPTION_REQUIRED", not an integer/ },
-  'wrong-ids': { code: 3, proves: /answered under an id that no request had: \{"jsonrpc":"2.0","id":"1-reply"/ },
-  // Replies queue behind the storm: on a loaded machine even 5 s may pass, which is a clear verdict too.
-  'notification-storm': { code: 1, check: 'pd-resource-listed', proves: /Method not found|no response within 5000 ms/, args: ['--timeout', '5000'] },
+  // Its replies come under ids no request had: once it has spoken, initialize gets the request limit.
+  'wrong-ids': { code: 3, proves: /answered under an id that no request had: \{"jsonrpc":"2.0","id":"1-reply"/, args: STALLS },
+  'notification-storm': { code: 1, check: 'pd-resource-listed', proves: /Method not found/ },
   'ten-thousand-tools': { code: 1, check: 'mcp-tools-pagination', status: 'pass', proves: /10,000 tools in 1 page/ },
   'deep-nesting': { code: 1, check: 'mcp-wire-valid', proves: /nested deeper than 128 levels, which was cut/ },
   'proto-keys': { code: 1, check: 'pd-full-descriptions', proves: /Example 1 does not match the inputSchema/ },
@@ -50,14 +54,19 @@ t.test('every hostile fixture has a case here, and every case a fixture', async 
 
 for (const [fixture, c] of Object.entries(STDIO)) {
   t.test(`${fixture}: a clear verdict within bounds, nothing left running`, async (t) => {
-    const run = await runBounded(['--format', 'json', ...BOUNDS, ...(c.args ?? []), '--', 'node', join(HOSTILE, `${fixture}.js`)]);
+    // A normal run gets the default settings: no bounds at all.
+    const bounds = c.code === 0 ? [] : BOUNDS;
+    const run = await runBounded(['--format', 'json', ...bounds, ...(c.args ?? []), '--', 'node', join(HOSTILE, `${fixture}.js`)]);
     const report = assertVerdict(t, run, c.code);
-    if (c.check) {
+    if (c.code === 0) {
+      t.equal(report?.verdict?.implements, 'yes', 'a normal verdict');
+      t.same(report?.results.filter((r) => r.status !== 'pass' && r.status !== 'skip').map((r) => r.id), [], 'every check passes');
+    } else if (c.check) {
       const status = c.status ?? 'fail';
       t.equal(report?.results.find((r) => r.id === c.check)?.status, status, `${c.check}: ${status}`);
-      t.match(saidBy(report, c.check), c.proves, 'and says why');
+      t.match(saidBy(report, c.check), c.proves!, 'and says why');
     } else {
-      t.match(run.stderr, c.proves, 'the reason names the cause');
+      t.match(run.stderr, c.proves!, 'the reason names the cause');
     }
     t.same(survivors(fixture), [], 'no process of this fixture survives the run');
   });
@@ -97,7 +106,7 @@ t.test('--max-duration bounds a run against a server that stalls', async (t) => 
   t.notOk(run.killed);
   t.ok(run.code === 1 || run.code === 3, `exit 1 or 3 (got ${run.code})`);
   t.match(run.code === 3 ? run.stderr : run.stdout, /--max-duration \(2 s\)/, 'the report says the run was cut short');
-  t.ok(run.ms < 15_000, `it ended soon after the limit (${Math.round(run.ms)} ms; a hang guard, not a timing test)`);
+  t.ok(run.ms < 60_000, `it ended after the limit, not after its requests (${Math.round(run.ms)} ms; a hang guard, not a timing test)`);
   t.same(survivors('stalls-after-one'), []);
 });
 

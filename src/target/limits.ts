@@ -5,6 +5,13 @@ export interface WireLimits {
 }
 
 export const DEFAULT_MAX_MESSAGE_MB = 16;
+
+/**
+ * How long a server gets to start and answer initialize (--startup-timeout): enough for a cold
+ * `npx -y` or `uvx`, a JVM, or many sessions starting at once on a busy CI runner. It is not a
+ * request's limit: once the server says anything, initialize gets the request limit.
+ */
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_LIMITS: WireLimits = { maxMessageBytes: DEFAULT_MAX_MESSAGE_MB * 1024 * 1024 };
 
 /**

@@ -15,11 +15,31 @@ interface Pending {
   started: number;
   resolve: (e: Exchange) => void;
   timer: NodeJS.Timeout;
+  /** The time limit this request was given (ms). */
+  limitMs: number;
+  /** The wire's count of stderr lines when the request was sent ("what it printed meanwhile"). */
+  stderrMark: number;
+  /**
+   * Start-up: a request sent before the server has said anything (initialize) waits the start-up
+   * allowance; once the server speaks, the request limit applies from then on.
+   */
+  startup: boolean;
+  /** The timer fired; the request waits out the exit grace (a late reply no longer counts). */
+  expired?: boolean;
 }
+
+/**
+ * After a request's timer fires, how long to wait for the server process to exit before calling
+ * it a timeout: a server that dies while its reply is due is reported as dead, not as slow.
+ */
+export const EXIT_GRACE_MS = 500;
 
 export interface SessionOptions {
   label: string;
+  /** Time limit of every request (ms). */
   timeoutMs: number;
+  /** Time limit of initialize while the server starts (ms); the request limit when not given. */
+  startupTimeoutMs?: number;
   /** Masks secrets in everything the server sends, before anything is kept or clipped. */
   redactor?: Redactor;
 }
@@ -77,7 +97,7 @@ export class McpSession {
   stderrTail(): string[] { return this.wire.stderrTail(); }
 
   /** Sends a request and resolves with the recorded exchange (never rejects). */
-  request(method: string, params?: JsonObject, timeoutMs = this.options.timeoutMs): Promise<Exchange> {
+  request(method: string, params?: JsonObject, timeoutMs = this.options.timeoutMs, startup = false): Promise<Exchange> {
     const id = this.nextId++;
     const request: JsonObject = { jsonrpc: '2.0', id, method };
     if (params !== undefined) request.params = params;
@@ -90,16 +110,45 @@ export class McpSession {
       return Promise.resolve(exchange);
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(asText(id));
-        exchange.noResponse = 'timeout';
-        exchange.durationMs = Math.round(performance.now() - started);
-        exchange.note = `no response within ${timeoutMs} ms`;
-        resolve(exchange);
-      }, timeoutMs);
-      this.pending.set(asText(id), { exchange, started, resolve, timer });
+      const key = asText(id);
+      const entry: Pending = { exchange, started, resolve, limitMs: timeoutMs, stderrMark: this.wire.stderrCount?.() ?? 0, startup: startup && !this.heard, timer: setTimeout(() => this.expire(key), timeoutMs) };
+      this.pending.set(key, entry);
       void this.wire.send(request);
     });
+  }
+
+  /**
+   * A request's time is up. A server process that exits within a short grace is reported as
+   * exited (its code and stderr), never as slow; otherwise it is a timeout, said with how long the
+   * process had been alive and what it wrote on stderr while the request waited.
+   */
+  private expire(key: string): void {
+    const entry = this.pending.get(key);
+    if (!entry || entry.expired) return;
+    entry.expired = true;
+    const waited = performance.now() - entry.started;
+    const note = this.timeoutNote(entry, waited);
+    entry.timer = setTimeout(() => {
+      if (this.pending.get(key) !== entry) return;
+      this.pending.delete(key);
+      entry.exchange.noResponse = 'timeout';
+      entry.exchange.durationMs = Math.round(waited);
+      entry.exchange.note = note;
+      entry.resolve(entry.exchange);
+    }, this.wire.alive !== undefined ? EXIT_GRACE_MS : 0);
+  }
+
+  private timeoutNote(entry: Pending, waited: number): string {
+    const limit = Math.round(Math.min(waited, entry.limitMs));
+    const base = `no response within ${limit} ms`;
+    const alive = this.wire.alive?.();
+    if (alive === undefined) return base;
+    const lines = this.wire.stderrCount!() - entry.stderrMark;
+    const tail = this.wire.stderrTail();
+    const last = lines > 0 ? tail[tail.length - 1] : undefined;
+    const said = last === undefined ? 'wrote nothing on stderr meanwhile'
+      : `wrote ${lines === 1 ? 'one line' : `${lines} lines`} on stderr meanwhile, the last: "${clip(last, 160)}"`;
+    return `${base}; the server process had been running for ${seconds(alive)} and ${said}`;
   }
 
   notify(method: string, params?: JsonObject): Promise<void> {
@@ -108,13 +157,17 @@ export class McpSession {
     return this.wire.send(message);
   }
 
-  /** The MCP handshake. Throws TargetUnavailableError when the server does not complete it. */
-  async initialize(timeoutMs = this.options.timeoutMs): Promise<JsonObject> {
+  /**
+   * The MCP handshake. Starting a server is not a request: initialize waits the start-up
+   * allowance until the server says anything, then the request limit. Throws
+   * TargetUnavailableError when the server does not complete it.
+   */
+  async initialize(timeoutMs = this.options.startupTimeoutMs ?? this.options.timeoutMs): Promise<JsonObject> {
     const ex = await this.request('initialize', {
       protocolVersion: PROTOCOL_VERSION,
       capabilities: {},
       clientInfo: { name: 'mcp-pd-check', version: TOOL_VERSION },
-    }, timeoutMs);
+    }, timeoutMs, true);
     const result = ex.response?.result;
     if (!result || typeof result !== 'object') {
       throw new TargetUnavailableError(this.describeInitFailure(ex));
@@ -179,13 +232,41 @@ export class McpSession {
     const garbage = this.garbage.length ? `; it wrote non-JSON to stdout: "${clip(this.garbage[0]!, 120)}"`
       : this.strayReplies.length ? `; it answered under an id that no request had: ${clip(this.strayReplies[0]!, 120)}` : '';
     if (ex.noResponse === 'closed') return `no answer to initialize: ${ex.note}${last}${garbage}`;
-    if (ex.noResponse === 'timeout') return `the server did not answer initialize within ${ex.note?.match(/\d+ ms/)?.[0] ?? `${this.options.timeoutMs} ms`}${garbage}${last}`;
+    if (ex.noResponse === 'timeout') {
+      const within = ex.note?.match(/\d+ ms/)?.[0] ?? `${this.options.timeoutMs} ms`;
+      const said = ex.note?.match(/ and (wrote .*)$/)?.[1];
+      const allowance = this.options.startupTimeoutMs !== undefined && this.heardAt === undefined ? ' (--startup-timeout)' : '';
+      return `the server did not answer initialize within ${within}${allowance}${said ? `; it ${said}` : ''}${garbage}${said ? '' : last}`;
+    }
     const error = ex.response?.error as JsonObject | undefined;
     if (error) return `the server refused initialize: ${clip(asText(error.message ?? JSON.stringify(error)), 200)}`;
     return 'the server answered initialize without a result object';
   }
 
+  /** Whether the server has sent any JSON-RPC message yet (then it has started). */
+  private get heard(): boolean {
+    return this.heardAt !== undefined;
+  }
+
+  private heardAt: number | undefined;
+
+  /** The server spoke: requests still waiting on the start-up allowance now get the request limit. */
+  private started(): void {
+    if (this.heard) return;
+    this.heardAt = performance.now();
+    for (const [key, entry] of this.pending) {
+      if (!entry.startup || entry.expired) continue;
+      entry.startup = false;
+      const left = entry.started + entry.limitMs - this.heardAt;
+      if (left <= this.options.timeoutMs) continue;
+      clearTimeout(entry.timer);
+      entry.limitMs = this.heardAt - entry.started + this.options.timeoutMs;
+      entry.timer = setTimeout(() => this.expire(key), this.options.timeoutMs);
+    }
+  }
+
   private onMessage(received: JsonObject): void {
+    this.started();
     const message = this.options.redactor ? this.options.redactor.value(received) : received;
     const hasId = 'id' in message && message.id !== null && message.id !== undefined;
     if (hasId && typeof message.method === 'string') {
@@ -198,7 +279,7 @@ export class McpSession {
     }
     if (!hasId) return; // notifications (logging, progress…) are not part of any exchange
     const entry = this.pending.get(asText(message.id));
-    if (!entry) {
+    if (!entry || entry.expired) {
       // A late reply (its request timed out) is normal; one under an id never sent is not.
       if (!this.wasSent(message.id) && this.strayReplies.length < MAX_GARBAGE) {
         this.strayReplies.push(clip(JSON.stringify(message), 200));
@@ -244,4 +325,9 @@ export class McpSession {
       entry.resolve(entry.exchange);
     }
   }
+}
+
+/** Milliseconds as seconds for messages: "0.4 s", "12.3 s". */
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
 }

@@ -84,7 +84,11 @@ export class StdioWire implements Wire {
   private closeHandlers: Array<(reason: string) => void> = [];
   private closedReason: string | undefined;
   private readonly stderrLines: string[] = [];
+  private stderrTotal = 0;
+  private readonly startedAt = performance.now();
   private stdoutBuffer = '';
+  /** A message over --max-response ended the session: nothing more is read. */
+  private cut = false;
   private stderrPartial = '';
   private readonly exited: Promise<void>;
 
@@ -148,6 +152,14 @@ export class StdioWire implements Wire {
     else this.closeHandlers.push(handler);
   }
 
+  stderrCount(): number {
+    return this.stderrTotal + (this.stderrPartial ? 1 : 0);
+  }
+
+  alive(): number {
+    return performance.now() - this.startedAt;
+  }
+
   stderrTail(): string[] {
     const partial = this.stderrPartial ? [sanitizeLine(this.redact(this.stderrPartial))] : [];
     return [...this.stderrLines, ...partial].slice(-STDERR_TAIL_LINES);
@@ -183,25 +195,30 @@ export class StdioWire implements Wire {
   }
 
   private onStdout(chunk: string): void {
-    this.stdoutBuffer += chunk;
+    if (this.cut) return;
+    // Only the new chunk is searched for line ends: a huge line arrives in thousands of chunks.
+    let start = 0;
     let newline: number;
-    while ((newline = this.stdoutBuffer.indexOf('\n')) >= 0) {
-      const line = this.stdoutBuffer.slice(0, newline).replace(/\r$/, '');
-      this.stdoutBuffer = this.stdoutBuffer.slice(newline + 1);
-      if (line.length > this.limits.maxMessageBytes) return this.tooLarge();
+    while ((newline = chunk.indexOf('\n', start)) >= 0) {
+      const line = (this.stdoutBuffer + chunk.slice(start, newline)).replace(/\r$/, '');
+      this.stdoutBuffer = '';
+      start = newline + 1;
+      if (line.length > this.limits.maxMessageBytes) return this.tooLarge(line);
       if (line.trim() === '') continue;
       const { value, problem } = parseMessage(line);
       if (problem) this.garbageHandler(problem === 'not JSON' ? this.redact(line) : `${problem}: ${clip(this.redact(line), 300)}`);
       if (value && typeof value === 'object' && !Array.isArray(value)) this.messageHandler(value as JsonObject);
       else if (!problem) this.garbageHandler(this.redact(line));
     }
+    this.stdoutBuffer += chunk.slice(start);
     // A line still without its end: bounded, however long the server keeps writing.
-    if (this.stdoutBuffer.length > this.limits.maxMessageBytes) this.tooLarge();
+    if (this.stdoutBuffer.length > this.limits.maxMessageBytes) this.tooLarge(this.stdoutBuffer);
   }
 
-  private tooLarge(): void {
-    this.garbageHandler(`${TOO_LARGE}: ${clip(this.redact(this.stdoutBuffer.slice(0, 4096)), 200)}`);
+  private tooLarge(text: string): void {
+    this.garbageHandler(`${TOO_LARGE}: ${clip(this.redact(text.slice(0, 4096)), 200)}`);
     this.stdoutBuffer = '';
+    this.cut = true;
     this.markClosed(`the server sent a message larger than ${megabytes(this.limits.maxMessageBytes)} (--max-response)`);
     void this.close();
   }
@@ -212,6 +229,7 @@ export class StdioWire implements Wire {
     if (this.stderrPartial.length > 4096) this.stderrPartial = this.stderrPartial.slice(0, 4096);
     for (const line of parts) {
       if (line.trim() === '') continue;
+      this.stderrTotal++;
       this.stderrLines.push(sanitizeLine(this.redact(line)));
       if (this.stderrLines.length > STDERR_TAIL_LINES) this.stderrLines.shift();
     }

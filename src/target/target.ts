@@ -3,7 +3,7 @@ import { SseWire } from './sse.js';
 import { McpSession } from './session.js';
 import { StdioWire, type StdioCommand } from './stdio.js';
 import { TargetUnavailableError, type Wire } from './types.js';
-import { DEFAULT_LIMITS, type WireLimits } from './limits.js';
+import { DEFAULT_LIMITS, DEFAULT_STARTUP_TIMEOUT_MS, type WireLimits } from './limits.js';
 import { killStragglers } from './stragglers.js';
 import type { ReportTarget } from '../generated/report.js';
 import { Redactor } from '../safety/redact.js';
@@ -13,16 +13,13 @@ import { Redactor } from '../safety/redact.js';
  * the floor of `npm run bench` does), a bounded number when --sessions asks for many processes.
  */
 const WARMERS = 16;
-/**
- * Once one session has started, the server is known to work; later sessions (many at once, on a
- * busy machine, behind wrappers such as npx) get at least this long to answer initialize.
- */
-const STARTED_SERVER_ALLOWANCE_MS = 20_000;
 
 /** How a target talks to its server: request time limit, message limits, what to mask. */
 export interface TargetOptions {
   /** Time limit of every request, in ms. */
   timeoutMs: number;
+  /** Time a session gets to start and answer initialize, in ms (default: 30 s, or timeoutMs if longer). */
+  startupTimeoutMs?: number;
   limits?: WireLimits;
   /** Masks secrets in what the server sends; by default, those of this process's environment. */
   redactor?: Redactor;
@@ -71,14 +68,14 @@ export abstract class PooledTarget implements Target {
   private warming = 0;
   private disposed = false;
   private readonly started = new Set<McpSession>();
-  private proven = false;
-
   protected readonly timeoutMs: number;
+  protected readonly startupTimeoutMs: number;
   protected readonly limits: WireLimits;
   readonly redactor: Redactor;
 
   constructor(options: TargetOptions) {
     this.timeoutMs = options.timeoutMs;
+    this.startupTimeoutMs = options.startupTimeoutMs ?? Math.max(options.timeoutMs, DEFAULT_STARTUP_TIMEOUT_MS);
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.redactor = options.redactor ?? Redactor.forRun();
   }
@@ -99,7 +96,8 @@ export abstract class PooledTarget implements Target {
     if (!options.fresh) {
       this.reserved = Math.max(0, this.reserved - 1);
       const spare = this.spares.shift();
-      if (spare) session = await spare.catch(() => undefined);
+      // A spare that could not start is this start's answer too: starting another would take as long.
+      if (spare) session = await spare;
       if (session?.closed) session = undefined;
     }
     session ??= await this.start(label);
@@ -134,11 +132,10 @@ export abstract class PooledTarget implements Target {
       await wire.close();
       throw new TargetUnavailableError('the run is over; no new session is started');
     }
-    const session = new McpSession(wire, { label, timeoutMs: this.timeoutMs, redactor: this.redactor });
+    const session = new McpSession(wire, { label, timeoutMs: this.timeoutMs, startupTimeoutMs: this.startupTimeoutMs, redactor: this.redactor });
     this.started.add(session);
     try {
-      await session.initialize(this.proven ? Math.max(this.timeoutMs, STARTED_SERVER_ALLOWANCE_MS) : this.timeoutMs);
-      this.proven = true;
+      await session.initialize();
     } catch (err) {
       await session.close();
       throw err;
@@ -202,7 +199,7 @@ export class HttpTarget extends PooledTarget {
 
   protected async startWire(): Promise<Wire> {
     const redact = (text: string) => this.redactor.text(text);
-    if (this.transport() === 'sse') return SseWire.connect(this.url, this.headers, this.timeoutMs, this.limits, redact);
+    if (this.transport() === 'sse') return SseWire.connect(this.url, this.headers, this.startupTimeoutMs, this.limits, redact);
     const wire = new HttpWire(this.url, this.headers, this.limits, redact);
     this.lastHttpWire = wire;
     return wire;

@@ -39,6 +39,10 @@ export interface Wire {
   setProtocolVersion?(version: string): void;
   /** The last lines the server wrote to its log stream (sanitised, bounded). */
   stderrTail(): string[];
+  /** How many lines the server has written to stderr so far (a process only). */
+  stderrCount?(): number;
+  /** How long the server process has been running, in ms (a process only). */
+  alive?(): number;
 }
 
 /** Raised when a target cannot be started or reached; the CLI maps it to exit code 3. */
