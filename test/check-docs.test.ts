@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LINT_CHECKS, LIVE_CHECKS } from '../checks/index.js';
 import { checkDocPath, DOC_SECTIONS, parseCheckDoc } from '../src/check-docs.js';
+import { explainText } from '../src/cli/explain.js';
 import { FIXTURE_SOURCES, ROOT, runCli } from './helpers.js';
 
 const ALL = [...LIVE_CHECKS, ...LINT_CHECKS];
@@ -50,15 +51,18 @@ t.test('every check has its test', async (t) => {
 });
 
 t.test('explain works for every check id, in text and JSON', async (t) => {
+  // Every check's text in-process (what the command prints); the command itself once per format.
   for (const check of ALL) {
-    const text = await runCli(['explain', check.id]);
-    t.equal(text.code, 0, `explain ${check.id}: ${text.stderr}`);
-    t.match(text.stdout, new RegExp(`^${check.id}\\n  ${escape(check.title)}\\n`), `${check.id}: id and title first`);
-    t.match(text.stdout, `§${check.spec.section}, ${check.spec.level}`, `${check.id}: the spec section and level`);
-    for (const section of DOC_SECTIONS) t.match(text.stdout, new RegExp(`^${section}$`, 'm'), `${check.id}: '${section}'`);
-    t.notMatch(text.stdout, /\u001b/, 'no colour when not a terminal');
-    for (const code of Object.keys(check.messages)) t.match(text.stdout, new RegExp(`^  ${code} `, 'm'), `${check.id}: lists the code ${code}`);
+    const text = explainText(check, false);
+    t.match(text, new RegExp(`^${check.id}\\n  ${escape(check.title)}\\n`), `${check.id}: id and title first`);
+    t.match(text, `§${check.spec.section}, ${check.spec.level}`, `${check.id}: the spec section and level`);
+    for (const section of DOC_SECTIONS) t.match(text, new RegExp(`^${section}$`, 'm'), `${check.id}: '${section}'`);
+    for (const code of Object.keys(check.messages)) t.match(text, new RegExp(`^  ${code} `, 'm'), `${check.id}: lists the code ${code}`);
   }
+  const command = await runCli(['explain', 'pd-unknown-tool']);
+  t.equal(command.code, 0, command.stderr);
+  t.equal(command.stdout, explainText(ALL.find((c) => c.id === 'pd-unknown-tool')!, false), 'the command prints that text');
+  t.notMatch(command.stdout, /\u001b/, 'no colour when not a terminal');
   const json = await runCli(['explain', '--format', 'json', 'pd-description-required']);
   const parsed = JSON.parse(json.stdout) as { id: string; severity: string; doc: Record<string, string>; docUrl: string };
   t.equal(parsed.id, 'pd-description-required');

@@ -51,7 +51,8 @@ t.test('--help teaches; --version prints the version', async (t) => {
 });
 
 t.test('one quoted string is split like a shell would, with $VARS', async (t) => {
-  const run = await runCli(['--format', 'json', `node "$REF_PATH"`], { env: { REF_PATH: REFERENCE } });
+  // CLI plumbing: one cheap check (the probe session only) proves the server was reached.
+  const run = await runCli(['--format', 'json', '--only', 'mcp-tool-names', `node "$REF_PATH"`], { env: { REF_PATH: REFERENCE } });
   t.equal(run.code, 0);
   t.match(JSON.parse(run.stdout).target.command, /^node .*bundle\.js$/);
 });
@@ -66,13 +67,13 @@ t.test('options after the server command belong to the server', async (t) => {
 t.test('--env and --cwd reach the server', async (t) => {
   const dir = tempDir();
   const script = 'if (process.env.PD_X !== "1" || !process.cwd().includes("mcp-pd-check-test-")) process.exit(9); import(process.argv[1])';
-  const run = await runCli(['--env', 'PD_X=1', '--cwd', dir, '--', process.execPath, '--input-type=module', '-e', script, REFERENCE]);
+  const run = await runCli(['--only', 'mcp-tool-names', '--env', 'PD_X=1', '--cwd', dir, '--', process.execPath, '--input-type=module', '-e', script, REFERENCE]);
   t.equal(run.code, 0, run.stderr);
 });
 
 t.test('--output writes the report to a file; --fail-on never exits 0', async (t) => {
   const out = join(tempDir(), 'report.json');
-  const run = await runCli(['--format', 'json', '--output', out, '--fail-on', 'never', '--', 'node', REFERENCE]);
+  const run = await runCli(['--format', 'json', '--only', 'mcp-tool-names', '--output', out, '--fail-on', 'never', '--', 'node', REFERENCE]);
   t.equal(run.code, 0);
   t.equal(run.stdout, '');
   t.match(run.stderr, /\d+ passed, 0 failed.*report written to/);
@@ -81,9 +82,9 @@ t.test('--output writes the report to a file; --fail-on never exits 0', async (t
 });
 
 t.test('--fail-on warning turns a warning into exit 1', async (t) => {
-  const lenient = await runCli(['--', 'node', fixtureBundle('pd-unknown-tool--no-entry')]);
+  const lenient = await runCli(['--only', 'pd-unknown-tool', '--', 'node', fixtureBundle('pd-unknown-tool--no-entry')]);
   t.equal(lenient.code, 0);
-  const strict = await runCli(['--fail-on', 'warning', '--', 'node', fixtureBundle('pd-unknown-tool--no-entry')]);
+  const strict = await runCli(['--only', 'pd-unknown-tool', '--fail-on', 'warning', '--', 'node', fixtureBundle('pd-unknown-tool--no-entry')]);
   t.equal(strict.code, 1);
 });
 
@@ -126,7 +127,7 @@ t.test('progress: a live line on a terminal, nothing with --quiet or without a t
   t.match(shown, /\[1\/\d+\] pd-description-required/);
   t.match(shown, /pd-session-isolation \(1 session\)/);
   t.match(shown, /\r\u001b\[K$/, 'the line is erased at the end');
-  t.equal(onTty('--quiet'), '', '--quiet: nothing');
-  const piped = await runCli(['--sessions', '3', '--', 'node', REFERENCE]);
+  t.equal(onTty('--quiet --only mcp-tool-names'), '', '--quiet: nothing');
+  const piped = await runCli(['--only', 'mcp-tool-names', '--', 'node', REFERENCE]);
   t.equal(piped.stderr, '', 'not a terminal: nothing');
 });

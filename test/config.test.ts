@@ -11,18 +11,18 @@ t.test('mcp-pd-check.config.json supplies what a command line can say; the comma
     command: ['node', fixtureBundle('pd-unknown-tool--no-entry')],
     sessions: 3,
     failOn: 'warning',
-    only: ['pd-'],
+    only: ['pd-unknown-tool'],
     reports: { junit: 'out.xml' },
   }));
   const fromFile = await runCli(['--format', 'json'], { cwd: dir });
   t.equal(fromFile.code, 1, 'failOn: warning from the file turns the warning into exit 1');
   const report = JSON.parse(fromFile.stdout);
-  t.ok(report.results.every((r: { id: string }) => r.id.startsWith('pd-')), 'only: [pd-] from the file');
+  t.same(report.results.map((r: { id: string }) => r.id), ['pd-unknown-tool'], 'only from the file');
   t.equal(report.options.sessions, 3);
   t.ok(existsSync(join(dir, 'out.xml')), 'reports from the file are written');
   const overridden = await runCli(['--fail-on', 'error'], { cwd: dir });
   t.equal(overridden.code, 0, '--fail-on on the command line wins');
-  const otherServer = await runCli(['--format', 'json', '--', 'node', REFERENCE], { cwd: dir });
+  const otherServer = await runCli(['--format', 'json', '--only', 'mcp-tool-names', '--', 'node', REFERENCE], { cwd: dir });
   t.match(JSON.parse(otherServer.stdout).target.command, /bundle\.js$/, 'a command on the command line wins');
   t.equal(otherServer.code, 0);
 });
@@ -60,6 +60,7 @@ t.test('paths in a config file are relative to the file, wherever the checker ru
     command: ['node', 'ref.mjs'],
     cwd: '..',
     cards: 'cards',
+    only: ['toolcard-files'],
     reports: { json: 'report.json' },
   }));
   const run = await runCli(['--config', join('server', 'pd', 'mcp-pd-check.config.json')], { cwd: dir });

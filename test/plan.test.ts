@@ -31,7 +31,7 @@ t.test('a default stdio run starts 1 + N server processes, as its plan says', as
 t.test('--sessions changes the count: 1 + N again, and isolation still runs N sessions at once', async (t) => {
   const file = join(tempDir(), 'starts');
   const server = countingServer(file);
-  const { report } = await checkJson(server.args, [...server.extra, '--sessions', '5']);
+  const { report } = await checkJson(server.args, [...server.extra, '--sessions', '5', '--only', 'pd-authorization-enforced,pd-session-isolation']);
   t.equal(starts(file), 6);
   const isolation = report.results.find((r) => r.id === 'pd-session-isolation')!;
   t.equal(isolation.status, 'pass');

@@ -1,13 +1,21 @@
 import t from 'tap';
 import { LIVE_CHECKS } from '../checks/index.js';
-import { checkJson, cleanStatusOverStdio, REFERENCE, reportSchemaErrors, runCli } from './helpers.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CheckReport } from '../src/generated/report.js';
+import { checkJson, cleanStatusOverStdio, REFERENCE, reportSchemaErrors, runCli, tempDir } from './helpers.js';
 
 /** Over stdio without --cards, the two Tool Card checks skip (saying why); the rest pass. */
 const SKIPPED = LIVE_CHECKS.filter((c) => cleanStatusOverStdio(c.id) === 'skip').length;
 
-t.test('the reference server passes every check, with a schema-valid JSON report', async (t) => {
-  const { run, report } = await checkJson(['node', REFERENCE]);
+t.test('the reference server passes every check: the text report on stdout, JSON and HTML beside it', async (t) => {
+  const dir = tempDir();
+  const files = { json: join(dir, 'report.json'), html: join(dir, 'report.html') };
+  const run = await runCli(['--report', `json=${files.json}`, '--report', `html=${files.html}`, '--', 'node', REFERENCE], { env: { FORCE_COLOR: undefined } });
   t.equal(run.code, 0, 'exit 0');
+  t.equal(run.stderr, '');
+
+  const report = JSON.parse(readFileSync(files.json, 'utf8')) as CheckReport;
   t.same(reportSchemaErrors(report), [], 'report valid against schemas/report.schema.json');
   t.same(report.results.map((r) => r.id), LIVE_CHECKS.map((c) => c.id), 'every registered check ran, in order');
   t.equal(report.results.filter((r) => r.spec.criterion).length, 9, 'the nine criteria are there');
@@ -17,27 +25,31 @@ t.test('the reference server passes every check, with a schema-valid JSON report
   t.equal(report.target.kind, 'stdio');
   t.equal(report.target.serverInfo?.name, 'mcp-pd-reference-server');
   t.match(report.target.command, /bundle\.js$/);
-});
 
-t.test('the report says which error form the server used', async (t) => {
-  const { report } = await checkJson(['node', REFERENCE]);
+  // The report says which error form the server used.
   const info = (id: string) => report.results.find((r) => r.id === id)!.findings.filter((f) => f.level === 'info').map((f) => f.message).join(' ');
   t.match(info('pd-description-required'), /JSON text in a successful result \(isError: true\)/);
   t.match(info('pd-missing-tool-selection'), /JSON text in a successful result/);
+
+  // The text report lists every check as passed (Tool Cards skipped over stdio), without colour when not a terminal.
+  t.match(run.stdout, new RegExp(`PASSED \\(${LIVE_CHECKS.length - SKIPPED}\\)`));
+  t.match(run.stdout, new RegExp(`${LIVE_CHECKS.length} checks: ${LIVE_CHECKS.length - SKIPPED} passed, 0 failed, 0 warnings, ${SKIPPED} skipped`));
+  t.notMatch(run.stdout, /\u001b\[/, 'no escape sequences');
+
+  // The HTML report is self-contained and charts tokens per tool.
+  const html = readFileSync(files.html, 'utf8');
+  t.notMatch(html, /(src|href)=["']?https?:/i, 'no network resources');
+  t.match(html, /<svg id="token-chart"/);
+  t.equal((html.match(/<title>[a-z_]+: full description \d+ tokens<\/title>/g) ?? []).length, 6, 'a full-description bar for each of the six tools');
+  t.equal((html.match(/<title>[a-z_]+: tools\/list \(minimal\) \d+ tokens<\/title>/g) ?? []).length, 6, 'and a tools/list bar');
+  t.match(html, /<p id="verdict" class="verdict yes"><b>Progressive disclosure: yes<\/b> — Yes: all nine progressive-disclosure criteria pass\. tools\/list costs [\d,]+ tokens for 6 tools; their full descriptions [\d,]+ \(\d+ % saved\)\.<\/p>/, 'the verdict on top, with the token figures');
+  t.equal(report.verdict?.implements, 'yes');
+  t.equal((html.match(/<section class="check">/g) ?? []).length, report.results.length, 'every check');
 });
 
 t.test('--safe-calls still passes: only read-only tools are called', async (t) => {
   const { run, report } = await checkJson(['node', REFERENCE], ['--safe-calls', '--sessions', '3']);
   t.equal(run.code, 0);
-  t.same(report.options, { timeoutMs: 5000, sessions: 3, safeCalls: true, allowDestructive: false, failOn: 'error' });
+  t.same(report.options, { timeoutMs: 5000, startupTimeoutMs: 30000, sessions: 3, safeCalls: true, allowDestructive: false, failOn: 'error' });
   for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id), r.id);
-});
-
-t.test('the text report lists every check as passed (Tool Cards skipped over stdio) and no colour when not a terminal', async (t) => {
-  const run = await runCli(['--', 'node', REFERENCE], { env: { FORCE_COLOR: undefined } });
-  t.equal(run.code, 0);
-  t.match(run.stdout, new RegExp(`PASSED \\(${LIVE_CHECKS.length - SKIPPED}\\)`));
-  t.match(run.stdout, new RegExp(`${LIVE_CHECKS.length} checks: ${LIVE_CHECKS.length - SKIPPED} passed, 0 failed, 0 warnings, ${SKIPPED} skipped`));
-  t.notMatch(run.stdout, /\u001b\[/, 'no escape sequences');
-  t.equal(run.stderr, '');
 });

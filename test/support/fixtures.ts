@@ -1,0 +1,57 @@
+// What the fixture-server tests share: the fixtures, what each must fail, and the one rule every
+// run of a fixture is judged by (its own check fails with exactly its codes; nothing else fails).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Test } from 'tap';
+import { LIVE_CHECKS } from '../../checks/index.js';
+import { severityOf } from '../../src/check.js';
+import type { CheckReport } from '../../src/generated/report.js';
+import { cleanStatusOverStdio, fixtureCards, FIXTURE_SOURCES } from '../helpers.js';
+import { codesOf, fixtureCodes } from './check-tester.js';
+
+/**
+ * The only defects the spec itself makes break two checks: a tools/list that is not minimal
+ * (§3.1) is exactly what makes progressive disclosure save no tokens (§1.2), and the other way
+ * round. Every other fixture fails its own check and nothing else.
+ */
+const ALSO_FAILS: Record<string, string[]> = {
+  'pd-token-savings--verbose-list': ['pd-minimal-descriptions'],
+  'pd-minimal-descriptions--full-schema-in-list': ['pd-token-savings'],
+};
+
+export interface Fixture {
+  name: string;
+  check: string;
+  header: string;
+  /** Its fault shows only when one process serves every session (over HTTP). */
+  httpOnly: boolean;
+  /** A SHOULD of a MUST check (the header says "(a warning") only warns. */
+  expected: 'fail' | 'warn';
+  codes: string[];
+  cards?: string;
+}
+
+export const FIXTURES: Fixture[] = readdirSync(FIXTURE_SOURCES).filter((f) => f.includes('--') && f.endsWith('.ts')).map((file) => {
+  const name = file.replace(/\.ts$/, '');
+  const check = name.split('--')[0]!;
+  const header = readFileSync(join(FIXTURE_SOURCES, file), 'utf8').split('\n')[0]!;
+  const definition = LIVE_CHECKS.find((c) => c.id === check);
+  const expected = definition && severityOf(definition.spec.level) === 'error' && !header.includes('(a warning') ? 'fail' : 'warn';
+  return { name, check, header, httpOnly: /^\/\/ Must fail \S+ over HTTP/.test(header), expected, codes: fixtureCodes(header), cards: fixtureCards(header) };
+});
+
+/** Its own check fails (or warns) with exactly the header's codes, with hints and proof; every other check passes or skips saying why. */
+export function judgeFixtureRun(t: Test, fixture: Fixture, report: CheckReport, kind: 'stdio' | 'http'): void {
+  const own = report.results.find((r) => r.id === fixture.check);
+  if (!t.ok(own, `${fixture.check} ran`)) return;
+  t.equal(own!.status, fixture.expected, `${fixture.check} is '${fixture.expected}'`);
+  const failing = own!.findings.filter((f) => f.level !== 'info');
+  t.ok(failing.length > 0 && failing.every((f) => f.hint), 'with findings, each with a fix hint');
+  t.ok(failing.some((f) => f.transcript?.length), 'a finding carries the exchange that proves it');
+  t.same(codesOf(own), fixture.codes, `exactly the codes its header names: ${fixture.codes.join(', ')}`);
+  for (const r of report.results.filter((r) => r.id !== fixture.check && !(ALSO_FAILS[fixture.name] ?? []).includes(r.id))) {
+    const clean = kind === 'stdio' ? cleanStatusOverStdio(r.id) : 'pass';
+    const ok = r.status === clean || (r.status === 'skip' && r.findings.some((f) => f.level === 'info'));
+    t.ok(ok, `${r.id} still passes or is skipped with a reason (${r.status}: ${r.findings.map((f) => f.code).join(', ')})`);
+  }
+}
