@@ -1,6 +1,6 @@
 import { defineLiveCheck } from '../src/check.js';
 import type { LiveContext } from '../src/context.js';
-import { classifyCall, isDestructive, isReadOnly } from '../src/pd/calls.js';
+import { classifyCall, invalidArguments, isDestructive, isReadOnly } from '../src/pd/calls.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import type { Exchange, JsonObject } from '../src/target/types.js';
 
@@ -25,8 +25,6 @@ const messages = {
   'sampled': 'The first {tested} of {total} tools were tested (the rule is the same for each).',
 } as const;
 
-interface InvalidCall { args: JsonObject; violation: string }
-
 export default defineLiveCheck({
   id: 'mcp-input-validation',
   title: 'A call whose arguments break the inputSchema is refused with a tool result with isError: true',
@@ -48,7 +46,7 @@ export default defineLiveCheck({
     for (const name of tools) {
       const location = { tool: name };
       const schema = full.get(name)?.inputSchema ?? discovery.tools.find((t) => t.name === name)?.inputSchema;
-      const invalid = invalidCall(schema);
+      const invalid = invalidArguments(schema);
       if (!invalid) {
         ctx.info('not-derivable', { tool: name }, { location });
         continue;
@@ -92,33 +90,3 @@ async function callOnce(ctx: LiveContext<keyof typeof messages>, name: string, a
   return undefined;
 }
 
-/**
- * Arguments the schema surely forbids: without a required property (`{}`), else with a typed
- * property given a value of another type. Undefined when the schema says too little.
- */
-export function invalidCall(schema: unknown): InvalidCall | undefined {
-  if (!isPlainObject(schema)) return undefined;
-  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
-  if (required.length) return { args: {}, violation: `the required property '${required[0]}' is missing` };
-  const properties = isPlainObject(schema.properties) ? schema.properties : {};
-  for (const [property, sub] of Object.entries(properties)) {
-    const type = isPlainObject(sub) ? sub.type : undefined;
-    const wrong = typeof type === 'string' ? WRONG_VALUE[type] : undefined;
-    if (wrong) return { args: { [property]: wrong.value }, violation: `'${property}' is ${wrong.what}, not ${article(type as string)}` };
-  }
-  return undefined;
-}
-
-/** A value of another type for each JSON Schema type. */
-const WRONG_VALUE: Record<string, { value: unknown; what: string }> = {
-  string: { value: 12345, what: 'the number 12345' },
-  number: { value: 'not a number', what: 'a string' },
-  integer: { value: 'not a number', what: 'a string' },
-  boolean: { value: 'yes', what: 'the string "yes"' },
-  object: { value: 'not an object', what: 'a string' },
-  array: { value: 'not an array', what: 'a string' },
-};
-
-function article(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}

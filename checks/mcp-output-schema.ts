@@ -50,32 +50,27 @@ export default defineLiveCheck({
         ctx.fail('output-schema-invalid', { tool: name, problem: clip(compiled.problem, 200) }, { location, transcript: discovery.toolsExchanges });
         continue;
       }
-      const required = requiredOf(fullDescriptions.get(name)?.inputSchema ?? tool.inputSchema);
-      if (required.length && (!base || Object.keys(ctx.calls.arguments(name)).length === 0)) {
-        ctx.info('no-arguments', { tool: name, required }, { location });
-        continue;
-      }
       if (ctx.options.safeCalls && !isReadOnly(discovery, name)) {
         ctx.info('not-called-safe-calls', { tool: name }, { location });
         continue;
       }
       let fetched: Exchange[] = [];
-      let ex: Exchange;
+      let ex: Exchange | undefined;
       if (base) {
         fetched = [(await fetchDescriptions(session, base, [name])).exchange];
-        ex = await session.callTool(name, ctx.calls.arguments(name));
+        ex = await ctx.callTool(session, name, fullDescriptions.get(name));
       } else {
-        // Without the resource every call is unfetched: reuse a call already made, else call
-        // only where an unfetched call does no harm.
-        const earlier = ctx.calls.unfetched.get(name);
-        const why = earlier ? undefined : ctx.calls.unfetchedRefusal(name);
-        if (why) {
-          ctx.info('not-called', { tool: name, why }, { location });
-          ctx.calls.skip(name, why);
-          continue;
-        }
-        ex = earlier?.exchange ?? (await session.callTool(name, ctx.calls.unfetchedArguments()));
-        if (!earlier) ctx.calls.recordUnfetched(name, ex);
+        // Without the resource every call is unfetched: reuse a call already made (criterion 7's).
+        ex = ctx.calls.unfetched.get(name)?.exchange ?? (await ctx.callTool(session, name));
+      }
+      if (!ex) {
+        ctx.info('not-called', { tool: name, why: ctx.calls.notCalled.get(name) ?? '' }, { location });
+        continue;
+      }
+      const required = requiredOf(fullDescriptions.get(name)?.inputSchema ?? tool.inputSchema);
+      if (required.length && Object.keys((ex.request.params as { arguments?: object } | undefined)?.arguments ?? {}).length === 0) {
+        ctx.info('no-arguments', { tool: name, required }, { location });
+        continue;
       }
       const result = ex.response?.result;
       if (!isPlainObject(result) || result.isError === true) {

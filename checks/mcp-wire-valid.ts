@@ -1,4 +1,5 @@
 import { defineLiveCheck } from '../src/check.js';
+import { afterEndOf } from '../src/target/session.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { clip } from '../src/text.js';
 import { MAX_DEPTH, TOO_DEEP, TOO_LARGE } from '../src/target/limits.js';
@@ -57,7 +58,8 @@ export default defineLiveCheck({
       for (const reply of session.strayReplies) fail('stray-reply', { session: session.label, reply: clip(reply, 160) });
       for (const ex of session.exchanges) {
         const r = ex.response;
-        if (!r) continue;
+        // A request under an ended session's id is answered at the HTTP level (404): the model judges it.
+        if (!r || afterEndOf(ex)) continue;
         checked++;
         const problem = envelopeProblem(r, ex.request.id);
         if (problem) {

@@ -1,20 +1,17 @@
 import { defineLiveCheck } from '../src/check.js';
 import { TOOL_DESCRIPTION_REQUIRED } from '../src/pd/calls.js';
-import { anySignalledCode, findSignalledError, invalidErrorCode } from '../src/pd/errors.js';
-import { descriptionsUri, isToolDescriptionsUri, requestedTools, sameUri } from '../src/pd/uri.js';
-import { inlineJson } from '../src/text.js';
+import { isReadOnly } from '../src/pd/calls.js';
 
-/** Past this many failing tools the rest are summarised in one finding. */
-const MAX_FINDINGS = 20;
 /** Tools called unfetched, at most: on a server with thousands, the refusal of this many proves the rule. */
 const SAMPLE = 500;
 
 const HINT = `Refuse the call with {"error":{"code":"${TOOL_DESCRIPTION_REQUIRED}","message":…,"resource_uri":"<resource>?tools=<name>"}} until the description was fetched in this session (if pd-session-isolation fails too, grants leak between sessions).`;
 
+/** What the model expects of a call of a tool that was not fetched in its session (src/model/call.ts judges every such call of the run). */
 const messages = {
   'no-response': { message: "Calling '{tool}' before fetching its description got no response ({note}).", hint: HINT },
   'invalid-error-code': { message: "Calling '{tool}' unfetched: {problem}. Put the string code in error.data.code and use an integer error.code.", hint: HINT },
-  'ran-unfetched': { message: "Calling '{tool}' before fetching its description ran, although its description had not been fetched in this session.", hint: HINT },
+  'ran-unfetched': { message: "Calling '{tool}' before fetching its description was let through (it ran, or reached its own argument check), although its description had not been fetched in this session.", hint: HINT },
   'other-code': { message: "Calling '{tool}' before fetching its description was refused with {code} instead.", hint: HINT },
   'error-without-code': { message: "Calling '{tool}' before fetching its description failed with a JSON-RPC error without the code: {error}.", hint: HINT },
   'tool-error-without-code': { message: "Calling '{tool}' before fetching its description failed with a tool error that does not carry the code.", hint: HINT },
@@ -25,7 +22,8 @@ const messages = {
   'no-is-error': { message: "The refusal of '{tool}' is a tool result without isError: true; MCP marks failed tool calls with isError.", hint: 'Set "isError": true on the refusal result.' },
   'refusals-form': 'Refusals signalled as: {forms}.',
   'sampled': 'Called unfetched: the first {tested} of {total} tools (read-only ones first).',
-  'not-called': "Not called: {tools}. '{ran}' already ran although its description had not been fetched, which proves this criterion failed; calling more tools unfetched would prove nothing new and could change data.",
+  'not-called': 'Not called unfetched: {tools} ({why}).',
+  'none-callable': 'No tool could be called unfetched without risk, so this criterion could not be tested (the lines above say why for each; --allow-destructive calls them).',
 } as const;
 
 export default defineLiveCheck({
@@ -37,62 +35,36 @@ export default defineLiveCheck({
   },
   needs: 'session',
   runs: 'before-any-fetch',
-  sessionUse: 'the probe, first, while nothing has been fetched anywhere in the run: it calls tools that were never fetched',
+  clean: true,
+  sessionUse: "the run's clean session (nothing is ever fetched in it), first: read-only tools are called before anything is fetched anywhere in the run, the others with arguments their full schema refuses",
   messages,
   async run(ctx) {
-    // Read-only tools first, destructive ones last: the first unfetched call that runs ends the calls.
+    // Read-only tools first, destructive ones last: the first unfetched call that runs ends the
+    // calls of tools that are not read-only (CallLedger).
     const all = ctx.calls.order(ctx.toolsToCallOrStop());
     const tools = all.slice(0, SAMPLE);
     if (all.length > SAMPLE) ctx.info('sampled', { tested: SAMPLE, total: all.length });
-    const listed = ctx.discovery.descriptionsResource?.uri;
-    // The probe session: nothing has been fetched in it, or anywhere, yet (this check runs first).
-    const session = ctx.reader();
-    const forms = new Set<string>();
-    const notCalled: string[] = [];
-    const { fail, done } = ctx.capped(MAX_FINDINGS);
-
+    const session = await ctx.cleanSession();
+    const notCalled = new Map<string, string>();
     for (const name of tools) {
+      // One unfetched call that ran proves the criterion failed: more would prove nothing new.
       if (ctx.calls.ranUnfetched) {
-        notCalled.push(name);
-        ctx.calls.skip(name, `'${ctx.calls.ranUnfetched}' already ran unfetched`);
+        notCalled.set(name, `'${ctx.calls.ranUnfetched}' already ran unfetched, which proves this criterion failed; more unfetched calls would prove nothing new`);
+        ctx.calls.skip(name, notCalled.get(name)!);
         continue;
       }
-      const ex = await session.callTool(name, ctx.calls.unfetchedArguments());
-      ctx.calls.recordUnfetched(name, ex);
-      const extras = { location: { tool: name }, transcript: [ex] };
-      if (ex.noResponse) {
-        fail('no-response', { tool: name, note: ex.note ?? ex.noResponse }, extras);
-        continue;
-      }
-      const bad = invalidErrorCode(ex);
-      if (bad) {
-        fail('invalid-error-code', { tool: name, problem: bad }, extras);
-        continue;
-      }
-      const signal = findSignalledError(ex, TOOL_DESCRIPTION_REQUIRED);
-      if (!signal) {
-        const other = anySignalledCode(ex);
-        if (other) fail('other-code', { tool: name, code: other }, extras);
-        else if (ex.response?.error) fail('error-without-code', { tool: name, error: inlineJson(ex.response.error, 160) }, extras);
-        else if ((ex.response?.result as { isError?: boolean } | undefined)?.isError) fail('tool-error-without-code', { tool: name }, extras);
-        else fail('ran-unfetched', { tool: name }, extras);
-        continue;
-      }
-      if (!signal.accepted) {
-        fail('only-in-text', { tool: name }, extras);
-        continue;
-      }
-      forms.add(signal.form + (signal.form === 'JSON text in a successful result' || signal.form === 'structuredContent of a tool result' ? (signal.isError ? ' (isError: true)' : ' (no isError)') : ''));
-      const uri = signal.payload.resource_uri;
-      if (typeof uri !== 'string') fail('no-resource-uri', { tool: name }, extras);
-      else if (listed && !sameUri(uri, descriptionsUri(listed, [name]))) fail('wrong-resource-uri', { tool: name, uri, expected: descriptionsUri(listed, [name]) }, extras);
-      // Unlisted (pd-resource-listed's finding): it must still name the resource and this tool.
-      else if (!listed && !(isToolDescriptionsUri(uri) && (requestedTools(uri) ?? []).join(',') === name)) fail('wrong-resource-uri', { tool: name, uri, expected: `<scheme>:…/tool_descriptions?tools=${name}` }, extras);
-      if (typeof signal.payload.message !== 'string' || !signal.payload.message.trim()) ctx.warn('no-message', { tool: name }, extras);
-      if (signal.isError === false) ctx.warn('no-is-error', { tool: name }, extras);
+      // The others get arguments their full schema refuses: the run fetches the descriptions (in
+      // the probe) once the read-only tools were called before any fetch of the run.
+      if (!isReadOnly(ctx.discovery, name)) await ctx.fullDescriptions();
+      const ex = await ctx.callTool(session, name);
+      if (!ex) notCalled.set(name, ctx.calls.notCalled.get(name) ?? '');
     }
-    done();
-    if (forms.size) ctx.info('refusals-form', { forms: [...forms].join(', ') });
-    if (notCalled.length) ctx.info('not-called', { tools: notCalled, ran: ctx.calls.ranUnfetched });
+    // A refusal neither grants nor is used up: the first tool, called once more, is refused again.
+    const again = tools.find((name) => !notCalled.has(name));
+    if (again && !ctx.calls.ranUnfetched) await ctx.callTool(session, again);
+    // Each call is judged by the model with the run's other exchanges (src/model/judge.ts).
+    const reasons = [...new Set(notCalled.values())];
+    for (const why of reasons) ctx.info('not-called', { tools: [...notCalled].filter(([, w]) => w === why).map(([t]) => t), why });
+    if (notCalled.size === tools.length) ctx.skip('none-callable');
   },
 });

@@ -31,6 +31,10 @@ const messages = {
   },
   'long-description': { message: "Tool '{tool}' has a {length}-character description in tools/list; a minimal description is usually one or two sentences.", hint: 'Shorten it to what is needed for choosing the tool; the rest belongs in the full description.' },
   'parameters-in-list': { message: "Tool '{tool}': the tools/list inputSchema details its parameters ({parameters}); §3.1 forbids detailed parameter schemas in stage 1.", hint: SCHEMA_HINT },
+  'listing-changed': {
+    message: 'tools/list answered differently later in the run, in a session that held grants for {granted}: §3.1 keeps the same minimal list in every state (fetching a description must not change the listing).',
+    hint: 'Serve the same minimal tools/list whatever the session fetched; full descriptions come only from the tool_descriptions resource.',
+  },
   'required-in-list': { message: "Tool '{tool}': the tools/list inputSchema lists required parameters ({required}).", hint: SCHEMA_HINT },
 } as const;
 

@@ -1,12 +1,8 @@
 import { defineLiveCheck } from '../src/check.js';
-import { MISSING_TOOL_SELECTION } from '../src/pd/calls.js';
-import { anySignalledCode, findSignalledError, invalidErrorCode } from '../src/pd/errors.js';
-import { isDescriptionEntry } from '../src/pd/fetch.js';
-import { isPlainObject, resourceJson } from '../src/pd/payload.js';
-import { requestedTools } from '../src/pd/uri.js';
 
 const HINT = 'Answer with {"error":{"code":"MISSING_TOOL_SELECTION","message":…,"examples":[…?tools=…]}} (JSON text of the read, or JSON-RPC error data).';
 
+/** What the model expects of a read without a selection (src/model/missing-selection.ts). */
 const messages = {
   'invalid-error-code': { message: 'Reading {uri} ({what}): {problem}; clients drop such replies.', hint: HINT },
   'not-signalled': { message: 'Reading {uri} ({what}) did not give MISSING_TOOL_SELECTION; {instead}.', hint: HINT },
@@ -28,46 +24,9 @@ export default defineLiveCheck({
   messages,
   async run(ctx) {
     const base = await ctx.resourceUriOrSkip('the missing-selection error');
-    const forms = new Set<string>();
-    // DESIGN: an empty ?tools= counts as missing too.
-    for (const [uri, what] of [[base, 'without ?tools='], [`${base}${base.includes('?') ? '&' : '?'}tools=`, 'with an empty ?tools=']] as const) {
-      const ex = await ctx.reader().readResource(uri);
-      const transcript = [ex];
-      const bad = invalidErrorCode(ex);
-      if (bad) {
-        ctx.fail('invalid-error-code', { uri, what, problem: bad }, { transcript });
-        continue;
-      }
-      const signal = findSignalledError(ex, MISSING_TOOL_SELECTION);
-      if (!signal) {
-        ctx.fail('not-signalled', { uri, what, instead: whatCameInstead(ex, ctx.discovery.toolNames) }, { transcript });
-        continue;
-      }
-      if (!signal.accepted) {
-        ctx.fail('only-in-text', { uri, what }, { transcript });
-        continue;
-      }
-      forms.add(signal.form);
-      if (typeof signal.payload.message !== 'string' || !signal.payload.message.trim()) ctx.warn('no-message', { what }, { transcript });
-      const examples = signal.payload.examples;
-      if (!Array.isArray(examples) || !examples.some((e) => typeof e === 'string' && e.includes('?tools='))) ctx.warn('no-example-uris', { what }, { transcript });
-      for (const uri of Array.isArray(examples) ? examples.filter((e): e is string => typeof e === 'string') : []) {
-        const unknown = (requestedTools(uri) ?? []).filter((n) => n && !ctx.discovery.toolNames.includes(n));
-        if (unknown.length) ctx.warn('example-unknown-tool', { what, uri, tools: unknown }, { transcript });
-      }
-    }
-    if (forms.size) ctx.info('signalled-as', { forms: [...forms].join(', ') });
+    // DESIGN: an empty ?tools= counts as missing too. Both answers are judged by the model
+    // (src/model/missing-selection.ts), with every such read of the run.
+    await ctx.reader().readResource(base);
+    await ctx.reader().readResource(`${base}${base.includes('?') ? '&' : '?'}tools=`);
   },
 });
-
-function whatCameInstead(ex: Parameters<typeof resourceJson>[0], toolNames: string[]): string {
-  if (ex.noResponse) return `no response came (${ex.note ?? ex.noResponse})`;
-  const other = anySignalledCode(ex);
-  if (other) return `it returned the error code ${other} instead`;
-  if (ex.response?.error) return 'it returned a JSON-RPC error without the code in data.code';
-  const payload = resourceJson(ex);
-  if (isPlainObject(payload.value) && toolNames.some((n) => isDescriptionEntry((payload.value as Record<string, unknown>)[n]))) {
-    return 'it returned tool descriptions instead, which defeats progressive disclosure';
-  }
-  return 'it returned a result without the error';
-}

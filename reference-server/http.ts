@@ -112,6 +112,10 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
       const live = sessions.get(id);
       if (!live) return rpcError(res, 404, -32001, 'Session not found');
       live.lastSeen = Date.now();
+      if (req.method === 'DELETE' && !behaviourWith(options.overrides).endsOnDelete()) {
+        res.writeHead(200).end();
+        return;
+      }
       const body = req.method === 'POST' ? await readJson(req) : undefined;
       await live.transport.handleRequest(req, res, body);
       return;

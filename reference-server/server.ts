@@ -68,6 +68,8 @@ export interface Behaviour {
   aiHelp(params: Record<string, unknown>): Record<string, unknown>;
   /** The Tool Card served at /.well-known/mcp-tools/<tool>.json, if there is one. */
   toolCard(tool: string): unknown;
+  /** Over Streamable HTTP: whether DELETE ends the session (then its id is answered 404). */
+  endsOnDelete(): boolean;
 }
 
 /** tools/list pages hold this many tools, so that clients are shown pagination working. */
@@ -134,6 +136,8 @@ export const referenceBehaviour: Behaviour = {
       ? { tools: all.slice(start, end), nextCursor: Buffer.from(String(end)).toString('base64url') }
       : { tools: all.slice(start) };
   },
+
+  endsOnDelete: () => true,
 
   initializeExtras: () => ({ dashdash: SERVER_DASHDASH }),
   aiHelp: (params) => aiHelp(params),

@@ -1,7 +1,7 @@
 import type { CheckReport } from '../src/generated/report.js';
 import { makeVisible } from '../src/text.js';
 import { fenceOffCommands } from './ci-fence.js';
-import { exchangesAsText } from './exchange-text.js';
+import { exchangesAsText, sequenceLines } from './exchange-text.js';
 import { entries, othersLine } from './group.js';
 
 /**
@@ -35,7 +35,7 @@ export function renderGithub(report: CheckReport, commandsOff?: string, verbose 
       const message = e.others.length ? `${f.message} (…${othersLine(e)})` : f.message;
       const text = f.hint ? `${message} Fix: ${f.hint}` : message;
       lines.push(`::${f.level === 'error' ? 'error' : 'warning'} ${props.join(',')}::${data(text)}`);
-      if (f.level === 'error' && f.transcript?.length) proofs.push(`${r.id}: ${makeVisible(f.message)}\n${makeVisible(exchangesAsText(f.transcript.slice(-4)))}`);
+      if (f.level === 'error' && f.transcript?.length) proofs.push(`${r.id}: ${makeVisible(f.message)}\n${[...sequenceLines(f), exchangesAsText(f.transcript.slice(-4))].map(makeVisible).join('\n')}`);
     }
   }
   const s = report.summary;

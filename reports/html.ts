@@ -1,5 +1,5 @@
 import type { CheckReport, Finding } from '../src/generated/report.js';
-import { exchangesAsText } from './exchange-text.js';
+import { exchangesAsText, sequenceLines } from './exchange-text.js';
 import { entries, othersLine, type Entry } from './group.js';
 import { asText } from '../src/text.js';
 
@@ -53,6 +53,7 @@ function finding(e: Entry): string {
   return `<li class="${f.level}"><b>${f.level}${f.accepted ? ' (accepted)' : ''}</b>${where ? ` <code>${esc(where)}</code>` : ''} ${esc(f.message)}`
     + (e.others.length ? `<div class="muted">…${esc(othersLine(e, 20))}</div>` : '')
     + (f.hint ? `<div class="hint">Fix: ${esc(f.hint)}</div>` : '')
+    + (f.sequence ? `<div class="sequence">${esc(sequenceLines(f)[0]!)}<ol>${f.sequence.steps.map((step) => `<li>${esc(step.replace(/^\d+\. /, ''))}</li>`).join('')}</ol></div>` : '')
     + (ex ? `<details><summary>JSON-RPC exchange</summary><pre>${esc(ex.length > 50_000 ? `${ex.slice(0, 50_000)}\n…` : ex)}</pre></details>` : '')
     + '</li>';
 }

@@ -1,6 +1,6 @@
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { sanitizeLine } from '../src/text.js';
-import { exchangesAsText } from './exchange-text.js';
+import { exchangesAsText, sequenceLines } from './exchange-text.js';
 import { entries, othersLine } from './group.js';
 
 const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥' };
@@ -49,7 +49,9 @@ export function renderMarkdown(report: CheckReport, verbose = false): string {
       const f = e.finding;
       const where = f.location?.file ? ` ${cell(`${f.location.file}:${f.location.line ?? 1}`)}` : f.location?.tool ? ` [${cell(f.location.tool)}]` : '';
       const others = e.others.length ? `<br>…${cell(othersLine(e))}` : '';
-      out.push(`- **${f.level}**${f.accepted ? ' (accepted by baseline)' : ''}${where}: ${cell(f.message)}${others}${f.hint ? `<br>Fix: ${cell(f.hint)}` : ''}${transcript(f)}`);
+      const [heading, ...steps] = sequenceLines(f);
+      const sequence = heading ? `<br>${cell(heading)}<br>${steps.map(cell).join('<br>')}` : '';
+      out.push(`- **${f.level}**${f.accepted ? ' (accepted by baseline)' : ''}${where}: ${cell(f.message)}${others}${f.hint ? `<br>Fix: ${cell(f.hint)}` : ''}${sequence}${transcript(f)}`);
     }
   }
   return `${out.join('\n')}\n`;

@@ -3,6 +3,7 @@ import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../s
 import { clip, inlineJson, listing, plural, sanitizeLine, asText } from '../src/text.js';
 import { entries, othersLine, type Entry } from './group.js';
 import { fenceOffCommands } from './ci-fence.js';
+import { sequenceLines } from './exchange-text.js';
 
 export interface TextOptions {
   color: boolean;
@@ -90,6 +91,11 @@ function renderVerdict(report: CheckReport, c: ChalkInstance): string[] {
     const tools = v.notCalled.map((n) => n.tool);
     lines.push(c.gray(`  not called, to do no harm: ${sanitizeLine(listing(tools, 6))} (${sanitizeLine(v.notCalled[0]!.why)})`));
   }
+  const e = report.exploration;
+  if (e && !e.skipped) {
+    const found = e.found ? `; ${plural(e.found, 'broken rule')} shrunk to a shortest sequence (${plural(e.replays, 'replay')})` : ', nothing diverged from the model';
+    lines.push(c.gray(`  explored: ${plural(e.requests, 'request')} in ${plural(e.sessions, 'session')} of its own, seed ${e.seed}${found} (--seed ${e.seed} replays it)`));
+  }
   return lines;
 }
 
@@ -111,6 +117,8 @@ function renderFinding(f: Finding, c: ChalkInstance, width: number, shown: Set<s
   const message = sanitizeLine(f.message);
   lines.push(`      ${tag}${where} ${f.level === 'info' ? c.gray(message) : message}`);
   if (f.hint) lines.push(`        ${c.cyan('fix:')} ${sanitizeLine(f.hint)}`);
+  const [heading, ...steps] = sequenceLines(f);
+  if (heading) lines.push(`        ${c.cyan(heading)}`, ...steps.map((step) => `          ${sanitizeLine(clip(step, width))}`));
   // The proof of a failure is shown in full; warnings and info stay one-liners.
   if (f.level === 'error' && !f.accepted && f.transcript?.length) {
     const recent = f.transcript.slice(-4);

@@ -36,14 +36,14 @@ export interface CheckDefinition<Ctx, M extends Messages = Messages> {
    * docs/DESIGN.md). Without it, the check uses only the probe session.
    */
   sessionUse?: string | ((options: PlanOptions) => string);
-  /** A check whose new sessions this one reuses, when both run (criterion 8 reuses criterion 6's). */
-  reuses?: string;
+  /** Whether `run` calls in the run's clean session (opened once per run, nothing ever fetched in it). */
+  clean?: boolean;
   /**
    * When the check must run, whatever its place in the report: `before-any-fetch` (nothing was
-   * fetched anywhere in the run yet, so a server that shares grants between sessions cannot make
-   * it see another session's grants), `before-other-fetches` (only its own fetches so far).
+   * fetched anywhere in the run yet: a refusal there shows the server enforces descriptions, so
+   * that a later leak between sessions is seen as one), `last` (it reads the whole run's traffic).
    */
-  runs?: 'before-any-fetch' | 'before-other-fetches' | 'last';
+  runs?: 'before-any-fetch' | 'last';
   /**
    * Loads what `run` will need that is slow to load (a tokenizer, schemas). The runner starts it
    * when the run starts, so that it loads while the server starts, off the critical path.
@@ -114,6 +114,6 @@ export function opensOf(check: { opens?: CheckDefinition<unknown>['opens'] }, op
  * registry order.
  */
 export function executionOrder<C extends Pick<LiveCheck, 'runs'>>(checks: readonly C[]): C[] {
-  const rank = (c: C) => (c.runs === 'before-any-fetch' ? 0 : c.runs === 'before-other-fetches' ? 1 : c.runs === 'last' ? 3 : 2);
+  const rank = (c: C) => (c.runs === 'before-any-fetch' ? 0 : c.runs === 'last' ? 2 : 1);
   return [...checks].sort((a, b) => rank(a) - rank(b));
 }

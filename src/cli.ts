@@ -11,6 +11,8 @@ import { UsageError } from './cli/usage-error.js';
 import { InputError } from './input-error.js';
 import { selectChecks } from './select.js';
 import { DEFAULT_SESSIONS } from './sessions.js';
+import { DEFAULT_EXPLORE } from './model/explore/defaults.js';
+import { freshSeed } from './model/explore/random.js';
 import { rejectMistypedSubcommand } from './cli/subcommand-typo.js';
 import { collectIfLarge } from './cli/memory.js';
 import type { CheckReport } from './generated/report.js';
@@ -67,6 +69,8 @@ interface LiveCliOptions extends OutputOptions {
   sessions?: number;
   safeCalls: boolean;
   allowDestructive: boolean;
+  explore: number;
+  seed?: number;
   require: Array<'dashdash' | 'toolcards'>;
   explainPlan: boolean;
   cards?: string;
@@ -319,6 +323,8 @@ export function buildProgram(): Command {
     .option('--safe-calls', 'call only tools marked read-only (annotations.readOnlyHint)', false)
     .option('--allow-destructive', 'give tools annotated destructiveHint their example arguments (by default they get {}, which a server that checks its arguments refuses)', false)
     .option('--cards <dir>', 'a folder of Tool Card files (<tool>.json) to compare with the live tools: a card per listed tool, none for an unlisted one, no schema drift (over stdio or HTTP)')
+    .option('--explore <requests>', `requests the model-based exploration may send: generated sequences over sessions of its own, judged by the model, a divergence shrunk to its shortest sequence (0: off)`, integer(0, 100_000), DEFAULT_EXPLORE)
+    .option('--seed <n>', 'seed of the exploration: the report of a run gives the one it used, and the same seed replays it exactly', integer(0, 2 ** 31 - 1))
     .option('--explain-plan', 'print which sessions (server processes over stdio) the selected checks will open, in what order and why, then exit without starting anything', false)
     .addOption(new Option('--require <extensions...>', 'fail instead of skip when an optional extension is missing').choices(['dashdash', 'toolcards']).default([]));
   withOutputOptions(program)
@@ -448,9 +454,10 @@ async function runLive(words: string[], opts: LiveCliOptions, subcommands: reado
   const [{ LIVE_CHECKS }, { checkTarget }] = await Promise.all([import('../checks/index.js'), import('./live.js')]);
   const checks = selectChecks(LIVE_CHECKS, opts.only, opts.skip);
   if (opts.explainPlan) {
-    const [{ sessionPlan }, { planText }] = await Promise.all([import('./sessions.js'), import('./cli/plan.js')]);
+    const [{ sessionPlan }, { planText }, { explorationSessions }] = await Promise.all([import('./sessions.js'), import('./cli/plan.js'), import('./model/explore/explore.js')]);
     const transport = opts.url ? 'http' : 'stdio';
-    process.stdout.write(planText(sessionPlan(checks, { sessions: opts.sessions ?? DEFAULT_SESSIONS[transport], transport })));
+    const explore = opts.explore > 0 && checks.some((c) => c.spec.criterion !== undefined) ? explorationSessions(transport === 'http' ? 'cheap' : 'process', opts.explore).total : 0;
+    process.stdout.write(planText(sessionPlan(checks, { sessions: opts.sessions ?? DEFAULT_SESSIONS[transport], transport, explore })));
     return EXIT.ok;
   }
   if (opts.cards !== undefined && !isDirectory(opts.cards)) throw new UsageError(`--cards '${opts.cards}' is not a folder (give the folder that holds <tool>.json Tool Cards, e.g. .well-known/mcp-tools)`);
@@ -463,10 +470,11 @@ async function runLive(words: string[], opts: LiveCliOptions, subcommands: reado
   try {
     const sessions = opts.sessions ?? DEFAULT_SESSIONS[target.kind === 'http' ? 'http' : 'stdio'];
     const selected = checks.map((c) => c.id);
-    report = await checkTarget(target, { timeoutMs: opts.timeout, sessions, safeCalls: opts.safeCalls, allowDestructive: opts.allowDestructive, require: opts.require, ...(opts.cards !== undefined ? { cardsDir: resolve(opts.cards) } : {}) }, {
+    const seed = opts.seed ?? freshSeed();
+    report = await checkTarget(target, { timeoutMs: opts.timeout, sessions, safeCalls: opts.safeCalls, allowDestructive: opts.allowDestructive, require: opts.require, explore: opts.explore, seed, ...(opts.cards !== undefined ? { cardsDir: resolve(opts.cards) } : {}) }, {
       checks,
       hooks: { onStartWait: (s) => progress.waiting(s), onCheckStart: (c, i, n) => progress.update(i, n, c.id, opensOf(c, { sessions, selected }) || undefined), onCheckEnd: collectIfLarge },
-      reportOptions: { timeoutMs: opts.timeout, startupTimeoutMs: opts.startupTimeout, sessions, safeCalls: opts.safeCalls, allowDestructive: opts.allowDestructive, failOn: opts.failOn },
+      reportOptions: { timeoutMs: opts.timeout, startupTimeoutMs: opts.startupTimeout, sessions, safeCalls: opts.safeCalls, allowDestructive: opts.allowDestructive, failOn: opts.failOn, explore: opts.explore, seed },
       maxDurationMs: opts.maxDuration * 1000,
     });
   } catch (err) {

@@ -22,6 +22,10 @@ export interface LiveOptions {
   require: Array<'dashdash' | 'toolcards'>;
   /** A folder of Tool Card files (<tool>.json) to compare with the live tools (`--cards`). */
   cardsDir?: string;
+  /** Requests the model-based exploration may send (0: off; default DEFAULT_EXPLORE). */
+  explore?: number;
+  /** Seed of the exploration (default: a new one, given in the report). */
+  seed?: number;
 }
 
 /** Codes of the prerequisites every live check may lack (reported by the helpers below). */
@@ -41,7 +45,6 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
   private readonly opened: McpSession[] = [];
   /** Work to do once every other check has run (its sessions stay open until then). */
   readonly deferred: Array<() => Promise<void>> = [];
-  private counter = 0;
 
   constructor(
     readonly target: Target,
@@ -53,16 +56,25 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
     readonly run: RunState,
     messages: Messages,
     failLevel: FindingLevel,
-    private readonly sessionPrefix = 's',
   ) {
     super({ ...CONTEXT_MESSAGES, ...messages }, failLevel);
   }
 
   /** A new, initialized session with no authorizations. */
   async session(options?: OpenOptions): Promise<McpSession> {
-    const session = await this.target.open(`${this.sessionPrefix}${++this.counter}`, options);
+    const session = await this.target.open(this.run.nextLabel(), options);
     this.opened.push(session);
     return session;
+  }
+
+  /** The run's session in which nothing is ever fetched: for calls of tools not fetched (never read descriptions in it). */
+  cleanSession(): Promise<McpSession> {
+    return this.run.cleanSession();
+  }
+
+  /** Calls `tool` in `session` as the run's call plan allows (see RunState.callTool); undefined when it may not. */
+  callTool(session: McpSession, tool: string, entry?: JsonObject): Promise<Exchange | undefined> {
+    return this.run.callTool(session, tool, entry);
   }
 
   /** A session for reading resources only: never call tools on it, its grants are not fresh. */

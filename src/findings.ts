@@ -7,6 +7,8 @@ export interface FindingExtras {
   location?: FindingLocation;
   /** The exchanges that prove the finding. */
   transcript?: Exchange[];
+  /** The shortest sequence that breaks the rule (the exploration's, shrunk). */
+  sequence?: { seed: number; steps: string[]; transcript?: Exchange[] };
 }
 
 /**
@@ -80,13 +82,16 @@ function clipMessage(message: Record<string, unknown> | undefined): Record<strin
   return { truncatedByChecker: true, originalChars: text.length, preview: clip(text, 2000) };
 }
 
+/**
+ * The exchanges of a finding as the report keeps them. Without their timing: findings are what the
+ * server said, and the same run (the same --seed) gives the same findings, byte for byte.
+ */
 export function toTranscript(exchanges: Exchange[]): TranscriptExchange[] {
   return exchanges.map((ex) => {
     const entry: TranscriptExchange = { session: ex.session, method: ex.method, request: clipMessage(ex.request)! };
     if (ex.response) entry.response = clipMessage(ex.response);
     if (ex.noResponse) entry.noResponse = ex.noResponse;
     if (ex.note) entry.note = ex.note;
-    entry.durationMs = ex.durationMs;
     return entry;
   });
 }
@@ -143,6 +148,10 @@ export class FindingSink<C extends string = string> {
     const hint = hintOf(spec);
     if (hint) finding.hint = renderTemplate(hint, args);
     if (extras.location) finding.location = extras.location;
+    if (extras.sequence) {
+      const { transcript, ...rest } = extras.sequence;
+      finding.sequence = { ...rest, ...(transcript?.length ? { transcript: toTranscript(transcript) } : {}) };
+    }
     if (extras.transcript?.length) {
       const shown = this.proofs.get(code) ?? 0;
       if (shown < MAX_PROOFS_PER_CODE) {

@@ -1,10 +1,19 @@
 import type { LiveCheck } from './check.js';
 import type { LiveOptions } from './context.js';
+import { DEFAULT_EXPLORE } from './model/explore/defaults.js';
 import { discover } from './discovery.js';
-import type { CheckReport, ReportOptions } from './generated/report.js';
+import type { CheckReport, ExplorationSummary, ReportOptions } from './generated/report.js';
 import { buildReport } from './report.js';
 import { RunState, type ResolvedResource } from './pd/run-state.js';
 import { verdictOf } from './verdict.js';
+import { judge } from './model/judge.js';
+import { mergeExploration, mergeJudgement } from './model/merge.js';
+import { explore, laboratory, MAX_SHRUNK, shortest, type Exploration, type Found, type Lab } from './model/explore/explore.js';
+import { historyOf } from './model/explore/history.js';
+import type { RuleBreak } from './model/world.js';
+import type { McpSession } from './target/session.js';
+import type { CheckResult } from './generated/report.js';
+import { freshSeed } from './model/explore/random.js';
 import { plannedOpens, runLiveChecks, type RunDeadline, type RunHooks } from './runner.js';
 import { TargetUnavailableError, type Target } from './target/target.js';
 
@@ -26,13 +35,35 @@ export async function checkTarget(
   try {
     // Sessions the checks will need start warming while the probe runs, and so does what the
     // checks will load (a tokenizer, schemas): both off the critical path.
-    target.reserve(1 + plannedOpens(checks, options)); // the probe, then the checks' own
+    target.reserve(1 + plannedOpens(checks, options)); // the probe, then the run's clean session and the checks' own
     for (const check of checks) void check.preload?.().catch(() => {});
     const ticker = waitTicker(extra.hooks);
     const { discovery, session } = await withinDeadline(discover(target, ticker), deadline);
     try {
-      const run = new RunState(discovery, session, { safeCalls: options.safeCalls, allowDestructive: options.allowDestructive ?? false });
-      const results = await runLiveChecks(checks, target, discovery, session, options, run, extra.hooks, deadline);
+      const run = new RunState(discovery, session, { safeCalls: options.safeCalls, allowDestructive: options.allowDestructive ?? false }, (label) => target.open(label));
+      let exploration: Exploration | undefined;
+      const results = await runLiveChecks(checks, target, discovery, session, options, run, extra.hooks, deadline, {
+        // Before the checks that read the whole run's traffic: they read the exploration's too.
+        beforeLast: async () => {
+          exploration = await exploreIfAsked(checks, run, target, options, deadline);
+        },
+        afterChecks: async (byId) => {
+          // Every exchange of the run, whichever check made it, judged by the model (DESIGN, "The model").
+          const world = run.world(await run.resolvedSoFar());
+          const own = target.sessionsStarted().filter((s) => s.exploredFrom !== 0);
+          const judgement = judge(world, own, (s) => s.ownExchanges);
+          mergeJudgement(checks, byId, judgement);
+          if (!exploration) return;
+          mergeExploration(checks, byId, exploration.found);
+          // A rule the checks broke and the exploration did not: shrunk from the checks' own sessions.
+          const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
+          const lab = await laboratory(run, target, world, exploration.seed, until);
+          const shrunk = lab ? await shortestOfHistory(lab, judgement.breaks, own, byId, MAX_SHRUNK - exploration.found.length) : { found: [], replays: 0 };
+          exploration.replays += shrunk.replays;
+          exploration.found.push(...shrunk.found);
+          mergeExploration(checks, byId, shrunk.found);
+        },
+      });
       const verdict = verdictOf(checks, results, discovery, run.calls, await resolvedIfKnown(run));
       return buildReport({
         verdict,
@@ -47,6 +78,7 @@ export async function checkTarget(
         durationMs: performance.now() - t0,
         results,
         options: extra.reportOptions,
+        ...(exploration ? { exploration: summaryOf(exploration) } : {}),
       });
     } finally {
       await session.close();
@@ -54,6 +86,54 @@ export async function checkTarget(
   } finally {
     await target.dispose();
   }
+}
+
+/**
+ * The exploration, when the run includes a criterion it could break and a budget: after the
+ * checks (their findings come first), within the run's time.
+ */
+async function exploreIfAsked(checks: readonly LiveCheck[], run: RunState, target: Target, options: LiveOptions, deadline: RunDeadline | undefined): Promise<Exploration | undefined> {
+  const budget = options.explore ?? DEFAULT_EXPLORE;
+  if (budget <= 0 || !checks.some((c) => c.spec.criterion !== undefined)) return undefined;
+  const seed = options.seed ?? freshSeed();
+  const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
+  try {
+    return await explore(run, target, run.world(await run.resolvedSoFar()), { budget, seed, sessions: target.cheapSessions ? 'cheap' : 'process', until });
+  } catch (err) {
+    // A server that cannot open more sessions is the checks' finding; the exploration says it stopped.
+    if (err instanceof TargetUnavailableError) return { seed, budget, requests: 0, sessions: 0, replays: 0, found: [], skipped: `a session could not be opened: ${err.message}` };
+    throw err;
+  }
+}
+
+/**
+ * Shortest sequences for rules the checks broke and the exploration did not shrink (one per
+ * criterion and code, at most `room`), replayed from the checks' own histories.
+ */
+async function shortestOfHistory(lab: Lab, breaks: readonly RuleBreak[], sessions: readonly McpSession[], results: Map<string, CheckResult>, room: number): Promise<{ found: Found[]; replays: number }> {
+  const out: { found: Found[]; replays: number } = { found: [], replays: 0 };
+  const done = new Set<string>();
+  for (const brk of breaks) {
+    if (out.found.length >= room || brk.level === 'info' || performance.now() >= lab.until) break;
+    const key = `${brk.check}\u0000${brk.code}`;
+    const result = results.get(brk.check);
+    if (done.has(key) || !result || result.findings.some((f) => f.code === brk.code && f.sequence)) continue;
+    done.add(key);
+    const moves = historyOf(brk, sessions);
+    if (!moves) continue;
+    // The very rule the finding names: its sequence goes beside it.
+    const { found, replays } = await shortest(lab, moves, brk, [], undefined, true);
+    out.replays += replays;
+    if (found) {
+      out.found.push(found);
+      done.add(`${found.check}\u0000${found.code}`);
+    }
+  }
+  return out;
+}
+
+function summaryOf(e: Exploration): ExplorationSummary {
+  return { seed: e.seed, budget: e.budget, requests: e.requests, sessions: e.sessions, replays: e.replays, found: e.found.length, ...(e.skipped ? { skipped: e.skipped } : {}) };
 }
 
 /** Tells the hooks, every second, how long the first session has been starting; the returned function stops it. */

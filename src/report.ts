@@ -1,4 +1,4 @@
-import type { CheckReport, CheckResult, ReportOptions, ReportSummary, ReportTarget, Verdict } from './generated/report.js';
+import type { CheckReport, CheckResult, ExplorationSummary, ReportOptions, ReportSummary, ReportTarget, Verdict } from './generated/report.js';
 import { TOOL_NAME, TOOL_VERSION } from './version.js';
 
 export function summarize(results: CheckResult[]): ReportSummary {
@@ -13,6 +13,7 @@ export function buildReport(input: {
   results: CheckResult[];
   options?: ReportOptions;
   verdict?: Verdict;
+  exploration?: ExplorationSummary;
 }): CheckReport {
   const report: CheckReport = {
     ...(input.verdict ? { verdict: input.verdict } : {}),
@@ -24,5 +25,6 @@ export function buildReport(input: {
     results: input.results,
   };
   if (input.options) report.options = input.options;
+  if (input.exploration) report.exploration = input.exploration;
   return report;
 }

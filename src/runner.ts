@@ -19,12 +19,21 @@ export interface RunHooks {
   onCheckEnd?(check: { id: string }): void;
 }
 
+/** Work of the run itself, around the checks. */
+export interface RunPhases {
+  /** Before the checks that read the whole run's traffic (the exploration). */
+  beforeLast?(): Promise<void>;
+  /** Once every check has run, on their results (the model's judgement). */
+  afterChecks?(results: Map<string, CheckResult>): Promise<void>;
+}
+
 /** A check that runs longer than this is stopped and reported as `error`. */
 export const CHECK_TIME_LIMIT_MS = 120_000;
 
 /** How many sessions these checks will open, from their `opens` metadata. */
-export function plannedOpens(checks: readonly LiveCheck[], options: LiveOptions, selected: readonly string[] = checks.map((c) => c.id)): number {
-  return checks.reduce((sum, c) => sum + opensOf(c, { sessions: options.sessions, selected }), 0);
+export function plannedOpens(checks: readonly LiveCheck[], options: LiveOptions, selected: readonly string[] = checks.map((c) => c.id), cleanOpen = false): number {
+  const clean = !cleanOpen && checks.some((c) => c.clean) ? 1 : 0;
+  return clean + checks.reduce((sum, c) => sum + opensOf(c, { sessions: options.sessions, selected }), 0);
 }
 
 export function statusOf(findings: Finding[]): CheckResult['status'] {
@@ -114,14 +123,16 @@ export async function runLiveChecks(
   run: RunState,
   hooks: RunHooks = {},
   deadline?: RunDeadline,
+  phases: RunPhases = {},
 ): Promise<CheckResult[]> {
   const byId = new Map<string, CheckResult>();
   const later: Array<{ ctx: LiveContext; result: CheckResult }> = [];
   const order = executionOrder(checks);
   const selectedIds = checks.map((c) => c.id);
+  let lastStarted = false;
   const runLater = async () => {
-    // Work left for the end of the run (a grant re-checked after everything else), then its sessions close.
-    for (const { ctx, result } of later.splice(0)) {
+    // Work left for the end of the run (a grant re-checked after everything else).
+    for (const { ctx, result } of later) {
       let thrown: CheckResult['status'] | undefined;
       try {
         for (const work of ctx.deferred) await work();
@@ -130,12 +141,21 @@ export async function runLiveChecks(
       }
       if (result.status === 'pass' || result.status === 'warn' || result.status === 'fail') result.status = thrown ?? statusOf(ctx.findings);
       result.findings = ctx.findings;
-      await ctx.closeAll();
     }
   };
+  // Their sessions close after the exploration, which may use those that hold nothing.
+  const closeLater = async () => {
+    for (const { ctx } of later.splice(0)) await ctx.closeAll();
+  };
   for (const [index, check] of order.entries()) {
-    // The checks that come last (they read the whole run's traffic) come after the deferred work.
-    if (check.runs === 'last') await runLater();
+    // The checks that come last (they read the whole run's traffic) come after the deferred work
+    // and the exploration.
+    if (check.runs === 'last' && !lastStarted) {
+      lastStarted = true;
+      await runLater();
+      await phases.beforeLast?.();
+      await closeLater();
+    }
     if (deadline && performance.now() >= deadline.at) {
       byId.set(check.id, runnerResult(check, 'error', 'error', 'not-run', { seconds: deadline.seconds }));
       continue;
@@ -144,7 +164,7 @@ export async function runLiveChecks(
       byId.set(check.id, runnerResult(check, 'skip', 'info', 'needs-http', { kind: target.kind }));
       continue;
     }
-    target.reserve(plannedOpens(order.slice(index), options, selectedIds));
+    target.reserve(plannedOpens(order.slice(index), options, selectedIds, run.cleanOpened));
     hooks.onCheckStart?.(check, index, order.length);
     let ctx: LiveContext | undefined;
     const result = await executeCheck(check, (messages, level) => (ctx = new LiveContext(target, discovery, options, reader, run, messages, level)),
@@ -153,7 +173,12 @@ export async function runLiveChecks(
     if (ctx && ctx.deferred.length) later.push({ ctx, result });
     hooks.onCheckEnd?.(check);
   }
-  await runLater();
+  if (!lastStarted) {
+    await runLater();
+    await phases.beforeLast?.();
+    await closeLater();
+  }
+  await phases.afterChecks?.(byId);
   // The report keeps the registry's order, whatever order the checks ran in.
   return checks.map((c) => byId.get(c.id)!);
 }

@@ -10,34 +10,35 @@ import { fixtureBundle, REFERENCE, reportSchemaErrors, ROOT, runCli, tempDir } f
 t.test('a baseline makes a failing server pass the gate; fixing it makes the entries stale', async (t) => {
   const file = join(tempDir(), 'baseline.json');
   // The gate is what is tested: one check is enough (the baseline logic is the same for all).
-  const failing = ['--only', 'pd-description-required', '--', 'node', fixtureBundle('pd-description-required--wrong-resource-uri')];
+  const failing = ['--only', 'pd-description-required', '--explore', '0', '--', 'node', fixtureBundle('pd-description-required--wrong-resource-uri')];
 
   const before = await runCli(failing);
   t.equal(before.code, 1, 'without a baseline the fixture fails');
 
   const update = await runCli(['--baseline', file, '--update-baseline', ...failing]);
   t.equal(update.code, 0, 'updating accepts every finding');
-  t.match(update.stderr, /baseline .* written: 6 accepted findings/);
+  // Five tools called unfetched (the destructive one is never called), each refusal pointing at the bare resource.
+  t.match(update.stderr, /baseline .* written: 5 accepted findings/);
   const written = JSON.parse(readFileSync(file, 'utf8'));
   t.equal(written.baselineVersion, 2);
   t.ok(written.accepted.every((e: { code?: string }) => e.code === 'wrong-resource-uri'), 'each entry names its code');
-  t.equal(written.accepted.length, 6);
+  t.equal(written.accepted.length, 5);
 
   const gated = await runCli(['--format', 'json', '--baseline', file, ...failing]);
   t.equal(gated.code, 0, 'with the baseline the same failures pass the gate');
   const report = JSON.parse(gated.stdout);
   t.same(reportSchemaErrors(report), []);
-  t.same({ accepted: report.baseline.accepted, stale: report.baseline.stale.length }, { accepted: 6, stale: 0 });
+  t.same({ accepted: report.baseline.accepted, stale: report.baseline.stale.length }, { accepted: 5, stale: 0 });
   t.ok(report.results.find((r: { id: string }) => r.id === 'pd-description-required').findings.some((f: { accepted?: boolean }) => f.accepted), 'findings are still reported, marked accepted');
 
-  const fixed = await runCli(['--only', 'pd-description-required', '--baseline', file, '--', 'node', REFERENCE]);
+  const fixed = await runCli(['--only', 'pd-description-required', '--explore', '0', '--baseline', file, '--', 'node', REFERENCE]);
   t.equal(fixed.code, 0);
-  t.match(fixed.stdout, /6 stale \(fixed — run with --update-baseline to drop them\)/);
+  t.match(fixed.stdout, /5 stale \(fixed — run with --update-baseline to drop them\)/);
 
   // A new failure is not covered by the old baseline.
-  const other = await runCli(['--only', 'pd-description-required,pd-unknown-tool', '--baseline', file, '--', 'node', fixtureBundle('pd-unknown-tool--no-entry')]);
+  const other = await runCli(['--only', 'pd-description-required,pd-unknown-tool', '--explore', '0', '--baseline', file, '--', 'node', fixtureBundle('pd-unknown-tool--no-entry')]);
   t.equal(other.code, 0, 'a new warning does not fail --fail-on error');
-  const strict = await runCli(['--only', 'pd-description-required,pd-unknown-tool', '--fail-on', 'warning', '--baseline', file, '--', 'node', fixtureBundle('pd-unknown-tool--no-entry')]);
+  const strict = await runCli(['--only', 'pd-description-required,pd-unknown-tool', '--explore', '0', '--fail-on', 'warning', '--baseline', file, '--', 'node', fixtureBundle('pd-unknown-tool--no-entry')]);
   t.equal(strict.code, 1, 'but it is new, so --fail-on warning fails');
 });
 

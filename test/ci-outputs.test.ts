@@ -16,7 +16,7 @@ const files = {
   junit: join(dir, 'report.xml'), sarif: join(dir, 'report.sarif'), github: join(dir, 'annotations.txt'),
   markdown: join(dir, 'summary.md'), html: join(dir, 'report.html'),
 };
-const run = await runCli(['--sessions', '3', ...Object.entries(files).flatMap(([format, file]) => ['--report', `${format}=${file}`]), '--', 'node', REFERENCE]);
+const run = await runCli(['--sessions', '3', '--explore', '0', ...Object.entries(files).flatMap(([format, file]) => ['--report', `${format}=${file}`]), '--', 'node', REFERENCE]);
 const { LIVE_CHECKS } = await import('../checks/index.js');
 
 t.test('one run against the reference server writes all five CI outputs', async (t) => {

@@ -82,9 +82,9 @@ t.test('--output writes the report to a file; --fail-on never exits 0', async (t
 });
 
 t.test('--fail-on warning turns a warning into exit 1', async (t) => {
-  const lenient = await runCli(['--only', 'pd-unknown-tool', '--', 'node', fixtureBundle('pd-unknown-tool--no-entry')]);
+  const lenient = await runCli(['--only', 'pd-unknown-tool', '--explore', '0', '--', 'node', fixtureBundle('pd-unknown-tool--no-entry')]);
   t.equal(lenient.code, 0);
-  const strict = await runCli(['--only', 'pd-unknown-tool', '--fail-on', 'warning', '--', 'node', fixtureBundle('pd-unknown-tool--no-entry')]);
+  const strict = await runCli(['--only', 'pd-unknown-tool', '--explore', '0', '--fail-on', 'warning', '--', 'node', fixtureBundle('pd-unknown-tool--no-entry')]);
   t.equal(strict.code, 1);
 });
 

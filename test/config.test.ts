@@ -12,6 +12,7 @@ t.test('mcp-pd-check.config.json supplies what a command line can say; the comma
     sessions: 3,
     failOn: 'warning',
     only: ['pd-unknown-tool'],
+    explore: 0,
     reports: { junit: 'out.xml' },
   }));
   const fromFile = await runCli(['--format', 'json'], { cwd: dir });

@@ -12,7 +12,7 @@ import { DEFAULT_SESSIONS } from '../src/sessions.js';
 import { HttpTarget } from '../src/target/target.js';
 import { Redactor } from '../src/safety/redact.js';
 import { ROOT, tempDir } from './helpers.js';
-import { FIXTURES, judgeFixtureRun } from './support/fixtures.js';
+import { FIXTURES, judgeFixtureRun, TEST_SEED } from './support/fixtures.js';
 
 for (const fixture of FIXTURES) {
   t.test(`${fixture.name} over HTTP (in-process) fails ${fixture.check} and nothing else`, async (t) => {
@@ -22,7 +22,7 @@ for (const fixture of FIXTURES) {
     t.teardown(() => server.close());
     const target = new HttpTarget(new URL(server.url), {}, { timeoutMs: 30_000, redactor: new Redactor() });
     const sessions = fixture.check === 'pd-session-isolation' ? DEFAULT_SESSIONS.http : 3;
-    const report = await checkTarget(target, { timeoutMs: 30_000, sessions, safeCalls: false, require: [], ...(fixture.cards ? { cardsDir: fixture.cards } : {}) }, { checks: LIVE_CHECKS });
+    const report = await checkTarget(target, { timeoutMs: 30_000, sessions, safeCalls: false, require: [], seed: TEST_SEED, ...(fixture.cards ? { cardsDir: fixture.cards } : {}) }, { checks: LIVE_CHECKS });
     judgeFixtureRun(t, fixture, report, 'http');
   });
 }

@@ -37,8 +37,11 @@ t.test('module-level grants: pass over stdio, fail pd-session-isolation over HTT
   const sessions = new Set(leak.transcript.map((ex: { session: string }) => ex.session));
   t.equal(sessions.size, 2, "the fetching session's and the leaking session's exchanges are both in the report");
 
-  const text = await runCli([...only, '--url', server.url]);
-  t.match(text.stdout, /→ resources\/read .*│ s\d+ → tools\/call/, 'the text report shows them side by side');
+  // A new server: the grants the first run left in its module would make every call run (nothing refused, nothing to tell).
+  const again = await startHttp(bundle);
+  t.teardown(again.stop);
+  const text = await runCli([...only, '--url', again.url]);
+  t.match(text.stdout, /→ resources\/read .*│ [a-z]+\d* → tools\/call/, 'the text report shows them side by side');
 });
 
 t.test('--header reaches the server, and its value appears in no report', async (t) => {

@@ -217,7 +217,7 @@ t.test('CI log commands in a lint file\'s name and content are broken in every f
 });
 
 t.test('under GitHub Actions, a text report on stdout is fenced off from the command parser', async (t) => {
-  const run = await runBounded(['--timeout', '5000', '--', 'node', join(ROOT, 'dist', 'reference-server', 'bundle.js')], { GITHUB_ACTIONS: 'true' });
+  const run = await runBounded(['--timeout', '5000', '--explore', '0', '--', 'node', join(ROOT, 'dist', 'reference-server', 'bundle.js')], { GITHUB_ACTIONS: 'true' });
   const token = /^::stop-commands::([0-9a-f-]{36})\n/.exec(run.stdout)?.[1];
   t.ok(token, 'the report opens with ::stop-commands::<random token>');
   t.ok(run.stdout.endsWith(`::${token}::\n`), 'and resumes commands at its end only');

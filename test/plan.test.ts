@@ -6,6 +6,8 @@ import { LIVE_CHECKS } from '../checks/index.js';
 import { DEFAULT_SESSIONS, sessionPlan } from '../src/sessions.js';
 import { selectChecks } from '../src/select.js';
 import { REFERENCE, checkJson, runCli, tempDir } from './helpers.js';
+import { explorationSessions } from '../src/model/explore/explore.js';
+import { DEFAULT_EXPLORE } from '../src/model/explore/defaults.js';
 
 /** The reference server behind a line that records each start in a file: one line per process. */
 function countingServer(file: string): { args: string[]; extra: string[] } {
@@ -17,31 +19,38 @@ function starts(file: string): number {
   return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').length : 0;
 }
 
-t.test('a default stdio run starts 1 + N server processes, as its plan says', async (t) => {
-  const plan = sessionPlan(LIVE_CHECKS, { sessions: DEFAULT_SESSIONS.stdio, transport: 'stdio' });
-  t.equal(plan.total, 1 + DEFAULT_SESSIONS.stdio, 'the plan: 1 + N');
-  t.equal(plan.upFront, DEFAULT_SESSIONS.stdio, 'all but the session started after the others ended start at once');
+/** The exploration's sessions over stdio at the default budget: the checks' that hold nothing once they are done. */
+const EXPLORING = explorationSessions('process', DEFAULT_EXPLORE).total;
+
+t.test('a default stdio run starts the processes its plan says: the probe, the clean session, N for the checks; the exploration reuses', async (t) => {
+  const plan = sessionPlan(LIVE_CHECKS, { sessions: DEFAULT_SESSIONS.stdio, transport: 'stdio', explore: EXPLORING });
+  t.equal(plan.total, 2 + DEFAULT_SESSIONS.stdio, 'probe, clean, criterion 6\'s, N − 2 that each fetch one tool, one after they ended');
+  t.equal(plan.upFront, plan.total - 1, 'all but the session started after the others ended start at once');
+  t.match(plan.steps.find((s) => s.id === 'exploration'), { sessions: { clean: true, opened: [] } }, 'the exploration starts none of its own');
   const file = join(tempDir(), 'starts');
   const server = countingServer(file);
   const { report } = await checkJson(server.args, server.extra);
   t.equal(report.verdict?.implements, 'yes', 'the reference server still passes');
+  t.equal(report.exploration?.sessions, EXPLORING, 'the exploration ran in two sessions');
   t.equal(starts(file), plan.total, 'processes started by the run');
 });
 
-t.test('--sessions changes the count: 1 + N again, and isolation still runs N sessions at once', async (t) => {
+t.test('--sessions changes the count, and isolation runs that many sessions at once', async (t) => {
   const file = join(tempDir(), 'starts');
   const server = countingServer(file);
+  const only = selectChecks(LIVE_CHECKS, ['pd-authorization-enforced,pd-session-isolation'], []);
+  const plan = sessionPlan(only, { sessions: 5, transport: 'stdio', explore: EXPLORING });
   const { report } = await checkJson(server.args, [...server.extra, '--sessions', '5', '--only', 'pd-authorization-enforced,pd-session-isolation']);
-  t.equal(starts(file), 6);
+  t.equal(starts(file), plan.total);
   const isolation = report.results.find((r) => r.id === 'pd-session-isolation')!;
   t.equal(isolation.status, 'pass');
   t.match(isolation.findings.find((f) => f.code === 'tested')?.message ?? '', /^5 parallel sessions/);
 });
 
-t.test('a run of criterion 8 alone opens its own sessions instead of borrowing criterion 6\'s', async (t) => {
+t.test('a run of criterion 8 alone opens its own sessions', async (t) => {
   const only = selectChecks(LIVE_CHECKS, ['pd-session-isolation'], []);
-  const plan = sessionPlan(only, { sessions: 3, transport: 'stdio' });
-  t.same(plan.steps.map((s) => s.sessions), [{ probe: true, reused: [], opened: ['S1', 'S2'], fresh: ['S3'] }]);
+  const plan = sessionPlan(only, { sessions: 3, transport: 'stdio', explore: EXPLORING });
+  t.same(plan.steps.map((s) => s.sessions), [{ probe: true, clean: true, opened: ['S1'], fresh: ['S2'] }, { probe: false, clean: true, opened: [], fresh: [] }]);
   const file = join(tempDir(), 'starts');
   const server = countingServer(file);
   const { report } = await checkJson(server.args, [...server.extra, '--only', 'pd-session-isolation']);
@@ -55,15 +64,16 @@ t.test('--explain-plan prints the plan and starts nothing', async (t) => {
   const run = await runCli(['--explain-plan', ...server.extra, '--', ...server.args]);
   t.equal(run.code, 0);
   t.equal(starts(file), 0, 'no server was started');
-  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 4 server processes in all\./);
+  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 5 server processes in all\./);
   t.match(run.stdout, /pd-authorization-enforced \(#6\)\s+S0, S1 new/);
-  t.match(run.stdout, /pd-session-isolation \(#8\)\s+S0, S1, S2 new, S3 after/);
+  t.match(run.stdout, /pd-session-isolation \(#8\)\s+S0, C, S2 new, S3 after/);
+  t.match(run.stdout, /exploration\s+C\s+sequences of operations/);
   t.match(run.stdout, /mcp-wire-valid\s+none/);
 
   const http = await runCli(['--explain-plan', '--url', 'http://127.0.0.1:9/mcp', '--only', 'pd-']);
   t.equal(http.code, 0, 'no connection is attempted either');
-  t.match(http.stdout, /Session plan \(http, --sessions 16\): 17 sessions of one server in all\./);
-  t.match(http.stdout, /S0, S1, S2–S15 new, S16 after/);
+  t.match(http.stdout, /Session plan \(http, --sessions 16\): 25 sessions of one server in all\./);
+  t.match(http.stdout, /S0, C, S2–S15 new, S16 after/);
 });
 
 t.test('--only and --skip take comma lists as well as repeated values', async (t) => {

@@ -3,6 +3,7 @@ import { LIVE_CHECKS } from '../checks/index.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckReport } from '../src/generated/report.js';
+import { DEFAULT_EXPLORE } from '../src/model/explore/defaults.js';
 import { checkJson, cleanStatusOverStdio, REFERENCE, reportSchemaErrors, runCli, tempDir } from './helpers.js';
 
 /** Over stdio without --cards, the two Tool Card checks skip (saying why); the rest pass. */
@@ -50,6 +51,7 @@ t.test('the reference server passes every check: the text report on stdout, JSON
 t.test('--safe-calls still passes: only read-only tools are called', async (t) => {
   const { run, report } = await checkJson(['node', REFERENCE], ['--safe-calls', '--sessions', '3']);
   t.equal(run.code, 0);
-  t.same(report.options, { timeoutMs: 5000, startupTimeoutMs: 30000, sessions: 3, safeCalls: true, allowDestructive: false, failOn: 'error' });
+  t.match(report.options, { timeoutMs: 5000, startupTimeoutMs: 30000, sessions: 3, safeCalls: true, allowDestructive: false, failOn: 'error', explore: DEFAULT_EXPLORE });
+  t.type(report.options?.seed, 'number', 'the seed is in the report');
   for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id), r.id);
 });

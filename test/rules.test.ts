@@ -50,8 +50,9 @@ const BROKEN_DESCRIPTION = {
 };
 
 t.test('one tool description through both paths: the same codes, live and lint', async (t) => {
+  // The description's rules only: no exploration (which would also call get_note with the broken example).
   const live = await runInProcess(LIVE_CHECKS.filter((c) => c.id === 'pd-full-descriptions'),
-    { reference: rewriteReads((body) => ('get_note' in body ? { ...body, get_note: BROKEN_DESCRIPTION } : body)) });
+    { reference: rewriteReads((body) => ('get_note' in body ? { ...body, get_note: BROKEN_DESCRIPTION } : body)) }, { explore: 0 });
   const liveCodes = codes(live, ['pd-full-descriptions'], (f) => f.location?.tool === 'get_note');
 
   const dir = join(tempDir(), 'tool_descriptions');

@@ -6,7 +6,7 @@ export function planText(plan: SessionPlan): string {
   const later = plan.total - plan.upFront;
   const lines = [
     `Session plan (${plan.transport}, --sessions ${plan.sessions}): ${plan.total} ${unit} in all.`,
-    `S0 (the probe) and ${plan.upFront - 1} more start together at the beginning`
+    `S0 (the probe)${plan.clean ? ", C (the run's clean session: nothing is fetched in it)" : ''} and ${plan.upFront - (plan.clean ? 2 : 1)} more start together at the beginning`
       + `${later ? `; ${later} more ${later === 1 ? 'starts' : 'start'} only after the sessions before ${later === 1 ? 'it' : 'them'} ended` : ''}.`,
     '',
   ];
@@ -42,8 +42,8 @@ function nameOf(step: PlanStep): string {
 }
 
 function sessionsText(step: PlanStep): string {
-  const { probe, reused, opened, fresh } = step.sessions;
-  const parts = [...(probe ? ['S0'] : []), ...reused.length ? [range(reused)] : [], ...opened.length ? [`${range(opened)} new`] : [], ...fresh.length ? [`${range(fresh)} after`] : []];
+  const { probe, clean, opened, fresh } = step.sessions;
+  const parts = [...(probe ? ['S0'] : []), ...clean ? ['C'] : [], ...opened.length ? [`${range(opened)} new`] : [], ...fresh.length ? [`${range(fresh)} after`] : []];
   return parts.join(', ') || 'none';
 }
 

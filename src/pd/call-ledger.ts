@@ -1,6 +1,6 @@
 import type { Discovery } from '../discovery.js';
 import type { Exchange, JsonObject } from '../target/types.js';
-import { callArguments, classifyCall, isDestructive, isReadOnly, type CallOutcome } from './calls.js';
+import { callArguments, classifyCall, invalidArguments, isDestructive, isReadOnly, type CallOutcome } from './calls.js';
 
 /** A call to a tool that had not been fetched in its session, and what came of it. */
 export interface UnfetchedCall {
@@ -9,15 +9,20 @@ export interface UnfetchedCall {
   outcome: CallOutcome;
 }
 
+/** The arguments of a call, or why the tool is not called at all. */
+export type CallPlan = { args: JsonObject } | { skip: string };
+
 /**
- * Calls that do no harm, for the whole run. Tools are really called, so every check asks here
- * which tool it may call unfetched and with which arguments, and records what happened:
- * - unfetched calls go to read-only tools first, destructive ones last;
- * - once an unfetched call has run (the server evidently does not enforce descriptions), no
- *   further tool that is not read-only is called unfetched;
- * - a tool annotated destructiveHint gets its example arguments only with --allow-destructive
- *   (else `{}`, which a schema-checking server refuses before doing anything);
- * - one proof is never made twice: a result already recorded is reused.
+ * Calls that do no harm, for the whole run (DESIGN, "Calling tools"). Tools are really called, so
+ * every call of every check and of the exploration is planned here:
+ * - a read-only tool gets the first example of its full description that its schema accepts
+ *   (unfetched: `{}`);
+ * - without --allow-destructive, a tool that is not read-only gets only arguments its own
+ *   inputSchema refuses (so that a server that validates does nothing); a tool with no such
+ *   arguments, and every `destructiveHint: true` tool, is not called at all, fetched or not;
+ * - once an unfetched call has run (the server does not enforce descriptions), no further tool
+ *   that is not read-only is called unfetched; under --safe-calls, only read-only tools are;
+ * - unfetched calls go to read-only tools first (`order`).
  */
 export class CallLedger {
   /** Results of unfetched calls, by tool (the first one made). */
@@ -37,29 +42,18 @@ export class CallLedger {
     return [...tools].sort((a, b) => rank(a) - rank(b));
   }
 
-  /** Why `tool` may not be called unfetched now; undefined when it may. */
-  unfetchedRefusal(tool: string): string | undefined {
-    if (isReadOnly(this.discovery, tool)) return undefined;
-    if (this.options.safeCalls) return '--safe-calls: it is not marked read-only';
-    if (this.ranUnfetched) return `'${this.ranUnfetched}' already ran unfetched, so the server does not enforce descriptions, and this tool is not marked read-only`;
-    return undefined;
-  }
-
-  /**
-   * The arguments of an authorized call: the first valid example of the tool's full description
-   * (`entry`, or the run's cached one), or `{}` for a destructive tool without --allow-destructive.
-   */
-  arguments(tool: string, entry?: JsonObject): JsonObject {
-    if (isDestructive(this.discovery, tool) && !this.options.allowDestructive) return {};
-    return callArguments(this.discovery, tool, entry);
-  }
-
-  /**
-   * Unfetched calls carry no arguments: a refusal needs none, and a server that runs the call
-   * anyway gets nothing to act on.
-   */
-  unfetchedArguments(): JsonObject {
-    return {};
+  /** How `tool` may be called in a session that has (`fetched`) or has not fetched it; `entry`: its full description, if known. */
+  plan(tool: string, fetched: boolean, entry?: JsonObject): CallPlan {
+    const full = entry ?? this.discovery.fullDescriptions.get(tool);
+    if (isReadOnly(this.discovery, tool)) return { args: fetched ? callArguments(this.discovery, tool, full) : {} };
+    if (this.options.safeCalls) return { skip: '--safe-calls: it is not marked read-only' };
+    if (!fetched && this.ranUnfetched) return { skip: `'${this.ranUnfetched}' already ran unfetched, so the server does not enforce descriptions, and this tool is not marked read-only` };
+    if (isDestructive(this.discovery, tool) && !this.options.allowDestructive) return { skip: 'it is annotated destructiveHint: true (--allow-destructive calls it)' };
+    if (this.options.allowDestructive) return { args: fetched ? callArguments(this.discovery, tool, full) : {} };
+    const schema = full?.inputSchema ?? this.discovery.tools.find((t) => t.name === tool)?.inputSchema;
+    const refused = invalidArguments(schema);
+    if (refused) return { args: refused.args };
+    return { skip: 'it is not marked read-only, and its inputSchema refuses no arguments the checker could build, so any call could change data (--allow-destructive calls it)' };
   }
 
   /** Records an unfetched call and classifies it. */

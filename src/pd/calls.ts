@@ -63,3 +63,30 @@ export function classifyCall(ex: Exchange): CallOutcome {
   const signal = findSignalledError(ex, TOOL_DESCRIPTION_REQUIRED);
   return signal ? { kind: 'refused', signal } : { kind: 'authorized' };
 }
+
+/**
+ * Arguments a tool's schema surely refuses: without a required property (`{}`), else a typed
+ * property given a value of another type. Undefined when the schema says too little.
+ */
+export function invalidArguments(schema: unknown): { args: JsonObject; violation: string } | undefined {
+  if (!isPlainObject(schema)) return undefined;
+  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+  if (required.length) return { args: {}, violation: `the required property '${required[0]}' is missing` };
+  const properties = isPlainObject(schema.properties) ? schema.properties : {};
+  for (const [property, sub] of Object.entries(properties)) {
+    const type = isPlainObject(sub) ? sub.type : undefined;
+    const wrong = typeof type === 'string' ? WRONG_VALUE[type] : undefined;
+    if (wrong) return { args: { [property]: wrong.value }, violation: `'${property}' is ${wrong.what}, not ${/^[aeiou]/.test(type as string) ? 'an' : 'a'} ${type as string}` };
+  }
+  return undefined;
+}
+
+/** A value of another type for each JSON Schema type. */
+const WRONG_VALUE: Record<string, { value: unknown; what: string }> = {
+  string: { value: 12345, what: 'the number 12345' },
+  number: { value: 'not a number', what: 'a string' },
+  integer: { value: 'not a number', what: 'a string' },
+  boolean: { value: 'yes', what: 'the string "yes"' },
+  object: { value: 'not an object', what: 'a string' },
+  array: { value: 'not an array', what: 'a string' },
+};

@@ -1,9 +1,11 @@
 import type { Discovery } from '../discovery.js';
 import type { McpSession } from '../target/session.js';
 import type { Exchange, JsonObject } from '../target/types.js';
+import { SessionStates } from '../model/state.js';
+import type { World } from '../model/world.js';
 import { CallLedger } from './call-ledger.js';
 import { entryFor, fetchDescriptions } from './fetch.js';
-import { TOOL_DESCRIPTION_REQUIRED } from './calls.js';
+import { isReadOnly, TOOL_DESCRIPTION_REQUIRED } from './calls.js';
 import { findSignalledError } from './errors.js';
 import { isPlainObject } from './payload.js';
 import { descriptionsUri, withoutQuery } from './uri.js';
@@ -18,25 +20,44 @@ export interface ResolvedResource {
 }
 
 /**
- * What the checks of one run share beyond the discovery: the calls made (CallLedger), where the
- * tool_descriptions resource is, and the full descriptions once fetched. Both are found lazily,
- * in the reader (probe) session, so that nothing is fetched before the checks that need a server
- * with no fetch behind it have run (see the session plan in docs/DESIGN.md).
+ * What the checks of one run share beyond the discovery, all owned by the run (never by a check):
+ * the calls made (CallLedger), where the tool_descriptions resource is, the full descriptions once
+ * fetched (in the reader, the probe session), a clean session for unfetched calls, and the
+ * model's view of every session.
  */
 export class RunState {
   readonly calls: CallLedger;
-  /**
-   * Criterion 6's session, once it has fetched (and so is authorized for) `granted`: criterion 8
-   * reuses it as the session that fetched everything, and it stays open to the end of the run.
-   */
-  authorizedSession: { session: McpSession; granted: Set<string>; entries: Map<string, JsonObject>; lastFetch?: Exchange } | undefined;
-  /** Whether the probe session has fetched a description (then it can no longer be a control). */
-  readerFetched = false;
   private resolved: Promise<ResolvedResource | undefined> | undefined;
   private fetched: Promise<Map<string, JsonObject>> | undefined;
+  private clean: Promise<McpSession> | undefined;
+  private sessionCount = 0;
 
-  constructor(private readonly discovery: Discovery, private readonly reader: McpSession, options: { safeCalls: boolean; allowDestructive: boolean }) {
+  constructor(
+    private readonly discovery: Discovery,
+    private readonly reader: McpSession,
+    options: { safeCalls: boolean; allowDestructive: boolean },
+    private readonly openSession: (label: string) => Promise<McpSession> = () => Promise.reject(new Error('no sessions')),
+  ) {
     this.calls = new CallLedger(discovery, options);
+  }
+
+  /** A label no other session of the run has: s1, s2… */
+  nextLabel(prefix = 's'): string {
+    return `${prefix}${++this.sessionCount}`;
+  }
+
+  /**
+   * A session opened once per run, in which nothing is ever fetched: the place for calls of tools
+   * that were not fetched (criteria 7 and 8 call there).
+   */
+  cleanSession(): Promise<McpSession> {
+    this.clean ??= this.openSession(this.nextLabel('c'));
+    return this.clean;
+  }
+
+  /** Whether the clean session was opened (or is opening). */
+  get cleanOpened(): boolean {
+    return this.clean !== undefined;
   }
 
   /**
@@ -60,6 +81,51 @@ export class RunState {
     return this.fetched;
   }
 
+  /** What the model knows of the server now (the resource as far as it was found). */
+  world(resource?: ResolvedResource): World {
+    const d = this.discovery;
+    const listing = new Map<string, string>();
+    for (const ex of d.toolsExchanges) {
+      const cursor = (ex.request.params as { cursor?: unknown } | undefined)?.cursor;
+      const tools = (ex.response?.result as { tools?: unknown } | undefined)?.tools;
+      if (tools !== undefined) listing.set(typeof cursor === 'string' ? cursor : '', JSON.stringify(tools));
+    }
+    return {
+      tools: d.toolNames,
+      toolSet: new Set(d.toolNames),
+      resource: resource?.uri ?? d.descriptionsResource?.uri,
+      listed: d.descriptionsResource !== undefined,
+      listing,
+      descriptions: d.fullDescriptions,
+      readOnly: new Set(d.toolNames.filter((n) => isReadOnly(d, n))),
+    };
+  }
+
+  /**
+   * Calls `tool` in `session` as the call plan allows (CallLedger: calls that do no harm), fetched
+   * or not by the model's view of that session; `entry` is the full description the session
+   * fetched, whose examples are the arguments. Undefined when the plan says not to call (the
+   * reason is recorded for the report).
+   */
+  async callTool(session: McpSession, tool: string, entry?: JsonObject): Promise<Exchange | undefined> {
+    const fetched = this.granted(session, tool);
+    const plan = this.calls.plan(tool, fetched, entry);
+    if ('skip' in plan) {
+      this.calls.skip(tool, plan.skip);
+      return undefined;
+    }
+    const ex = await session.callTool(tool, plan.args);
+    if (!fetched) this.calls.recordUnfetched(tool, ex);
+    return ex;
+  }
+
+  /** Whether, by the model, `session` holds the grant of `tool` now (its answered exchanges replayed). */
+  granted(session: McpSession, tool: string): boolean {
+    return this.states.of(this.world(), session).grants.has(tool);
+  }
+
+  private readonly states = new SessionStates();
+
   private async resolve(): Promise<ResolvedResource | undefined> {
     const listed = this.discovery.descriptionsResource?.uri;
     if (listed) return { uri: listed, source: 'listed' };
@@ -76,7 +142,6 @@ export class RunState {
 
   /** Whether reading `base?tools=<tool>` returns an object with that tool's entry. */
   private async works(base: string, tool: string): Promise<boolean> {
-    this.readerFetched = true;
     const got = await fetchDescriptions(this.reader, base, [tool], descriptionsUri(base, [tool]));
     return isPlainObject(entryFor(got.entries, tool));
   }
@@ -93,7 +158,6 @@ export class RunState {
     const resource = await this.resource();
     const names = this.discovery.toolNames.filter((n) => !n.includes(','));
     if (!resource || !names.length) return map;
-    this.readerFetched = true;
     // In groups, so that URIs stay a sane length on servers with many tools.
     for (let i = 0; i < names.length; i += 50) {
       const group = names.slice(i, i + 50);

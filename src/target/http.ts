@@ -119,6 +119,22 @@ export class HttpWire implements Wire {
     for (const h of this.closeHandlers) h('the session was closed');
   }
 
+  /**
+   * Once the session ended: one request under its old Mcp-Session-Id (MCP transports, session
+   * management: the server answers 404 then). The HTTP status, or why there was none.
+   */
+  async afterEnd(message: JsonObject, timeoutMs: number): Promise<{ status?: number; body?: string; problem?: string }> {
+    if (!this.sessionId) return { problem: 'the server gave no Mcp-Session-Id' };
+    try {
+      const res = await fetch(this.url, { method: 'POST', headers: this.requestHeaders(), body: JSON.stringify(message), signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+      const type = res.headers.get('content-type') ?? '';
+      const body = type.includes('json') ? await readCapped(res, 64 * 1024) : (await res.body?.cancel(), undefined);
+      return { status: res.status, ...(body !== undefined ? { body: this.redact(body) } : {}) };
+    } catch (err) {
+      return { problem: networkReason(this.describe, err) };
+    }
+  }
+
   private requestHeaders(): Record<string, string> {
     const h: Record<string, string> = { ...this.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     if (this.sessionId) h['mcp-session-id'] = this.sessionId;

@@ -53,6 +53,30 @@ function telling(tail: string[]): string | undefined {
   return tail[tail.length - 1];
 }
 
+/** When each exchange was sent and answered (performance.now()), for the model's timeline. */
+const TIMES = new WeakMap<Exchange, { sent: number; done?: number }>();
+
+/** When an exchange was sent, and when its answer (or its end) came; undefined for one not sent by a session. */
+export function timesOf(ex: Exchange): { sent: number; done?: number } | undefined {
+  return TIMES.get(ex);
+}
+
+function finished(ex: Exchange): void {
+  const times = TIMES.get(ex);
+  if (times && times.done === undefined) times.done = performance.now();
+}
+
+/** Exchanges sent under an ended session's id, with the HTTP status they got. */
+const AFTER_END = new WeakMap<Exchange, { status?: number }>();
+
+/** For an exchange sent after its session ended (over HTTP): the HTTP status it got. */
+export function afterEndOf(ex: Exchange): { status?: number } | undefined {
+  return AFTER_END.get(ex);
+}
+
+/** How a session ended: the client terminated it (HTTP DELETE), dropped it, or the server closed it. */
+export type SessionEnd = 'terminated' | 'dropped' | 'server';
+
 /** Keeps at most this many garbage lines (non-JSON output) for the report. */
 const MAX_GARBAGE = 5;
 /** A paginated list that goes on longer than this is treated as a cursor loop. */
@@ -71,6 +95,16 @@ export class McpSession {
   /** Replies under an id that no request of this session had (bounded). */
   readonly strayReplies: string[] = [];
   initializeResult: JsonObject | undefined;
+  /** When the session started (performance.now()), and when and how it ended. */
+  readonly startedAt = performance.now();
+  endedAt: number | undefined;
+  endedBy: SessionEnd | undefined;
+  /**
+   * From which of its exchanges on the session belongs to the exploration (0: it was opened by
+   * it, or by a replay that shrinks what it found): those are judged apart, so that what the
+   * checks found and what the exploration found do not blur.
+   */
+  exploredFrom: number | undefined;
   private nextId = 1;
   private readonly pending = new Map<string, Pending>();
   private closedReason: string | undefined;
@@ -88,6 +122,11 @@ export class McpSession {
 
   get describe(): string { return this.wire.describe; }
 
+  /** The exchanges the checks made (not the exploration's). */
+  get ownExchanges(): Exchange[] {
+    return this.exploredFrom === undefined ? this.exchanges : this.exchanges.slice(0, this.exploredFrom);
+  }
+
   /** Names the session for transcripts (a warmed-up spare gets its name when a check takes it). */
   relabel(label: string): void {
     this.label = label;
@@ -104,9 +143,11 @@ export class McpSession {
     const exchange: Exchange = { session: this.label, method, request, durationMs: 0 };
     this.exchanges.push(exchange);
     const started = performance.now();
+    TIMES.set(exchange, { sent: started });
     if (this.closedReason) {
       exchange.noResponse = 'closed';
       exchange.note = this.closedReason;
+      finished(exchange);
       return Promise.resolve(exchange);
     }
     return new Promise((resolve) => {
@@ -134,6 +175,7 @@ export class McpSession {
       entry.exchange.noResponse = 'timeout';
       entry.exchange.durationMs = Math.round(waited);
       entry.exchange.note = note;
+      finished(entry.exchange);
       entry.resolve(entry.exchange);
     }, this.wire.alive !== undefined ? EXIT_GRACE_MS : 0);
   }
@@ -220,8 +262,37 @@ export class McpSession {
     return { items, exchanges, problem: `${method} still had more pages after ${MAX_PAGES}` };
   }
 
+  /**
+   * Over Streamable HTTP, once this session was terminated: a tools/list under its old id, recorded
+   * with the HTTP status it got (the model expects 404). Undefined over other transports.
+   */
+  async requestAfterEnd(): Promise<Exchange | undefined> {
+    if (!this.wire.afterEnd || this.endedBy !== 'terminated') return undefined;
+    const request: JsonObject = { jsonrpc: '2.0', id: this.nextId++, method: 'tools/list' };
+    const exchange: Exchange = { session: this.label, method: 'tools/list', request, durationMs: 0 };
+    const sent = performance.now();
+    const got = await this.wire.afterEnd(request, this.options.timeoutMs);
+    exchange.durationMs = Math.round(performance.now() - sent);
+    exchange.note = got.status !== undefined ? `sent with the Mcp-Session-Id of the session it ended: HTTP ${got.status}` : `sent with the Mcp-Session-Id of the session it ended: ${got.problem}`;
+    if (got.body) {
+      try {
+        const parsed = JSON.parse(got.body) as unknown;
+        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) exchange.response = parsed as JsonObject;
+      } catch { /* the note says what came */ }
+    }
+    if (!exchange.response) exchange.noResponse = 'closed';
+    TIMES.set(exchange, { sent, done: performance.now() });
+    AFTER_END.set(exchange, { status: got.status });
+    this.exchanges.push(exchange);
+    return exchange;
+  }
+
   /** Ends the session; `terminate: false` drops it without telling the server (no HTTP DELETE). */
   close(options?: { terminate?: boolean }): Promise<void> {
+    if (this.endedAt === undefined) {
+      this.endedAt = performance.now();
+      this.endedBy = options?.terminate === false ? 'dropped' : 'terminated';
+    }
     this.closing ??= this.wire.close(options);
     return this.closing;
   }
@@ -290,6 +361,7 @@ export class McpSession {
     clearTimeout(entry.timer);
     entry.exchange.response = message;
     entry.exchange.durationMs = Math.round(performance.now() - entry.started);
+    finished(entry.exchange);
     entry.resolve(entry.exchange);
   }
 
@@ -308,12 +380,17 @@ export class McpSession {
     entry.exchange.noResponse = 'closed';
     entry.exchange.note = reason;
     entry.exchange.durationMs = Math.round(performance.now() - entry.started);
+    finished(entry.exchange);
     entry.resolve(entry.exchange);
   }
 
   private onClose(why: string): void {
     const reason = this.options.redactor?.text(why) ?? why;
     this.closedReason = reason;
+    if (this.endedAt === undefined) {
+      this.endedAt = performance.now();
+      this.endedBy = 'server';
+    }
     const said = telling(this.wire.stderrTail());
     const note = said ? `${reason}; it said on stderr: "${clip(said, 200)}"` : reason;
     for (const [id, entry] of this.pending) {
@@ -322,6 +399,7 @@ export class McpSession {
       entry.exchange.noResponse = 'closed';
       entry.exchange.note = note;
       entry.exchange.durationMs = Math.round(performance.now() - entry.started);
+      finished(entry.exchange);
       entry.resolve(entry.exchange);
     }
   }

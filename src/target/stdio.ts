@@ -19,6 +19,8 @@ export interface StdioCommand {
 }
 
 const STDERR_TAIL_LINES = 20;
+/** After a server process exits, how long to wait for the rest of its stderr (its last words). */
+const STDERR_DRAIN_MS = 250;
 /** How long a session's processes get to end after SIGTERM before the group is SIGKILLed. */
 const GRACE_MS = 1000;
 
@@ -102,12 +104,17 @@ export class StdioWire implements Wire {
     child.stderr.on('data', (chunk: string) => this.onStderr(chunk));
     // Writing to a server that already died raises EPIPE: that is a closed session, not a crash.
     child.stdin.on('error', () => {});
+    const stderrEnded = new Promise<void>((done) => child.stderr.once('end', () => done()).once('close', () => done()));
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         liveChildren.delete(child);
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        this.markClosed(`the server process ${how}`);
-        resolve();
+        // What it wrote on stderr just before it died may still be in the pipe: read it first (a
+        // helper that keeps the pipe open must not hold the report back, so not for long).
+        void Promise.race([stderrEnded, new Promise((done) => setTimeout(done, STDERR_DRAIN_MS))]).then(() => {
+          this.markClosed(`the server process ${how}`);
+          resolve();
+        });
       });
     });
   }

@@ -43,6 +43,8 @@ export interface Target {
   sessionsStarted(): McpSession[];
   /** How the sessions were spoken to, once known (over HTTP: Streamable HTTP or legacy SSE). */
   transport?(): ReportTarget['transport'];
+  /** Whether a new session is cheap (over HTTP) or costs a server process (over stdio). */
+  readonly cheapSessions?: boolean;
   /** A plain GET of a path on the server's origin (HTTP targets only: well-known files). */
   get?(path: string): Promise<HttpGetResult>;
 }
@@ -179,6 +181,7 @@ export type HttpTransport = 'auto' | 'streamable-http' | 'sse';
  */
 export class HttpTarget extends PooledTarget {
   readonly kind = 'http' as const;
+  readonly cheapSessions = true;
   readonly describe: string;
   private readonly mode: HttpTransport;
   private chosen: 'streamable-http' | 'sse' | undefined;

@@ -64,6 +64,7 @@ class InProcessWire implements Wire {
 /** Sessions of an in-process server; `kind: 'http'` also serves the reference's Tool Cards. */
 class InProcessTarget extends PooledTarget {
   readonly kind: 'stdio' | 'http';
+  readonly cheapSessions = true;
   readonly describe = 'in-process server';
   private count = 0;
 
@@ -88,7 +89,8 @@ class InProcessTarget extends PooledTarget {
   }
 }
 
-const DEFAULTS: LiveOptions = { timeoutMs: 2000, sessions: 3, safeCalls: false, require: [] };
+/** A fixed seed: the same exploration, and so the same findings, on every run of the tests. */
+const DEFAULTS: LiveOptions = { timeoutMs: 2000, sessions: 3, safeCalls: false, require: [], seed: 20261123 };
 
 /** Runs checks in-process against a server; the report is what the CLI would build. */
 export function runInProcess(checks: readonly LiveCheck[], server: InProcessServer, options: Partial<LiveOptions> = {}): Promise<CheckReport> {
@@ -107,7 +109,14 @@ export function fixtureCodes(header: string): string[] {
 }
 
 export interface ValidCase { name: string; server: InProcessServer; options?: Partial<LiveOptions>; status?: 'pass' | 'skip' }
-export interface InvalidCase { name: string; server: InProcessServer; options?: Partial<LiveOptions>; codes: string[] }
+export interface InvalidCase {
+  name: string;
+  server: InProcessServer;
+  options?: Partial<LiveOptions>;
+  codes: string[];
+  /** It breaks a rule of the model: the exploration shows the shortest sequence that breaks it (at most this many steps). */
+  shortest?: number;
+}
 
 /**
  * Valid cases must pass (or skip, where said); each invalid case must produce exactly its codes
@@ -123,6 +132,10 @@ export async function testCheck(t: Test, check: LiveCheck, cases: { valid: Valid
     const report = await runInProcess([check], c.server, c.options);
     const result = report.results[0]!;
     t.same(codesOf(result), [...c.codes].sort(), `${check.id} invalid: ${c.name} gives exactly ${c.codes.join(', ')}`);
+    if (c.shortest !== undefined) {
+      const sequence = result.findings.find((f) => f.sequence)?.sequence;
+      t.ok(sequence && sequence.steps.length <= c.shortest, `${check.id} invalid: ${c.name}: its shortest sequence has at most ${c.shortest} steps:\n${sequence?.steps.join('\n') ?? '(none)'}`);
+    }
     for (const f of result.findings) {
       t.notMatch(f.message, /\{[A-Za-z_]\w*(\|[^}]*)?\}/, `every placeholder is filled: ${f.message}`);
     }

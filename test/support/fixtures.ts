@@ -8,6 +8,7 @@ import { severityOf } from '../../src/check.js';
 import type { CheckReport } from '../../src/generated/report.js';
 import { cleanStatusOverStdio, fixtureCards, FIXTURE_SOURCES } from '../helpers.js';
 import { codesOf, fixtureCodes } from './check-tester.js';
+import { MODEL_CODES } from '../../src/model/world.js';
 
 /**
  * The only defects the spec itself makes break two checks: a tools/list that is not minimal
@@ -29,7 +30,15 @@ export interface Fixture {
   expected: 'fail' | 'warn';
   codes: string[];
   cards?: string;
+  /** It breaks a rule of the model (not a static one): the exploration finds it, and shows its shortest sequence. */
+  modelRule: boolean;
 }
+
+/** The seed the fixture tests explore with: the same findings on every run (the generator test covers other seeds). */
+export const TEST_SEED = 20261123;
+
+/** The longest shortest sequence a one-rule defect may have. */
+export const MAX_STEPS = 5;
 
 export const FIXTURES: Fixture[] = readdirSync(FIXTURE_SOURCES).filter((f) => f.includes('--') && f.endsWith('.ts')).map((file) => {
   const name = file.replace(/\.ts$/, '');
@@ -37,7 +46,9 @@ export const FIXTURES: Fixture[] = readdirSync(FIXTURE_SOURCES).filter((f) => f.
   const header = readFileSync(join(FIXTURE_SOURCES, file), 'utf8').split('\n')[0]!;
   const definition = LIVE_CHECKS.find((c) => c.id === check);
   const expected = definition && severityOf(definition.spec.level) === 'error' && !header.includes('(a warning') ? 'fail' : 'warn';
-  return { name, check, header, httpOnly: /^\/\/ Must fail \S+ over HTTP/.test(header), expected, codes: fixtureCodes(header), cards: fixtureCards(header) };
+  const codes = fixtureCodes(header);
+  const modelRule = codes.every((c) => MODEL_CODES[check]?.includes(c));
+  return { name, check, header, httpOnly: /^\/\/ Must fail \S+ over HTTP/.test(header), expected, codes, cards: fixtureCards(header), modelRule };
 });
 
 /** Its own check fails (or warns) with exactly the header's codes, with hints and proof; every other check passes or skips saying why. */
@@ -49,6 +60,10 @@ export function judgeFixtureRun(t: Test, fixture: Fixture, report: CheckReport, 
   t.ok(failing.length > 0 && failing.every((f) => f.hint), 'with findings, each with a fix hint');
   t.ok(failing.some((f) => f.transcript?.length), 'a finding carries the exchange that proves it');
   t.same(codesOf(own), fixture.codes, `exactly the codes its header names: ${fixture.codes.join(', ')}`);
+  if (fixture.modelRule) {
+    const shortest = own!.findings.find((f) => f.sequence)?.sequence;
+    t.ok(shortest && shortest.steps.length <= MAX_STEPS, `the exploration shows a shortest sequence of at most ${MAX_STEPS} steps: ${shortest?.steps.join(' / ') ?? 'none'}`);
+  }
   for (const r of report.results.filter((r) => r.id !== fixture.check && !(ALSO_FAILS[fixture.name] ?? []).includes(r.id))) {
     const clean = kind === 'stdio' ? cleanStatusOverStdio(r.id) : 'pass';
     const ok = r.status === clean || (r.status === 'skip' && r.findings.some((f) => f.level === 'info'));

@@ -15,7 +15,7 @@ export const HANG_GUARD_MS = 300_000;
  * Bounds only a hang exceeds, never a slow machine: a server that answers gets a minute per
  * request, and the whole run four. A test that needs a time limit to fire uses STALLS.
  */
-export const BOUNDS = ['--timeout', '60000', '--sessions', '3', '--max-duration', '240'];
+export const BOUNDS = ['--timeout', '60000', '--sessions', '3', '--max-duration', '240', '--explore', '0'];
 /**
  * For a fixture that stalls forever: its requests time out whatever the machine's speed, so a
  * short limit is no race (it goes after BOUNDS: the last value of an option wins).

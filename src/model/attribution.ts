@@ -1,0 +1,126 @@
+import type { McpSession } from '../target/session.js';
+import type { Exchange } from '../target/types.js';
+import { resembled } from './ops.js';
+import { CRITERION, type RuleBreak } from './world.js';
+
+/** A read the session made before a call, as the model saw it. */
+export interface PastRead {
+  items: string[];
+  refused: boolean;
+  returned: ReadonlySet<string>;
+  ex: Exchange;
+}
+
+/** What a session did before a call: its reads, and its calls with whether they were refused. */
+export type PastStep = { kind: 'read'; read: PastRead } | { kind: 'call'; tool: string; refused: boolean };
+
+/** A call that ran although the model says its session did not hold the grant, with what the run looked like then. */
+export interface RanCall {
+  session: McpSession;
+  tool: string;
+  ex: Exchange;
+  /** Criterion 7's code for what it got, had nothing else explained it. */
+  how: { code: string; args: Record<string, unknown> };
+  /** The session's steps before it. */
+  history: PastStep[];
+  /** Other live sessions holding the tool then, with the read that gave it. */
+  holders: Array<{ session: McpSession; fetch?: Exchange }>;
+  /** Ended sessions that had held it. */
+  endedHolders: Array<{ session: McpSession; fetch?: Exchange }>;
+}
+
+/** What the whole run shows, which decides whose rule a call that ran has broken. */
+export interface Evidence {
+  /** Tools refused with TOOL_DESCRIPTION_REQUIRED somewhere in the run: the server does enforce them. */
+  refusedTools: ReadonlySet<string>;
+  /** A session that had read nothing at all ran a tool another live session held: grants cross sessions. */
+  leaks: boolean;
+  /** A call ran after a refusal of the same tool, with nothing read in between: refusals do not hold. */
+  refusalsLapse: boolean;
+  /** Whether the server enforces descriptions for a tool: it refused it somewhere, or refused others and nothing shows it exempt. */
+  enforced(tool: string): boolean;
+}
+
+export function evidenceOf(ran: readonly RanCall[], refusedTools: ReadonlySet<string>): Evidence {
+  const read = (r: RanCall) => r.history.some((h) => h.kind === 'read');
+  const calledBefore = (r: RanCall) => r.history.some((h) => h.kind === 'call' && h.tool === r.tool);
+  // Only a session's first call of the tool counts: after a refusal, a call that runs may be a refusal that did not hold.
+  const leaks = ran.some((r) => r.holders.length > 0 && !read(r) && !calledBefore(r));
+  // A tool called again, with nothing read in between, ran after a refusal: refusals do not hold.
+  const refusalsLapse = ran.some((r) => !read(r) && r.history.some((h) => h.kind === 'call' && h.tool === r.tool && h.refused));
+  // A tool that ran unfetched while no session held it, and was never refused, is not enforced.
+  const unenforced = new Set(ran.filter((r) => !r.holders.length && !r.endedHolders.length && !read(r) && !refusedTools.has(r.tool)).map((r) => r.tool));
+  return { refusedTools, leaks, refusalsLapse, enforced: (tool) => refusedTools.has(tool) || (refusedTools.size > 0 && !unenforced.has(tool)) };
+}
+
+/**
+ * Whose rule an unexpected authorized call broke (DESIGN, "Ownership"): the most specific
+ * explanation the run supports. A tool never refused anywhere is not enforced at all (7); grants
+ * that evidently cross sessions (8: inherited from an ended one, or leaked from a live one); a
+ * refusal that does not hold (7); a refused, failed or near-name fetch of this session, or a fetch
+ * of another tool, that authorized it (6); in a session that read nothing, a grant held elsewhere (8).
+ */
+export function attribute(call: RanCall, evidence: Evidence, proven: Map<McpSession, Array<{ read: PastRead; code: string }>> = new Map()): RuleBreak {
+  const { session, tool, ex } = call;
+  const brk = (check: string, code: string, args: Record<string, unknown>, before: Exchange[] = []): RuleBreak => ({ check, code, args, level: 'fail', tool, proof: [...before, ex] });
+  const notRefused = () => brk(CRITERION.refusal, call.how.code, call.how.args);
+  if (!evidence.enforced(tool)) return notRefused();
+  const crossing = (always: boolean) => {
+    if (!always && !evidence.leaks) return undefined;
+    const ended = call.endedHolders.find((h) => (h.session.endedAt ?? Infinity) <= session.startedAt);
+    if (ended) return brk(CRITERION.isolation, 'grant-inherited', { session: ended.session.label, tool }, ended.fetch ? [ended.fetch] : []);
+    const owner = call.holders[0] ?? call.endedHolders[0];
+    if (!owner) return undefined;
+    const owners = [...new Set([...call.holders, ...call.endedHolders].map((h) => h.session.label))];
+    return brk(CRITERION.isolation, 'grant-leaked', { session: session.label, tool, owners }, owner.fetch ? [owner.fetch] : []);
+  };
+  const crossed = crossing(false);
+  if (crossed) return crossed;
+  const refusedBefore = call.history.some((h) => h.kind === 'call' && h.tool === tool && h.refused);
+  if (refusedBefore && evidence.refusalsLapse) return notRefused();
+  const reads = candidateReads(call);
+  // A read of this session that already explained an earlier call explains this one too.
+  const earlier = proven.get(session)?.find((p) => reads.includes(p.read));
+  if (earlier) return brk(CRITERION.grants, earlier.code, { tool, fetched: earlier.read.items.length ? earlier.read.items : 'a read without ?tools=', names: earlier.read.items.length }, [earlier.read.ex]);
+  const own = (read: PastRead, code: string, args: Record<string, unknown>) => {
+    (proven.get(session) ?? proven.set(session, []).get(session)!).push({ read, code });
+    return brk(CRITERION.grants, code, args, [read.ex]);
+  };
+  const refusedRead = reads.find((r) => r.refused && r.items.some((n) => n.trim() === tool));
+  if (refusedRead) return own(refusedRead, 'refused-read-authorized', { tool, names: refusedRead.items.length });
+  const nearRead = reads.find((r) => !r.returned.has(tool) && r.items.some((n) => n.trim() !== tool && resembled(n, [tool])));
+  if (nearRead) return own(nearRead, 'failed-fetch-authorized', { tool, fetched: nearRead.items });
+  const fetchedOther = reads.filter((r) => r.returned.size > 0);
+  if (fetchedOther.length) {
+    const fetched = [...new Set(fetchedOther.flatMap((r) => [...r.returned]))];
+    return own(fetchedOther[fetchedOther.length - 1]!, 'fetch-authorized-other', { tool, fetched });
+  }
+  const failed = reads.find((r) => r.returned.size === 0);
+  if (failed) return own(failed, 'failed-fetch-authorized', { tool, fetched: failed.items.length ? failed.items : 'a read without ?tools=' });
+  if (refusedBefore) return notRefused();
+  return crossing(true) ?? notRefused();
+}
+
+/**
+ * The session's reads that may have authorized the call: every read before it, except one after
+ * which a call of the same tool was still refused (that read evidently did not authorize it).
+ */
+function candidateReads(call: RanCall): PastRead[] {
+  const reads: PastRead[] = [];
+  call.history.forEach((step, i) => {
+    if (step.kind !== 'read') return;
+    const ruledOut = call.history.slice(i + 1).some((later) => later.kind === 'call' && later.tool === call.tool && later.refused);
+    if (!ruledOut) reads.push(step.read);
+  });
+  return reads;
+}
+
+/**
+ * A call refused although the session held the grant: lost on its own (6), or lost while other
+ * sessions were busy after it had worked in this session (8: grants not kept per session).
+ */
+export function lostGrant(session: McpSession, tool: string, code: string, ex: Exchange, fetch: Exchange | undefined, concurrent: boolean, workedBefore: boolean, sequentialLosses: boolean): RuleBreak {
+  const proof = [...(fetch ? [fetch] : []), ex];
+  if (concurrent && workedBefore && !sequentialLosses) return { check: CRITERION.isolation, code: 'own-grant-refused', args: { session: session.label, tool }, level: 'fail', tool, proof };
+  return { check: CRITERION.grants, code: 'grant-not-kept', args: { tool, code }, level: 'fail', tool, proof };
+}

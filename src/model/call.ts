@@ -1,0 +1,86 @@
+import { classifyCall, TOOL_DESCRIPTION_REQUIRED } from '../pd/calls.js';
+import { anySignalledCode, invalidErrorCode } from '../pd/errors.js';
+import { isPlainObject } from '../pd/payload.js';
+import { descriptionsUri, isToolDescriptionsUri, requestedTools, sameUri } from '../pd/uri.js';
+import type { Exchange, JsonObject } from '../target/types.js';
+import { inlineJson } from '../text.js';
+import { CRITERION, type RuleBreak, type SessionModel, type World } from './world.js';
+
+/**
+ * What the model says of a call of `tool` in a session in state `state` (§5.1, §6.2): granted →
+ * not refused with TOOL_DESCRIPTION_REQUIRED (it may still fail on its arguments); not granted →
+ * refused, with the resource_uri of this tool. A call changes no state.
+ */
+export type CallJudgement =
+  | { kind: 'as-expected'; breaks: RuleBreak[]; form?: string }
+  /** Its state is open (an answer left it undecided): not judged. */
+  | { kind: 'open' }
+  | { kind: 'no-response'; granted: boolean; note: string }
+  /** Refused although the session holds the grant. */
+  | { kind: 'grant-lost'; code: string }
+  /** Not refused although the session does not hold the grant; `how` is criterion 7's code for the answer it got. */
+  | { kind: 'ran'; how: { code: string; args: Record<string, unknown> } };
+
+export function judgeCall(world: World, state: SessionModel, tool: string, args: JsonObject, ex: Exchange): CallJudgement {
+  if (state.open.has(tool)) return { kind: 'open' };
+  const granted = state.grants.has(tool);
+  const outcome = classifyCall(ex);
+  if (outcome.kind === 'no-response') return { kind: 'no-response', granted, note: outcome.note };
+  if (granted) {
+    if (outcome.kind === 'refused') return { kind: 'grant-lost', code: outcome.signal.code };
+    return { kind: 'as-expected', breaks: exampleKept(world, tool, args, ex) };
+  }
+  if (outcome.kind === 'authorized') return { kind: 'ran', how: howItRan(tool, ex) };
+  const signal = outcome.signal;
+  const breaks: RuleBreak[] = [];
+  const add = (code: string, extra: Record<string, unknown> = {}, level: RuleBreak['level'] = 'fail') => breaks.push({ check: CRITERION.refusal, code, args: { tool, ...extra }, level, tool, proof: [ex] });
+  if (!signal.accepted) {
+    add('only-in-text');
+    return { kind: 'as-expected', breaks };
+  }
+  const uri = signal.payload.resource_uri;
+  if (typeof uri !== 'string') add('no-resource-uri');
+  else if (world.listed && world.resource && !sameUri(uri, descriptionsUri(world.resource, [tool]))) add('wrong-resource-uri', { uri, expected: descriptionsUri(world.resource, [tool]) });
+  // Unlisted (pd-resource-listed's finding): it must still name the resource and this tool.
+  else if (!world.listed && !(isToolDescriptionsUri(uri) && (requestedTools(uri) ?? []).join(',') === tool)) add('wrong-resource-uri', { uri, expected: `<scheme>:…/tool_descriptions?tools=${tool}` });
+  if (typeof signal.payload.message !== 'string' || !signal.payload.message.trim()) add('no-message', {}, 'warn');
+  if (signal.isError === false) add('no-is-error', {}, 'warn');
+  const form = signal.form + (signal.isError === undefined ? '' : signal.isError ? ' (isError: true)' : ' (no isError)');
+  return { kind: 'as-expected', breaks, form };
+}
+
+/** Criterion 7's code for an unfetched call that was not refused with TOOL_DESCRIPTION_REQUIRED. */
+function howItRan(tool: string, ex: Exchange): { code: string; args: Record<string, unknown> } {
+  // It reached the tool's own argument check: the call was let through, whatever the check said.
+  if (rejectsArguments(ex)) return { code: 'ran-unfetched', args: { tool } };
+  const bad = invalidErrorCode(ex);
+  if (bad) return { code: 'invalid-error-code', args: { tool, problem: bad } };
+  const other = anySignalledCode(ex);
+  if (other && other !== TOOL_DESCRIPTION_REQUIRED) return { code: 'other-code', args: { tool, code: other } };
+  if (ex.response?.error) return { code: 'error-without-code', args: { tool, error: inlineJson(ex.response.error, 160) } };
+  if ((ex.response?.result as { isError?: boolean } | undefined)?.isError) return { code: 'tool-error-without-code', args: { tool } };
+  return { code: 'ran-unfetched', args: { tool } };
+}
+
+/**
+ * A read-only tool called, once fetched, with an example of its own full description must not
+ * reject it as invalid arguments: the description documents a contract the tool does not keep.
+ */
+function exampleKept(world: World, tool: string, args: JsonObject, ex: Exchange): RuleBreak[] {
+  if (!world.readOnly.has(tool)) return [];
+  const examples = world.descriptions.get(tool)?.examples;
+  if (!Array.isArray(examples)) return [];
+  const number = examples.findIndex((e) => isPlainObject(e) && JSON.stringify(e.input) === JSON.stringify(args)) + 1;
+  if (number === 0 || !rejectsArguments(ex)) return [];
+  return [{ check: CRITERION.answer, code: 'example-rejected', args: { tool, number }, level: 'fail', tool, proof: [ex] }];
+}
+
+/** An answer that refuses the arguments as invalid: -32602, or a tool error that says so. */
+export function rejectsArguments(ex: Exchange): boolean {
+  const error = ex.response?.error;
+  if (isPlainObject(error)) return error.code === -32602;
+  const result = ex.response?.result;
+  if (!isPlainObject(result) || result.isError !== true) return false;
+  const text = JSON.stringify(result.content ?? '') + JSON.stringify(result.structuredContent ?? '');
+  return /INVALID_(ARGUMENTS|PARAMS|INPUT)|invalid (arguments|params|parameters|input)|validation (error|failed)|must have required property|is required\b/i.test(text);
+}

@@ -1,0 +1,181 @@
+import type { RunState } from '../../pd/run-state.js';
+import type { Target } from '../../target/target.js';
+import type { McpSession } from '../../target/session.js';
+import { stateOf } from '../state.js';
+import { judge } from '../judge.js';
+import type { RuleBreak, World } from '../world.js';
+import { generate } from './generate.js';
+import { renumbered, weight, type Move } from './moves.js';
+import { numberedSteps } from './outcome.js';
+import { play, type Played, type Stage } from './play.js';
+import { Random } from './random.js';
+import { shrink } from './shrink.js';
+import { historyOf } from './history.js';
+
+export interface ExploreOptions {
+  /** Requests to generate (0: no exploration). */
+  budget: number;
+  seed: number;
+  /** What a new session costs: a server process (stdio), or little (HTTP, in-process). */
+  sessions: 'process' | 'cheap';
+  /** performance.now() time by which exploration and shrinking must be done. */
+  until: number;
+}
+
+/** A rule the exploration found broken, with the shortest sequence that breaks it. */
+export interface Found extends RuleBreak {
+  sequence: { seed: number; steps: string[] };
+}
+
+export interface Exploration {
+  seed: number;
+  budget: number;
+  /** Requests sent, sessions used, replays made to shrink what was found. */
+  requests: number;
+  sessions: number;
+  replays: number;
+  found: Found[];
+  /** Why nothing was explored, when nothing was. */
+  skipped?: string;
+}
+
+/**
+ * Sessions the exploration keeps alive at once, and uses in all, for a budget: over stdio each is
+ * a server process (two with the default budget — the checks' sessions that hold nothing once
+ * they are done — one more per 100 requests), over HTTP they are cheap.
+ */
+export function explorationSessions(cost: 'process' | 'cheap', budget: number): { live: number; total: number } {
+  return cost === 'process' ? { live: 2, total: 2 + Math.floor(budget / 100) } : { live: 3, total: 3 + Math.max(3, Math.floor(budget / 10)) };
+}
+
+/** Broken rules shrunk per run, at most (each shrink replays sequences from new sessions). */
+export const MAX_SHRUNK = 4;
+const REPLAYS_PER_SHRINK = 16;
+const SHRINK_MS = 10_000;
+
+/** How a sequence is re-run and judged while it is shrunk. */
+export interface Lab {
+  stage: Stage;
+  /** The rules a run of moves broke (with the run's other sessions as context). */
+  judged(played: Played): RuleBreak[];
+  seed: number;
+  /** performance.now() time after which no replay starts. */
+  until: number;
+}
+
+/** The stage and judge of a run: moves reach the target as the run's call plan allows. */
+export async function laboratory(run: RunState, target: Target, world: World, seed: number, until: number): Promise<Lab | undefined> {
+  const resource = await run.resource();
+  if (!resource) return undefined;
+  const stage: Stage = { open: (label) => target.open(label), reserve: (count) => target.reserve(count), resource: resource.uri, call: (session, tool) => run.callTool(session, tool) };
+  // Judged with the checks' sessions: what they hold shows where a grant came from.
+  const context = target.sessionsStarted().filter((s) => s.exploredFrom !== 0);
+  const judged = (played: Played) => {
+    const own = new Set(played.exchanges.flat());
+    const scope = (s: McpSession) => (played.sessions.includes(s) ? s.exchanges : s.ownExchanges);
+    return judge(world, [...context, ...played.sessions], scope).breaks.filter((b) => b.level !== 'info' && own.has(b.proof[b.proof.length - 1]!));
+  };
+  return { stage, judged, seed, until };
+}
+
+/**
+ * The shortest sequence that still breaks a rule of `brk`'s criterion (which of them a minimal
+ * sequence breaks names the cause best; with `sameCode`, the very rule): `block` first (the situation the break happened in),
+ * then delta debugging. Undefined when not even `moves` breaks it again (a race, or state that
+ * new sessions do not have); `first` is then the proof, if it is given.
+ */
+export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: Move[] = [], first?: Played, sameCode = false): Promise<{ found?: Found; replays: number; reproduced?: boolean }> {
+  let last: { played: Played; moves: Move[]; brk: RuleBreak } | undefined;
+  const reproduces = async (candidate: Move[]): Promise<boolean> => {
+    const renamed = renumbered(candidate);
+    const played = await play(renamed, stage);
+    const again = lab.judged(played).find((b) => b.check === brk.check && (!sameCode || b.code === brk.code));
+    await closeAll(played);
+    if (again) last = { played, moves: renamed, brk: again };
+    return again !== undefined;
+  };
+  // Replays follow one another: the sessions of the next start while this one runs.
+  const stage: Stage = { ...lab.stage, reserve: (count) => lab.stage.reserve?.(2 * count) };
+  const until = Math.min(lab.until, performance.now() + SHRINK_MS);
+  const tried = block.length > 0 && block.length < moves.length;
+  const alone = tried && (await reproduces(block));
+  let start = alone ? block : moves;
+  let replays = tried ? 1 : 0;
+  // Without a first run of these very moves (a check's history), they must break it once from new sessions.
+  if (!first && !alone) {
+    replays++;
+    if (!(await reproduces(start))) return { replays };
+  }
+  const shrunk = await shrink(start, reproduces, { replays: REPLAYS_PER_SHRINK - replays, until });
+  replays += shrunk.replays;
+  start = shrunk.moves;
+  const proof = last ?? (first ? { played: { sessions: first.sessions, exchanges: first.exchanges.slice(0, moves.length) }, moves, brk } : undefined);
+  if (!proof) return { replays };
+  return { replays, reproduced: last !== undefined, found: { ...proof.brk, proof: proof.played.exchanges.flat(), sequence: { seed: lab.seed, steps: numberedSteps(proof.moves, proof.played.exchanges) } } };
+}
+
+/**
+ * Explores the server from a seed (DESIGN, "The model"): a generated sequence of fetches, calls,
+ * lists, missing selections, pauses, ends and requests in flight together, over sessions of its
+ * own, judged by the model; each rule it breaks is shrunk to the shortest sequence that still
+ * breaks it, reported as numbered steps with their transcript.
+ */
+export async function explore(run: RunState, target: Target, world: World, options: ExploreOptions): Promise<Exploration> {
+  const out: Exploration = { seed: options.seed, budget: options.budget, requests: 0, sessions: 0, replays: 0, found: [] };
+  const lab = await laboratory(run, target, world, options.seed, options.until);
+  if (!lab) return { ...out, skipped: 'no tool_descriptions resource answers' };
+  await run.fullDescriptions();
+  const callable = run.calls.order(world.tools.filter((t) => !t.includes(',') && !('skip' in run.calls.plan(t, false)) && !('skip' in run.calls.plan(t, true))));
+  const limits = explorationSessions(options.sessions, options.budget);
+  const { moves, blocks } = generate({ tools: world.tools.filter((t) => !t.includes(',')), callable, readOnly: callable.filter((t) => world.readOnly.has(t)), liveSessions: limits.live, totalSessions: limits.total, maxPauseMs: 200, endsMatter: options.sessions === 'cheap' }, new Random(options.seed), options.budget);
+  // Sessions of the checks that are done and hold nothing (the clean session, one started after
+  // others ended) are the first run's: over stdio a new session costs a server process.
+  const idle = target.sessionsStarted().filter((s) => s.label !== 'probe' && s.endedAt === undefined && !s.closed && s.exploredFrom === undefined && holdsNothing(world, s));
+  const reuse = idle.length;
+  const first = await play(moves, {
+    ...lab.stage,
+    reserve: (count) => lab.stage.reserve?.(Math.max(0, count - reuse)),
+    open: (label) => (idle.length ? Promise.resolve(idle.shift()!) : lab.stage.open(label)),
+  });
+  out.requests = moves.reduce((n, m) => n + weight(m), 0);
+  out.sessions = first.sessions.length;
+  const breaks = lab.judged(first);
+  await closeAll(first);
+  const seen = new Set<string>();
+  for (const brk of breaks) {
+    const key = `${brk.check}\u0000${brk.code}`;
+    if (seen.has(key) || seen.size >= MAX_SHRUNK || performance.now() >= options.until) continue;
+    seen.add(key);
+    const at = moveOf(first, brk);
+    const block = moves.slice(0, at + 1).filter((_, i) => blocks[i] === blocks[at] && blocks[at] !== -1);
+    let { found, replays, reproduced } = await shortest(lab, moves.slice(0, at + 1), brk, block, first);
+    // In a session the checks had used before, what they did there may be part of it: from its whole history then.
+    if (!reproduced && brk.proof.some((ex) => first.sessions.some((s) => (s.exploredFrom ?? 0) > 0 && s.exchanges.includes(ex)))) {
+      const history = historyOf(brk, first.sessions);
+      const again = history ? await shortest(lab, history, brk) : undefined;
+      replays += again?.replays ?? 0;
+      if (again?.found) found = again.found;
+    }
+    out.replays += replays;
+    if (!found || out.found.some((f) => f.check === found.check && f.code === found.code)) continue;
+    seen.add(`${found.check}\u0000${found.code}`);
+    out.found.push(found);
+  }
+  return out;
+}
+
+/** The move whose exchanges hold the break's diverging exchange (the last of its proof). */
+function moveOf(played: Played, brk: RuleBreak): number {
+  const diverging = brk.proof[brk.proof.length - 1];
+  const i = played.exchanges.findIndex((list) => list.includes(diverging!));
+  return i < 0 ? played.exchanges.length - 1 : i;
+}
+
+async function closeAll(played: Played): Promise<void> {
+  await Promise.all(played.sessions.map((s) => s.close()));
+}
+
+function holdsNothing(world: World, session: McpSession): boolean {
+  const state = stateOf(world, session);
+  return state.grants.size === 0 && state.open.size === 0;
+}

@@ -1,0 +1,288 @@
+import type { Move } from './moves.js';
+import type { Random } from './random.js';
+
+/** What the generator needs to know of the server. */
+export interface GeneratorInput {
+  tools: readonly string[];
+  /** Tools the call plan lets the exploration call, fetched or not (read-only ones first). */
+  callable: readonly string[];
+  /**
+   * Tools to call where a correct server refuses (not fetched in that session): read-only ones, so
+   * that replaying the call while shrinking is always allowed. Empty: `callable` is used.
+   */
+  readOnly: readonly string[];
+  /** Sessions alive at once, at most; and in all (over stdio each is a server process). */
+  liveSessions: number;
+  totalSessions: number;
+  /** Longest pause (ms): long enough for state that expires to show, short enough for a run. */
+  maxPauseMs: number;
+  /** Over HTTP an ended session's id must be answered 404 afterwards. */
+  endsMatter: boolean;
+}
+
+/** Names that resemble a tool's but are none (§4.3: names match exactly), one kind at a time. */
+export const NEAR_KINDS = ['case', 'prefix', 'suffix', 'separator', 'edit', 'spaces'] as const;
+export type NearKind = (typeof NEAR_KINDS)[number];
+
+export function nearName(tool: string, kind: NearKind, tools: readonly string[]): string | undefined {
+  const swap = (s: string) => [...s].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+  const half = Math.max(1, Math.ceil(tool.length / 2));
+  const candidate = {
+    case: swap(tool),
+    prefix: tool.slice(0, half).replace(/[-_.]+$/, ''),
+    suffix: tool.slice(Math.floor(tool.length / 2)).replace(/^[-_.]+/, ''),
+    separator: /[_-]/.test(tool) ? tool.replace(/[_-]/g, (c) => (c === '_' ? '-' : '_')) : `${tool}_`,
+    edit: `${tool.slice(0, -1)}${tool.endsWith('x') ? 'y' : 'x'}`,
+    spaces: ` ${tool}`,
+  }[kind];
+  if (kind === 'spaces') return candidate;
+  return candidate && candidate !== tool && !tools.includes(candidate) && !tools.includes(candidate.trim()) ? candidate : undefined;
+}
+
+/** The situations the generator makes, each a few moves; every one comes at least once (in an order the seed picks). */
+const TEMPLATES = ['near-fetch', 'grant-kept', 'twice-unfetched', 'other-fetched', 'batch', 'in-flight', 'other-session', 'ended', 'listing', 'missing-then-call', 'refused-read'] as const;
+type Template = (typeof TEMPLATES)[number];
+/** What comes between a fetch and the next call of the tool: none of it may take the grant away. */
+const BETWEEN = ['missing', 'unknown', 'list', 'call-other', 'pause', 'fetch-other', 'fetch-elsewhere'] as const;
+type Between = (typeof BETWEEN)[number];
+/** What goes beside the tool in one ?tools= read: another tool, itself again, an unknown name, a name with a space. */
+const BESIDE = ['pair', 'repeated', 'unknown', 'spaces'] as const;
+type Beside = (typeof BESIDE)[number];
+
+/** Situations whose call a right server refuses (the tool is not fetched in that session). */
+const REFUSED_AT: readonly Template[] = ['near-fetch', 'twice-unfetched', 'other-fetched', 'other-session', 'ended', 'missing-then-call', 'refused-read'];
+
+/** Names in a read meant to be too many (a server may refuse more than it takes, §10.3). */
+const OVERSIZED = 100;
+
+/** What would hold after the moves so far, were the server right: grants per live session. */
+interface Sim {
+  live: Map<number, Set<string>>;
+  opened: number;
+  /** Sessions with moves still to come (a pause and its call): never ended to make room. */
+  busy: Set<number>;
+}
+
+/**
+ * A sequence of about `budget` requests, from the seed: each template once first (near names of
+ * every kind), then random ones, over a few sessions of its own. Calls go only to `callable` tools.
+ */
+export function generate(input: GeneratorInput, rng: Random, budget: number): Generated {
+  const moves: Move[] = [];
+  const blocks: number[] = [];
+  const sim: Sim = { live: new Map(), opened: 0, busy: new Set() };
+  if (!input.tools.length || budget <= 0) return { moves, blocks };
+  // First the situations no check's own requests make (in an order the seed picks), then the rest.
+  type Item = { template: Template; near?: NearKind; between?: Between; beside?: Beside };
+  const all: Item[] = [
+    ...TEMPLATES.filter((t) => t !== 'near-fetch' && t !== 'grant-kept' && t !== 'batch').map((template) => ({ template })),
+    ...NEAR_KINDS.map((near) => ({ template: 'near-fetch' as const, near })),
+    { template: 'grant-kept' as const },
+    ...BESIDE.map((beside) => ({ template: 'batch' as const, beside })),
+  ];
+  const checksDoIt = (i: Item) => ['other-fetched', 'other-session', 'ended', 'refused-read'].includes(i.template) || i.near === 'case' || (i.template === 'batch' && i.beside !== 'pair');
+  // Calls a right server refuses grant nothing, so they go first: they never fill a session up.
+  const refusing = (i: Item) => REFUSED_AT.includes(i.template);
+  const first = all.filter((i) => !checksDoIt(i));
+  const queue: Item[] = [...rng.shuffle(first.filter(refusing)), ...rng.shuffle(first.filter((i) => !refusing(i))), ...rng.shuffle(all.filter(checksDoIt))];
+  let cost = 0;
+  let retries = queue.length;
+  const tails: Array<readonly [Move, number]> = [];
+  for (let guard = 0; cost < budget && guard < budget * 4; guard++) {
+    const next = queue.shift() ?? { template: rng.pick(TEMPLATES) };
+    const prelude: Move[] = [];
+    const later: Move[] = [];
+    const made = make(next.template, { near: next.near ?? rng.pick(NEAR_KINDS), between: next.between ?? rng.pick(BETWEEN), beside: next.beside ?? rng.pick(BESIDE) }, input, rng, sim, prelude, later);
+    for (const m of prelude) {
+      moves.push(m);
+      blocks.push(-1);
+      cost++;
+    }
+    if (!made) {
+      // Not possible now (every live session holds the tool): once more later, after others.
+      if (retries-- > 0) queue.push(next);
+      continue;
+    }
+    // This situation's moves, then what the one before left for later (its pause ran meanwhile).
+    for (const [m, block] of [...made.map((m) => [m, guard] as const), ...tails.splice(0)]) {
+      moves.push(m);
+      blocks.push(block);
+      cost += m.kind === 'together' ? m.moves.length : 1;
+    }
+    sim.busy.clear();
+    tails.push(...later.map((m) => [m, guard] as const));
+    for (const [m] of tails) if (m.kind !== 'together') sim.busy.add(m.session);
+  }
+  for (const [m, block] of tails) {
+    moves.push(m);
+    blocks.push(block);
+  }
+  return { moves, blocks };
+}
+
+/** A generated sequence, and for each move the situation (template) it belongs to (-1: a session ended to make room). */
+export interface Generated {
+  moves: Move[];
+  blocks: number[];
+}
+
+/**
+ * A live session that lacks `tool`, opening a new one if the limits allow — ending one that holds
+ * it to make room, if need be (its end goes into `prelude`) — or undefined.
+ */
+function lacking(tool: string, input: GeneratorInput, rng: Random, sim: Sim, not?: number, prelude?: Move[]): number | undefined {
+  const candidates = [...sim.live].filter(([n, grants]) => n !== not && !grants.has(tool)).map(([n]) => n);
+  if (candidates.length && (sim.live.size >= input.liveSessions || rng.chance(0.7))) return rng.pick(candidates);
+  if (sim.opened < input.totalSessions && sim.live.size >= input.liveSessions && prelude) {
+    const retired = [...sim.live.keys()].find((n) => n !== not && !sim.busy.has(n));
+    if (retired !== undefined) {
+      sim.live.delete(retired);
+      prelude.push({ kind: 'end', session: retired, terminate: rng.chance(0.5) });
+    }
+  }
+  if (sim.live.size < input.liveSessions && sim.opened < input.totalSessions) {
+    const n = sim.opened++;
+    sim.live.set(n, new Set());
+    return n;
+  }
+  return candidates.length ? rng.pick(candidates) : undefined;
+}
+
+function make(template: Template, variant: { near: NearKind; between: Between; beside: Beside }, input: GeneratorInput, rng: Random, sim: Sim, prelude: Move[], later: Move[]): Move[] | undefined {
+  const { near } = variant;
+  // Where the call is expected to be refused, a read-only tool; where authorized, any callable one.
+  const refusedAt = REFUSED_AT.includes(template);
+  // A tool some live session lacks, where there is one: sessions fill up with grants as the run goes.
+  const lackedIn = (pool: readonly string[]) => pool.filter((t) => [...sim.live.values()].some((grants) => !grants.has(t)) || sim.opened < input.totalSessions);
+  const readOnly = refusedAt ? lackedIn(input.readOnly) : [];
+  const pool = readOnly.length ? readOnly : lackedIn(input.callable).length ? lackedIn(input.callable) : input.callable;
+  const tool = pool.length ? rng.pick(pool) : undefined;
+  const any = rng.pick(input.tools);
+  const grant = (s: number, names: string[]) => names.forEach((n) => input.tools.includes(n.trim()) && sim.live.get(s)?.add(n.trim()));
+  switch (template) {
+    case 'near-fetch': {
+      // A fetch of a name that resembles a tool's grants nothing; the tool stays refused.
+      const target = tool ?? any;
+      const name = nearName(target, near, input.tools);
+      const s = name === undefined ? undefined : lacking(target, input, rng, sim, undefined, prelude);
+      if (s === undefined || name === undefined) return undefined;
+      if (near === 'spaces') grant(s, [name]);
+      return tool ? [{ kind: 'fetch', session: s, names: [name] }, { kind: 'call', session: s, tool }] : [{ kind: 'fetch', session: s, names: [name] }];
+    }
+    case 'grant-kept': {
+      // A grant outlasts whatever the session does next: other requests, other names, another
+      // session's fetch, time. All of them in turn (the seed picks the order), the tool called
+      // after each: shrinking finds the one that took the grant away.
+      if (!tool) return undefined;
+      const s = lacking(tool, input, rng, sim, undefined, prelude);
+      if (s === undefined) return undefined;
+      grant(s, [tool]);
+      const other = rng.pick(input.tools.filter((t) => t !== tool).concat(tool));
+      const elsewhere = [...sim.live.keys()].find((n) => n !== s);
+      const choices: Record<Between, Move | undefined> = {
+        missing: { kind: 'missing', session: s, empty: rng.chance(0.5) },
+        unknown: { kind: 'fetch', session: s, names: ['pd_check_no_such_tool'] },
+        list: { kind: 'list', session: s },
+        'call-other': { kind: 'call', session: s, tool: rng.pick(input.callable) },
+        pause: undefined,
+        'fetch-other': { kind: 'fetch', session: s, names: [other] },
+        // Another session fetches: a grant of this one must not lapse for it.
+        'fetch-elsewhere': elsewhere === undefined ? undefined : { kind: 'fetch', session: elsewhere, names: [other] },
+      };
+      if (elsewhere !== undefined) sim.live.get(elsewhere)?.add(other);
+      grant(s, [other]);
+      const call: Move = { kind: 'call', session: s, tool };
+      const steps: Move[] = [{ kind: 'fetch', session: s, names: [tool] }, call];
+      for (const kind of rng.shuffle(BETWEEN)) {
+        const between = choices[kind];
+        if (between) steps.push(between, call);
+      }
+      // The longest pause, and the call after it, wait for the next situation: other sessions
+      // work meanwhile (a grant that expires while the session lives shows).
+      later.push({ kind: 'pause', session: s, ms: input.maxPauseMs }, call);
+      return steps;
+    }
+    case 'twice-unfetched': {
+      // A refusal neither grants nor is used up: the second unfetched call is refused too.
+      if (!tool) return undefined;
+      const s = lacking(tool, input, rng, sim, undefined, prelude);
+      return s === undefined ? undefined : [{ kind: 'call', session: s, tool }, { kind: 'call', session: s, tool }];
+    }
+    case 'other-fetched': {
+      // Fetching one tool authorizes that one only, however alike the names.
+      if (!tool) return undefined;
+      const others = input.tools.filter((t) => t !== tool);
+      if (!others.length) return undefined;
+      const alike = others.filter((t) => t.slice(0, 3) === tool.slice(0, 3) || t.slice(-4) === tool.slice(-4));
+      const other = rng.pick(alike.length ? alike : others);
+      const s = lacking(tool, input, rng, sim, undefined, prelude);
+      if (s === undefined) return undefined;
+      grant(s, [other]);
+      return [{ kind: 'fetch', session: s, names: [other] }, { kind: 'call', session: s, tool }];
+    }
+    case 'batch': {
+      // ?tools=a,b grants both; a repeated name counts once; an unknown name spoils nothing.
+      if (!tool) return undefined;
+      const s = lacking(tool, input, rng, sim, undefined, prelude);
+      if (s === undefined) return undefined;
+      const partner = input.callable.find((t) => t !== tool && !sim.live.get(s)?.has(t)) ?? input.tools.find((t) => t !== tool);
+      const second = { pair: partner ?? tool, repeated: tool, unknown: 'pd_check_no_such_tool', spaces: ` ${partner ?? tool}` }[variant.beside];
+      const names = rng.chance(0.5) ? [tool, second] : [second, tool];
+      grant(s, names);
+      const calls: Move[] = [{ kind: 'call', session: s, tool }];
+      if (variant.beside === 'pair' && second !== tool && input.callable.includes(second)) calls.push({ kind: 'call', session: s, tool: second });
+      return [{ kind: 'fetch', session: s, names }, ...calls];
+    }
+    case 'in-flight': {
+      // A fetch and a call in flight together may take effect in either order; afterwards the grant holds.
+      if (!tool) return undefined;
+      const s = lacking(tool, input, rng, sim, undefined, prelude);
+      if (s === undefined) return undefined;
+      grant(s, [tool]);
+      return [{ kind: 'together', moves: [{ kind: 'fetch', session: s, names: [tool] }, { kind: 'call', session: s, tool }] }, { kind: 'call', session: s, tool }];
+    }
+    case 'other-session': {
+      // A grant belongs to the session that fetched: another session, alongside, is refused.
+      if (!tool) return undefined;
+      const a = lacking(tool, input, rng, sim, undefined, prelude);
+      const b = a === undefined ? undefined : lacking(tool, input, rng, sim, a);
+      if (a === undefined || b === undefined) return undefined;
+      grant(a, [tool]);
+      const fetchThenCall: Move[] = [{ kind: 'fetch', session: a, names: [tool] }, { kind: 'call', session: b, tool }];
+      return rng.chance(0.5) ? fetchThenCall : [fetchThenCall[0]!, { kind: 'together', moves: [{ kind: 'call', session: a, tool }, { kind: 'call', session: b, tool }] }];
+    }
+    case 'ended': {
+      // An ended session's grants are gone: a session started after it has none.
+      if (!tool || sim.opened >= input.totalSessions) return undefined;
+      const a = lacking(tool, input, rng, sim, undefined, prelude);
+      if (a === undefined || sim.busy.has(a)) return undefined;
+      grant(a, [tool]);
+      sim.live.delete(a);
+      const b = lacking(tool, input, rng, sim, a);
+      if (b === undefined) return undefined;
+      const out: Move[] = [{ kind: 'fetch', session: a, names: [tool] }, { kind: 'end', session: a, terminate: rng.chance(0.5) || input.endsMatter }];
+      return [...out, { kind: 'call', session: b, tool }];
+    }
+    case 'listing': {
+      // tools/list is the same minimal list in every state.
+      const s = lacking(any, input, rng, sim, undefined, prelude);
+      if (s === undefined) return undefined;
+      grant(s, [any]);
+      return [{ kind: 'fetch', session: s, names: [any] }, { kind: 'list', session: s }];
+    }
+    case 'refused-read': {
+      // A read of more names than a server must take (§10.3) may be refused; refused, it grants nothing.
+      if (!tool) return undefined;
+      const s = lacking(tool, input, rng, sim, undefined, prelude);
+      if (s === undefined) return undefined;
+      const names = [tool, ...Array.from({ length: OVERSIZED }, (_, k) => `pd_check_no_such_tool_${k + 1}`)];
+      return [{ kind: 'fetch', session: s, names }, { kind: 'call', session: s, tool }];
+    }
+    case 'missing-then-call': {
+      // A read without a selection grants nothing.
+      if (!tool) return undefined;
+      const s = lacking(tool, input, rng, sim, undefined, prelude);
+      return s === undefined ? undefined : [{ kind: 'missing', session: s, empty: rng.chance(0.5) }, { kind: 'call', session: s, tool }];
+    }
+  }
+}

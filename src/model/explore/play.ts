@@ -1,0 +1,73 @@
+import { descriptionsUri } from '../../pd/uri.js';
+import type { McpSession } from '../../target/session.js';
+import type { Exchange } from '../../target/types.js';
+import { sessionName, sessionsOf, type Move } from './moves.js';
+
+/** How moves reach the server: new sessions, the resource, and calls as the run's call plan allows. */
+export interface Stage {
+  open(label: string): Promise<McpSession>;
+  /** About this many sessions will be opened now (the target may start them together). */
+  reserve?(count: number): void;
+  resource: string;
+  /** A call of `tool` in `session`, or undefined where the call plan says not to call. */
+  call(session: McpSession, tool: string): Promise<Exchange | undefined>;
+}
+
+export interface Played {
+  sessions: McpSession[];
+  /** The exchanges each move sent, in the order of the moves. */
+  exchanges: Exchange[][];
+}
+
+/** Runs moves in sessions of their own (opened on first use), in order; a `together` move sends at once. */
+export async function play(moves: readonly Move[], stage: Stage): Promise<Played> {
+  stage.reserve?.(sessionsOf(moves).length);
+  const sessions = new Map<number, McpSession>();
+  const opened: McpSession[] = [];
+  const sessionOf = async (n: number): Promise<McpSession> => {
+    let session = sessions.get(n);
+    if (!session) {
+      session = await stage.open(sessionName(n));
+      session.exploredFrom ??= session.exchanges.length;
+      sessions.set(n, session);
+      opened.push(session);
+    }
+    return session;
+  };
+  /** When each session last had an answer: a pause waits only what is left of it. */
+  const lastUsed = new Map<number, number>();
+  const run = async (move: Move): Promise<Exchange[]> => {
+    const done = (n: number, exchanges: Exchange[]) => {
+      lastUsed.set(n, performance.now());
+      return exchanges;
+    };
+    switch (move.kind) {
+      case 'pause': {
+        const left = move.ms - (performance.now() - (lastUsed.get(move.session) ?? 0));
+        if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+        return [];
+      }
+      case 'together': {
+        // Every session first, so that the requests really leave together.
+        for (const m of move.moves) if (m.kind !== 'together') await sessionOf(m.session);
+        return (await Promise.all(move.moves.map(run))).flat();
+      }
+      default: {
+        const session = await sessionOf(move.session);
+        if (move.kind === 'fetch') return done(move.session, [await session.readResource(descriptionsUri(stage.resource, move.names))]);
+        if (move.kind === 'missing') return done(move.session, [await session.readResource(move.empty ? `${stage.resource}${stage.resource.includes('?') ? '&' : '?'}tools=` : stage.resource)]);
+        if (move.kind === 'list') return done(move.session, [await session.request('tools/list')]);
+        if (move.kind === 'call') {
+          const ex = await stage.call(session, move.tool);
+          return done(move.session, ex ? [ex] : []);
+        }
+        await session.close({ terminate: move.terminate });
+        const after = await session.requestAfterEnd();
+        return after ? [after] : [];
+      }
+    }
+  };
+  const exchanges: Exchange[][] = [];
+  for (const move of moves) exchanges.push(await run(move));
+  return { sessions: opened, exchanges };
+}

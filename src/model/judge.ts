@@ -1,0 +1,189 @@
+import { classifyCall } from '../pd/calls.js';
+import { isPlainObject, resourceJson } from '../pd/payload.js';
+import type { McpSession } from '../target/session.js';
+import type { Exchange } from '../target/types.js';
+import { attribute, evidenceOf, lostGrant, type PastStep, type RanCall } from './attribution.js';
+import { judgeCall } from './call.js';
+import { transition } from './state.js';
+import { ALL_EXCHANGES, overlapsOthers, stepsOf, timeline, type Scope, type Step } from './timeline.js';
+import { CRITERION, emptySession, type RuleBreak, type SessionModel, type World } from './world.js';
+
+/** What the model concluded about a run: every broken rule, and what the report says beside them. */
+export interface Judgement {
+  breaks: RuleBreak[];
+  /** How refusals and missing-selection errors were signalled (for the report). */
+  refusalForms: Set<string>;
+  missingForms: Set<string>;
+}
+
+interface Live {
+  model: SessionModel;
+  history: PastStep[];
+  /** The read that gave each grant (the proof beside a later finding). */
+  fetchOf: Map<string, Exchange>;
+}
+
+/**
+ * Replays every exchange of the sessions (DESIGN, "The model") and returns the rules they broke,
+ * each owned by one criterion. Steps of one session in flight together are taken in the order
+ * the model can explain best (some serial order must explain them).
+ */
+export function judge(world: World, sessions: readonly McpSession[], scope: Scope = ALL_EXCHANGES): Judgement {
+  const own = [...new Set(sessions)];
+  const all = stepsOf(own, scope);
+  const live = new Map<McpSession, Live>();
+  const ended: Array<{ session: McpSession; grants: Map<string, Exchange | undefined> }> = [];
+  const out: Judgement = { breaks: [], refusalForms: new Set(), missingForms: new Set() };
+  const ran: RanCall[] = [];
+  const lost: Array<{ step: Step; code: string; fetch?: Exchange; concurrent: boolean; workedBefore: boolean }> = [];
+  const refusedTools = new Set<string>();
+  const presence = new Map<string, Array<{ presence: 'keyed' | 'wrapped' | 'absent'; items: string[]; unknown: string[]; ex: Exchange }>>();
+  const stateOf = (session: McpSession) => live.get(session) ?? live.set(session, { model: emptySession(), history: [], fetchOf: new Map() }).get(session)!;
+
+  const apply = (step: Step, state: Live, record: boolean): 'ok' | 'bad' => {
+    const { op, ex } = step;
+    if (op.kind === 'list') {
+      const page = world.listing.get(op.cursor ?? '');
+      const tools = (ex.response?.result as { tools?: unknown } | undefined)?.tools;
+      if (record && page !== undefined && tools !== undefined && JSON.stringify(tools) !== page) {
+        out.breaks.push({ check: CRITERION.listing, code: 'listing-changed', args: { granted: [...state.model.grants] }, level: 'fail', proof: [ex] });
+      }
+      return 'ok';
+    }
+    if (op.kind === 'after-end') {
+      // MCP transports: a request under a terminated session's id is answered 404.
+      if (record && op.status !== 404 && op.status !== undefined) out.breaks.push({ check: CRITERION.isolation, code: 'ended-session-answered', args: { session: step.session.label, status: op.status }, level: 'fail', proof: [ex] });
+      return 'ok';
+    }
+    if (op.kind === 'read') {
+      const analysis = transition(world, state.model, op, ex).read!;
+      if (!analysis.refused) for (const tool of analysis.returned) state.fetchOf.set(tool, ex);
+      if (record) {
+        out.breaks.push(...analysis.breaks);
+        state.history.push({ kind: 'read', read: { items: op.items, refused: analysis.refused, returned: analysis.refused ? new Set() : analysis.returned, ex } });
+        for (const [tool, where] of analysis.presence) (presence.get(tool) ?? presence.set(tool, []).get(tool)!).push({ presence: where, items: [...new Set(op.items)], unknown: analysis.unknown, ex });
+      }
+      return 'ok';
+    }
+    if (op.kind === 'read-missing') {
+      const analysis = transition(world, state.model, op, ex).missing!;
+      // A read without a selection grants nothing: a call it authorized is criterion 6's (a failed fetch).
+      if (record) state.history.push({ kind: 'read', read: { items: [], refused: false, returned: new Set(), ex } });
+      if (record) {
+        out.breaks.push(...analysis.breaks);
+        if (analysis.form) out.missingForms.add(analysis.form);
+      }
+      return 'ok';
+    }
+    const verdict = judgeCall(world, state.model, op.tool, op.args, ex);
+    if (record) state.history.push({ kind: 'call', tool: op.tool, refused: classifyCall(ex).kind === 'refused' });
+    if (verdict.kind === 'grant-lost' || verdict.kind === 'ran') {
+      if (record && verdict.kind === 'grant-lost') {
+        const workedBefore = state.history.slice(0, -1).some((h) => h.kind === 'call' && h.tool === op.tool && !h.refused);
+        lost.push({ step, code: verdict.code, fetch: state.fetchOf.get(op.tool), concurrent: overlapsOthers(step, all), workedBefore });
+      }
+      if (record && verdict.kind === 'ran') ran.push(ranCall(step, verdict.how, state, live, ended));
+      return 'bad';
+    }
+    if (!record) return 'ok';
+    if (verdict.kind === 'as-expected') {
+      out.breaks.push(...verdict.breaks);
+      if (verdict.form) {
+        out.refusalForms.add(verdict.form);
+        refusedTools.add(op.tool);
+      }
+    } else if (verdict.kind === 'no-response') {
+      const check = overlapsOthers(step, all) ? CRITERION.isolation : verdict.granted ? CRITERION.grants : CRITERION.refusal;
+      const code = check === CRITERION.grants ? 'call-no-response' : 'no-response';
+      out.breaks.push({ check, code, args: { tool: op.tool, note: verdict.note, session: step.session.label }, level: 'fail', tool: op.tool, proof: [ex] });
+    }
+    return 'ok';
+  };
+
+  for (const event of timeline(own, scope)) {
+    if (event.kind === 'end') {
+      const state = live.get(event.session);
+      if (state) ended.push({ session: event.session, grants: new Map([...state.model.grants].map((t) => [t, state.fetchOf.get(t)])) });
+      live.delete(event.session);
+      continue;
+    }
+    const state = stateOf(event.session);
+    for (const step of bestOrder(event.steps, state, apply)) apply(step, state, true);
+  }
+  // A refusal in any form shows the server enforces that tool (classifyCall counts every form).
+  for (const step of all) if (step.op.kind === 'call' && classifyCall(step.ex).kind === 'refused') refusedTools.add(step.op.tool);
+  const evidence = evidenceOf(ran, refusedTools);
+  const proven = new Map();
+  for (const call of ran) out.breaks.push(attribute(call, evidence, proven));
+  const sequentialLosses = lost.some((l) => !l.concurrent);
+  for (const l of lost) out.breaks.push(lostGrant(l.step.session, (l.step.op as { tool: string }).tool, l.code, l.step.ex, l.fetch, l.concurrent, l.workedBefore, sequentialLosses));
+  out.breaks.push(...presenceBreaks(presence));
+  return out;
+}
+
+function ranCall(step: Step, how: RanCall['how'], state: Live, live: Map<McpSession, Live>, ended: Array<{ session: McpSession; grants: Map<string, Exchange | undefined> }>): RanCall {
+  const tool = (step.op as { tool: string }).tool;
+  const holders = [...live].filter(([s, l]) => s !== step.session && l.model.grants.has(tool)).map(([session, l]) => ({ session, fetch: l.fetchOf.get(tool) }));
+  const endedHolders = ended.filter((e) => e.session !== step.session && e.grants.has(tool)).map((e) => ({ session: e.session, fetch: e.grants.get(tool) }));
+  return { session: step.session, tool, ex: step.ex, how, history: state.history.slice(0, -1), holders, endedHolders };
+}
+
+/**
+ * The order of a group of steps in flight together that the model explains best: the order they
+ * were sent in, unless another order that respects real time (a step answered before another was
+ * sent comes first) leaves fewer calls unexplained.
+ */
+function bestOrder(steps: Step[], state: Live, apply: (step: Step, state: Live, record: boolean) => 'ok' | 'bad'): Step[] {
+  if (steps.length === 1 || !steps.some((s) => s.op.kind === 'call') || !steps.some((s) => s.op.kind === 'read') || steps.length > 7) return steps;
+  let best = steps;
+  let bestBad = Number.POSITIVE_INFINITY;
+  for (const order of orders(steps)) {
+    const trial: Live = { model: { grants: new Set(state.model.grants), open: new Set(state.model.open) }, history: [], fetchOf: new Map() };
+    const bad = order.reduce((n, step) => n + (apply(step, trial, false) === 'bad' ? 1 : 0), 0);
+    if (bad < bestBad) [best, bestBad] = [order, bad];
+    if (bad === 0) break;
+  }
+  return best;
+}
+
+/** Orders of the steps that respect real time, the sent order first. */
+function* orders(steps: Step[], prefix: Step[] = []): Generator<Step[]> {
+  if (!steps.length) {
+    yield prefix;
+    return;
+  }
+  for (const step of steps) {
+    const rest = steps.filter((s) => s !== step);
+    if (rest.some((r) => r.done < step.sent)) continue; // something answered before this was sent must come first
+    yield* orders(rest, [...prefix, step]);
+  }
+}
+
+/**
+ * Per tool, over every read that named it: a description missing from every read, or found only
+ * one level down (not under its own key), breaks the answer's keys (criterion 4); one that comes
+ * alone but not beside others breaks ?tools=a,b (3), or beside an unknown name is spoiled by it (9).
+ */
+function presenceBreaks(presence: Map<string, Array<{ presence: 'keyed' | 'wrapped' | 'absent'; items: string[]; unknown: string[]; ex: Exchange }>>): RuleBreak[] {
+  const breaks: RuleBreak[] = [];
+  for (const [tool, reads] of presence) {
+    const missing = reads.filter((r) => r.presence === 'absent');
+    const misplaced = reads.find((r) => r.presence === 'wrapped');
+    if (misplaced || (missing.length && missing.length === reads.length)) {
+      breaks.push({ check: CRITERION.answer, code: 'missing-entry', args: { tool }, level: 'fail', tool, proof: [(misplaced ?? missing[0])!.ex] });
+    }
+    if (missing.length === reads.length) continue;
+    for (const r of missing) {
+      const keys = Object.keys(parsedKeys(r.ex));
+      if (r.unknown.length) breaks.push({ check: CRITERION.unknown, code: 'spoils-known', args: { tool, name: r.unknown[0], problem: `no description of '${tool}' came` }, level: 'fail', tool, proof: [r.ex] });
+      else if (r.items.length === 1) breaks.push({ check: CRITERION.names, code: 'single-fetch-no-entry', args: { tool, keys: keys.length ? keys : 'none' }, level: 'fail', tool, proof: [r.ex] });
+      else breaks.push({ check: CRITERION.names, code: 'multi-fetch-failed', args: { count: r.items.length, sample: r.items.slice(0, 3).join(','), problem: `returned no description for '${tool}'` }, level: 'fail', tool, proof: [r.ex] });
+    }
+  }
+  return breaks;
+}
+
+function parsedKeys(ex: Exchange): Record<string, unknown> {
+  const value = resourceJson(ex).value;
+  return isPlainObject(value) ? value : {};
+}

@@ -1,0 +1,109 @@
+import { afterEndOf } from '../target/session.js';
+import type { Exchange, JsonObject } from '../target/types.js';
+import { isPlainObject } from '../pd/payload.js';
+import { isToolDescriptionsUri } from '../pd/uri.js';
+
+/**
+ * What the model sees of an exchange: the operation it was. Everything else a session says
+ * (initialize, ai_help, other resources) is outside the model of progressive disclosure.
+ */
+export type Op =
+  | { kind: 'list'; cursor?: string }
+  /** A read of the tool_descriptions resource naming at least one tool (`items`: as sent, decoded, untrimmed, empty ones dropped). */
+  | { kind: 'read'; uri: string; items: string[] }
+  /** A read without `tools`, or with only empty names. */
+  | { kind: 'read-missing'; uri: string }
+  | { kind: 'call'; tool: string; args: JsonObject }
+  /** A request under the id of a session that ended (over HTTP): answered with this HTTP status. */
+  | { kind: 'after-end'; status?: number }
+  | { kind: 'other' };
+
+export function opOf(ex: Exchange): Op {
+  const ended = afterEndOf(ex);
+  if (ended) return { kind: 'after-end', ...(ended.status !== undefined ? { status: ended.status } : {}) };
+  const params = isPlainObject(ex.request.params) ? ex.request.params : {};
+  switch (ex.method) {
+    case 'tools/list':
+      return { kind: 'list', ...(typeof params.cursor === 'string' ? { cursor: params.cursor } : {}) };
+    case 'tools/call':
+      return typeof params.name === 'string' ? { kind: 'call', tool: params.name, args: isPlainObject(params.arguments) ? params.arguments : {} } : { kind: 'other' };
+    case 'resources/read': {
+      const uri = typeof params.uri === 'string' ? params.uri : '';
+      if (!isToolDescriptionsUri(uri)) return { kind: 'other' };
+      const items = (toolsParameter(uri) ?? []).filter((n) => n.trim() !== '');
+      return items.length ? { kind: 'read', uri, items } : { kind: 'read-missing', uri };
+    }
+    default:
+      return { kind: 'other' };
+  }
+}
+
+/** The `tools` parameter of a URI split on commas, decoded, spaces kept; undefined without one. */
+export function toolsParameter(uri: string): string[] | undefined {
+  const query = uri.split('#')[0]!.split('?').slice(1).join('?');
+  if (!query) return undefined;
+  for (const part of query.split('&')) {
+    const eq = part.indexOf('=');
+    const key = decode(eq < 0 ? part : part.slice(0, eq));
+    if (key === 'tools') return eq < 0 ? [] : part.slice(eq + 1).split(',').map(decode);
+  }
+  return undefined;
+}
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, '%20'));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * How an unknown name resembles a listed one, if it does: the names a server that matches
+ * loosely (§4.3 requires exact names) would take for another tool's.
+ */
+export type Resemblance = 'case' | 'prefix' | 'suffix' | 'separator' | 'spaces' | 'edit';
+
+export function resemblance(name: string, tool: string): Resemblance | undefined {
+  if (name === tool) return undefined;
+  if (name.trim() === tool) return 'spaces';
+  if (name.toLowerCase() === tool.toLowerCase()) return 'case';
+  const norm = (s: string) => s.toLowerCase().replace(/[-_.\s]/g, '');
+  if (norm(name) === norm(tool)) return 'separator';
+  if (name.length >= 2 && tool.startsWith(name)) return 'prefix';
+  if (name.length >= 2 && tool.endsWith(name)) return 'suffix';
+  if (name.startsWith(tool) || name.endsWith(tool)) return 'prefix';
+  if (editDistanceAtMostOne(name, tool)) return 'edit';
+  return undefined;
+}
+
+/** The listed tool an unknown name most resembles (exact case first), if any. */
+export function resembled(name: string, tools: readonly string[]): { tool: string; how: Resemblance } | undefined {
+  for (const how of ['spaces', 'case', 'separator', 'prefix', 'suffix', 'edit'] as const) {
+    const tool = tools.find((t) => resemblance(name, t) === how);
+    if (tool) return { tool, how };
+  }
+  return undefined;
+}
+
+function editDistanceAtMostOne(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  let j = 0;
+  let edits = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      i++;
+      j++;
+      continue;
+    }
+    if (++edits > 1) return false;
+    if (a.length > b.length) i++;
+    else if (b.length > a.length) j++;
+    else {
+      i++;
+      j++;
+    }
+  }
+  return edits + (a.length - i) + (b.length - j) <= 1;
+}

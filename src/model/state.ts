@@ -1,0 +1,60 @@
+import type { McpSession } from '../target/session.js';
+import type { Exchange } from '../target/types.js';
+import { analyzeMissingRead, type MissingReadAnalysis } from './missing-selection.js';
+import { opOf, type Op } from './ops.js';
+import { analyzeRead, type ReadAnalysis } from './read.js';
+import { emptySession, type SessionModel, type World } from './world.js';
+
+/**
+ * How an operation changes a session's state (DESIGN, "The model"), in one place: a read grants
+ * exactly the known tools whose descriptions it returned (a refused one nothing); a read without
+ * a selection changes nothing (descriptions it returned anyway leave those tools open); lists and
+ * calls change nothing.
+ */
+export function transition(world: World, model: SessionModel, op: Op, ex: Exchange): { read?: ReadAnalysis; missing?: MissingReadAnalysis } {
+  if (op.kind === 'read') {
+    const read = analyzeRead(world, op.items, ex);
+    if (!read.refused) {
+      for (const tool of read.returned) {
+        model.grants.add(tool);
+        model.open.delete(tool);
+      }
+      for (const tool of read.unasked) if (!model.grants.has(tool)) model.open.add(tool);
+    }
+    return { read };
+  }
+  if (op.kind === 'read-missing') {
+    const missing = analyzeMissingRead(world, op.uri, ex);
+    for (const tool of missing.returned) if (!model.grants.has(tool)) model.open.add(tool);
+    return { missing };
+  }
+  return {};
+}
+
+/** A session's state now, by the model: its answered exchanges replayed in the order they were sent. */
+export function stateOf(world: World, session: McpSession): SessionModel {
+  const model = emptySession();
+  for (const ex of session.exchanges) if (ex.response || ex.noResponse) transition(world, model, opOf(ex), ex);
+  return model;
+}
+
+/**
+ * The model's state of sessions, kept up to date as their exchanges are answered (replaying a
+ * session from the start before each of its calls would cost its length squared).
+ */
+export class SessionStates {
+  private readonly known = new WeakMap<McpSession, { model: SessionModel; next: number }>();
+
+  of(world: World, session: McpSession): SessionModel {
+    const entry = this.known.get(session) ?? { model: emptySession(), next: 0 };
+    this.known.set(session, entry);
+    // In the order they were sent, as far as they are answered (a pending one holds the rest back).
+    while (entry.next < session.exchanges.length) {
+      const ex = session.exchanges[entry.next]!;
+      if (!ex.response && !ex.noResponse) break;
+      transition(world, entry.model, opOf(ex), ex);
+      entry.next++;
+    }
+    return entry.model;
+  }
+}

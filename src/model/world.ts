@@ -1,0 +1,74 @@
+import type { Args } from '../messages.js';
+import type { Exchange, JsonObject } from '../target/types.js';
+
+/**
+ * What the model knows of the server before any state: the listed tools, the resource, the
+ * first tools/list answer (every later one must equal it) and the full descriptions (examples
+ * a tool must accept). Fixed for the run.
+ */
+export interface World {
+  tools: readonly string[];
+  toolSet: ReadonlySet<string>;
+  /** The tool_descriptions URI refusals must point at: listed, else found (undefined when none works). */
+  resource?: string;
+  /** Whether resources/list lists it (else a refusal's resource_uri may use any …/tool_descriptions URI). */
+  listed: boolean;
+  /** JSON of each tools/list page of the probe, by cursor ('' for the first page). */
+  listing: ReadonlyMap<string, string>;
+  /** Full descriptions, where known. */
+  descriptions: ReadonlyMap<string, JsonObject>;
+  /** Tools marked read-only (their examples are called for real; a rejected example is a broken contract). */
+  readOnly: ReadonlySet<string>;
+}
+
+/** The state of one session in the model: its grants, and the tools whose state an answer left open. */
+export interface SessionModel {
+  grants: Set<string>;
+  /** A missing-selection read that returned descriptions: whether they grant is left open, and calls of them are not judged. */
+  open: Set<string>;
+}
+
+export function emptySession(): SessionModel {
+  return { grants: new Set(), open: new Set() };
+}
+
+/**
+ * A broken rule, owned by one check (the criterion that owns the rule, DESIGN "Ownership"):
+ * a code of that check, its args, the tool it is about and the exchanges that show it.
+ * `level`: `fail` at the owner's severity, `warn` or `info` as they are.
+ */
+export interface RuleBreak {
+  check: string;
+  code: string;
+  args: Args;
+  level: 'fail' | 'warn' | 'info';
+  tool?: string;
+  /** Exchanges that show it, oldest first (the diverging one last). */
+  proof: Exchange[];
+}
+
+export const CRITERION = {
+  listing: 'pd-minimal-descriptions',
+  names: 'pd-tools-parameter',
+  answer: 'pd-full-descriptions',
+  missing: 'pd-missing-tool-selection',
+  grants: 'pd-authorization-enforced',
+  refusal: 'pd-description-required',
+  isolation: 'pd-session-isolation',
+  unknown: 'pd-unknown-tool',
+} as const;
+
+/**
+ * Every code the model gives, by the check that owns it: the rules of DESIGN, "The model" (a test
+ * keeps each in its check's messages, and a fixture server breaking each).
+ */
+export const MODEL_CODES: Readonly<Record<string, readonly string[]>> = {
+  [CRITERION.listing]: ['listing-changed'],
+  [CRITERION.names]: ['single-fetch-failed', 'single-fetch-no-entry', 'multi-fetch-failed', 'prefix-match', 'case-insensitive', 'near-name-match'],
+  [CRITERION.answer]: ['extra-keys', 'missing-entry', 'example-rejected'],
+  [CRITERION.missing]: ['invalid-error-code', 'not-signalled', 'only-in-text', 'no-message', 'no-example-uris', 'example-unknown-tool', 'signalled-as'],
+  [CRITERION.grants]: ['failed-fetch-authorized', 'refused-read-authorized', 'grant-not-kept', 'call-no-response', 'fetch-authorized-other'],
+  [CRITERION.refusal]: ['no-response', 'invalid-error-code', 'ran-unfetched', 'other-code', 'error-without-code', 'tool-error-without-code', 'only-in-text', 'no-resource-uri', 'wrong-resource-uri', 'no-message', 'no-is-error', 'refusals-form'],
+  [CRITERION.isolation]: ['no-response', 'own-grant-refused', 'grant-leaked', 'grant-inherited', 'ended-session-answered'],
+  [CRITERION.unknown]: ['fetch-failed', 'no-entry', 'no-error-text', 'no-available-tools', 'reveals-hidden-tools', 'omits-tools', 'spoils-known'],
+};
