@@ -1,3 +1,4 @@
+import { toolEntry } from '../src/discovery.js';
 import { defineLiveCheck } from '../src/check.js';
 import type { LiveContext } from '../src/context.js';
 import { classifyCall, invalidArguments, isDestructive, isReadOnly } from '../src/pd/calls.js';
@@ -45,7 +46,7 @@ export default defineLiveCheck({
     let tested = 0;
     for (const name of tools) {
       const location = { tool: name };
-      const schema = full.get(name)?.inputSchema ?? discovery.tools.find((t) => t.name === name)?.inputSchema;
+      const schema = full.get(name)?.inputSchema ?? toolEntry(discovery, name)?.inputSchema;
       const invalid = invalidArguments(schema);
       if (!invalid) {
         ctx.info('not-derivable', { tool: name }, { location });

@@ -1,3 +1,4 @@
+import { toolEntry } from '../src/discovery.js';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineLiveCheck } from '../src/check.js';
@@ -51,7 +52,7 @@ export default defineLiveCheck({
         continue;
       }
       const proof = ctx.run.descriptionExchange(name);
-      const live = fullDescriptions.get(name)?.inputSchema ?? ctx.discovery.tools.find((t) => t.name === name)?.inputSchema;
+      const live = fullDescriptions.get(name)?.inputSchema ?? toolEntry(ctx.discovery, name)?.inputSchema;
       const against = `the live ${fullDescriptions.has(name) ? 'full description' : 'tools/list'} inputSchema`;
       // The same rules as the lint of card files and the check of served cards, with the same codes.
       ctx.problems(name, [

@@ -1,3 +1,4 @@
+import { toolEntry } from '../src/discovery.js';
 import { defineLiveCheck } from '../src/check.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';
@@ -53,7 +54,7 @@ export default defineLiveCheck({
         continue;
       }
       if (!isPlainObject(card)) continue;
-      const live = fullDescriptions.get(name)?.inputSchema ?? ctx.discovery.tools.find((t) => t.name === name)?.inputSchema;
+      const live = fullDescriptions.get(name)?.inputSchema ?? toolEntry(ctx.discovery, name)?.inputSchema;
       const against = `the live ${fullDescriptions.has(name) ? 'full description' : 'tools/list'} inputSchema`;
       // The same rules as the lint of card files, with the same codes.
       ctx.problems(name, [

@@ -71,3 +71,16 @@ export async function discover(target: Target, onStarted: () => void = () => {})
     throw err;
   }
 }
+
+const INDEX = new WeakMap<Discovery, Map<string, JsonObject>>();
+
+/** The tools/list entry of a tool, by name (the first one listed under it); indexed once per discovery. */
+export function toolEntry(discovery: Discovery, name: string): JsonObject | undefined {
+  let index = INDEX.get(discovery);
+  if (!index || index.size === 0 && discovery.tools.length) {
+    index = new Map();
+    for (const tool of discovery.tools) if (typeof tool.name === 'string' && !index.has(tool.name)) index.set(tool.name, tool);
+    INDEX.set(discovery, index);
+  }
+  return index.get(name);
+}

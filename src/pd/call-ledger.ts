@@ -1,3 +1,4 @@
+import { toolEntry } from '../discovery.js';
 import type { Discovery } from '../discovery.js';
 import type { Exchange, JsonObject } from '../target/types.js';
 import { callArguments, classifyCall, invalidArguments, isDestructive, isReadOnly, type CallOutcome } from './calls.js';
@@ -50,7 +51,7 @@ export class CallLedger {
     if (!fetched && this.ranUnfetched) return { skip: `'${this.ranUnfetched}' already ran unfetched, so the server does not enforce descriptions, and this tool is not marked read-only` };
     if (isDestructive(this.discovery, tool) && !this.options.allowDestructive) return { skip: 'it is annotated destructiveHint: true (--allow-destructive calls it)' };
     if (this.options.allowDestructive) return { args: fetched ? callArguments(this.discovery, tool, full) : {} };
-    const schema = full?.inputSchema ?? this.discovery.tools.find((t) => t.name === tool)?.inputSchema;
+    const schema = full?.inputSchema ?? toolEntry(this.discovery, tool)?.inputSchema;
     const refused = invalidArguments(schema);
     if (refused) return { args: refused.args };
     return { skip: 'it is not marked read-only, and its inputSchema refuses no arguments the checker could build, so any call could change data (--allow-destructive calls it)' };

@@ -1,3 +1,4 @@
+import { toolEntry } from '../discovery.js';
 import type { Discovery } from '../discovery.js';
 import type { Exchange, JsonObject } from '../target/types.js';
 import { findSignalledError, type SignalledError } from './errors.js';
@@ -22,7 +23,7 @@ export function callArguments(discovery: Discovery, name: string, entry?: JsonOb
 
 /** Read-only by the tool's own word: `annotations.readOnlyHint`, or dashdash `operationType: read`. */
 export function isReadOnly(discovery: Discovery, name: string): boolean {
-  const entry = discovery.tools.find((t) => t.name === name);
+  const entry = toolEntry(discovery, name);
   const annotations = entry?.annotations;
   if (isPlainObject(annotations) && annotations.readOnlyHint === true) return true;
   for (const source of [entry, discovery.fullDescriptions.get(name)]) {
@@ -34,7 +35,7 @@ export function isReadOnly(discovery: Discovery, name: string): boolean {
 
 /** Destructive by the tool's own word: `annotations.destructiveHint: true` (MCP tool annotations). */
 export function isDestructive(discovery: Discovery, name: string): boolean {
-  const annotations = discovery.tools.find((t) => t.name === name)?.annotations;
+  const annotations = toolEntry(discovery, name)?.annotations;
   return isPlainObject(annotations) && annotations.destructiveHint === true && annotations.readOnlyHint !== true;
 }
 

@@ -83,6 +83,14 @@ export class RunState {
 
   /** What the model knows of the server now (the resource as far as it was found). */
   world(resource?: ResolvedResource): World {
+    const key = `${resource?.uri ?? ''}\u0000${this.discovery.fullDescriptions.size}`;
+    if (this.worldCache?.key !== key) this.worldCache = { key, world: this.buildWorld(resource) };
+    return this.worldCache.world;
+  }
+
+  private worldCache: { key: string; world: World } | undefined;
+
+  private buildWorld(resource?: ResolvedResource): World {
     const d = this.discovery;
     const listing = new Map<string, string>();
     for (const ex of d.toolsExchanges) {

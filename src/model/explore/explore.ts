@@ -11,6 +11,7 @@ import { play, type Played, type Stage } from './play.js';
 import { Random } from './random.js';
 import { shrink } from './shrink.js';
 import { historyOf } from './history.js';
+import { resembled } from '../ops.js';
 
 export interface ExploreOptions {
   /** Requests to generate (0: no exploration). */
@@ -50,7 +51,8 @@ export function explorationSessions(cost: 'process' | 'cheap', budget: number): 
 
 /** Broken rules shrunk per run, at most (each shrink replays sequences from new sessions). */
 export const MAX_SHRUNK = 4;
-const REPLAYS_PER_SHRINK = 16;
+/** Replays per shrink: over stdio each starts a server process, over HTTP a session is cheap. */
+const replaysFor = (lab: Lab) => (lab.cheapSessions ? 24 : 12);
 const SHRINK_MS = 10_000;
 
 /** How a sequence is re-run and judged while it is shrunk. */
@@ -61,6 +63,8 @@ export interface Lab {
   seed: number;
   /** performance.now() time after which no replay starts. */
   until: number;
+  /** Whether a new session is cheap (over HTTP) or a server process (over stdio). */
+  cheapSessions: boolean;
 }
 
 /** The stage and judge of a run: moves reach the target as the run's call plan allows. */
@@ -75,7 +79,7 @@ export async function laboratory(run: RunState, target: Target, world: World, se
     const scope = (s: McpSession) => (played.sessions.includes(s) ? s.exchanges : s.ownExchanges);
     return judge(world, [...context, ...played.sessions], scope).breaks.filter((b) => b.level !== 'info' && own.has(b.proof[b.proof.length - 1]!));
   };
-  return { stage, judged, seed, until };
+  return { stage, judged, seed, until, cheapSessions: target.cheapSessions === true };
 }
 
 /**
@@ -106,7 +110,13 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
     replays++;
     if (!(await reproduces(start))) return { replays };
   }
-  const shrunk = await shrink(start, reproduces, { replays: REPLAYS_PER_SHRINK - replays, until });
+  // Then only what concerns the tool it is about (and the pauses and ends around it): most rules are about one tool.
+  const focused = brk.tool === undefined ? start : start.filter((m) => concerns(m, brk.tool!));
+  if (focused.length && focused.length < start.length) {
+    replays++;
+    if (await reproduces(focused)) start = focused;
+  }
+  const shrunk = await shrink(start, reproduces, { replays: replaysFor(lab) - replays, until });
   replays += shrunk.replays;
   start = shrunk.moves;
   const proof = last ?? (first ? { played: { sessions: first.sessions, exchanges: first.exchanges.slice(0, moves.length) }, moves, brk } : undefined);
@@ -178,4 +188,12 @@ async function closeAll(played: Played): Promise<void> {
 function holdsNothing(world: World, session: McpSession): boolean {
   const state = stateOf(world, session);
   return state.grants.size === 0 && state.open.size === 0;
+}
+
+/** Whether a move concerns a tool: it names the tool, or it is a pause or an end (time and sessions matter to grants). */
+function concerns(move: Move, tool: string): boolean {
+  if (move.kind === 'together') return move.moves.some((m) => concerns(m, tool));
+  if (move.kind === 'fetch') return move.names.some((n) => n === tool || n.trim() === tool || resembled(n, [tool]) !== undefined);
+  if (move.kind === 'call') return move.tool === tool;
+  return move.kind === 'pause' || move.kind === 'end' || move.kind === 'missing';
 }
