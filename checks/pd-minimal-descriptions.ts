@@ -1,6 +1,6 @@
 import { defineLiveCheck } from '../src/check.js';
 import type { LiveContext } from '../src/context.js';
-import { isPlainObject } from '../src/pd/payload.js';
+import { minimalSchemaProblems } from '../src/rules/minimal-schema.js';
 import { clip, sanitizeLine } from '../src/text.js';
 
 /** Text that belongs in the full description, not in tools/list (§3.1: no examples, usage, parameter docs). */
@@ -77,14 +77,10 @@ export default defineLiveCheck({
   },
 });
 
+/** Parameter details anywhere the schema says them: behind $ref, in allOf/anyOf/oneOf as well as at the top. */
 function checkSchema(ctx: Ctx, name: string, schema: unknown, transcript: Ctx['discovery']['toolsExchanges']): void {
   // Omitting inputSchema is allowed here (§3.1 MAY); the base MCP rule on it is another check's job.
-  if (!isPlainObject(schema)) return;
-  const props = schema.properties;
-  if (isPlainObject(props) && Object.keys(props).length > 0) {
-    ctx.fail('parameters-in-list', { tool: name, parameters: Object.keys(props) }, { location: { tool: name, pointer: '/inputSchema/properties' }, transcript });
-  }
-  if (Array.isArray(schema.required) && schema.required.length > 0) {
-    ctx.fail('required-in-list', { tool: name, required: schema.required.map(String) }, { location: { tool: name, pointer: '/inputSchema/required' }, transcript });
+  for (const p of minimalSchemaProblems(schema)) {
+    ctx.fail(p.code as 'parameters-in-list' | 'required-in-list', { tool: name, ...p.args }, { location: { tool: name, pointer: `/inputSchema${p.pointer}` }, transcript });
   }
 }

@@ -101,10 +101,29 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   // Replays follow one another: the sessions of the next start while this one runs.
   const stage: Stage = { ...lab.stage, reserve: (count) => lab.stage.reserve?.(2 * count) };
   const until = Math.min(lab.until, performance.now() + SHRINK_MS);
+  let replays = 0;
+  // Most broken rules need two steps: the diverging one and the step of its session before it.
+  const pair = lastPair(moves);
+  if (pair && pair.length < moves.length) {
+    replays++;
+    if (await reproduces(pair)) {
+      const shrunk = await shrink(pair, reproduces, { replays: 2, until });
+      return { replays: replays + shrunk.replays, reproduced: true, found: foundOf(lab, last!) };
+    }
+  }
+  // Then its skeleton: the first step of that session about the tool, the time and the other sessions' steps after it, the last step.
+  const bones = brk.tool === undefined ? undefined : skeleton(moves, brk.tool);
+  if (bones && bones.length < moves.length && bones.length !== pair?.length) {
+    replays++;
+    if (await reproduces(bones)) {
+      const shrunk = await shrink(bones, reproduces, { replays: bones.length, until });
+      return { replays: replays + shrunk.replays, reproduced: true, found: foundOf(lab, last!) };
+    }
+  }
   const tried = block.length > 0 && block.length < moves.length;
   const alone = tried && (await reproduces(block));
   let start = alone ? block : moves;
-  let replays = tried ? 1 : 0;
+  if (tried) replays++;
   // Without a first run of these very moves (a check's history), they must break it once from new sessions.
   if (!first && !alone) {
     replays++;
@@ -121,7 +140,39 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   start = shrunk.moves;
   const proof = last ?? (first ? { played: { sessions: first.sessions, exchanges: first.exchanges.slice(0, moves.length) }, moves, brk } : undefined);
   if (!proof) return { replays };
-  return { replays, reproduced: last !== undefined, found: { ...proof.brk, proof: proof.played.exchanges.flat(), sequence: { seed: lab.seed, steps: numberedSteps(proof.moves, proof.played.exchanges) } } };
+  return { replays, reproduced: last !== undefined, found: foundOf(lab, proof) };
+}
+
+function foundOf(lab: Lab, proof: { played: Played; moves: Move[]; brk: RuleBreak }): Found {
+  return { ...proof.brk, proof: proof.played.exchanges.flat(), sequence: { seed: lab.seed, steps: numberedSteps(proof.moves, proof.played.exchanges) } };
+}
+
+/**
+ * The last move's session: its first move about `tool`, then the pauses of that session and every
+ * move of other sessions after it, then the last move (a grant that time or another session took away).
+ */
+function skeleton(moves: readonly Move[], tool: string): Move[] | undefined {
+  const last = moves[moves.length - 1];
+  if (!last || last.kind === 'together' || last.kind === 'pause') return undefined;
+  const start = moves.findIndex((m) => m.kind !== 'together' && m.kind !== 'pause' && m.session === last.session && concerns(m, tool) && m.kind !== 'missing');
+  if (start < 0 || start === moves.length - 1) return undefined;
+  const between = moves.slice(start + 1, -1).filter((m) => m.kind === 'together' || m.session !== last.session || m.kind === 'pause');
+  return [moves[start]!, ...between, last];
+}
+
+/** The last move and the move of the same session before it (a pause between them kept). */
+function lastPair(moves: readonly Move[]): Move[] | undefined {
+  const last = moves[moves.length - 1];
+  if (!last || last.kind === 'together' || last.kind === 'pause') return undefined;
+  for (let i = moves.length - 2; i >= 0; i--) {
+    const m = moves[i]!;
+    if (m.kind === 'pause' && m.session === last.session) continue;
+    if (m.kind !== 'together' && m.kind !== 'pause' && m.session === last.session) {
+      const pause = moves.slice(i + 1, -1).filter((p) => p.kind === 'pause' && p.session === last.session);
+      return [m, ...pause, last];
+    }
+  }
+  return undefined;
 }
 
 /**

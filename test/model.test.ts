@@ -1,0 +1,79 @@
+// The model and its exploration, in-process: replay by seed, calls that do no harm, and the
+// small parts (names that resemble others, the shrinker, the generator's coverage).
+import t from 'tap';
+import { LIVE_CHECKS } from '../checks/index.js';
+import { progressiveServer, type Message } from '../fixtures/hostile/raw-server.js';
+import { NEAR_KINDS, generate, nearName } from '../src/model/explore/generate.js';
+import { describeMove, type Move } from '../src/model/explore/moves.js';
+import { Random } from '../src/model/explore/random.js';
+import { shrink } from '../src/model/explore/shrink.js';
+import { resembled } from '../src/model/ops.js';
+import { runInProcess, type Script } from './support/check-tester.js';
+import { TEST_SEED } from './support/fixtures.js';
+
+const TOOLS = ['list_notes', 'get_note', 'search_notes', 'create_note', 'update_note', 'delete_note'];
+
+t.test('the same seed gives the same findings, byte for byte', async (t) => {
+  const { overrides } = (await import('../fixtures/servers/pd-authorization-enforced--prefix-grant.js')) as { overrides: object };
+  const findings = async () => {
+    const report = await runInProcess(LIVE_CHECKS, { reference: overrides }, { seed: TEST_SEED });
+    return JSON.stringify({ exploration: report.exploration, findings: report.results.map((r) => [r.id, r.status, r.findings]) });
+  };
+  const first = await findings();
+  t.match(first, /"sequence":\{"seed":20261123,"steps":\["1\. A reads \?tools=/, 'the run found the fault and shrank it');
+  t.equal(await findings(), first, 'a second run with the seed: identical');
+});
+
+t.test('a destructive tool that takes no parameters is never called, fetched or not', async (t) => {
+  const tools = [
+    { name: 'list_items', description: 'Lists the items of the store, newest first.', annotations: { readOnlyHint: true } },
+    { name: 'wipe_all', description: 'Deletes every item of the store, irreversibly.', annotations: { destructiveHint: true } },
+  ];
+  const full = [
+    { name: 'list_items', description: 'Lists the items of the store, newest first.', inputSchema: { type: 'object', properties: {}, additionalProperties: false }, examples: [{ description: 'All items', input: {} }] },
+    { name: 'wipe_all', description: 'Deletes every item of the store, irreversibly.', inputSchema: { type: 'object', properties: {}, additionalProperties: false }, examples: [{ description: 'Wipe', input: {} }] },
+  ];
+  const calls: string[] = [];
+  const handlers = new Map<number, (m: Message) => unknown>();
+  const script: Script = (message, session) => {
+    if (!handlers.has(session)) handlers.set(session, progressiveServer(tools, full));
+    if (message.method === 'tools/call') calls.push(String((message.params as { name?: unknown }).name));
+    return handlers.get(session)!(message as Message) as ReturnType<Script>;
+  };
+  for (const kind of ['stdio', 'http'] as const) {
+    calls.length = 0;
+    handlers.clear();
+    const report = await runInProcess(LIVE_CHECKS, { script, kind }, { seed: TEST_SEED });
+    t.ok(calls.includes('list_items'), `${kind}: the read-only tool was called`);
+    t.notOk(calls.includes('wipe_all'), `${kind}: the destructive one never (${calls.length} calls in all)`);
+    t.match(report.verdict?.notCalled, [{ tool: 'wipe_all', why: /destructiveHint/ }], `${kind}: the report says it was not called, and why`);
+  }
+});
+
+t.test('names that resemble a tool\'s, kind by kind', async (t) => {
+  for (const kind of NEAR_KINDS) {
+    const name = nearName('get_note', kind, TOOLS);
+    t.ok(name && name !== 'get_note', `${kind}: ${JSON.stringify(name)}`);
+    t.equal(resembled(name!, TOOLS)?.tool, 'get_note', `${kind}: recognised as resembling get_note`);
+  }
+  t.equal(resembled('pd_check_no_such_tool', TOOLS), undefined, 'an unrelated name resembles nothing');
+});
+
+t.test('the shrinker keeps only the moves that still break the rule', async (t) => {
+  const moves: Move[] = TOOLS.map((tool, i) => ({ kind: 'call', session: i % 2, tool }));
+  const needed = new Set(['get_note', 'update_note']);
+  const out = await shrink(moves, async (c) => [...needed].every((n) => c.some((m) => m.kind === 'call' && m.tool === n)), { replays: 50, until: Infinity });
+  t.same(out.moves.map((m) => (m as { tool: string }).tool), ['get_note', 'update_note']);
+});
+
+t.test('every situation and every kind of near name is generated, whatever the seed', async (t) => {
+  for (let seed = 1; seed <= 30; seed++) {
+    const { moves } = generate({ tools: TOOLS, callable: TOOLS.slice(0, 5), readOnly: TOOLS.slice(0, 3), liveSessions: 3, totalSessions: 9, maxPauseMs: 200, endsMatter: true }, new Random(seed), 60);
+    const text = moves.map(describeMove).join('\n');
+    const near = NEAR_KINDS.filter((kind) => TOOLS.some((tool) => text.includes(`?tools=${JSON.stringify(nearName(tool, kind, TOOLS)).slice(1, -1)}\n`)));
+    t.same(near, [...NEAR_KINDS], `seed ${seed}: a near name of each kind`);
+    for (const [what, pattern] of [['a pause', /stays idle/], ['an end', / ends /], ['a listing', /lists the tools/], ['a missing selection', /reads the resource (with|without)/], ['requests in flight together', /at the same time/], ['a read of too many names', /\(101 names\)/]] as const) {
+      t.match(text, pattern, `seed ${seed}: ${what}`);
+    }
+  }
+});
