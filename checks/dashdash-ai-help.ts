@@ -1,7 +1,7 @@
-import { defineLiveCheck } from '../src/check.js';
+import { defineLiveCheck } from '../src/core/check.js';
 import { DASHDASH_PRESENCE_MESSAGES, requireDashdashOrSkip } from '../src/pd/dashdash.js';
 import { isPlainObject } from '../src/pd/payload.js';
-import { clip } from '../src/text.js';
+import { clip } from '../src/util/text.js';
 import { DASHDASH_MESSAGES, crossReferenceProblems } from '../src/rules/dashdash.js';
 
 const REQUIRED_HEADINGS: Array<[RegExp, string]> = [[/^##\s+When to Use\b/im, 'When to Use'], [/^##\s+Quick Reference\b/im, 'Quick Reference']];

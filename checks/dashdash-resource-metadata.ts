@@ -1,8 +1,8 @@
-import { defineLiveCheck } from '../src/check.js';
+import { defineLiveCheck } from '../src/core/check.js';
 import { DASHDASH_PRESENCE_MESSAGES, requireDashdashOrSkip } from '../src/pd/dashdash.js';
 import { dashdashResourceProblems } from '../src/rules/dashdash.js';
 import { SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';
-import { asText } from '../src/text.js';
+import { asText } from '../src/util/text.js';
 
 const messages = {
   ...DASHDASH_PRESENCE_MESSAGES,

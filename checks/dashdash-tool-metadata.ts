@@ -1,9 +1,9 @@
-import { defineLiveCheck } from '../src/check.js';
+import { defineLiveCheck } from '../src/core/check.js';
 import { DASHDASH_PRESENCE_MESSAGES, requireDashdashOrSkip } from '../src/pd/dashdash.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { DASHDASH_MESSAGES, dashdashToolProblems } from '../src/rules/dashdash.js';
 import { SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';
-import { asText } from '../src/text.js';
+import { asText } from '../src/util/text.js';
 
 const messages = {
   ...DASHDASH_PRESENCE_MESSAGES,

@@ -1,4 +1,4 @@
-import type { LintCheck, LiveCheck } from '../src/check.js';
+import type { LintCheck, LiveCheck } from '../src/core/check.js';
 import pdMinimalDescriptions from './pd-minimal-descriptions.js';
 import pdResourceListed from './pd-resource-listed.js';
 import pdToolsParameter from './pd-tools-parameter.js';

@@ -1,4 +1,4 @@
-import { defineLintCheck } from '../src/check.js';
+import { defineLintCheck } from '../src/core/check.js';
 
 const messages = {
   'unknown-kind': {

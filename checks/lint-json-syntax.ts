@@ -1,4 +1,4 @@
-import { defineLintCheck } from '../src/check.js';
+import { defineLintCheck } from '../src/core/check.js';
 import type { ReadProblem } from '../src/lint/paths.js';
 
 const messages = {

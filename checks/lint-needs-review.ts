@@ -1,6 +1,6 @@
-import { defineLintCheck } from '../src/check.js';
+import { defineLintCheck } from '../src/core/check.js';
 import { REVIEW } from '../src/init/review.js';
-import { joinPointer } from '../src/json-pointer.js';
+import { joinPointer } from '../src/util/json-pointer.js';
 
 /** A hostile or huge file must not make the walk long: past this many values the rest is not read. */
 const MAX_VALUES = 100_000;

@@ -1,5 +1,5 @@
-import { defineLintCheck } from '../src/check.js';
-import type { RuleProblem } from '../src/findings.js';
+import { defineLintCheck } from '../src/core/check.js';
+import type { RuleProblem } from '../src/core/findings.js';
 import type { LintFile } from '../src/lint/files.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { DASHDASH_MESSAGES, dashdashServerProblems, dashdashToolProblems } from '../src/rules/dashdash.js';

@@ -1,8 +1,8 @@
 import { basename, dirname } from 'node:path';
-import { defineLintCheck } from '../src/check.js';
+import { defineLintCheck } from '../src/core/check.js';
 import { stem } from '../src/lint/files.js';
 import { cardIdentityProblems, TOOL_CARD_MESSAGES } from '../src/rules/tool-card.js';
-import { asText } from '../src/text.js';
+import { asText } from '../src/util/text.js';
 
 const messages = {
   'card-name-mismatch': TOOL_CARD_MESSAGES['card-name-mismatch'],

@@ -1,10 +1,10 @@
-import { defineLintCheck } from '../src/check.js';
+import { defineLintCheck } from '../src/core/check.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { INPUT_SCHEMA_MESSAGES, inputSchemaProblems } from '../src/rules/input-schema.js';
 import { TOOL_NAME_MESSAGES, toolListNameProblems } from '../src/rules/tool-names.js';
-import { compileSchema } from '../src/schema.js';
-import { clip } from '../src/text.js';
-import { TOKEN_ENCODING, tokenCounter } from '../src/tokens.js';
+import { compileSchema } from '../src/util/schema.js';
+import { clip } from '../src/util/text.js';
+import { TOKEN_ENCODING, tokenCounter } from '../src/util/tokens.js';
 
 const messages = {
   ...TOOL_NAME_MESSAGES,

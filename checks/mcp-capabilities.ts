@@ -1,7 +1,7 @@
-import { defineLiveCheck } from '../src/check.js';
+import { defineLiveCheck } from '../src/core/check.js';
 import { isPlainObject } from '../src/pd/payload.js';
-import type { LiveContext } from '../src/context.js';
-import type { Exchange } from '../src/target/types.js';
+import type { LiveContext } from '../src/core/context.js';
+import type { Exchange } from '../src/transport/types.js';
 
 /** What a declared capability promises to answer: its list method. */
 const LIST_METHODS = { tools: 'tools/list', resources: 'resources/list', prompts: 'prompts/list' } as const;

@@ -1,9 +1,9 @@
-import { toolEntry } from '../src/discovery.js';
-import { defineLiveCheck } from '../src/check.js';
-import type { LiveContext } from '../src/context.js';
+import { toolEntry } from '../src/core/discovery.js';
+import { defineLiveCheck } from '../src/core/check.js';
+import type { LiveContext } from '../src/core/context.js';
 import { classifyCall, invalidArguments, isDestructive, isReadOnly } from '../src/pd/calls.js';
 import { isPlainObject } from '../src/pd/payload.js';
-import type { Exchange, JsonObject } from '../src/target/types.js';
+import type { Exchange, JsonObject } from '../src/transport/types.js';
 
 /** Tools tested, at most: the rule is the same for every tool. */
 const SAMPLE = 50;

@@ -1,10 +1,10 @@
-import { defineLiveCheck } from '../src/check.js';
+import { defineLiveCheck } from '../src/core/check.js';
 import { isReadOnly } from '../src/pd/calls.js';
 import { fetchDescriptions } from '../src/pd/fetch.js';
 import { isPlainObject } from '../src/pd/payload.js';
-import { compileSchema, describeErrors } from '../src/schema.js';
-import { clip } from '../src/text.js';
-import type { Exchange } from '../src/target/types.js';
+import { compileSchema, describeErrors } from '../src/util/schema.js';
+import { clip } from '../src/util/text.js';
+import type { Exchange } from '../src/transport/types.js';
 
 const messages = {
   'no-output-schema': 'No tool declares an outputSchema in tools/list.',

@@ -1,4 +1,4 @@
-import { defineLiveCheck } from '../src/check.js';
+import { defineLiveCheck } from '../src/core/check.js';
 
 const messages = {
   'pagination-broken': {

@@ -1,8 +1,8 @@
-import { defineLiveCheck } from '../src/check.js';
-import { afterEndOf } from '../src/target/session.js';
+import { defineLiveCheck } from '../src/core/check.js';
+import { afterEndOf } from '../src/transport/session.js';
 import { isPlainObject } from '../src/pd/payload.js';
-import { clip } from '../src/text.js';
-import { MAX_DEPTH, TOO_DEEP, TOO_LARGE } from '../src/target/limits.js';
+import { clip } from '../src/util/text.js';
+import { MAX_DEPTH, TOO_DEEP, TOO_LARGE } from '../src/transport/limits.js';
 
 const MAX_FINDINGS = 20;
 

@@ -1,8 +1,8 @@
-import { defineLiveCheck } from '../src/check.js';
+import { defineLiveCheck } from '../src/core/check.js';
 import { isReadOnly } from '../src/pd/calls.js';
 import { entryFor, fetchDescriptions, isDescriptionEntry } from '../src/pd/fetch.js';
 import { descriptionsUri } from '../src/pd/uri.js';
-import type { JsonObject } from '../src/target/types.js';
+import type { JsonObject } from '../src/transport/types.js';
 
 /** How often an authorized tool is called in a row ("authorization persists"). */
 const REPEAT_CALLS = 2;

@@ -1,4 +1,4 @@
-import { defineLiveCheck } from '../src/check.js';
+import { defineLiveCheck } from '../src/core/check.js';
 import { TOOL_DESCRIPTION_REQUIRED } from '../src/pd/calls.js';
 import { isReadOnly } from '../src/pd/calls.js';
 

@@ -1,5 +1,5 @@
-import { defineLiveCheck } from '../src/check.js';
-import { joinPointer } from '../src/json-pointer.js';
+import { defineLiveCheck } from '../src/core/check.js';
+import { joinPointer } from '../src/util/json-pointer.js';
 import { fetchDescriptions } from '../src/pd/fetch.js';
 import { FULL_TOOL_DESCRIPTION_MESSAGES, toolDescriptionProblems } from '../src/rules/tool-description.js';
 

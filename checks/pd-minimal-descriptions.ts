@@ -1,7 +1,7 @@
-import { defineLiveCheck } from '../src/check.js';
-import type { LiveContext } from '../src/context.js';
+import { defineLiveCheck } from '../src/core/check.js';
+import type { LiveContext } from '../src/core/context.js';
 import { minimalSchemaProblems } from '../src/rules/minimal-schema.js';
-import { clip, sanitizeLine } from '../src/text.js';
+import { clip, sanitizeLine } from '../src/util/text.js';
 
 /** Text that belongs in the full description, not in tools/list (§3.1: no examples, usage, parameter docs). */
 const DETAIL_PATTERNS: Array<[RegExp, string]> = [

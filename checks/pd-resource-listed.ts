@@ -1,7 +1,7 @@
-import { defineLiveCheck } from '../src/check.js';
+import { defineLiveCheck } from '../src/core/check.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { RESOURCE_PATH } from '../src/pd/uri.js';
-import { sanitizeLine, clip, asText } from '../src/text.js';
+import { sanitizeLine, clip, asText } from '../src/util/text.js';
 
 const WORDING = 'See the wording in guide §"Resource Description Wording".';
 

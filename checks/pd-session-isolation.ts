@@ -1,8 +1,8 @@
-import { defineLiveCheck } from '../src/check.js';
+import { defineLiveCheck } from '../src/core/check.js';
 import { isReadOnly } from '../src/pd/calls.js';
 import { entryFor, fetchDescriptions, isDescriptionEntry } from '../src/pd/fetch.js';
-import type { McpSession } from '../src/target/session.js';
-import type { JsonObject } from '../src/target/types.js';
+import type { McpSession } from '../src/transport/session.js';
+import type { JsonObject } from '../src/transport/types.js';
 
 /** Tools every session calls, at most: N sessions × 10,000 tools would be a flood, not a test. */
 const SAMPLE = 100;

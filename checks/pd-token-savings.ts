@@ -1,5 +1,6 @@
-import { defineLiveCheck } from '../src/check.js';
-import { countTokensOf, minimalEntry, TOKEN_ENCODING, tokenCounter } from '../src/tokens.js';
+import { defineLiveCheck } from '../src/core/check.js';
+import type { CheckResult, TokenFigures } from '../src/generated/report.js';
+import { countTokensOf, minimalEntry, TOKEN_ENCODING, tokenCounter } from '../src/util/tokens.js';
 
 /** Below this saving, progressive disclosure is not worth its extra round trip (DESIGN: warn). */
 const WARN_BELOW = 0.5;
@@ -24,6 +25,7 @@ export default defineLiveCheck({
   needs: 'session',
   preload: tokenCounter,
   messages,
+  tokenFigures,
   async run(ctx) {
     const named = ctx.discovery.tools.filter((t) => typeof t.name === 'string');
     if (!(await ctx.run.resource())) {
@@ -61,3 +63,26 @@ export default defineLiveCheck({
     if (saving < WARN_BELOW) ctx.fail('low-saving', { percent, listed, full }, { transcript: ctx.discovery.toolsExchanges });
   },
 });
+
+/** The verdict's token figures, from this check's own findings (measured, or estimated without the resource). */
+function tokenFigures(result: CheckResult | undefined): TokenFigures | undefined {
+  const findings = result?.findings ?? [];
+  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  const measured = findings.filter((f) => f.code === 'tool-tokens');
+  const estimated = findings.filter((f) => f.code === 'tool-cost');
+  const total = findings.find((f) => f.code === 'total-tokens' || f.code === 'list-cost');
+  if (!total) return undefined;
+  const perTool = (measured.length ? measured : estimated).map((f) => ({
+    tool: String(f.args.tool),
+    listed: num(f.args.listed) ?? 0,
+    ...(num(f.args.full) !== undefined ? { full: num(f.args.full) } : {}),
+    ...(num(f.args.estimate) !== undefined ? { estimate: num(f.args.estimate) } : {}),
+  }));
+  return {
+    encoding: String(total.args.encoding),
+    listed: num(total.args.listed) ?? 0,
+    ...(num(total.args.full) !== undefined ? { full: num(total.args.full) } : {}),
+    ...(num(total.args.estimate) !== undefined ? { estimate: num(total.args.estimate) } : {}),
+    tools: perTool,
+  };
+}

@@ -1,4 +1,4 @@
-import { defineLiveCheck } from '../src/check.js';
+import { defineLiveCheck } from '../src/core/check.js';
 import { fetchDescriptions } from '../src/pd/fetch.js';
 
 /** Each tool is fetched on its own; past this many, the rest are covered by the multi-tool fetch only. */

@@ -1,4 +1,4 @@
-import { defineLiveCheck } from '../src/check.js';
+import { defineLiveCheck } from '../src/core/check.js';
 import { fetchDescriptions } from '../src/pd/fetch.js';
 
 export const UNKNOWN_TOOL = 'pd_check_no_such_tool';

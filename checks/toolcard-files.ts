@@ -1,7 +1,7 @@
-import { toolEntry } from '../src/discovery.js';
+import { toolEntry } from '../src/core/discovery.js';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineLiveCheck } from '../src/check.js';
+import { defineLiveCheck } from '../src/core/check.js';
 import { readLintFile } from '../src/lint/files.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';

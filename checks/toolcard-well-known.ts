@@ -1,10 +1,10 @@
-import { toolEntry } from '../src/discovery.js';
-import { defineLiveCheck } from '../src/check.js';
+import { toolEntry } from '../src/core/discovery.js';
+import { defineLiveCheck } from '../src/core/check.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';
 import { cardIdentityProblems, TOOL_CARD_MESSAGES, toolCardRules, toolCardShape } from '../src/rules/tool-card.js';
-import type { Exchange } from '../src/target/types.js';
-import { clip } from '../src/text.js';
+import type { Exchange } from '../src/transport/types.js';
+import { clip } from '../src/util/text.js';
 
 const messages = {
   ...SCHEMA_MESSAGES,

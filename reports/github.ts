@@ -1,5 +1,6 @@
+import { verdictSentence } from './verdict-sentence.js';
 import type { CheckReport } from '../src/generated/report.js';
-import { makeVisible } from '../src/text.js';
+import { makeVisible } from '../src/util/text.js';
 import { fenceOffCommands } from './ci-fence.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
 import { entries, othersLine } from './group.js';
@@ -24,7 +25,7 @@ function property(text: string): string {
 export function renderGithub(report: CheckReport, commandsOff?: string, verbose = false): string {
   const lines: string[] = [];
   const proofs: string[] = [];
-  if (report.verdict) lines.push(`::notice title=${property(`mcp-pd-check: progressive disclosure ${report.verdict.implements}`)}::${data(report.verdict.summary)}`);
+  if (report.verdict) lines.push(`::notice title=${property(`mcp-pd-check: progressive disclosure ${report.verdict.implements}`)}::${data(verdictSentence(report.verdict))}`);
   for (const r of report.results) {
     for (const e of entries(r.findings.filter((f) => f.level !== 'info' && !f.accepted), verbose)) {
       const f = e.finding;

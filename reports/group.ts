@@ -1,5 +1,5 @@
 import type { Finding } from '../src/generated/report.js';
-import { listing } from '../src/text.js';
+import { listing } from '../src/util/text.js';
 
 /** A finding as shown, with the findings of the same code on other tools folded into it. */
 export interface Entry {

@@ -1,5 +1,5 @@
 import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
-import { inlineJson } from '../src/text.js';
+import { inlineJson } from '../src/util/text.js';
 
 /** XML 1.0 text: escaped, and without the characters XML cannot carry at all. */
 export function xml(text: string): string {

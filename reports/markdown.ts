@@ -1,5 +1,6 @@
+import { verdictSentence } from './verdict-sentence.js';
 import type { CheckReport, Finding } from '../src/generated/report.js';
-import { sanitizeLine } from '../src/text.js';
+import { sanitizeLine } from '../src/util/text.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
 import { entries, othersLine } from './group.js';
 
@@ -34,7 +35,7 @@ export function renderMarkdown(report: CheckReport, verbose = false): string {
   const out = [
     `## mcp-pd-check: ${s.failed + s.errors ? '❌' : s.warnings ? '⚠️' : '✅'} ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.errors} errors`,
     '',
-    ...(v ? [`**Progressive disclosure: ${VERDICT[v.implements]}** — ${cell(v.summary)}`, ''] : []),
+    ...(v ? [`**Progressive disclosure: ${VERDICT[v.implements]}** — ${cell(verdictSentence(v))}`, ''] : []),
     ...(v?.notCalled?.length ? [`Not called, to do no harm: ${cell(v.notCalled.map((n) => n.tool).join(', '))} (${cell(v.notCalled[0]!.why)}).`, ''] : []),
     `Target: ${cell(t.command ?? t.url ?? (t.paths ?? []).join(' '))} (${t.kind})${t.serverInfo?.name ? `, server ${cell(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''}`,
     '',

@@ -1,6 +1,6 @@
-import { checkDocUrl, readCheckDoc } from '../src/check-docs.js';
+import { checkDocUrl, readCheckDoc } from '../src/core/check-docs.js';
 import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
-import { fingerprint } from '../src/baseline.js';
+import { fingerprint } from '../src/core/baseline.js';
 
 const LEVEL: Record<Finding['level'], 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 

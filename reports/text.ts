@@ -1,6 +1,7 @@
+import { verdictSentence } from './verdict-sentence.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../src/generated/report.js';
-import { clip, inlineJson, listing, plural, sanitizeLine, asText } from '../src/text.js';
+import { clip, inlineJson, listing, plural, sanitizeLine, asText } from '../src/util/text.js';
 import { entries, othersLine, type Entry } from './group.js';
 import { fenceOffCommands } from './ci-fence.js';
 import { sequenceLines } from './exchange-text.js';
@@ -85,7 +86,7 @@ const VERDICT_PAINT = { yes: (c: ChalkInstance) => c.green, partly: (c: ChalkIns
 function renderVerdict(report: CheckReport, c: ChalkInstance): string[] {
   const v = report.verdict;
   if (!v) return [];
-  const lines = ['', VERDICT_PAINT[v.implements](c).bold(`PROGRESSIVE DISCLOSURE: ${v.implements.toUpperCase()}`), `  ${sanitizeLine(v.summary)}`];
+  const lines = ['', VERDICT_PAINT[v.implements](c).bold(`PROGRESSIVE DISCLOSURE: ${v.implements.toUpperCase()}`), `  ${sanitizeLine(verdictSentence(v))}`];
   if (v.notTestable.length) lines.push(c.gray(`  not testable without the resource: ${v.notTestable.join(', ')}`));
   if (v.notCalled?.length) {
     const tools = v.notCalled.map((n) => n.tool);

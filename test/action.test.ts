@@ -2,10 +2,10 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { actionArgs } from '../src/action.js';
+import { actionArgs } from '../src/action/action.js';
 import { fixtureBundle, REFERENCE, ROOT, tempDir } from './helpers.js';
 
-const ACTION = join(ROOT, 'dist', 'src', 'action.js');
+const ACTION = join(ROOT, 'dist', 'src', 'action', 'action.js');
 
 t.test('action inputs become mcp-pd-check arguments', async (t) => {
   t.same(actionArgs({ 'INPUT_COMMAND': 'node "my server.js"', 'INPUT_FAIL-ON': 'warning', GITHUB_STEP_SUMMARY: '/s.md' }),

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { LINT_CHECKS } from '../checks/index.js';
-import { applyBaseline, baselineFrom, fingerprint } from '../src/baseline.js';
+import { applyBaseline, baselineFrom, fingerprint } from '../src/core/baseline.js';
 import { lintPaths } from '../src/lint/lint.js';
 import { fixtureBundle, REFERENCE, reportSchemaErrors, ROOT, runCli, tempDir } from './helpers.js';
 

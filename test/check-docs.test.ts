@@ -2,7 +2,7 @@ import t from 'tap';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LINT_CHECKS, LIVE_CHECKS } from '../checks/index.js';
-import { checkDocPath, DOC_SECTIONS, parseCheckDoc } from '../src/check-docs.js';
+import { checkDocPath, DOC_SECTIONS, parseCheckDoc } from '../src/core/check-docs.js';
 import { explainText } from '../src/cli/explain.js';
 import { FIXTURE_SOURCES, ROOT, runCli } from './helpers.js';
 

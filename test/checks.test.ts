@@ -2,16 +2,14 @@
 // exactly its codes. The fixture servers' own behaviours are reused here; test/fixtures.test.ts
 // runs the same fixtures end to end as processes.
 import t from 'tap';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LIVE_CHECKS } from '../checks/index.js';
 import { referenceBehaviour, type Behaviour } from '../reference-server/server.js';
-import type { LiveCheck } from '../src/check.js';
-import { cleanStatusOverStdio, FIXTURE_SOURCES, fixtureCards, REFERENCE_CARDS, ROOT, tempDir } from './helpers.js';
-import { fixtureCodes, runInProcess, testCheck, type InProcessServer, type InvalidCase, type Script, type ValidCase } from './support/check-tester.js';
+import type { LiveCheck } from '../src/core/check.js';
+import { cleanStatusOverStdio, REFERENCE_CARDS, ROOT, tempDir } from './helpers.js';
+import { runInProcess, testCheck, type InProcessServer, type InvalidCase, type Script, type ValidCase } from './support/check-tester.js';
 import { rewriteReads } from '../fixtures/servers/serve.js';
-import { MODEL_CODES } from '../src/model/world.js';
-import { MAX_STEPS } from './support/fixtures.js';
+import { FIXTURES, MAX_STEPS } from './support/fixtures.js';
 
 // The shared-grant-store fixture keeps its grants in this file (one per test run).
 process.env.GRANT_STORE = join(tempDir(), 'grants.json');
@@ -31,21 +29,17 @@ const plain: Script = (m) => {
   }
 };
 
-/** The invalid cases of a check that its fixture servers make (their headers name the codes). */
-async function fixtureCases(check: LiveCheck): Promise<InvalidCase[]> {
+/** The invalid cases of a check that its fixture servers make (each declares its codes). */
+function fixtureCases(check: LiveCheck): InvalidCase[] {
   const cases: InvalidCase[] = [];
-  for (const file of readdirSync(FIXTURE_SOURCES).filter((f) => f.startsWith(`${check.id}--`) && f.endsWith('.ts'))) {
-    const header = readFileSync(join(FIXTURE_SOURCES, file), 'utf8').split('\n')[0]!;
+  for (const fixture of FIXTURES.filter((f) => f.check === check.id)) {
     // A fault that shows only over a whole run (a grant that expires) is tested end to end only;
     // one of Mcp-Session-Id (an ended session still answered) needs the HTTP transport itself.
-    if (header.includes('(over a whole run only)') || header.includes('ended-session-answered')) continue;
-    const { overrides } = (await import(join(ROOT, 'dist', 'fixtures', 'servers', file.replace(/\.ts$/, '.js')))) as { overrides: Partial<Behaviour> };
+    if (fixture.expectation.wholeRunOnly || fixture.codes.includes('ended-session-answered')) continue;
     // HTTP-only fixtures fail in-process too: every in-process session shares the process.
-    const cards = fixtureCards(header);
-    const codes = fixtureCodes(header);
     // A fixture that breaks a rule of the model: the exploration finds it and shrinks it.
-    const shortest = codes.every((c) => MODEL_CODES[check.id]?.includes(c)) ? MAX_STEPS : undefined;
-    cases.push({ name: `fixture ${file}`, server: ref(overrides, check.needs === 'http' ? 'http' : 'stdio'), codes, ...(shortest ? { shortest } : {}), ...(cards ? { options: { cardsDir: cards } } : {}) });
+    const shortest = fixture.modelRule ? MAX_STEPS : undefined;
+    cases.push({ name: `fixture ${fixture.name}`, server: ref(fixture.overrides, check.needs === 'http' ? 'http' : 'stdio'), codes: fixture.codes, ...(shortest ? { shortest } : {}), ...(fixture.cards ? { options: { cardsDir: fixture.cards } } : {}) });
   }
   return cases;
 }
@@ -190,7 +184,7 @@ for (const check of LIVE_CHECKS) {
   t.test(`${check.id}: valid and invalid cases, in-process`, async (t) => {
     const own = CASES[check.id]!;
     const reference = ref({}, check.needs === 'http' ? 'http' : 'stdio');
-    const invalid = [...(await fixtureCases(check)), ...own.invalid];
+    const invalid = [...fixtureCases(check), ...own.invalid];
     t.ok(invalid.length > 0, 'at least one invalid case');
     // Card files are compared only when a folder is given: the reference server's own.
     const options = check.id === 'toolcard-files' ? { cardsDir: REFERENCE_CARDS } : undefined;

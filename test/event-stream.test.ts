@@ -1,5 +1,5 @@
 import t from 'tap';
-import { readEventStream } from '../src/target/event-stream.js';
+import { readEventStream } from '../src/transport/event-stream.js';
 
 function stream(...chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

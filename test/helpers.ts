@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { addFormats } from '../src/schema.js';
+import { addFormats } from '../src/util/schema.js';
 import type { CheckReport } from '../src/generated/report.js';
 
 /**
@@ -21,7 +21,7 @@ if (spawnHooks) spawnHooks.listeners = [];
 
 /** Tests run compiled, from dist/test/. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** The CLI as it ships: the bundle (dist/cli), built from dist/src/cli.js. */
+/** The CLI as it ships: the bundle (dist/cli), built from dist/src/cli/main.js. */
 export const CLI = join(ROOT, 'dist', 'cli', 'cli.js');
 export const REFERENCE = join(ROOT, 'dist', 'reference-server', 'bundle.js');
 export const FIXTURE_SOURCES = join(ROOT, 'fixtures', 'servers');
@@ -118,12 +118,6 @@ export function cleanStatusOverStdio(id: string): 'pass' | 'skip' {
 
 /** The Tool Card files of the reference server. */
 export const REFERENCE_CARDS = join(ROOT, 'reference-server', '.well-known', 'mcp-tools');
-
-/** The --cards folder a fixture's header asks for ("(run with --cards <dir>)"), relative to the repository. */
-export function fixtureCards(header: string): string | undefined {
-  const dir = /\(run with --cards (\S+)\)/.exec(header)?.[1];
-  return dir ? join(ROOT, dir) : undefined;
-}
 
 export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);

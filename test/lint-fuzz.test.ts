@@ -6,7 +6,7 @@ import type { CheckReport } from '../src/generated/report.js';
 import { lintPaths } from '../src/lint/lint.js';
 import { schemaProblems, SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';
 import { LINT_CHECKS } from '../checks/index.js';
-import { shippedValidator, type ShippedSchema } from '../src/shipped-schemas.js';
+import { shippedValidator, type ShippedSchema } from '../src/util/shipped-schemas.js';
 import { reportSchemaErrors, ROOT, tempDir } from './helpers.js';
 
 /** Repeatable: a failure prints its seed and path, and the same seed replays it. */

@@ -1,9 +1,9 @@
 import t from 'tap';
 import { DEFAULT_INHERITED_ENV_VARS as SDK_DEFAULT_ENV, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parseEnv } from '../src/cli/target-args.js';
-import { defaultEnvironment, DEFAULT_INHERITED_ENV_VARS } from '../src/target/stdio.js';
+import { defaultEnvironment, DEFAULT_INHERITED_ENV_VARS } from '../src/transport/stdio.js';
 import { deepMapStrings, environmentSecrets, headerSecrets, maskCredentials, Redactor } from '../src/safety/redact.js';
-import { breakCiCommands, makeVisible } from '../src/text.js';
+import { breakCiCommands, makeVisible } from '../src/util/text.js';
 
 t.test('a stdio server gets what the SDK\'s getDefaultEnvironment() gives', async (t) => {
   t.same(DEFAULT_INHERITED_ENV_VARS, SDK_DEFAULT_ENV, 'the same variable names as the MCP SDK');

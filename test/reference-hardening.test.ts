@@ -1,9 +1,9 @@
 import t from 'tap';
 import { startHttpServer } from '../reference-server/http.js';
 import { MAX_NAMES_PER_FETCH } from '../reference-server/limits.js';
-import { HttpWire } from '../src/target/http.js';
-import { McpSession } from '../src/target/session.js';
-import type { Exchange, JsonObject } from '../src/target/types.js';
+import { HttpWire } from '../src/transport/http.js';
+import { McpSession } from '../src/transport/session.js';
+import type { Exchange, JsonObject } from '../src/transport/types.js';
 import { REFERENCE, runCli } from './helpers.js';
 
 const BASE = 'resource:///tool_descriptions';

@@ -1,8 +1,8 @@
 // How a session tells a slow server from a dead one, driven by a scripted wire: the test decides
 // when the "process" speaks, lives or dies, never a race against the machine's speed.
 import t from 'tap';
-import { McpSession } from '../src/target/session.js';
-import type { JsonObject, Wire } from '../src/target/types.js';
+import { McpSession } from '../src/transport/session.js';
+import type { JsonObject, Wire } from '../src/transport/types.js';
 
 /** A process-like wire: it answers what `reply` says; `onExpiry` runs when a timed-out request asks how long it lived. */
 class ScriptedProcess implements Wire {

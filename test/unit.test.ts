@@ -1,14 +1,15 @@
 import t from 'tap';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { commandFrom, parseEnv } from '../src/cli/target-args.js';
-import type { Discovery } from '../src/discovery.js';
+import { parseEnv } from '../src/cli/target-args.js';
+import { commandFrom } from '../src/library/server-target.js';
+import type { Discovery } from '../src/core/discovery.js';
 import { callableTools, callArguments, classifyCall } from '../src/pd/calls.js';
 import { findSignalledError, invalidErrorCode } from '../src/pd/errors.js';
 import { descriptionsUri, isToolDescriptionsUri, requestedTools, sameUri } from '../src/pd/uri.js';
-import { PROTOCOL_VERSION } from '../src/target/session.js';
-import type { Exchange } from '../src/target/types.js';
-import { sanitizeLine } from '../src/text.js';
-import { compileSchema } from '../src/schema.js';
+import { PROTOCOL_VERSION } from '../src/transport/session.js';
+import type { Exchange } from '../src/transport/types.js';
+import { sanitizeLine } from '../src/util/text.js';
+import { compileSchema } from '../src/util/schema.js';
 
 function exchange(response: Record<string, unknown>): Exchange {
   return { session: 's1', method: 'tools/call', request: { jsonrpc: '2.0', id: 1, method: 'tools/call' }, response: { jsonrpc: '2.0', id: 1, ...response }, durationMs: 1 };
@@ -107,8 +108,8 @@ t.test('input schemas compile in their own dialect; broken ones are explained', 
 });
 
 t.test('patterns from outside run on RE2: right answers, linear time, unsupported syntax named', async (t) => {
-  const { compileSchema, quickValidate, unappliedPatterns } = await import('../src/schema.js');
-  const { safeRegExp, isUnsupportedPattern } = await import('../src/safe-regexp.js');
+  const { compileSchema, quickValidate, unappliedPatterns } = await import('../src/util/schema.js');
+  const { safeRegExp, isUnsupportedPattern } = await import('../src/util/safe-regexp.js');
   const evil = `${'a'.repeat(5000)}!`;
   const started = performance.now();
   t.equal(safeRegExp('^(a+)+$').test(evil), false, 'the catastrophic pattern answers (and says no)');

@@ -11,7 +11,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // Chunk names carry content hashes: stale ones from an earlier build would ship in the package.
 rmSync(join(root, 'dist', 'cli'), { recursive: true, force: true });
 await build({
-  entryPoints: [join(root, 'dist', 'src', 'cli.js')],
+  // The bundle keeps the name the package's bin has always had.
+  entryPoints: { cli: join(root, 'dist', 'src', 'cli', 'main.js') },
   outdir: join(root, 'dist', 'cli'),
   bundle: true,
   splitting: true,

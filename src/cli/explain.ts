@@ -1,13 +1,13 @@
 import { Chalk } from 'chalk';
-import type { CheckDefinition } from '../check.js';
-import { severityOf } from '../check.js';
-import { checkDocUrl, DOC_SECTIONS, readCheckDoc } from '../check-docs.js';
-import { TOOL_NAME } from '../version.js';
+import type { CheckDefinition } from '../core/check.js';
+import { severityOf } from '../core/check.js';
+import { checkDocUrl, DOC_SECTIONS, readCheckDoc } from '../core/check-docs.js';
+import { TOOL_NAME } from '../util/version.js';
 import { UsageError } from './usage-error.js';
 import { distance } from './distance.js';
-import { hintOf, templateOf } from '../messages.js';
-import { SHARED_MESSAGES } from '../findings.js';
-import { CONTEXT_MESSAGES } from '../context.js';
+import { hintOf, templateOf } from '../core/messages.js';
+import { SHARED_MESSAGES } from '../core/findings.js';
+import { CONTEXT_MESSAGES } from '../core/context.js';
 
 type AnyCheck = Pick<CheckDefinition<unknown>, 'id' | 'title' | 'spec' | 'needs' | 'messages'>;
 

@@ -1,4 +1,4 @@
-import type { PlanStep, SessionPlan } from '../sessions.js';
+import type { PlanStep, SessionPlan } from '../core/session-plan.js';
 
 /** The session plan as `--explain-plan` prints it: what starts when, and why each check needs it. */
 export function planText(plan: SessionPlan): string {

@@ -1,26 +1,5 @@
-import { parse as shellParse } from 'shell-quote';
-import type { StdioCommand } from '../target/stdio.js';
+import { ENV_REFERENCE } from '../library/server-options.js';
 import { UsageError } from './usage-error.js';
-
-/**
- * The server command from the positional arguments: `node server.js --flag`, or one quoted string
- * (`"node server.js --flag"`) split the way a shell would, with $VARS from the environment.
- */
-export function commandFrom(words: string[], cwd: string | undefined, env: Record<string, string>): StdioCommand {
-  let argv = words;
-  if (words.length === 1 && /\s/.test(words[0]!)) {
-    const parsed = shellParse(words[0]!, (key) => process.env[key] ?? '');
-    const operator = parsed.find((p) => typeof p !== 'string');
-    if (operator) {
-      throw new UsageError(`the server command contains shell syntax (${JSON.stringify(operator)}); run it through a shell instead: mcp-pd-check -- sh -c '…'`);
-    }
-    argv = parsed as string[];
-  }
-  if (argv.length === 0 || !argv[0]) {
-    throw new UsageError('no server to check: give the command that starts it, e.g. mcp-pd-check -- node server.js');
-  }
-  return { command: argv[0], args: argv.slice(1), cwd, env };
-}
 
 /**
  * `--env KEY=VALUE` sets a variable for the server; `--env KEY` passes the checker's own value
@@ -42,9 +21,6 @@ export function parseEnv(pairs: string[], from: NodeJS.ProcessEnv = process.env)
   }
   return env;
 }
-
-/** `$VAR` or `${VAR}` in a --header value. */
-export const ENV_REFERENCE = /\$\{(\w+)\}|\$(\w+)/g;
 
 /** One `--header` line split into its name and its value as written (before $VAR is read). */
 export function headerLine(line: string): { name: string; written: string } {
@@ -75,30 +51,10 @@ export function parseHeaders(lines: string[]): Record<string, string> {
   return headers;
 }
 
-/**
- * `user:password@` in a --url becomes `Authorization: Basic …`, as curl does: fetch refuses a URL
- * with credentials, and a header is what never follows a redirect elsewhere. An Authorization
- * header given with --header wins.
- */
-export function withUrlCredentials(url: URL, headers: Record<string, string>): { url: URL; headers: Record<string, string> } {
-  if (!url.username && !url.password) return { url, headers };
-  const bare = new URL(url.href);
-  bare.username = '';
-  bare.password = '';
-  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return { url: bare, headers };
-  const decode = (part: string) => { try { return decodeURIComponent(part); } catch { return part; } };
-  const pair = `${decode(url.username)}:${decode(url.password)}`;
-  return { url: bare, headers: { ...headers, Authorization: `Basic ${Buffer.from(pair).toString('base64')}` } };
-}
-
-/** `--url`: an http(s) URL of a Streamable HTTP endpoint. */
-export function parseUrl(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`--url '${text}' is not a URL; give e.g. http://127.0.0.1:3000/mcp`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url must be http:// or https://, got '${url.protocol}'`);
-  return url;
+/** `--header` lines as written, before $VAR is read: what init may put in a committed config. */
+export function writtenHeaders(lines: string[]): Record<string, string> {
+  return Object.fromEntries(lines.map((line) => {
+    const { name, written } = headerLine(line);
+    return [name, written];
+  }));
 }

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { isPlainObject } from '../pd/payload.js';
-import { quickValidate } from '../schema.js';
+import { quickValidate } from '../util/schema.js';
 import { REVIEW } from './review.js';
 
 /** What `init` writes in a description's `examples`: inputs that validate against its schema. */

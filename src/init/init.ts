@@ -1,5 +1,5 @@
 import { isPlainObject } from '../pd/payload.js';
-import { countTokensOf, minimalEntry, TOKEN_ENCODING } from '../tokens.js';
+import { countTokensOf, minimalEntry, TOKEN_ENCODING } from '../util/tokens.js';
 import { generateExamples } from './examples.js';
 import { REVIEW } from './review.js';
 import { NO_PARAMETERS, toolCardStub } from './tool-card-stub.js';

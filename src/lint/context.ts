@@ -1,8 +1,8 @@
-import { FindingSink } from '../findings.js';
+import { FindingSink } from '../core/findings.js';
 import type { FindingLevel, FindingLocation } from '../generated/report.js';
 import type { FileKind, LintFile } from './files.js';
-import type { Messages } from '../messages.js';
-import type { RuleProblem } from '../findings.js';
+import type { Messages } from '../core/messages.js';
+import type { RuleProblem } from '../core/findings.js';
 
 export interface LintOptions {
   /** "Now" for date rules (Tool Card L3: tested within 90 days); fixed in tests. */

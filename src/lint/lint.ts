@@ -1,7 +1,7 @@
-import type { LintCheck } from '../check.js';
+import type { LintCheck } from '../core/check.js';
 import type { CheckReport } from '../generated/report.js';
-import { buildReport } from '../report.js';
-import { executeCheck, type RunHooks } from '../runner.js';
+import { buildReport } from '../core/build-report.js';
+import { executeCheck, type RunHooks } from '../core/runner.js';
 import { LintContext, type LintOptions } from './context.js';
 import { readLintFile } from './files.js';
 import { collectPaths } from './paths.js';

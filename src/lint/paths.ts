@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
-import { InputError } from '../input-error.js';
+import { InputError } from '../core/input-error.js';
 
 /**
  * A path the lint was given or found: a file to read, or one it refused to open and why. Only

@@ -6,7 +6,7 @@
  * private IPs) are ours. Matches are masked before display.
  */
 
-import { joinPointer } from '../json-pointer.js';
+import { joinPointer } from '../util/json-pointer.js';
 
 export interface SecretMatch {
   kind: 'credential' | 'disclosure';

@@ -1,5 +1,5 @@
-import type { McpSession } from '../target/session.js';
-import type { Exchange } from '../target/types.js';
+import type { McpSession } from '../transport/session.js';
+import type { Exchange } from '../transport/types.js';
 import { resembled } from './ops.js';
 import { CRITERION, type RuleBreak } from './world.js';
 

@@ -2,8 +2,8 @@ import { classifyCall, TOOL_DESCRIPTION_REQUIRED } from '../pd/calls.js';
 import { anySignalledCode, invalidErrorCode } from '../pd/errors.js';
 import { isPlainObject } from '../pd/payload.js';
 import { descriptionsUri, isToolDescriptionsUri, requestedTools, sameUri } from '../pd/uri.js';
-import type { Exchange, JsonObject } from '../target/types.js';
-import { inlineJson } from '../text.js';
+import type { Exchange, JsonObject } from '../transport/types.js';
+import { inlineJson } from '../util/text.js';
 import { CRITERION, type RuleBreak, type SessionModel, type World } from './world.js';
 
 /**

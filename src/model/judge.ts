@@ -1,7 +1,7 @@
 import { classifyCall } from '../pd/calls.js';
 import { isPlainObject, resourceJson } from '../pd/payload.js';
-import type { McpSession } from '../target/session.js';
-import type { Exchange } from '../target/types.js';
+import type { McpSession } from '../transport/session.js';
+import type { Exchange } from '../transport/types.js';
 import { attribute, evidenceOf, lostGrant, type PastStep, type RanCall } from './attribution.js';
 import { judgeCall } from './call.js';
 import { transition } from './state.js';

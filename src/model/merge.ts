@@ -1,7 +1,7 @@
-import type { LiveCheck } from '../check.js';
-import { FindingSink, toTranscript } from '../findings.js';
+import type { LiveCheck } from '../core/check.js';
+import { FindingSink, toTranscript } from '../core/findings.js';
 import type { Found } from './explore/explore.js';
-import { severityOf } from '../check.js';
+import { severityOf } from '../core/check.js';
 import type { CheckResult } from '../generated/report.js';
 import type { Judgement } from './judge.js';
 import { CRITERION, type RuleBreak } from './world.js';

@@ -2,7 +2,7 @@ import { MISSING_TOOL_SELECTION } from '../pd/calls.js';
 import { anySignalledCode, findSignalledError, invalidErrorCode } from '../pd/errors.js';
 import { isDescriptionEntry } from '../pd/fetch.js';
 import { isPlainObject, resourceJson } from '../pd/payload.js';
-import type { Exchange } from '../target/types.js';
+import type { Exchange } from '../transport/types.js';
 import { toolsParameter } from './ops.js';
 import { CRITERION, type RuleBreak, type World } from './world.js';
 

@@ -1,5 +1,5 @@
-import { afterEndOf } from '../target/session.js';
-import type { Exchange, JsonObject } from '../target/types.js';
+import { afterEndOf } from '../transport/session.js';
+import type { Exchange, JsonObject } from '../transport/types.js';
 import { isPlainObject } from '../pd/payload.js';
 import { isToolDescriptionsUri } from '../pd/uri.js';
 

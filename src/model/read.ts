@@ -1,7 +1,7 @@
 import { entryFor, isDescriptionEntry } from '../pd/fetch.js';
 import { isPlainObject, resourceJson } from '../pd/payload.js';
-import type { Exchange, JsonObject } from '../target/types.js';
-import { asText } from '../text.js';
+import type { Exchange, JsonObject } from '../transport/types.js';
+import { asText } from '../util/text.js';
 import { resembled, type Resemblance } from './ops.js';
 import { CRITERION, type RuleBreak, type World } from './world.js';
 

@@ -1,5 +1,5 @@
-import type { McpSession } from '../target/session.js';
-import type { Exchange } from '../target/types.js';
+import type { McpSession } from '../transport/session.js';
+import type { Exchange } from '../transport/types.js';
 import { analyzeMissingRead, type MissingReadAnalysis } from './missing-selection.js';
 import { opOf, type Op } from './ops.js';
 import { analyzeRead, type ReadAnalysis } from './read.js';

@@ -1,6 +1,6 @@
-import type { McpSession } from '../target/session.js';
-import { timesOf } from '../target/session.js';
-import type { Exchange } from '../target/types.js';
+import type { McpSession } from '../transport/session.js';
+import { timesOf } from '../transport/session.js';
+import type { Exchange } from '../transport/types.js';
 import { opOf, type Op } from './ops.js';
 
 /** One exchange of the run as the model sees it. */

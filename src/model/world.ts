@@ -1,5 +1,5 @@
-import type { Args } from '../messages.js';
-import type { Exchange, JsonObject } from '../target/types.js';
+import type { Args } from '../core/messages.js';
+import type { Exchange, JsonObject } from '../transport/types.js';
 
 /**
  * What the model knows of the server before any state: the listed tools, the resource, the

@@ -1,6 +1,6 @@
-import { toolEntry } from '../discovery.js';
-import type { Discovery } from '../discovery.js';
-import type { Exchange, JsonObject } from '../target/types.js';
+import { toolEntry } from '../core/discovery.js';
+import type { Discovery } from '../core/discovery.js';
+import type { Exchange, JsonObject } from '../transport/types.js';
 import { callArguments, classifyCall, invalidArguments, isDestructive, isReadOnly, type CallOutcome } from './calls.js';
 
 /** A call to a tool that had not been fetched in its session, and what came of it. */

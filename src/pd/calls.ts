@@ -1,9 +1,9 @@
-import { toolEntry } from '../discovery.js';
-import type { Discovery } from '../discovery.js';
-import type { Exchange, JsonObject } from '../target/types.js';
+import { toolEntry } from '../core/discovery.js';
+import type { Discovery } from '../core/discovery.js';
+import type { Exchange, JsonObject } from '../transport/types.js';
 import { findSignalledError, type SignalledError } from './errors.js';
 import { isPlainObject } from './payload.js';
-import { quickValidate } from '../schema.js';
+import { quickValidate } from '../util/schema.js';
 
 export const TOOL_DESCRIPTION_REQUIRED = 'TOOL_DESCRIPTION_REQUIRED';
 export const MISSING_TOOL_SELECTION = 'MISSING_TOOL_SELECTION';

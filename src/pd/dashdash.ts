@@ -1,6 +1,6 @@
-import type { LiveContext } from '../context.js';
-import type { Discovery } from '../discovery.js';
-import type { Messages } from '../messages.js';
+import type { LiveContext } from '../core/context.js';
+import type { Discovery } from '../core/discovery.js';
+import type { Messages } from '../core/messages.js';
 import { isPlainObject } from './payload.js';
 
 /** Whether the server shows any dashdash metadata at all (initialize, a tool, or a resource). */

@@ -1,4 +1,4 @@
-import type { Exchange, JsonObject } from '../target/types.js';
+import type { Exchange, JsonObject } from '../transport/types.js';
 import { parseJsonText } from './payload.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { McpSession } from '../target/session.js';
-import type { Exchange, JsonObject } from '../target/types.js';
+import type { McpSession } from '../transport/session.js';
+import type { Exchange, JsonObject } from '../transport/types.js';
 import { invalidErrorCode } from './errors.js';
 import { isPlainObject, resourceJson } from './payload.js';
 import { descriptionsUri } from './uri.js';

@@ -1,5 +1,5 @@
-import type { Exchange, JsonObject } from '../target/types.js';
-import { asText } from '../text.js';
+import type { Exchange, JsonObject } from '../transport/types.js';
+import { asText } from '../util/text.js';
 
 export interface ParsedJson {
   value?: unknown;

@@ -1,6 +1,6 @@
-import type { Discovery } from '../discovery.js';
-import type { McpSession } from '../target/session.js';
-import type { Exchange, JsonObject } from '../target/types.js';
+import type { Discovery } from '../core/discovery.js';
+import type { McpSession } from '../transport/session.js';
+import type { Exchange, JsonObject } from '../transport/types.js';
 import { SessionStates } from '../model/state.js';
 import type { World } from '../model/world.js';
 import { CallLedger } from './call-ledger.js';

@@ -1,5 +1,5 @@
-import type { RuleProblem } from '../findings.js';
-import type { Messages } from '../messages.js';
+import type { RuleProblem } from '../core/findings.js';
+import type { Messages } from '../core/messages.js';
 import { isPlainObject } from '../pd/payload.js';
 import { schemaProblems } from './schema-problems.js';
 

@@ -1,8 +1,8 @@
-import type { RuleProblem } from '../findings.js';
-import type { Messages } from '../messages.js';
+import type { RuleProblem } from '../core/findings.js';
+import type { Messages } from '../core/messages.js';
 import { isPlainObject } from '../pd/payload.js';
-import { joinPointer } from '../json-pointer.js';
-import { dialectOf } from '../schema.js';
+import { joinPointer } from '../util/json-pointer.js';
+import { dialectOf } from '../util/schema.js';
 
 /**
  * The MCP rules of a tool's inputSchema beyond validity (MCP tools spec, "Tool"): the live check

@@ -1,5 +1,5 @@
-import type { RuleProblem } from '../findings.js';
-import { joinPointer, pointerSegments } from '../json-pointer.js';
+import type { RuleProblem } from '../core/findings.js';
+import { joinPointer, pointerSegments } from '../util/json-pointer.js';
 import { isPlainObject } from '../pd/payload.js';
 
 /** Subschemas the walk follows, at most: a hostile schema must not make it long. */

@@ -1,9 +1,9 @@
 import type { ErrorObject } from 'ajv';
-import type { RuleProblem } from '../findings.js';
-import { fieldName, joinPointer, valueAt } from '../json-pointer.js';
-import { renderTemplate, templateOf, type Messages } from '../messages.js';
-import { shippedValidator, type ShippedSchema } from '../shipped-schemas.js';
-import { asText, clip } from '../text.js';
+import type { RuleProblem } from '../core/findings.js';
+import { fieldName, joinPointer, valueAt } from '../util/json-pointer.js';
+import { renderTemplate, templateOf, type Messages } from '../core/messages.js';
+import { shippedValidator, type ShippedSchema } from '../util/shipped-schemas.js';
+import { asText, clip } from '../util/text.js';
 
 /**
  * A shipped schema's verdict on a value, as rule problems a person understands: which field,

@@ -1,9 +1,9 @@
-import type { RuleProblem } from '../findings.js';
+import type { RuleProblem } from '../core/findings.js';
 import type { ToolCard } from '../generated/tool-card.js';
-import type { Messages } from '../messages.js';
+import type { Messages } from '../core/messages.js';
 import { isPlainObject } from '../pd/payload.js';
-import { asText } from '../text.js';
-import { cardLevel, firstDifference } from '../toolcards.js';
+import { asText } from '../util/text.js';
+import { cardLevel, firstDifference } from './card-level.js';
 import { schemaProblems } from './schema-problems.js';
 
 const DAY_MS = 86_400_000;

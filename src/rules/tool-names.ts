@@ -1,5 +1,5 @@
-import type { RuleProblem } from '../findings.js';
-import type { Messages } from '../messages.js';
+import type { RuleProblem } from '../core/findings.js';
+import type { Messages } from '../core/messages.js';
 
 /** MCP tool-name rules (tools spec, "Tool Names"): SHOULD be 1–128 characters of A-Z a-z 0-9 _ - . */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;

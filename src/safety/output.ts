@@ -1,5 +1,5 @@
 import type { CheckReport } from '../generated/report.js';
-import { breakCiCommands } from '../text.js';
+import { breakCiCommands } from '../util/text.js';
 import { deepMapStrings, type Redactor } from './redact.js';
 
 /**

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_SESSIONS } from '../../src/sessions.js';
+import { DEFAULT_SESSIONS } from '../../src/core/session-plan.js';
 import { CLI, median, REFERENCE, ROOT, startHttp } from '../helpers.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -56,8 +56,8 @@ console.log(`floor: 1 + ${N} reference-server sessions in parallel (stdio), init
 // The floor, measured here, by a process that does only that.
 const floorScript = join(mkdtempSync(join(tmpdir(), 'mcp-pd-bench-')), 'floor.mjs');
 writeFileSync(floorScript, `
-import { StdioTarget } from ${JSON.stringify(join(ROOT, 'dist', 'src', 'target', 'target.js'))};
-const target = new StdioTarget({ command: 'node', args: [${JSON.stringify(REFERENCE)}] }, { timeoutMs: 20000 });
+import { serverTarget } from ${JSON.stringify(join(ROOT, 'dist', 'src', 'library', 'server-target.js'))};
+const { target } = serverTarget({ command: ['node', ${JSON.stringify(REFERENCE)}], timeoutMs: 20000 });
 await Promise.all(Array.from({ length: ${1 + N} }, async (_, i) => { const s = await target.open('s' + i, { fresh: true }); await s.listAll('tools/list', 'tools'); }));
 await target.dispose();
 process.exit(0);

@@ -6,9 +6,9 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { HttpWire } from '../../src/target/http.js';
-import { McpSession } from '../../src/target/session.js';
-import type { Exchange, JsonObject } from '../../src/target/types.js';
+import { HttpWire } from '../../src/transport/http.js';
+import { McpSession } from '../../src/transport/session.js';
+import type { Exchange, JsonObject } from '../../src/transport/types.js';
 import { REFERENCE } from '../helpers.js';
 
 const arg = (name: string, fallback: string) => {

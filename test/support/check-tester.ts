@@ -5,13 +5,13 @@
 import type { Test } from 'tap';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { behaviourWith, createReferenceServer, type Behaviour } from '../../reference-server/server.js';
-import type { LiveCheck } from '../../src/check.js';
-import type { LiveOptions } from '../../src/context.js';
+import type { LiveCheck } from '../../src/core/check.js';
+import type { LiveOptions } from '../../src/core/context.js';
 import type { CheckReport, CheckResult } from '../../src/generated/report.js';
-import { checkTarget } from '../../src/live.js';
+import { checkTarget } from '../../src/core/live.js';
 import { Redactor } from '../../src/safety/redact.js';
-import { PooledTarget, type HttpGetResult } from '../../src/target/target.js';
-import type { JsonObject, Wire } from '../../src/target/types.js';
+import { PooledTarget, type HttpGetResult } from '../../src/transport/target.js';
+import type { JsonObject, Wire } from '../../src/transport/types.js';
 
 /** A scripted server: answers each request (undefined: no answer), per session. */
 export type Script = (message: JsonObject, session: number) => { result: unknown } | { error: unknown } | undefined | Promise<{ result: unknown } | { error: unknown } | undefined>;
@@ -101,11 +101,6 @@ export function runInProcess(checks: readonly LiveCheck[], server: InProcessServ
 /** The distinct codes of a result's errors and warnings, sorted ('more-findings' only counts the rest). */
 export function codesOf(result: CheckResult | undefined): string[] {
   return [...new Set((result?.findings ?? []).filter((f) => f.level !== 'info' && f.code !== 'more-findings').map((f) => f.code))].sort();
-}
-
-/** The codes a fixture server's header says it must produce: `// Must fail <check> [over HTTP] with a+b…`. */
-export function fixtureCodes(header: string): string[] {
-  return /^\/\/ Must fail \S+(?: over HTTP)? with ([a-z0-9+-]+)/.exec(header)?.[1]?.split('+').sort() ?? [];
 }
 
 export interface ValidCase { name: string; server: InProcessServer; options?: Partial<LiveOptions>; status?: 'pass' | 'skip' }

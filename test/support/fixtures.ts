@@ -1,13 +1,13 @@
 // What the fixture-server tests share: the fixtures, what each must fail, and the one rule every
 // run of a fixture is judged by (its own check fails with exactly its codes; nothing else fails).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Test } from 'tap';
-import { LIVE_CHECKS } from '../../checks/index.js';
-import { severityOf } from '../../src/check.js';
+import type { Expectation } from '../../fixtures/servers/expectation.js';
+import type { Behaviour } from '../../reference-server/server.js';
 import type { CheckReport } from '../../src/generated/report.js';
-import { cleanStatusOverStdio, fixtureCards, FIXTURE_SOURCES } from '../helpers.js';
-import { codesOf, fixtureCodes } from './check-tester.js';
+import { cleanStatusOverStdio, FIXTURE_SOURCES, ROOT } from '../helpers.js';
+import { codesOf } from './check-tester.js';
 import { MODEL_CODES } from '../../src/model/world.js';
 
 /**
@@ -23,15 +23,19 @@ const ALSO_FAILS: Record<string, string[]> = {
 export interface Fixture {
   name: string;
   check: string;
-  header: string;
+  /** What it declares it must produce (its module's `expected`). */
+  expectation: Expectation;
   /** Its fault shows only when one process serves every session (over HTTP). */
   httpOnly: boolean;
-  /** A SHOULD of a MUST check (the header says "(a warning") only warns. */
+  /** A SHOULD of a MUST check only warns. */
   expected: 'fail' | 'warn';
   codes: string[];
+  /** The --cards folder it needs, absolute. */
   cards?: string;
   /** It breaks a rule of the model (not a static one): the exploration finds it, and shows its shortest sequence. */
   modelRule: boolean;
+  /** Its behaviour, for in-process servers. */
+  overrides: Partial<Behaviour>;
 }
 
 /** The seed the fixture tests explore with: the same findings on every run (the generator test covers other seeds). */
@@ -40,18 +44,20 @@ export const TEST_SEED = 20261123;
 /** The longest shortest sequence a one-rule defect may have. */
 export const MAX_STEPS = 5;
 
-export const FIXTURES: Fixture[] = readdirSync(FIXTURE_SOURCES).filter((f) => f.includes('--') && f.endsWith('.ts')).map((file) => {
+/** Every negative fixture, read from its module's `expected` export (the one place tests learn what a fixture must do). */
+export const FIXTURES: Fixture[] = await Promise.all(readdirSync(FIXTURE_SOURCES).filter((f) => f.includes('--') && f.endsWith('.ts')).sort().map(async (file) => {
   const name = file.replace(/\.ts$/, '');
-  const check = name.split('--')[0]!;
-  const header = readFileSync(join(FIXTURE_SOURCES, file), 'utf8').split('\n')[0]!;
-  const definition = LIVE_CHECKS.find((c) => c.id === check);
-  const expected = definition && severityOf(definition.spec.level) === 'error' && !header.includes('(a warning') ? 'fail' : 'warn';
-  const codes = fixtureCodes(header);
-  const modelRule = codes.every((c) => MODEL_CODES[check]?.includes(c));
-  return { name, check, header, httpOnly: /^\/\/ Must fail \S+ over HTTP/.test(header), expected, codes, cards: fixtureCards(header), modelRule };
-});
+  const module = (await import(join(ROOT, 'dist', 'fixtures', 'servers', `${name}.js`))) as { expected: Expectation; overrides: Partial<Behaviour> };
+  const e = module.expected;
+  const codes = [...e.codes].sort();
+  return {
+    name, check: e.check, expectation: e, httpOnly: e.transports?.length === 1 && e.transports[0] === 'http', expected: e.level ?? 'fail', codes,
+    ...(e.cards ? { cards: join(ROOT, e.cards) } : {}),
+    modelRule: codes.every((c) => MODEL_CODES[e.check]?.includes(c)), overrides: module.overrides,
+  };
+}));
 
-/** Its own check fails (or warns) with exactly the header's codes, with hints and proof; every other check passes or skips saying why. */
+/** Its own check fails (or warns) with exactly its declared codes, with hints and proof; every other check passes or skips saying why. */
 export function judgeFixtureRun(t: Test, fixture: Fixture, report: CheckReport, kind: 'stdio' | 'http'): void {
   const own = report.results.find((r) => r.id === fixture.check);
   if (!t.ok(own, `${fixture.check} ran`)) return;
@@ -59,7 +65,7 @@ export function judgeFixtureRun(t: Test, fixture: Fixture, report: CheckReport, 
   const failing = own!.findings.filter((f) => f.level !== 'info');
   t.ok(failing.length > 0 && failing.every((f) => f.hint), 'with findings, each with a fix hint');
   t.ok(failing.some((f) => f.transcript?.length), 'a finding carries the exchange that proves it');
-  t.same(codesOf(own), fixture.codes, `exactly the codes its header names: ${fixture.codes.join(', ')}`);
+  t.same(codesOf(own), fixture.codes, `exactly the codes it declares: ${fixture.codes.join(', ')}`);
   if (fixture.modelRule) {
     const shortest = own!.findings.find((f) => f.sequence)?.sequence;
     t.ok(shortest && shortest.steps.length <= MAX_STEPS, `the exploration shows a shortest sequence of at most ${MAX_STEPS} steps: ${shortest?.steps.join(' / ') ?? 'none'}`);

@@ -1,6 +1,6 @@
 import type { RunState } from '../../pd/run-state.js';
-import type { Target } from '../../target/target.js';
-import type { McpSession } from '../../target/session.js';
+import type { Target } from '../../transport/target.js';
+import type { McpSession } from '../../transport/session.js';
 import { stateOf } from '../state.js';
 import { judge } from '../judge.js';
 import type { RuleBreak, World } from '../world.js';

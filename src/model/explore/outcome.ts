@@ -2,9 +2,9 @@ import { classifyCall, MISSING_TOOL_SELECTION } from '../../pd/calls.js';
 import { anySignalledCode, findSignalledError } from '../../pd/errors.js';
 import { isDescriptionEntry } from '../../pd/fetch.js';
 import { isPlainObject, resourceJson } from '../../pd/payload.js';
-import type { Exchange } from '../../target/types.js';
-import { clip } from '../../text.js';
-import { afterEndOf } from '../../target/session.js';
+import type { Exchange } from '../../transport/types.js';
+import { clip } from '../../util/text.js';
+import { afterEndOf } from '../../transport/session.js';
 import { describeMove, type Move } from './moves.js';
 
 /** The numbered steps of a sequence as a report shows them: each move, and what came back. */

@@ -1,6 +1,6 @@
 import { descriptionsUri } from '../../pd/uri.js';
-import type { McpSession } from '../../target/session.js';
-import type { Exchange } from '../../target/types.js';
+import type { McpSession } from '../../transport/session.js';
+import type { Exchange } from '../../transport/types.js';
 import { sessionName, sessionsOf, type Move } from './moves.js';
 
 /** How moves reach the server: new sessions, the resource, and calls as the run's call plan allows. */

@@ -1,0 +1,35 @@
+// The verdict in one sentence: the one place it is written, for every reporter (and for the
+// JSON report's `summary`). The core decides the verdict as data; this says it.
+import type { TokenFigures, Verdict } from '../src/generated/report.js';
+import { formatArg } from '../src/core/messages.js';
+
+/** The verdict's data, without the sentence itself. */
+export type VerdictData = Omit<Verdict, 'summary'>;
+
+export function verdictSentence(v: VerdictData): string {
+  const tokens = tokenSentence(v.tokens);
+  if (v.implements === 'no') {
+    const ran = v.unfetchedCallRan ? `, and calling '${v.unfetchedCallRan}' without fetching its description was not refused` : '';
+    return `No: this server does not implement progressive disclosure — it lists no tool_descriptions resource${ran}.${tokens}`;
+  }
+  if (v.implements === 'yes') return `Yes: all nine progressive-disclosure criteria pass.${tokens}`;
+  const run = v.criteriaRun ?? 0;
+  const named = v.failing.map((id, i) => `${id} (#${v.failingCriteria?.[i] ?? '?'})`);
+  const why = v.failing.length ? `${v.failing.length} of ${run} criteria fail: ${named.join(', ')}` : `${run} of 9 criteria were run, and they pass`;
+  const unlisted = v.resource && v.resource.source !== 'listed'
+    ? ` The resource works at ${v.resource.uri} (${v.resource.source === 'refusal' ? "named by a refusal's resource_uri" : "the spec's default URI"}), but resources/list does not list it; the other criteria were tested against it.`
+    : '';
+  return `Partly: ${why}.${unlisted}${tokens}`;
+}
+
+/** The token figures in one sentence. */
+function tokenSentence(t: TokenFigures | undefined): string {
+  if (!t) return '';
+  const n = `${formatArg(t.tools.length)} tool${t.tools.length === 1 ? '' : 's'}`;
+  if (t.estimate !== undefined) return ` ${n} cost ${formatArg(t.listed)} tokens in every prompt; listed minimally ≈ ${formatArg(t.estimate)}.`;
+  if (t.full !== undefined) {
+    const saved = t.full > 0 ? Math.round((1 - t.listed / t.full) * 100) : 0;
+    return ` tools/list costs ${formatArg(t.listed)} tokens for ${n}; their full descriptions ${formatArg(t.full)} (${saved} % saved).`;
+  }
+  return '';
+}

@@ -1,0 +1,50 @@
+import { TOOL_NAME } from '../util/version.js';
+
+export const CHECK_HELP = `
+Examples:
+  $ ${TOOL_NAME} -- node dist/server.js              check a Node server over stdio
+  $ ${TOOL_NAME} --url http://127.0.0.1:3000/mcp     check a Streamable HTTP server
+  $ ${TOOL_NAME} --url https://mcp.example.com/mcp --header 'Authorization: Bearer $TOKEN'
+  $ ${TOOL_NAME} -- python -m my_mcp_server          a Python server
+  $ ${TOOL_NAME} "npx -y @acme/mcp-server --debug"   one quoted string is split like a shell would
+  $ ${TOOL_NAME} --env API_KEY=test --cwd ./srv -- node server.js
+  $ ${TOOL_NAME} --format json --output report.json -- node server.js
+  $ ${TOOL_NAME} --explain-plan --only pd-          the sessions a run would open, and why
+
+Everything after the server command (or after --) is passed to the server untouched.
+Tools are really called: point the checker at a test instance, not production
+(--safe-calls calls only tools marked read-only).
+
+Exit codes: 0 no finding at or above --fail-on, 1 conformance failures,
+            2 usage error, 3 the server could not be started or reached.`;
+
+export const INIT_HELP = `
+It reads initialize, tools/list and (with dashdash) ai_help; it never calls a tool. Generated
+texts a human must check start with "REVIEW:"; the lint counts them. A file that exists is kept
+unless --force. Paths in the written mcp-pd-check.config.json are relative to it.
+
+Examples:
+  $ ${TOOL_NAME} init --out pd -- node dist/server.js
+  $ ${TOOL_NAME} init --out pd --url http://127.0.0.1:3000/mcp
+  $ ${TOOL_NAME} init --out pd --from tools-list.json
+
+Exit codes: 0 written (or kept), 2 usage error, 3 the server could not be started or reached.`;
+
+export const LINT_HELP = `
+Recognised files: tool descriptions (in a tool_descriptions/ folder, or with name and
+inputSchema), Tool Cards (tool_card_version), dashdash metadata (specVersion and identity,
+or an initialize result with dashdash) and saved tools/list results ({ "tools": [...] }).
+A folder is searched for *.json; quote globs so that the shell does not expand them.
+
+Examples:
+  $ ${TOOL_NAME} lint reference-server/tool_descriptions
+  $ ${TOOL_NAME} lint '.well-known/mcp-tools/*.json' tool_descriptions/
+  $ ${TOOL_NAME} lint --format json tools-list.json > lint.json
+
+Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage error (e.g. a missing path).`;
+
+export const PROGRAM_DESCRIPTION = 'Check an MCP server against Progressive Disclosure for Tool Descriptions v2.1:\n'
+  + 'minimal tools/list, the tool_descriptions resource, and per-session authorization.\n'
+  + `Offline: '${TOOL_NAME} lint <paths...>' (see '${TOOL_NAME} lint --help').\n`
+  + `Not there yet? '${TOOL_NAME} init' writes a starting point from any server (see '${TOOL_NAME} init --help').\n`
+  + `The checks: '${TOOL_NAME} list-checks', '${TOOL_NAME} explain <id>'.`;

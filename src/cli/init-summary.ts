@@ -1,0 +1,39 @@
+import { join, resolve } from 'node:path';
+import type { InitOutcome } from '../library/init-server.js';
+
+/** The summary init prints: what it wrote, the token figures, and the next three steps. */
+export function initSummary(outcome: InitOutcome, options: { out: string }, runCommand: string): string {
+  const { plan, written, kept } = outcome;
+  const out = options.out;
+  const lines: string[] = [];
+  const tools = plan.tokens.perTool.length;
+  lines.push(`Wrote ${written.length} file${written.length === 1 ? '' : 's'} to ${out} for ${tools} tool${tools === 1 ? '' : 's'}.`);
+  if (kept.length) lines.push(`Kept ${kept.length} that already exist${kept.length === 1 ? 's' : ''} (--force overwrites them): ${kept.slice(0, 5).join(', ')}${kept.length > 5 ? `, … ${kept.length - 5} more` : ''}.`);
+  if (plan.skipped.length) lines.push(`Skipped ${plan.skipped.length} tool${plan.skipped.length === 1 ? '' : 's'} whose name cannot be a file name: ${plan.skipped.slice(0, 5).join(', ')}.`);
+  if (plan.droppedExamples) lines.push(`${plan.droppedExamples} generated example${plan.droppedExamples === 1 ? ' was' : 's were'} dropped: ${plan.droppedExamples === 1 ? 'it did' : 'they did'} not validate against ${plan.droppedExamples === 1 ? 'its' : 'their'} schema.`);
+  const configFile = join(out, 'mcp-pd-check.config.json');
+  const inRoot = resolve(out) === process.cwd();
+  const { before, after, encoding } = plan.tokens;
+  const saved = before ? Math.round((1 - after / before) * 100) : 0;
+  lines.push('', `Tokens of tools/list (${encoding}), before → after (tools-list.minimal.json):`);
+  const width = Math.max(4, ...plan.tokens.perTool.map((t) => t.tool.length));
+  for (const t of plan.tokens.perTool) lines.push(`  ${t.tool.padEnd(width)}  ${String(t.before).padStart(6)} → ${String(t.after).padStart(5)}`);
+  lines.push(`  ${'all'.padEnd(width)}  ${String(before).padStart(6)} → ${String(after).padStart(5)}   ${saved} % less in every prompt`);
+  lines.push('  (each minimal entry keeps the title and annotations: clients choose and ask for approval by them)');
+  lines.push(
+    '',
+    'Next:',
+    `  1. Review what is marked "REVIEW:": examples and guidance in ${join(out, 'tool_descriptions')}, and the`,
+    `     safety fields of each card in ${join(out, '.well-known', 'mcp-tools')} (then delete its "x-review").`,
+    `     '${runCommand} lint ${out}' counts what is left.`,
+    `  2. Serve the folder: list the resource resource:///tool_descriptions, answer ?tools=a,b from`,
+    `     tool_descriptions/<name>.json, refuse calls to unfetched tools with TOOL_DESCRIPTION_REQUIRED, and`,
+    `     list tools-list.minimal.json as tools/list. The reference server does all of it: its source is`,
+    `     reference-server/server.ts and descriptions.ts in the mcp-pd-check repository.`,
+    `  3. Run the checker: '${runCommand} --config ${configFile}' (the config names the server;`,
+    `     paths in it are relative to it). ${join(out, '.github', 'workflows', 'mcp-pd-check.yml')} runs it in CI${inRoot ? '.' : ' once moved to'}`,
+    ...(inRoot ? [] : [`     your repository's .github/workflows/.`]),
+    '',
+  );
+  return lines.join('\n');
+}

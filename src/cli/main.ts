@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// The CLI's entry: parse, run the command, turn errors into exit codes. Heavy modules (schema
+// compilers, reporters, the engine) are imported where they are needed, so that --version,
+// --help and a small lint start fast.
+import { CommanderError } from 'commander';
+import { EXIT } from '../core/exit-codes.js';
+import { InputError } from '../core/input-error.js';
+import { asText } from '../util/text.js';
+import { TOOL_NAME } from '../util/version.js';
+import { CliOutput } from './output.js';
+import { buildProgram } from './program.js';
+
+async function main(argv: string[]): Promise<void> {
+  // A reader that stops early (`| head`) closes the pipe: stop quietly, as other CLIs do.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => process.exit(err.code === 'EPIPE' ? (process.exitCode ?? 0) : 74));
+  }
+  const out = new CliOutput();
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    } else if (err instanceof InputError) {
+      out.say(`${TOOL_NAME}: ${err.message}\n`);
+      process.exitCode = EXIT.usage;
+    } else {
+      out.say(`${TOOL_NAME}: internal error: ${(err as Error)?.stack ?? asText(err)}\nPlease report this at the project's issue tracker.\n`);
+      process.exitCode = 70;
+    }
+  }
+}
+
+await main(process.argv);
+// Do not let a server's leftover pipes or timers keep the checker alive, but exit only once
+// everything written has reached the pipe (a report can be larger than the pipe buffer).
+await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((done) => stream.write('', done))));
+process.exit();

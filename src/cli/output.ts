@@ -1,0 +1,85 @@
+// Everything the CLI writes: the report (stdout or --output, plus --report files), one-line
+// messages on stderr, the progress line. All of it masked by the run's redactor.
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { FORMAT_NAMES } from '../../reports/formats.js';
+import { ProgressLine } from '../../reports/progress.js';
+import type { CheckReport } from '../generated/report.js';
+import { isDirectory } from '../library/server-target.js';
+import { safeLine, safeReport } from '../safety/output.js';
+import { Redactor } from '../safety/redact.js';
+import { TOOL_NAME } from '../util/version.js';
+import type { OutputFlags } from './options.js';
+import { UsageError } from './usage-error.js';
+
+export class CliOutput {
+  /** Masks this invocation's secrets: the environment's, then (once a run is prepared) its headers and env too. */
+  redactor = Redactor.forRun();
+
+  /** One line (or a few) on stderr: no secret, no CI command. */
+  say(text: string): void {
+    process.stderr.write(safeLine(text, this.redactor));
+  }
+
+  /** Text on stdout, masked. */
+  print(text: string): void {
+    process.stdout.write(safeLine(text, this.redactor));
+  }
+
+  progress(flags: Pick<OutputFlags, 'quiet'>): ProgressLine {
+    return new ProgressLine(process.stderr, process.stderr.isTTY === true && !flags.quiet);
+  }
+
+  /** Writes the report where the flags say; a file that cannot be written never loses the run. */
+  async emit(unsafe: CheckReport, flags: OutputFlags): Promise<void> {
+    const { REPORTERS } = await import('../../reports/index.js');
+    const report = safeReport(unsafe, this.redactor);
+    for (const [format, file] of reportTargets(flags)) {
+      try {
+        writeFileSync(file, REPORTERS[format]!(report, { color: false, verbose: flags.verbose }));
+      } catch (err) {
+        this.say(`${TOOL_NAME}: could not write ${file} (${(err as Error).message})\n`);
+      }
+    }
+    const toFile = Boolean(flags.output);
+    const color = flags.color && !toFile && process.stdout.isTTY === true && !process.env.NO_COLOR;
+    // In a GitHub Actions log, a report on stdout is fenced off from the runner's command parser.
+    const commandsOff = !toFile && process.env.GITHUB_ACTIONS === 'true' ? randomUUID() : undefined;
+    const text = REPORTERS[flags.format]!(report, { color, commandsOff, verbose: flags.verbose });
+    if (!toFile) {
+      process.stdout.write(text);
+      return;
+    }
+    try {
+      writeFileSync(flags.output!, text);
+      const s = report.summary;
+      this.say(`${TOOL_NAME}: ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.errors} errors; report written to ${flags.output}\n`);
+    } catch (err) {
+      // Never lose a finished run: print the report instead.
+      process.stdout.write(text);
+      this.say(`${TOOL_NAME}: could not write ${flags.output} (${(err as Error).message}); the report was printed instead\n`);
+    }
+  }
+}
+
+/** `--report junit=out.xml` → [format, file]; checked before the run, so that no run is lost. */
+export function reportTargets(flags: Pick<OutputFlags, 'report'>): Array<[string, string]> {
+  return flags.report.map((spec) => {
+    const eq = spec.indexOf('=');
+    const format = spec.slice(0, eq);
+    const file = spec.slice(eq + 1);
+    if (eq <= 0 || !file) throw new UsageError(`--report expects FORMAT=FILE, e.g. junit=report.xml; got '${spec}'`);
+    if (!(FORMAT_NAMES as readonly string[]).includes(format)) throw new UsageError(`--report: unknown format '${format}' (choose from ${FORMAT_NAMES.join(', ')})`);
+    if (!isDirectory(dirname(resolve(file)))) throw new UsageError(`cannot write --report ${format}=${file}: the folder '${dirname(file)}' does not exist`);
+    return [format, file];
+  });
+}
+
+/** --output and --report files can be written: checked before a run, so that no run is lost. */
+export function checkOutputPaths(flags: Pick<OutputFlags, 'output' | 'report'>): void {
+  if (flags.output && !isDirectory(dirname(resolve(flags.output)))) {
+    throw new UsageError(`cannot write --output '${flags.output}': the folder '${dirname(flags.output)}' does not exist`);
+  }
+  reportTargets(flags);
+}

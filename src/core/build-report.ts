@@ -1,0 +1,32 @@
+import type { CheckReport, CheckResult, ExplorationSummary, ReportOptions, ReportSummary, ReportTarget } from '../generated/report.js';
+import { verdictSentence, type VerdictData } from '../../reports/verdict-sentence.js';
+import { TOOL_NAME, TOOL_VERSION } from '../util/version.js';
+
+export function summarize(results: CheckResult[]): ReportSummary {
+  const count = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
+  return { passed: count('pass'), failed: count('fail'), warnings: count('warn'), skipped: count('skip'), errors: count('error') };
+}
+
+export function buildReport(input: {
+  target: ReportTarget;
+  startedAt: Date;
+  durationMs: number;
+  results: CheckResult[];
+  options?: ReportOptions;
+  verdict?: VerdictData;
+  exploration?: ExplorationSummary;
+}): CheckReport {
+  const report: CheckReport = {
+    // The JSON contract keeps the verdict's sentence beside its data; reporters render it themselves.
+    ...(input.verdict ? { verdict: { ...input.verdict, summary: verdictSentence(input.verdict) } } : {}),
+    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+    target: input.target,
+    startedAt: input.startedAt.toISOString(),
+    durationMs: Math.round(input.durationMs),
+    summary: summarize(input.results),
+    results: input.results,
+  };
+  if (input.options) report.options = input.options;
+  if (input.exploration) report.exploration = input.exploration;
+  return report;
+}

@@ -1,0 +1,121 @@
+import type { CheckResult, FindingLevel, SpecRef, TokenFigures } from '../generated/report.js';
+import type { LiveContext } from './context.js';
+import type { LintContext } from '../lint/context.js';
+import { isCode, type Messages } from './messages.js';
+
+/** What a check needs from the run: a live session, many sessions, files, or an HTTP target. */
+export type CheckNeeds = 'session' | 'sessions' | 'folder' | 'http';
+
+/** The spec reference of a check; `requirements` are ids from specs/REQUIREMENTS.md. */
+export type CheckSpec = SpecRef & { requirements: string[] };
+
+/** The codes a messages table defines. */
+export type Codes<M> = Extract<keyof M, string>;
+
+/**
+ * A check: its metadata lives here once, and the runner stamps it onto every result.
+ * `run` reports through its context (fail/warn/info/skip, by code) and never prints.
+ */
+export interface CheckDefinition<Ctx, M extends Messages = Messages> {
+  /** kebab-case, stable forever, equal to the file name. */
+  id: string;
+  /** What passing means, in one line. */
+  title: string;
+  spec: CheckSpec;
+  /** The runner skips a check whose needs the target cannot meet (an `http` check over stdio). */
+  needs: CheckNeeds;
+  /**
+   * How many new sessions `run` opens (sessions forced fresh not counted), so the target can start
+   * them ahead. A number, or a function of the run's options (e.g. `--sessions`).
+   */
+  opens?: number | ((options: PlanOptions) => number);
+  /** Sessions `run` starts brand new, after others ended (never warmed up ahead); see `opens`. */
+  fresh?: number;
+  /**
+   * Which sessions `run` uses and why, in a sentence, for `--explain-plan` (the session plan in
+   * docs/DESIGN.md). Without it, the check uses only the probe session.
+   */
+  sessionUse?: string | ((options: PlanOptions) => string);
+  /** Whether `run` calls in the run's clean session (opened once per run, nothing ever fetched in it). */
+  clean?: boolean;
+  /**
+   * When the check must run, whatever its place in the report: `before-any-fetch` (nothing was
+   * fetched anywhere in the run yet: a refusal there shows the server enforces descriptions, so
+   * that a later leak between sessions is seen as one), `last` (it reads the whole run's traffic).
+   */
+  runs?: 'before-any-fetch' | 'last';
+  /**
+   * Loads what `run` will need that is slow to load (a tokenizer, schemas). The runner starts it
+   * when the run starts, so that it loads while the server starts, off the critical path.
+   */
+  preload?: () => Promise<unknown>;
+  /** The token figures the verdict gives, read from this check's own result (only the token check has them). */
+  tokenFigures?: (result: CheckResult | undefined) => TokenFigures | undefined;
+  /** Every finding code of this check, with its message template and fix hint (stable forever). */
+  messages: M;
+  run(ctx: Ctx): Promise<void>;
+}
+
+export type LiveCheck = Readonly<CheckDefinition<LiveContext>>;
+export type LintCheck = Readonly<CheckDefinition<LintContext>>;
+
+const ID_PATTERN = /^(pd|mcp|dashdash|toolcard|lint)-[a-z0-9]+(-[a-z0-9]+)*$/;
+
+function define<T extends CheckDefinition<unknown>>(definition: T): Readonly<T> {
+  if (!ID_PATTERN.test(definition.id)) {
+    throw new Error(`check id '${definition.id}' must be kebab-case with a pd-, mcp-, dashdash-, toolcard- or lint- prefix`);
+  }
+  for (const code of Object.keys(definition.messages)) {
+    if (!isCode(code)) throw new Error(`check ${definition.id}: message code '${code}' must be kebab-case`);
+  }
+  return Object.freeze(definition);
+}
+
+/** A live check; `ctx.fail('code', …)` accepts only the codes of `messages` (and the shared ones). */
+export function defineLiveCheck<M extends Messages>(definition: CheckDefinition<LiveContext<Codes<M>>, M>): LiveCheck {
+  return define(definition) as unknown as LiveCheck;
+}
+
+/** A lint check, likewise. */
+export function defineLintCheck<M extends Messages>(definition: CheckDefinition<LintContext<Codes<M>>, M>): LintCheck {
+  return define(definition) as unknown as LintCheck;
+}
+
+/** The level of a check's failures follows the spec's word: MUST → error, SHOULD → warning. */
+export function severityOf(level: SpecRef['level']): FindingLevel {
+  switch (level) {
+    case 'MUST':
+    case 'MUST NOT':
+    case 'SHALL':
+    case 'REQUIRED':
+      return 'error';
+    case 'SHOULD':
+    case 'SHOULD NOT':
+    case 'RECOMMENDED':
+      return 'warning';
+    default:
+      return 'info';
+  }
+}
+
+/** What the session plan depends on: --sessions and which checks run. */
+export interface PlanOptions {
+  sessions: number;
+  /** Ids of the checks selected for this run. */
+  selected: readonly string[];
+}
+
+/** How many sessions a check opens, from its `opens` metadata (0 when it declares none). */
+export function opensOf(check: { opens?: CheckDefinition<unknown>['opens'] }, options: PlanOptions): number {
+  return typeof check.opens === 'function' ? check.opens(options) : check.opens ?? 0;
+}
+
+/**
+ * The order checks run in: those that must meet a server on which nothing was fetched yet come
+ * first (see `runs` in CheckDefinition and the session plan in docs/DESIGN.md), the rest in
+ * registry order.
+ */
+export function executionOrder<C extends Pick<LiveCheck, 'runs'>>(checks: readonly C[]): C[] {
+  const rank = (c: C) => (c.runs === 'before-any-fetch' ? 0 : c.runs === 'last' ? 2 : 1);
+  return [...checks].sort((a, b) => rank(a) - rank(b));
+}

@@ -1,0 +1,32 @@
+import type { LiveCheck } from './check.js';
+import type { Discovery } from './discovery.js';
+import type { CheckResult, TokenFigures } from '../generated/report.js';
+import type { VerdictData } from '../../reports/verdict-sentence.js';
+import type { CallLedger } from '../pd/call-ledger.js';
+import type { ResolvedResource } from '../pd/run-state.js';
+
+/**
+ * Does the server implement progressive disclosure? `yes` when the nine criteria pass (a SHOULD
+ * may warn), `no` when it lists no tool_descriptions resource and refused no unfetched call,
+ * else `partly`, naming what fails. Undefined when no criterion was run (--only).
+ */
+export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], discovery: Discovery, calls: CallLedger, resource?: ResolvedResource): VerdictData | undefined {
+  const criteria = checks.filter((c) => c.spec.criterion !== undefined);
+  const ran = results.filter((r) => criteria.some((c) => c.id === r.id));
+  if (!ran.length) return undefined;
+  const failed = ran.filter((r) => r.status === 'fail' || r.status === 'error');
+  const failing = failed.map((r) => r.id);
+  const failingCriteria = failed.map((r) => r.spec.criterion ?? 0);
+  const notTestable = ran.filter((r) => r.status === 'skip' && r.findings.some((f) => f.code === 'not-testable')).map((r) => r.id);
+  // The figures are the token check's to read from its own findings: its definition says how.
+  const tokens = checks.map((c) => c.tokenFigures?.(results.find((r) => r.id === c.id))).find((t): t is TokenFigures => t !== undefined);
+  const notCalled = [...calls.notCalled].map(([tool, why]) => ({ tool, why }));
+  const data = {
+    failing, failingCriteria, notTestable, criteriaRun: ran.length,
+    ...(resource ? { resource } : {}), ...(tokens ? { tokens } : {}), ...(notCalled.length ? { notCalled } : {}),
+  };
+  if (!resource && !discovery.descriptionsResource && calls.refusals === 0) {
+    return { implements: 'no', ...data, ...(calls.ranUnfetched ? { unfetchedCallRan: calls.ranUnfetched } : {}) };
+  }
+  return { implements: !failing.length && ran.length === 9 ? 'yes' : 'partly', ...data };
+}

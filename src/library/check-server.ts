@@ -1,0 +1,115 @@
+import { resolve } from 'node:path';
+import { LIVE_CHECKS } from '../../checks/index.js';
+import type { LiveCheck } from '../core/check.js';
+import type { LiveOptions } from '../core/context.js';
+import type { FailOn } from '../core/exit-codes.js';
+import { InputError } from '../core/input-error.js';
+import { checkTarget } from '../core/live.js';
+import type { RunHooks } from '../core/runner.js';
+import { selectChecks } from '../core/select.js';
+import { DEFAULT_SESSIONS, sessionPlan, type SessionPlan } from '../core/session-plan.js';
+import type { CheckReport, ReportOptions } from '../generated/report.js';
+import { DEFAULT_EXPLORE } from '../model/explore/defaults.js';
+import { explorationSessions } from '../model/explore/explore.js';
+import { freshSeed } from '../model/explore/random.js';
+import { safeReport } from '../safety/output.js';
+import type { Redactor } from '../safety/redact.js';
+import { DEFAULT_STARTUP_TIMEOUT_MS } from '../transport/limits.js';
+import { TargetUnavailableError } from '../transport/types.js';
+import { DEFAULT_TIMEOUT_MS, LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
+import { isDirectory, serverTarget } from './server-target.js';
+
+/** Every setting of a live run: the CLI's flags and config file map onto exactly these. */
+export interface CheckServerOptions extends ServerOptions {
+  /** Parallel sessions of the isolation check (default 3 over stdio, 16 over HTTP). */
+  sessions?: number;
+  /** Call only tools marked read-only. */
+  safeCalls?: boolean;
+  /** Give tools annotated destructiveHint their example arguments (default: never called). */
+  allowDestructive?: boolean;
+  /** A folder of Tool Card files (<tool>.json) to compare with the live tools (relative to the working directory of this process, as every path of the checker is). */
+  cards?: string;
+  /** Optional extensions whose absence fails instead of skipping. */
+  require?: Array<'dashdash' | 'toolcards'>;
+  /** Check ids or prefixes (`pd-`) to run, or to leave out. */
+  only?: string[];
+  skip?: string[];
+  /** Requests the model-based exploration may send (default 60; 0 turns it off). */
+  explore?: number;
+  /** Seed of the exploration (default: a new one; the report gives it, and it replays the run). */
+  seed?: number;
+  /** Lowest finding level that fails the run, as recorded in the report (default `error`). */
+  failOn?: FailOn;
+  /** Time limit of the whole run, ms (default 600,000): checks not finished by then are errors. */
+  maxDurationMs?: number;
+  /** The checks to choose from (default: every live check, `LIVE_CHECKS`). */
+  checks?: readonly LiveCheck[];
+  /** Told of progress (a progress line); never used to decide anything. */
+  hooks?: RunHooks;
+}
+
+export const DEFAULT_MAX_DURATION_MS = 600_000;
+
+/** A live run, checked and ready: what it will check, and how its output is masked. */
+export interface PreparedCheck {
+  describe: string;
+  redactor: Redactor;
+  checks: readonly LiveCheck[];
+  /** The sessions of the isolation check, resolved for the transport. */
+  sessions: number;
+  run(): Promise<CheckReport>;
+}
+
+/**
+ * Runs the live checks against a server and returns the report, secrets masked as in every CLI
+ * output. Throws TargetUnavailableError when the server cannot be started or reached, and
+ * InputError for options that make no sense (no command and no URL, an unknown check id…).
+ */
+export async function checkServer(options: CheckServerOptions): Promise<CheckReport> {
+  return prepareCheck(options).run();
+}
+
+/** Checks every option and builds the target (nothing starts until `run`). */
+export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBRARY_SPELLING): PreparedCheck {
+  const checks = selectChecks(options.checks ?? LIVE_CHECKS, options.only, options.skip);
+  const s = spell.option;
+  if (options.cards !== undefined && !isDirectory(options.cards)) {
+    throw new InputError(`${s('cards')} '${options.cards}' is not a folder (give the folder that holds <tool>.json Tool Cards, e.g. .well-known/mcp-tools)`);
+  }
+  if (options.url === undefined && options.require?.includes('toolcards') && options.cards === undefined) {
+    throw new InputError(`${s('require')} toolcards needs ${s('url')} (Tool Cards served at /.well-known/mcp-tools/) or ${s('cards')} DIR (card files to compare with the live tools)`);
+  }
+  const { target, redactor, describe } = serverTarget(options, spell);
+  const sessions = options.sessions ?? DEFAULT_SESSIONS[target.kind === 'http' ? 'http' : 'stdio'];
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const explore = options.explore ?? DEFAULT_EXPLORE;
+  const seed = options.seed ?? freshSeed();
+  const live: LiveOptions = {
+    timeoutMs, sessions, safeCalls: options.safeCalls ?? false, allowDestructive: options.allowDestructive ?? false,
+    require: options.require ?? [], explore, seed,
+    ...(options.cards !== undefined ? { cardsDir: resolve(options.cards) } : {}),
+  };
+  const reportOptions: ReportOptions = {
+    timeoutMs, startupTimeoutMs: options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS, sessions, safeCalls: live.safeCalls,
+    allowDestructive: live.allowDestructive, failOn: options.failOn ?? 'error', explore, seed,
+  };
+  return {
+    describe, redactor, checks, sessions,
+    async run() {
+      const report = await checkTarget(target, live, { checks, hooks: options.hooks, reportOptions, maxDurationMs: options.maxDurationMs ?? DEFAULT_MAX_DURATION_MS }).catch((err: unknown) => {
+        if (err instanceof TargetUnavailableError) err.target = describe;
+        throw err;
+      });
+      return safeReport(report, redactor);
+    },
+  };
+}
+
+/** The sessions a run would open, in order and why, without starting anything (`--explain-plan`). */
+export function planCheck(options: Pick<CheckServerOptions, 'url' | 'sessions' | 'explore' | 'checks' | 'only' | 'skip'>): SessionPlan {
+  const checks = selectChecks(options.checks ?? LIVE_CHECKS, options.only, options.skip);
+  const transport = options.url !== undefined ? 'http' : 'stdio';
+  const budget = options.explore ?? DEFAULT_EXPLORE;
+  const explore = budget > 0 && checks.some((c) => c.spec.criterion !== undefined) ? explorationSessions(transport === 'http' ? 'cheap' : 'process', budget).total : 0;
+  return sessionPlan(checks, { sessions: options.sessions ?? DEFAULT_SESSIONS[transport], transport, explore });
+}

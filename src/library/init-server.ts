@@ -1,0 +1,182 @@
+// `mcp-pd-check init`: from a server's tools/list to a progressive-disclosure starting point. It
+// reads (initialize, tools/list, ai_help) and never calls a tool.
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { discover } from '../core/discovery.js';
+import { InputError } from '../core/input-error.js';
+import { planInit, type InitPlan, type InitSource } from '../init/init.js';
+import { isPlainObject } from '../pd/payload.js';
+import type { Target } from '../transport/target.js';
+import { REVIEW } from '../init/review.js';
+import { ENV_REFERENCE, LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
+import { serverTarget } from './server-target.js';
+import { TargetUnavailableError } from '../transport/types.js';
+
+/** Where init writes, and where the tools come from: a saved tools/list (`from`) or a live server. */
+export interface InitServerOptions extends ServerOptions {
+  /** Folder to write into. */
+  out: string;
+  /** Overwrite files that exist (by default they are kept). */
+  force?: boolean;
+  /** A saved tools/list result to read instead of a server (offline). */
+  from?: string;
+  /**
+   * Header values as the committed config may hold them: written with $VARIABLES (the secret stays
+   * in the environment). Any other header is written as a REVIEW placeholder, never its value.
+   */
+  configHeaders?: Record<string, string>;
+}
+
+/**
+ * Writes a server's tool_descriptions/ folder, a minimal tools/list, Tool Card stubs, the checker's
+ * config and CI workflow. Reads the server (initialize, tools/list, ai_help) and never calls a tool.
+ * Throws InputError for bad options, TargetUnavailableError when the server cannot be reached.
+ */
+export async function initServer(options: InitServerOptions, spell: Spelling = LIBRARY_SPELLING): Promise<InitOutcome> {
+  const words = options.command === undefined ? [] : typeof options.command === 'string' ? [options.command] : [...options.command];
+  if (options.from !== undefined && (words.length || options.url !== undefined)) throw new InputError(`give one source: ${spell.option('from')} FILE, ${spell.option('url')} URL or a server command`);
+  checkOutFolder(options.out, spell);
+  let source: InitSource;
+  if (options.from !== undefined) {
+    source = sourceFromFile(options.from, spell);
+  } else {
+    const { target, describe } = serverTarget(options, spell);
+    // The config is read in the output folder: the command runs where it ran now.
+    const cwd = relative(resolve(options.out), options.cwd ? resolve(options.cwd) : process.cwd()) || '.';
+    // The config is committed: no credential of the URL or of a header goes into it.
+    const headers = Object.keys(options.headers ?? {});
+    const how = options.url !== undefined
+      ? { url: publishableUrl(options.url), ...(headers.length ? { headers: publishableHeaders(headers, options.configHeaders ?? {}) } : {}) }
+      : { command: words, cwd };
+    source = await sourceFromServer(target, how).catch((err: unknown) => {
+      if (err instanceof TargetUnavailableError) err.target = describe;
+      throw err;
+    });
+  }
+  if (!source.tools.length) throw new InputError(`'${options.url ?? words.join(' ')}' lists no tools: there is nothing to describe (is it the right server?)`);
+  return writeInit(source, { out: options.out, force: options.force ?? false }, spell);
+}
+
+
+/** What init did: the files written and kept, for the summary and for tests. */
+export interface InitOutcome {
+  plan: InitPlan;
+  written: string[];
+  kept: string[];
+}
+
+/** Reads the tools from a saved tools/list ({ tools }, a JSON-RPC response, or a bare array). */
+function sourceFromFile(file: string, spell: Spelling): InitSource {
+  const from = spell.option('from');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new InputError(code === 'ENOENT' ? `${from} '${file}' does not exist` : `${from} ${file} is not valid JSON (${(err as Error).message})`);
+  }
+  const tools = Array.isArray(parsed) ? parsed
+    : isPlainObject(parsed) && Array.isArray(parsed.tools) ? parsed.tools
+    : isPlainObject(parsed) && isPlainObject(parsed.result) && Array.isArray(parsed.result.tools) ? parsed.result.tools
+    : undefined;
+  if (!tools) throw new InputError(`${from} ${file} has no tools: give a saved tools/list result ({ "tools": [...] })`);
+  const objects = tools.filter(isPlainObject);
+  if (!objects.length) throw new InputError(`${from} ${file} lists no tools: there is nothing to describe (is it the right file?)`);
+  return { tools: objects };
+}
+
+/**
+ * The URL as the config may keep it: the config is committed, so credentials (user:password@)
+ * and query values never go into it; a URL that had them is marked for review instead.
+ */
+export function publishableUrl(text: string): string {
+  const url = new URL(text);
+  if (!url.username && !url.password && !url.search) return text;
+  url.username = '';
+  url.password = '';
+  for (const key of [...url.searchParams.keys()]) url.searchParams.set(key, '…');
+  return `${REVIEW} ${url.href} (credentials and query values were left out: give secrets as headers with $VARIABLES)`;
+}
+
+/**
+ * Headers as the config may keep them: a value written with $VARIABLES is kept as
+ * written (the secret stays in the environment); a literal value is never written.
+ */
+export function publishableHeaders(names: readonly string[], written: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of names) {
+    headers[name] = new RegExp(ENV_REFERENCE.source).test(written[name] ?? '') ? written[name]! : `${REVIEW} the ${name} value from an environment variable, e.g. $${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+  }
+  return headers;
+}
+
+/** Reads a live server: initialize, every page of tools/list, and ai_help when it speaks dashdash. */
+async function sourceFromServer(target: Target, how: { command?: string[]; cwd?: string; url?: string; headers?: Record<string, string> }): Promise<InitSource> {
+  try {
+    const { discovery, session } = await discover(target);
+    let aiHelp: string | undefined;
+    if (isPlainObject(discovery.initializeResult.dashdash)) {
+      const ex = await session.request('ai_help', {});
+      const content = (ex.response?.result as { content?: unknown } | undefined)?.content;
+      if (typeof content === 'string' && content.trim()) aiHelp = content;
+    }
+    return { tools: discovery.tools, serverInfo: discovery.serverInfo, ...how, ...(aiHelp ? { aiHelp } : {}) };
+  } finally {
+    await target.dispose();
+  }
+}
+
+/** Writes the plan into the output folder; an existing file is kept unless `force`. */
+async function writeInit(source: InitSource, options: { out: string; force: boolean }, spell: Spelling): Promise<InitOutcome> {
+  const out = resolve(options.out);
+  // The workflow names the config from where init ran: the repository root, as a rule.
+  const configPath = relative(process.cwd(), join(out, 'mcp-pd-check.config.json')).split('\\').join('/');
+  const plan = await planInit(source, { configPath });
+  const written: string[] = [];
+  const kept: string[] = [];
+  // The folder is made and tried before anything is written, so that a bad --out writes nothing.
+  writable(out, `${spell.option('out')} '${options.out}'`);
+  for (const file of plan.files) {
+    const path = join(out, file.path);
+    // Paths come from tool names checked against the MCP name characters; this is a last guard.
+    if (relative(out, path).startsWith('..')) continue;
+    if (existsSync(path) && !options.force) {
+      kept.push(file.path);
+      continue;
+    }
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.content);
+    } catch (err) {
+      const done = written.length ? ` (${written.length} file${written.length === 1 ? ' was' : 's were'} written before it; run again to finish)` : '';
+      throw new InputError(`cannot write '${join(options.out, file.path)}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}${done}`);
+    }
+    written.push(file.path);
+  }
+  return { plan, written, kept };
+}
+
+/**
+ * Whether --out can be made and written, checked before a server is started and without creating
+ * anything: the nearest part of the path that exists must be a folder we may write in.
+ */
+function checkOutFolder(given: string, spell: Spelling): void {
+  let existing = resolve(given);
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  const fail = (why: string) => new InputError(`${spell.option('out')} '${given}' cannot be written: ${why}; give a folder you can write to`);
+  if (!statSync(existing).isDirectory()) throw fail(existing === resolve(given) ? 'it is a file, not a folder' : `'${existing}' is a file, not a folder`);
+  try {
+    accessSync(existing, constants.W_OK);
+  } catch {
+    throw fail('permission denied');
+  }
+}
+
+/** Makes the output folder (checkOutFolder has vetted it); a one-line error if it cannot be made. */
+function writable(out: string, named: string): void {
+  try {
+    mkdirSync(out, { recursive: true });
+  } catch (err) {
+    throw new InputError(`${named} cannot be written: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; give a folder you can write to`);
+  }
+}

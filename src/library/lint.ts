@@ -1,0 +1,29 @@
+import { LINT_CHECKS } from '../../checks/index.js';
+import type { LintCheck } from '../core/check.js';
+import type { RunHooks } from '../core/runner.js';
+import { selectChecks } from '../core/select.js';
+import type { CheckReport } from '../generated/report.js';
+import { lintPaths } from '../lint/lint.js';
+import { safeReport } from '../safety/output.js';
+import { Redactor } from '../safety/redact.js';
+
+export interface LintOptions {
+  /** Where relative paths and globs are read from (default: this process's working directory). */
+  cwd?: string;
+  /** "Now", for the age of a Tool Card's tests (default: the clock). */
+  now?: Date;
+  /** The checks to choose from (default: every lint check, `LINT_CHECKS`). */
+  checks?: readonly LintCheck[];
+  /** Check ids or prefixes to run, or to leave out. */
+  only?: string[];
+  skip?: string[];
+  /** Told of progress (a progress line); never used to decide anything. */
+  hooks?: Pick<RunHooks, 'onCheckStart'>;
+}
+
+/** Lints files, folders and globs offline; throws InputError for a path that does not exist. */
+export async function lint(paths: string[], options: LintOptions = {}): Promise<CheckReport> {
+  const checks = selectChecks(options.checks ?? LINT_CHECKS, options.only, options.skip);
+  const report = await lintPaths(paths, { cwd: options.cwd ?? process.cwd(), now: options.now, checks, hooks: options.hooks });
+  return safeReport(report, Redactor.forRun());
+}

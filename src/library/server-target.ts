@@ -1,0 +1,98 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as shellParse } from 'shell-quote';
+import { InputError } from '../core/input-error.js';
+import { Redactor } from '../safety/redact.js';
+import { DEFAULT_MAX_MESSAGE_MB } from '../transport/limits.js';
+import type { StdioCommand } from '../transport/stdio.js';
+import { HttpTarget, StdioTarget, type Target } from '../transport/target.js';
+import { DEFAULT_TIMEOUT_MS, LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
+
+/** A target ready to start, and the redactor that knows this run's secrets (its headers, its env). */
+export interface ServerTarget {
+  target: Target;
+  redactor: Redactor;
+  /** The command or URL as reports and errors show it. */
+  describe: string;
+}
+
+/**
+ * The one place a transport is built: checks the options, then makes (but does not start) the
+ * stdio or HTTP target. Throws InputError for options that make no sense.
+ */
+export function serverTarget(options: ServerOptions, spell: Spelling = LIBRARY_SPELLING): ServerTarget {
+  const s = spell.option;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const limits = { maxMessageBytes: (options.maxResponseMb ?? DEFAULT_MAX_MESSAGE_MB) * 1024 * 1024 };
+  const words = options.command === undefined ? [] : typeof options.command === 'string' ? [options.command] : [...options.command];
+  if (options.url !== undefined) {
+    if (words.length) throw new InputError(`give either ${s('command')} or ${s('url')}, not both (got ${s('url')} and '${words[0]}')`);
+    if (options.cwd !== undefined || Object.keys(options.env ?? {}).length || options.inheritEnv) {
+      throw new InputError(`${s('cwd')}, ${s('env')} and ${s('inheritEnv')} apply to a server command, not to ${s('url')}`);
+    }
+    const given = parseUrl(options.url, spell);
+    const { url, headers } = withUrlCredentials(given, options.headers ?? {});
+    const redactor = Redactor.forRun({ headers, url: given });
+    const target = new HttpTarget(url, headers, { timeoutMs, startupTimeoutMs: options.startupTimeoutMs, limits, redactor, transport: options.transport });
+    return { target, redactor, describe: target.describe };
+  }
+  if (Object.keys(options.headers ?? {}).length) throw new InputError(`${s('headers')} goes with ${s('url')}`);
+  if ((options.transport ?? 'auto') !== 'auto') throw new InputError(`${s('transport')} goes with ${s('url')} (a server command always speaks stdio)`);
+  if (!words.length) throw new InputError(`no server to check: ${spell.noServer}`);
+  const env = options.env ?? {};
+  const redactor = Redactor.forRun({ serverEnv: env });
+  const command = { ...commandFrom(words, options.cwd !== undefined ? resolve(options.cwd) : undefined, env, spell), inheritEnv: options.inheritEnv ?? false };
+  if (options.cwd !== undefined && !isDirectory(options.cwd)) throw new InputError(`${s('cwd')} '${options.cwd}' is not a directory`);
+  const target = new StdioTarget(command, { timeoutMs, startupTimeoutMs: options.startupTimeoutMs, limits, redactor });
+  return { target, redactor, describe: target.describe };
+}
+
+/**
+ * The server command from its words: `node server.js --flag`, or one string (`"node server.js
+ * --flag"`) split the way a shell would, with $VARS from the environment.
+ */
+export function commandFrom(words: readonly string[], cwd: string | undefined, env: Record<string, string>, spell: Spelling = LIBRARY_SPELLING): StdioCommand {
+  let argv = [...words];
+  if (words.length === 1 && /\s/.test(words[0]!)) {
+    const parsed = shellParse(words[0]!, (key) => process.env[key] ?? '');
+    const operator = parsed.find((p) => typeof p !== 'string');
+    if (operator) {
+      throw new InputError(`the server command contains shell syntax (${JSON.stringify(operator)}); run it through a shell instead: mcp-pd-check -- sh -c '…'`);
+    }
+    argv = parsed as string[];
+  }
+  if (argv.length === 0 || !argv[0]) throw new InputError(`no server to check: ${spell.noServer}`);
+  return { command: argv[0], args: argv.slice(1), cwd, env };
+}
+
+/** An http(s) URL of a Streamable HTTP endpoint. */
+export function parseUrl(text: string, spell: Spelling = LIBRARY_SPELLING): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new InputError(`${spell.option('url')} '${text}' is not a URL; give e.g. http://127.0.0.1:3000/mcp`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InputError(`${spell.option('url')} must be http:// or https://, got '${url.protocol}'`);
+  return url;
+}
+
+/**
+ * `user:password@` in a URL becomes `Authorization: Basic …`, as curl does: fetch refuses a URL
+ * with credentials, and a header is what never follows a redirect elsewhere. An Authorization
+ * header given explicitly wins.
+ */
+export function withUrlCredentials(url: URL, headers: Record<string, string>): { url: URL; headers: Record<string, string> } {
+  if (!url.username && !url.password) return { url, headers };
+  const bare = new URL(url.href);
+  bare.username = '';
+  bare.password = '';
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return { url: bare, headers };
+  const decode = (part: string) => { try { return decodeURIComponent(part); } catch { return part; } };
+  const pair = `${decode(url.username)}:${decode(url.password)}`;
+  return { url: bare, headers: { ...headers, Authorization: `Basic ${Buffer.from(pair).toString('base64')}` } };
+}
+
+export function isDirectory(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory();
+}

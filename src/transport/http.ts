@@ -1,0 +1,188 @@
+import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
+import { clip, sanitizeLine } from '../util/text.js';
+import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
+import { EventTooLarge, readEventStream } from './event-stream.js';
+import { displayUrl, fetchSameOrigin, networkReason, readCapped, unauthorized, type SameOriginResult } from './http-common.js';
+
+export { displayUrl };
+const DELETE_TIMEOUT_MS = 2000;
+
+/**
+ * One MCP session over Streamable HTTP, spoken directly: POST each message, read a JSON or an
+ * SSE reply, keep the Mcp-Session-Id, DELETE on close. Raw messages are kept as they came (the
+ * SDK's client transport validates and would drop malformed ones).
+ */
+export class HttpWire implements Wire {
+  readonly describe: string;
+  private sessionId: string | undefined;
+  private protocolVersion: string | undefined;
+  private messageHandler: (m: JsonObject) => void = () => {};
+  private garbageHandler: (t: string) => void = () => {};
+  private failHandler: (id: unknown, reason: string) => void = () => {};
+  private closeHandlers: Array<(reason: string) => void> = [];
+  private readonly inflight = new Set<AbortController>();
+  private readonly problems: string[] = [];
+  private closed = false;
+  /** The HTTP status of the first response (a 4xx to initialize suggests the older HTTP+SSE transport). */
+  firstStatus: number | undefined;
+
+  /** Where requests go: the given URL, or where a same-origin permanent redirect moved it. */
+  private url: URL;
+
+  constructor(url: URL, private readonly headers: Record<string, string>, private readonly limits: WireLimits = DEFAULT_LIMITS, private readonly redact: (text: string) => string = (t) => t) {
+    this.url = url;
+    this.describe = displayUrl(url);
+  }
+
+  onMessage(handler: (m: JsonObject) => void): void { this.messageHandler = handler; }
+  onGarbage(handler: (t: string) => void): void { this.garbageHandler = handler; }
+  onRequestFailed(handler: (id: unknown, reason: string) => void): void { this.failHandler = handler; }
+  onClose(handler: (reason: string) => void): void { this.closeHandlers.push(handler); }
+  setProtocolVersion(version: string): void { this.protocolVersion = version; }
+  stderrTail(): string[] { return this.problems.slice(-20); }
+
+  async send(message: JsonObject): Promise<void> {
+    if (this.closed) return;
+    const id = 'id' in message && 'method' in message ? message.id : undefined;
+    const fail = (reason: string) => {
+      const safe = this.redact(reason);
+      this.problems.push(sanitizeLine(safe));
+      if (id !== undefined) this.failHandler(id, safe);
+    };
+    const controller = new AbortController();
+    this.inflight.add(controller);
+    try {
+      const posted = await this.post(JSON.stringify(message), controller.signal);
+      if (posted.refused !== undefined) {
+        fail(posted.refused);
+        return;
+      }
+      const res = posted.res;
+      this.firstStatus ??= res.status;
+      const sid = res.headers.get('mcp-session-id');
+      if (sid && !this.sessionId) this.sessionId = sid;
+      if (res.status === 202 || res.status === 204) {
+        await res.body?.cancel();
+        return;
+      }
+      const type = res.headers.get('content-type') ?? '';
+      if (type.includes('text/event-stream') && res.ok) {
+        const answered = await this.readEvents(res, id);
+        if (id !== undefined && !answered && !this.closed) fail('the server ended its event stream without answering');
+        return;
+      }
+      const text = await readCapped(res, this.limits.maxMessageBytes);
+      if (text === undefined) {
+        this.garbageHandler(`${TOO_LARGE}: HTTP ${res.status} ${type}`);
+        fail(`the response body is larger than ${megabytes(this.limits.maxMessageBytes)} (--max-response)`);
+        return;
+      }
+      // A body that is not JSON at all is reported once, below, with its HTTP status.
+      const parsed = this.parse(text, true);
+      // A JSON-RPC reply is delivered whatever the status (servers answer errors with 4xx bodies).
+      if (parsed && (Array.isArray(parsed) || 'jsonrpc' in parsed) && this.deliver(parsed, id)) return;
+      if (res.status === 401) {
+        fail(unauthorized(res, this.url));
+      } else if (!res.ok) {
+        const gone = res.status === 404 && this.sessionId ? ' (the server no longer knows this session)' : '';
+        fail(`HTTP ${res.status} ${res.statusText}${gone}: ${clip(sanitizeLine(this.redact(text)), 200) || 'empty body'}`);
+      } else {
+        fail(`HTTP ${res.status} with ${type || 'no content-type'} instead of JSON-RPC: ${clip(sanitizeLine(this.redact(text)), 120) || 'empty body'}`);
+      }
+    } catch (err) {
+      if (!this.closed) fail(networkReason(this.describe, err));
+    } finally {
+      this.inflight.delete(controller);
+    }
+  }
+
+  /** POSTs a message; redirects are followed only within the URL's origin (see fetchSameOrigin). */
+  private async post(body: string, signal: AbortSignal): Promise<SameOriginResult> {
+    const got = await fetchSameOrigin(this.url, { method: 'POST', headers: this.requestHeaders(), body, signal });
+    // A permanent move holds for the rest of the session.
+    if (got.res && got.movedTo) this.url = got.movedTo;
+    return got;
+  }
+
+  async close(options: { terminate?: boolean } = {}): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const c of this.inflight) c.abort();
+    if ((options.terminate ?? true) && this.sessionId) {
+      try {
+        const res = await fetch(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(DELETE_TIMEOUT_MS), redirect: 'manual' });
+        await res.body?.cancel();
+      } catch {
+        /* a server that cannot end the session will show it in the next session's behaviour */
+      }
+    }
+    for (const h of this.closeHandlers) h('the session was closed');
+  }
+
+  /**
+   * Once the session ended: one request under its old Mcp-Session-Id (MCP transports, session
+   * management: the server answers 404 then). The HTTP status, or why there was none.
+   */
+  async afterEnd(message: JsonObject, timeoutMs: number): Promise<{ status?: number; body?: string; problem?: string }> {
+    if (!this.sessionId) return { problem: 'the server gave no Mcp-Session-Id' };
+    try {
+      const res = await fetch(this.url, { method: 'POST', headers: this.requestHeaders(), body: JSON.stringify(message), signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+      const type = res.headers.get('content-type') ?? '';
+      const body = type.includes('json') ? await readCapped(res, 64 * 1024) : (await res.body?.cancel(), undefined);
+      return { status: res.status, ...(body !== undefined ? { body: this.redact(body) } : {}) };
+    } catch (err) {
+      return { problem: networkReason(this.describe, err) };
+    }
+  }
+
+  private requestHeaders(): Record<string, string> {
+    const h: Record<string, string> = { ...this.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    if (this.sessionId) h['mcp-session-id'] = this.sessionId;
+    if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
+    return h;
+  }
+
+  /** Delivers one message or a batch; true when the request `id` got its answer. */
+  private deliver(value: unknown, id: unknown): boolean {
+    let answered = false;
+    for (const m of Array.isArray(value) ? value : [value]) {
+      if (typeof m !== 'object' || m === null || Array.isArray(m)) {
+        this.garbageHandler(clip(this.redact(JSON.stringify(m)), 300));
+        continue;
+      }
+      if ((m as JsonObject).id === id && !('method' in m)) answered = true;
+      this.messageHandler(m as JsonObject);
+    }
+    return answered;
+  }
+
+  /** A JSON object or batch, or undefined (reported as garbage); too-deep messages are cut and reported. */
+  private parse(text: string, quietIfNotJson = false): JsonObject | unknown[] | undefined {
+    const { value, problem } = parseMessage(text);
+    if (problem && !(quietIfNotJson && value === undefined)) this.garbageHandler(`${problem}: ${clip(this.redact(text), 300)}`);
+    return typeof value === 'object' && value !== null ? (value as JsonObject) : undefined;
+  }
+
+  /** Reads a text/event-stream reply: each event's data is one JSON-RPC message (or a batch). */
+  private async readEvents(res: Response, id: unknown): Promise<boolean> {
+    if (!res.body) return false;
+    let answered = false;
+    try {
+      await readEventStream(res.body, this.limits.maxMessageBytes, (event) => {
+        if (!event.data) return false;
+        const parsed = this.parse(event.data);
+        if (parsed !== undefined && this.deliver(parsed, id)) answered = true;
+        // The answer is in: stop reading rather than wait for the stream's end.
+        return answered && id !== undefined;
+      });
+    } catch (err) {
+      if (err instanceof EventTooLarge) this.garbageHandler(`${TOO_LARGE}: an event stream`);
+      throw err;
+    }
+    return answered;
+  }
+}
+
+
+
+export { TargetUnavailableError };

@@ -1,0 +1,412 @@
+import type { Exchange, JsonObject, Wire } from './types.js';
+import { TargetUnavailableError } from './types.js';
+import { clip, asText } from '../util/text.js';
+import { TOOL_VERSION } from '../util/version.js';
+import type { Redactor } from '../safety/redact.js';
+
+/**
+ * The protocol version the checker asks for. Kept here rather than imported from the SDK's types
+ * module, whose load costs ~0.2 s of every run; a test keeps it equal to the SDK's latest.
+ */
+export const PROTOCOL_VERSION = '2025-11-25';
+
+interface Pending {
+  exchange: Exchange;
+  started: number;
+  resolve: (e: Exchange) => void;
+  timer: NodeJS.Timeout;
+  /** The time limit this request was given (ms). */
+  limitMs: number;
+  /** The wire's count of stderr lines when the request was sent ("what it printed meanwhile"). */
+  stderrMark: number;
+  /**
+   * Start-up: a request sent before the server has said anything (initialize) waits the start-up
+   * allowance; once the server speaks, the request limit applies from then on.
+   */
+  startup: boolean;
+  /** The timer fired; the request waits out the exit grace (a late reply no longer counts). */
+  expired?: boolean;
+}
+
+/**
+ * After a request's timer fires, how long to wait for the server process to exit before calling
+ * it a timeout: a server that dies while its reply is due is reported as dead, not as slow.
+ */
+export const EXIT_GRACE_MS = 500;
+
+export interface SessionOptions {
+  label: string;
+  /** Time limit of every request (ms). */
+  timeoutMs: number;
+  /** Time limit of initialize while the server starts (ms); the request limit when not given. */
+  startupTimeoutMs?: number;
+  /** Masks secrets in everything the server sends, before anything is kept or clipped. */
+  redactor?: Redactor;
+}
+
+/**
+ * The stderr line that best says why a server stopped: the last one naming an error (a crashed
+ * Node server ends with its version banner, which says nothing), else the last line.
+ */
+function telling(tail: string[]): string | undefined {
+  for (let i = tail.length - 1; i >= 0; i--) if (/\b(error|exception|fatal|cannot|failed|refused|denied)\b|ERR_/i.test(tail[i]!)) return tail[i];
+  return tail[tail.length - 1];
+}
+
+/** When each exchange was sent and answered (performance.now()), for the model's timeline. */
+const TIMES = new WeakMap<Exchange, { sent: number; done?: number }>();
+
+/** When an exchange was sent, and when its answer (or its end) came; undefined for one not sent by a session. */
+export function timesOf(ex: Exchange): { sent: number; done?: number } | undefined {
+  return TIMES.get(ex);
+}
+
+function finished(ex: Exchange): void {
+  const times = TIMES.get(ex);
+  if (times && times.done === undefined) times.done = performance.now();
+}
+
+/** Exchanges sent under an ended session's id, with the HTTP status they got. */
+const AFTER_END = new WeakMap<Exchange, { status?: number }>();
+
+/** For an exchange sent after its session ended (over HTTP): the HTTP status it got. */
+export function afterEndOf(ex: Exchange): { status?: number } | undefined {
+  return AFTER_END.get(ex);
+}
+
+/** How a session ended: the client terminated it (HTTP DELETE), dropped it, or the server closed it. */
+export type SessionEnd = 'terminated' | 'dropped' | 'server';
+
+/** Keeps at most this many garbage lines (non-JSON output) for the report. */
+const MAX_GARBAGE = 5;
+/** A paginated list that goes on longer than this is treated as a cursor loop. */
+export const MAX_PAGES = 100;
+
+/**
+ * One MCP session, spoken as raw JSON-RPC over a Wire. Every request is recorded as an Exchange
+ * with the messages exactly as they travelled (the SDK client would strip unknown fields and drop
+ * malformed replies). Requests never throw and never hang: they resolve with a response, or with
+ * `noResponse` after the timeout or when the server goes away.
+ */
+export class McpSession {
+  label: string;
+  readonly exchanges: Exchange[] = [];
+  readonly garbage: string[] = [];
+  /** Replies under an id that no request of this session had (bounded). */
+  readonly strayReplies: string[] = [];
+  initializeResult: JsonObject | undefined;
+  /** When the session started (performance.now()), and when and how it ended. */
+  readonly startedAt = performance.now();
+  endedAt: number | undefined;
+  endedBy: SessionEnd | undefined;
+  /**
+   * From which of its exchanges on the session belongs to the exploration (0: it was opened by
+   * it, or by a replay that shrinks what it found): those are judged apart, so that what the
+   * checks found and what the exploration found do not blur.
+   */
+  exploredFrom: number | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<string, Pending>();
+  private closedReason: string | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly wire: Wire, private readonly options: SessionOptions) {
+    this.label = options.label;
+    wire.onMessage((m) => this.onMessage(m));
+    wire.onGarbage((line) => {
+      if (this.garbage.length < MAX_GARBAGE) this.garbage.push(clip(line, 300));
+    });
+    wire.onClose((reason) => this.onClose(reason));
+    wire.onRequestFailed?.((id, reason) => this.failRequest(id, reason));
+  }
+
+  get describe(): string { return this.wire.describe; }
+
+  /** The exchanges the checks made (not the exploration's). */
+  get ownExchanges(): Exchange[] {
+    return this.exploredFrom === undefined ? this.exchanges : this.exchanges.slice(0, this.exploredFrom);
+  }
+
+  /** Names the session for transcripts (a warmed-up spare gets its name when a check takes it). */
+  relabel(label: string): void {
+    this.label = label;
+    for (const ex of this.exchanges) ex.session = label;
+  }
+  get closed(): string | undefined { return this.closedReason; }
+  stderrTail(): string[] { return this.wire.stderrTail(); }
+
+  /** Sends a request and resolves with the recorded exchange (never rejects). */
+  request(method: string, params?: JsonObject, timeoutMs = this.options.timeoutMs, startup = false): Promise<Exchange> {
+    const id = this.nextId++;
+    const request: JsonObject = { jsonrpc: '2.0', id, method };
+    if (params !== undefined) request.params = params;
+    const exchange: Exchange = { session: this.label, method, request, durationMs: 0 };
+    this.exchanges.push(exchange);
+    const started = performance.now();
+    TIMES.set(exchange, { sent: started });
+    if (this.closedReason) {
+      exchange.noResponse = 'closed';
+      exchange.note = this.closedReason;
+      finished(exchange);
+      return Promise.resolve(exchange);
+    }
+    return new Promise((resolve) => {
+      const key = asText(id);
+      const entry: Pending = { exchange, started, resolve, limitMs: timeoutMs, stderrMark: this.wire.stderrCount?.() ?? 0, startup: startup && !this.heard, timer: setTimeout(() => this.expire(key), timeoutMs) };
+      this.pending.set(key, entry);
+      void this.wire.send(request);
+    });
+  }
+
+  /**
+   * A request's time is up. A server process that exits within a short grace is reported as
+   * exited (its code and stderr), never as slow; otherwise it is a timeout, said with how long the
+   * process had been alive and what it wrote on stderr while the request waited.
+   */
+  private expire(key: string): void {
+    const entry = this.pending.get(key);
+    if (!entry || entry.expired) return;
+    entry.expired = true;
+    const waited = performance.now() - entry.started;
+    const note = this.timeoutNote(entry, waited);
+    entry.timer = setTimeout(() => {
+      if (this.pending.get(key) !== entry) return;
+      this.pending.delete(key);
+      entry.exchange.noResponse = 'timeout';
+      entry.exchange.durationMs = Math.round(waited);
+      entry.exchange.note = note;
+      finished(entry.exchange);
+      entry.resolve(entry.exchange);
+    }, this.wire.alive !== undefined ? EXIT_GRACE_MS : 0);
+  }
+
+  private timeoutNote(entry: Pending, waited: number): string {
+    // A timer may fire up to a millisecond before performance.now() says it is due: that is the limit.
+    const limit = waited >= entry.limitMs - 1 ? entry.limitMs : Math.round(waited);
+    const base = `no response within ${limit} ms`;
+    const alive = this.wire.alive?.();
+    if (alive === undefined) return base;
+    const lines = this.wire.stderrCount!() - entry.stderrMark;
+    const tail = this.wire.stderrTail();
+    const last = lines > 0 ? tail[tail.length - 1] : undefined;
+    const said = last === undefined ? 'wrote nothing on stderr meanwhile'
+      : `wrote ${lines === 1 ? 'one line' : `${lines} lines`} on stderr meanwhile, the last: "${clip(last, 160)}"`;
+    return `${base}; the server process had been running for ${seconds(alive)} and ${said}`;
+  }
+
+  notify(method: string, params?: JsonObject): Promise<void> {
+    const message: JsonObject = { jsonrpc: '2.0', method };
+    if (params !== undefined) message.params = params;
+    return this.wire.send(message);
+  }
+
+  /**
+   * The MCP handshake. Starting a server is not a request: initialize waits the start-up
+   * allowance until the server says anything, then the request limit. Throws
+   * TargetUnavailableError when the server does not complete it.
+   */
+  async initialize(timeoutMs = this.options.startupTimeoutMs ?? this.options.timeoutMs): Promise<JsonObject> {
+    const ex = await this.request('initialize', {
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'mcp-pd-check', version: TOOL_VERSION },
+    }, timeoutMs, true);
+    const result = ex.response?.result;
+    if (!result || typeof result !== 'object') {
+      throw new TargetUnavailableError(this.describeInitFailure(ex));
+    }
+    this.initializeResult = result as JsonObject;
+    const version = (result as JsonObject).protocolVersion;
+    if (typeof version === 'string') this.wire.setProtocolVersion?.(version);
+    await this.notify('notifications/initialized');
+    return this.initializeResult;
+  }
+
+  readResource(uri: string): Promise<Exchange> {
+    return this.request('resources/read', { uri });
+  }
+
+  callTool(name: string, args: JsonObject): Promise<Exchange> {
+    return this.request('tools/call', { name, arguments: args });
+  }
+
+  /**
+   * Follows `nextCursor` to the end. Returns every item and every page's exchange;
+   * `problem` says why it stopped early (error, timeout, cursor loop).
+   */
+  async listAll(method: string, key: string): Promise<{ items: unknown[]; exchanges: Exchange[]; problem?: string }> {
+    const items: unknown[] = [];
+    const exchanges: Exchange[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const ex = await this.request(method, cursor === undefined ? undefined : { cursor });
+      exchanges.push(ex);
+      const result = ex.response?.result as JsonObject | undefined;
+      if (!result) {
+        const error = ex.response?.error as JsonObject | undefined;
+        const why = ex.noResponse ? `got no response (${ex.note})`
+          : error ? `returned the error ${asText(error.code)} "${clip(asText(error.message ?? ''), 120)}"${error.code === -32601 ? ' (the server does not implement it)' : ''}`
+          : 'returned no result';
+        return { items, exchanges, problem: `${method} ${why}` };
+      }
+      const list = result[key];
+      if (!Array.isArray(list)) return { items, exchanges, problem: `${method} result has no '${key}' array` };
+      items.push(...list);
+      const next = result.nextCursor;
+      if (next === undefined || next === null) return { items, exchanges };
+      if (typeof next !== 'string') return { items, exchanges, problem: `${method} returned a nextCursor that is not a string` };
+      if (seen.has(next)) return { items, exchanges, problem: `${method} returned the cursor '${clip(next, 40)}' twice (a pagination loop)` };
+      seen.add(next);
+      cursor = next;
+    }
+    return { items, exchanges, problem: `${method} still had more pages after ${MAX_PAGES}` };
+  }
+
+  /**
+   * Over Streamable HTTP, once this session was terminated: a tools/list under its old id, recorded
+   * with the HTTP status it got (the model expects 404). Undefined over other transports.
+   */
+  async requestAfterEnd(): Promise<Exchange | undefined> {
+    if (!this.wire.afterEnd || this.endedBy !== 'terminated') return undefined;
+    const request: JsonObject = { jsonrpc: '2.0', id: this.nextId++, method: 'tools/list' };
+    const exchange: Exchange = { session: this.label, method: 'tools/list', request, durationMs: 0 };
+    const sent = performance.now();
+    const got = await this.wire.afterEnd(request, this.options.timeoutMs);
+    exchange.durationMs = Math.round(performance.now() - sent);
+    exchange.note = got.status !== undefined ? `sent with the Mcp-Session-Id of the session it ended: HTTP ${got.status}` : `sent with the Mcp-Session-Id of the session it ended: ${got.problem}`;
+    if (got.body) {
+      try {
+        const parsed = JSON.parse(got.body) as unknown;
+        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) exchange.response = parsed as JsonObject;
+      } catch { /* the note says what came */ }
+    }
+    if (!exchange.response) exchange.noResponse = 'closed';
+    TIMES.set(exchange, { sent, done: performance.now() });
+    AFTER_END.set(exchange, { status: got.status });
+    this.exchanges.push(exchange);
+    return exchange;
+  }
+
+  /** Ends the session; `terminate: false` drops it without telling the server (no HTTP DELETE). */
+  close(options?: { terminate?: boolean }): Promise<void> {
+    if (this.endedAt === undefined) {
+      this.endedAt = performance.now();
+      this.endedBy = options?.terminate === false ? 'dropped' : 'terminated';
+    }
+    this.closing ??= this.wire.close(options);
+    return this.closing;
+  }
+
+  private describeInitFailure(ex: Exchange): string {
+    const said = telling(this.wire.stderrTail());
+    const last = said && !ex.note?.includes('it said on stderr') ? `; it said on stderr: "${clip(said, 200)}"` : '';
+    const garbage = this.garbage.length ? `; it wrote non-JSON to stdout: "${clip(this.garbage[0]!, 120)}"`
+      : this.strayReplies.length ? `; it answered under an id that no request had: ${clip(this.strayReplies[0]!, 120)}` : '';
+    if (ex.noResponse === 'closed') return `no answer to initialize: ${ex.note}${last}${garbage}`;
+    if (ex.noResponse === 'timeout') {
+      const within = ex.note?.match(/\d+ ms/)?.[0] ?? `${this.options.timeoutMs} ms`;
+      const said = ex.note?.match(/ and (wrote .*)$/)?.[1];
+      const allowance = this.options.startupTimeoutMs !== undefined && this.heardAt === undefined ? ' (--startup-timeout)' : '';
+      return `the server did not answer initialize within ${within}${allowance}${said ? `; it ${said}` : ''}${garbage}${said ? '' : last}`;
+    }
+    const error = ex.response?.error as JsonObject | undefined;
+    if (error) return `the server refused initialize: ${clip(asText(error.message ?? JSON.stringify(error)), 200)}`;
+    return 'the server answered initialize without a result object';
+  }
+
+  /** Whether the server has sent any JSON-RPC message yet (then it has started). */
+  private get heard(): boolean {
+    return this.heardAt !== undefined;
+  }
+
+  private heardAt: number | undefined;
+
+  /** The server spoke: requests still waiting on the start-up allowance now get the request limit. */
+  private started(): void {
+    if (this.heard) return;
+    this.heardAt = performance.now();
+    for (const [key, entry] of this.pending) {
+      if (!entry.startup || entry.expired) continue;
+      entry.startup = false;
+      const left = entry.started + entry.limitMs - this.heardAt;
+      if (left <= this.options.timeoutMs) continue;
+      clearTimeout(entry.timer);
+      entry.limitMs = this.heardAt - entry.started + this.options.timeoutMs;
+      entry.timer = setTimeout(() => this.expire(key), this.options.timeoutMs);
+    }
+  }
+
+  private onMessage(received: JsonObject): void {
+    this.started();
+    const message = this.options.redactor ? this.options.redactor.value(received) : received;
+    const hasId = 'id' in message && message.id !== null && message.id !== undefined;
+    if (hasId && typeof message.method === 'string') {
+      // A request from the server (ping, roots/list…): we offer no client features.
+      const reply = message.method === 'ping'
+        ? { jsonrpc: '2.0', id: message.id, result: {} }
+        : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } };
+      void this.wire.send(reply);
+      return;
+    }
+    if (!hasId) return; // notifications (logging, progress…) are not part of any exchange
+    const entry = this.pending.get(asText(message.id));
+    if (!entry || entry.expired) {
+      // A late reply (its request timed out) is normal; one under an id never sent is not.
+      if (!this.wasSent(message.id) && this.strayReplies.length < MAX_GARBAGE) {
+        this.strayReplies.push(clip(JSON.stringify(message), 200));
+      }
+      return;
+    }
+    this.pending.delete(asText(message.id));
+    clearTimeout(entry.timer);
+    entry.exchange.response = message;
+    entry.exchange.durationMs = Math.round(performance.now() - entry.started);
+    finished(entry.exchange);
+    entry.resolve(entry.exchange);
+  }
+
+  /** Request ids run 1, 2, 3…: an id was sent when it is one of those (compared as text, as pending is). */
+  private wasSent(id: unknown): boolean {
+    const key = asText(id);
+    return /^[1-9]\d*$/.test(key) && Number(key) < this.nextId;
+  }
+
+  private failRequest(id: unknown, failure: string): void {
+    const reason = this.options.redactor?.text(failure) ?? failure;
+    const entry = this.pending.get(asText(id));
+    if (!entry) return;
+    this.pending.delete(asText(id));
+    clearTimeout(entry.timer);
+    entry.exchange.noResponse = 'closed';
+    entry.exchange.note = reason;
+    entry.exchange.durationMs = Math.round(performance.now() - entry.started);
+    finished(entry.exchange);
+    entry.resolve(entry.exchange);
+  }
+
+  private onClose(why: string): void {
+    const reason = this.options.redactor?.text(why) ?? why;
+    this.closedReason = reason;
+    if (this.endedAt === undefined) {
+      this.endedAt = performance.now();
+      this.endedBy = 'server';
+    }
+    const said = telling(this.wire.stderrTail());
+    const note = said ? `${reason}; it said on stderr: "${clip(said, 200)}"` : reason;
+    for (const [id, entry] of this.pending) {
+      this.pending.delete(id);
+      clearTimeout(entry.timer);
+      entry.exchange.noResponse = 'closed';
+      entry.exchange.note = note;
+      entry.exchange.durationMs = Math.round(performance.now() - entry.started);
+      finished(entry.exchange);
+      entry.resolve(entry.exchange);
+    }
+  }
+}
+
+/** Milliseconds as seconds for messages: "0.4 s", "12.3 s". */
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}

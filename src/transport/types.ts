@@ -1,0 +1,55 @@
+import type { TranscriptExchange } from '../generated/report.js';
+
+/** A parsed JSON-RPC message as it came over the wire (unknown fields kept). */
+export type JsonObject = Record<string, unknown>;
+
+/** Why a request got no response. */
+export type NoResponse = 'timeout' | 'closed';
+
+/**
+ * One request and what came back, recorded raw: this is the proof a finding carries.
+ * `response` is the whole JSON-RPC response object (result or error), exactly as received.
+ * The shape is the report schema's transcript entry, narrowed for use in code.
+ */
+export type Exchange = TranscriptExchange & {
+  request: JsonObject;
+  response?: JsonObject;
+  noResponse?: NoResponse;
+  durationMs: number;
+};
+
+/** A duplex channel of JSON-RPC messages to one server session (stdio process, HTTP session…). */
+export interface Wire {
+  /** A short description for reports: the command line, or the URL. */
+  readonly describe: string;
+  send(message: JsonObject): Promise<void>;
+  onMessage(handler: (message: JsonObject) => void): void;
+  /** Lines on the wire that were not JSON-RPC (a stdio server that logs to stdout). */
+  onGarbage(handler: (text: string) => void): void;
+  /** Called once when the wire is gone (process exit, stream end); `reason` is human-readable. */
+  onClose(handler: (reason: string) => void): void;
+  /**
+   * End the session and release everything; resolves when it is really gone. `terminate: false`
+   * just drops the connection (over HTTP: no DELETE), as a client that vanishes would.
+   */
+  close(options?: { terminate?: boolean }): Promise<void>;
+  /** A request the transport itself could not deliver or get an answer to (HTTP 500, HTML…). */
+  onRequestFailed?(handler: (id: unknown, reason: string) => void): void;
+  /** Told the negotiated protocol version (HTTP sends it as a header on later requests). */
+  setProtocolVersion?(version: string): void;
+  /** The last lines the server wrote to its log stream (sanitised, bounded). */
+  stderrTail(): string[];
+  /** How many lines the server has written to stderr so far (a process only). */
+  stderrCount?(): number;
+  /** How long the server process has been running, in ms (a process only). */
+  alive?(): number;
+  /** Over Streamable HTTP, once the session ended: a request under its old session id (its HTTP status). */
+  afterEnd?(message: JsonObject, timeoutMs: number): Promise<{ status?: number; body?: string; problem?: string }>;
+}
+
+/** Raised when a target cannot be started or reached; the CLI maps it to exit code 3. */
+export class TargetUnavailableError extends Error {
+  override name = 'TargetUnavailableError';
+  /** The server as reports show it (the command, or the URL without credentials), once the library knows it. */
+  target?: string;
+}
