@@ -13,6 +13,7 @@ import type { CheckReport } from './generated/report.js';
 export { checkServer, prepareCheck, planCheck, DEFAULT_MAX_DURATION_MS, type CheckServerOptions, type PreparedCheck } from './library/check-server.js';
 export { lint, type LintOptions } from './library/lint.js';
 export { initServer, type InitServerOptions, type InitOutcome } from './library/init-server.js';
+export { serve, type ServeOptions, type Serving } from './library/serve.js';
 export type { ServerOptions } from './library/server-options.js';
 
 /** Whether a report is a pass for the nine progressive-disclosure criteria. */

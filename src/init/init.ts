@@ -101,7 +101,7 @@ function fullDescription(tool: Record<string, unknown>, examples: unknown[]): Re
 }
 
 /** The tools/list entry under progressive disclosure: name, first sentence, no parameter details (§3.1). */
-function minimalListing(tool: Record<string, unknown>): Record<string, unknown> {
+export function minimalListing(tool: Record<string, unknown>): Record<string, unknown> {
   return {
     ...minimalEntry(tool),
     ...(typeof tool.title === 'string' ? { title: tool.title } : {}),

@@ -1,0 +1,84 @@
+// `serve`: progressive disclosure in front of any MCP server, with no change to it.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { InputError } from '../core/input-error.js';
+import { ChildTransport } from '../serve/child.js';
+import { readDescriptionFolder, type DescriptionFolder } from '../serve/descriptions.js';
+import { Hub } from '../serve/hub.js';
+import { listen } from '../serve/listen.js';
+import { LIBRARY_SPELLING, type Spelling } from './server-options.js';
+import { commandFrom, isDirectory, parseUrl, withUrlCredentials } from './server-target.js';
+
+export interface ServeOptions {
+  /** The upstream server's command (stdio)… */
+  command?: readonly string[] | string;
+  cwd?: string;
+  /** …or its Streamable HTTP URL, with headers. */
+  url?: string;
+  headers?: Record<string, string>;
+  /** The folder `init` wrote (tool_descriptions/, tools-list.minimal.json); default: derived from the upstream. */
+  descriptions?: string;
+  /** Serve Streamable HTTP on this port (0: any free one) instead of stdio. */
+  listen?: number;
+  /** The address to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Told of errors that do not stop the proxy. */
+  onError?: (err: Error) => void;
+}
+
+export interface Serving {
+  /** The URL clients connect to (with `listen`). */
+  url?: string;
+  /** Resolves with the upstream's exit code when it ends (stdio upstream). */
+  exited: Promise<number>;
+  /** The first listing of the upstream's tools (a client's first tools/list): rejects with InputError when the folder does not match it. */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPELLING): Promise<Serving> {
+  const s = spell.option;
+  const words = options.command === undefined ? [] : typeof options.command === 'string' ? [options.command] : [...options.command];
+  if (words.length && options.url !== undefined) throw new InputError(`give either ${s('command')} or ${s('url')} for the upstream server, not both`);
+  if (!words.length && options.url === undefined) throw new InputError(`no upstream server: ${spell.noServer}`);
+  if (options.cwd !== undefined && !isDirectory(options.cwd)) throw new InputError(`${s('cwd')} '${options.cwd}' is not a directory`);
+  const folder: DescriptionFolder | undefined = options.descriptions !== undefined ? readDescriptionFolder(options.descriptions) : undefined;
+  let upstream: Transport;
+  let exited: Promise<number>;
+  if (options.url !== undefined) {
+    const { url, headers } = withUrlCredentials(parseUrl(options.url, spell), options.headers ?? {});
+    upstream = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    exited = new Promise((resolve) => { upstream.onclose = () => resolve(0); });
+  } else {
+    const { command, args } = commandFrom(words, options.cwd, {}, spell);
+    const child = new ChildTransport(command, args, { cwd: options.cwd });
+    exited = new Promise((resolve) => { child.onexit = resolve; });
+    upstream = child;
+  }
+  const hub = new Hub(upstream, folder, options.onError);
+  await upstream.start();
+  let served: { url?: string; close(): Promise<void> };
+  if (options.listen !== undefined) {
+    served = await listen(hub, options.listen, options.host).catch((err: NodeJS.ErrnoException) => {
+      void upstream.close();
+      throw err.code === 'EADDRINUSE' ? new InputError(`${s('listen')} ${options.listen}: the port is in use; choose another (or 0 for any free port)`) : err;
+    });
+  } else {
+    const client = new StdioServerTransport();
+    hub.attach(client);
+    await client.start();
+    served = { close: () => client.close() };
+  }
+  // A folder that names a tool the upstream does not list is found on the first listing (after the client's initialize).
+  const ready = hub.firstListing;
+  return {
+    ...(served.url !== undefined ? { url: served.url } : {}),
+    exited,
+    ready,
+    async close() {
+      await served.close();
+      await upstream.close();
+    },
+  };
+}

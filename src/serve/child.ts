@@ -1,0 +1,41 @@
+// The upstream server as a child process: JSON-RPC lines on its stdin and stdout, its stderr
+// passed through to ours, its exit code reported.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LineReader } from './lines.js';
+
+export class ChildTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  /** Told once, when the upstream process ends: its exit code (or 1 when killed by a signal). */
+  onexit?: (code: number) => void;
+  private child?: ChildProcess;
+
+  constructor(private readonly command: string, private readonly args: string[], private readonly options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {}
+
+  async start(): Promise<void> {
+    const child = spawn(this.command, this.args, { cwd: this.options.cwd, env: this.options.env ?? process.env, stdio: ['pipe', 'pipe', 'inherit'] });
+    this.child = child;
+    const reader = new LineReader((message) => this.onmessage?.(message as JSONRPCMessage));
+    child.stdout!.on('data', (chunk: Buffer) => reader.push(chunk));
+    child.stdin!.on('error', () => {}); // a closed pipe is reported by the exit
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', (err) => reject(new Error(`cannot start the upstream server '${this.command}': ${err.message}`)));
+    });
+    child.once('exit', (code, signal) => {
+      this.onexit?.(code ?? (signal ? 1 : 0));
+      this.onclose?.();
+    });
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    this.child?.stdin?.write(`${JSON.stringify(message)}\n`);
+  }
+
+  async close(): Promise<void> {
+    this.child?.kill();
+  }
+}

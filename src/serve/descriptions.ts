@@ -1,0 +1,85 @@
+// What `serve` discloses: the full description of each upstream tool (from the folder `init`
+// wrote, or the upstream's own tools/list entry) and the minimal tools/list entry.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError } from '../core/input-error.js';
+import { minimalListing } from '../init/init.js';
+import { isPlainObject } from '../pd/payload.js';
+
+export type Tool = Record<string, unknown> & { name: string };
+
+/** A reviewed folder: tool_descriptions/<name>.json, and tools-list.minimal.json if there is one. */
+export interface DescriptionFolder {
+  full: Map<string, Record<string, unknown>>;
+  minimal?: Map<string, Record<string, unknown>>;
+}
+
+/** Reads the folder `init` wrote (given as the folder itself or its tool_descriptions/). */
+export function readDescriptionFolder(dir: string): DescriptionFolder {
+  const root = existsSync(join(dir, 'tool_descriptions')) ? dir : join(dir, '..');
+  const descriptions = existsSync(join(dir, 'tool_descriptions')) ? join(dir, 'tool_descriptions') : dir;
+  if (!existsSync(descriptions) || !statSync(descriptions).isDirectory()) {
+    throw new InputError(`--descriptions '${dir}' is not a folder with tool_descriptions/ (write one with: mcp-pd-check init --out ${dir} -- <server command>)`);
+  }
+  const full = new Map<string, Record<string, unknown>>();
+  for (const file of readdirSync(descriptions).filter((f) => f.endsWith('.json')).sort()) {
+    const value = parse(join(descriptions, file));
+    if (!isPlainObject(value) || typeof value.name !== 'string') throw new InputError(`${join(descriptions, file)} is not a tool description (no "name"); fix it or run mcp-pd-check lint ${descriptions}`);
+    full.set(value.name, value);
+  }
+  if (!full.size) throw new InputError(`--descriptions '${dir}' holds no tool description (*.json); write them with mcp-pd-check init --out ${dir}`);
+  const listFile = join(root, 'tools-list.minimal.json');
+  let minimal: Map<string, Record<string, unknown>> | undefined;
+  if (existsSync(listFile)) {
+    const list = parse(listFile);
+    const tools = isPlainObject(list) && Array.isArray(list.tools) ? list.tools.filter(isPlainObject) : undefined;
+    if (!tools) throw new InputError(`${listFile} is not a tools/list ({ "tools": [...] }); fix it or delete it to derive the minimal list`);
+    minimal = new Map(tools.filter((t) => typeof t.name === 'string').map((t) => [t.name as string, t]));
+  }
+  return { full, ...(minimal ? { minimal } : {}) };
+}
+
+function parse(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new InputError(`${file} is not valid JSON (${(err as Error).message})`);
+  }
+}
+
+/** The upstream's tools, disclosed: a minimal entry each, and the full description behind it. */
+export class Disclosed {
+  readonly full = new Map<string, Record<string, unknown>>();
+  readonly minimal: Array<Record<string, unknown>> = [];
+
+  constructor(upstream: Tool[], folder?: DescriptionFolder) {
+    const listed = new Set(upstream.map((t) => t.name));
+    const stray = folder ? [...folder.full.keys()].filter((name) => !listed.has(name)) : [];
+    if (stray.length) {
+      throw new InputError(`--descriptions has ${stray.length === 1 ? 'a description' : 'descriptions'} of ${stray.map((n) => `'${n}'`).join(', ')}, which the upstream server does not list; delete ${stray.length === 1 ? 'it' : 'them'} or run init again`);
+    }
+    for (const tool of upstream) {
+      // A tool the folder does not describe yet is described by the upstream's own entry.
+      const full = folder?.full.get(tool.name) ?? fullFromUpstream(tool);
+      this.full.set(tool.name, full);
+      this.minimal.push(folder?.minimal?.get(tool.name) ?? minimalListing(tool));
+    }
+  }
+
+  names(): string[] {
+    return [...this.full.keys()];
+  }
+}
+
+/** The upstream's tools/list entry as a full description (§4.4: name, description, inputSchema…). */
+function fullFromUpstream(tool: Tool): Record<string, unknown> {
+  const { name, title, description, inputSchema, outputSchema, annotations } = tool;
+  return {
+    name,
+    ...(title !== undefined ? { title } : {}),
+    description: typeof description === 'string' && description.trim() ? description : `The ${name} tool.`,
+    inputSchema: isPlainObject(inputSchema) ? inputSchema : { type: 'object' },
+    ...(outputSchema !== undefined ? { outputSchema } : {}),
+    ...(annotations !== undefined ? { annotations } : {}),
+  };
+}

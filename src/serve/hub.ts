@@ -1,0 +1,264 @@
+// The proxy between clients and one upstream server: every message passes through untouched
+// except what progressive disclosure changes (tools/list, the tool_descriptions resource, calls of
+// unfetched tools). Request ids are mapped per client, so many clients can share one upstream.
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { checkFetchSize } from '../../reference-server/limits.js';
+import { missingToolSelection, parseSelection, RESOURCE_DESCRIPTION, RESOURCE_URI, toolDescriptionRequired, unknownTool } from '../../reference-server/protocol.js';
+import { Disclosed, type DescriptionFolder, type Tool } from './descriptions.js';
+
+type Message = Record<string, unknown> & { id?: string | number; method?: string; params?: Record<string, unknown> };
+type Id = string | number;
+
+const OWN = 'mcp-pd-serve:';
+
+/** One client session: its transport and its grants (§5.1: per session, for its lifetime). */
+interface Client {
+  transport: Transport;
+  grants: Set<string>;
+  initialized: boolean;
+}
+
+interface Pending {
+  client: Client;
+  id: Id;
+  method: string;
+}
+
+export class Hub {
+  private readonly clients = new Set<Client>();
+  /** Upstream id → the client request it carries. */
+  private readonly pending = new Map<string, Pending>();
+  /** Progress tokens → the client that sent them. */
+  private readonly progress = new Map<unknown, Client>();
+  /** Server-to-client requests in flight → the client asked. */
+  private readonly asked = new Map<string, Client>();
+  private readonly own = new Map<string, (message: Message) => void>();
+  private next = 0;
+  private initResult?: Record<string, unknown>;
+  private initializing?: Promise<Message>;
+  private upstreamInitialized = false;
+  private disclosed?: Promise<Disclosed>;
+  private lastActive?: Client;
+  /** Whether the upstream declared resources of its own (else resources/list is answered here). */
+  private upstreamResources?: boolean;
+
+  /** Settles with the first listing of the upstream's tools (an InputError when the folder does not match it). */
+  readonly firstListing: Promise<void>;
+  private settleFirst!: (err?: Error) => void;
+
+  constructor(private readonly upstream: Transport, private readonly folder?: DescriptionFolder, private readonly onError: (err: Error) => void = () => {}) {
+    upstream.onmessage = (message) => this.fromUpstream(message as unknown as Message);
+    this.firstListing = new Promise((resolve, reject) => {
+      this.settleFirst = (err) => (err ? reject(err) : resolve());
+    });
+    this.firstListing.catch(() => {});
+  }
+
+  /** Attaches a client transport (stdio: the one client; HTTP: one per Mcp-Session-Id). */
+  attach(transport: Transport): void {
+    const client: Client = { transport, grants: new Set(), initialized: false };
+    this.clients.add(client);
+    transport.onmessage = (raw) => {
+      const message = raw as unknown as Message;
+      void this.fromClient(client, message).catch((err: Error) => {
+        this.onError(err);
+        if (message.id !== undefined && message.method !== undefined) {
+          void transport.send({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: err.message } } as JSONRPCMessage).catch(() => {});
+        }
+      });
+    };
+    // A session that ends takes its grants with it.
+    transport.onclose = () => this.clients.delete(client);
+  }
+
+  /** The upstream's tools, disclosed; loaded once, and again after tools/list_changed. */
+  tools(): Promise<Disclosed> {
+    if (!this.disclosed) {
+      const disclosed = this.listUpstream().then((tools) => new Disclosed(tools, this.folder));
+      disclosed.then(() => this.settleFirst(), (err: Error) => {
+        this.settleFirst(err);
+        this.disclosed = undefined;
+      });
+      this.disclosed = disclosed;
+    }
+    return this.disclosed;
+  }
+
+  private async listUpstream(): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let cursor: unknown;
+    for (let page = 0; page < 1000; page++) {
+      const reply = await this.request('tools/list', cursor === undefined ? {} : { cursor });
+      if (reply.error) throw new Error(`the upstream server's tools/list failed: ${JSON.stringify(reply.error).slice(0, 200)}`);
+      const result = reply.result as { tools?: unknown[]; nextCursor?: unknown };
+      for (const t of result.tools ?? []) if (t && typeof (t as Tool).name === 'string') tools.push(t as Tool);
+      cursor = result.nextCursor;
+      if (typeof cursor !== 'string' || !cursor) break;
+    }
+    return tools;
+  }
+
+  /** A request of the proxy's own to the upstream (ids of its own: never a client's). */
+  private request(method: string, params: Record<string, unknown>): Promise<Message> {
+    const id = `${OWN}${this.next++}`;
+    return new Promise((resolve, reject) => {
+      this.own.set(id, resolve);
+      this.upstream.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage).catch(reject);
+    });
+  }
+
+  private async fromClient(client: Client, message: Message): Promise<void> {
+    this.lastActive = client;
+    const { method, id } = message;
+    if (method === undefined) {
+      // A client's answer to a server-to-client request: back to the upstream as it was asked.
+      if (id !== undefined) this.asked.delete(String(id));
+      await this.upstream.send(message as JSONRPCMessage);
+      return;
+    }
+    if (id === undefined) return this.clientNotification(client, message);
+    const reply = (result: unknown) => client.transport.send({ jsonrpc: '2.0', id, result } as JSONRPCMessage);
+    const fail = (code: number, text: string, data?: unknown) => client.transport.send({ jsonrpc: '2.0', id, error: { code, message: text, ...(data !== undefined ? { data } : {}) } } as JSONRPCMessage);
+    switch (method) {
+      case 'initialize':
+        return this.initialize(client, message);
+      case 'tools/list':
+        // Stage 1 (§3.1): the minimal list, whole, in every state of the session.
+        return reply({ tools: (await this.tools()).minimal });
+      case 'resources/read': {
+        const uri = String(message.params?.uri ?? '');
+        const selection = parseSelection(uri);
+        if (selection.kind === 'not-this-resource') break;
+        const disclosed = await this.tools();
+        if (selection.kind === 'missing') return reply(contents(uri, missingToolSelection(disclosed.names())));
+        try {
+          checkFetchSize(selection.names);
+        } catch (err) {
+          const e = err as Error & { code: number; data?: unknown };
+          return fail(e.code, e.message, e.data);
+        }
+        // §4.4 and §6.3: exactly the requested names; a fetch grants exactly what it returned.
+        const body = Object.fromEntries(selection.names.map((name) => [name, disclosed.full.get(name) ?? unknownTool(name, disclosed.names())]));
+        for (const name of selection.names) if (disclosed.full.has(name)) client.grants.add(name);
+        return reply(contents(uri, body));
+      }
+      case 'resources/list':
+        return this.listResources(client, message);
+      case 'tools/call': {
+        const name = String(message.params?.name ?? '');
+        const disclosed = await this.tools();
+        if (disclosed.full.has(name) && !client.grants.has(name)) {
+          const { error } = toolDescriptionRequired(name);
+          return reply({ isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] });
+        }
+        break;
+      }
+    }
+    await this.forward(client, message);
+  }
+
+  /** resources/list: the tool_descriptions resource first, then the upstream's own (if it has any). */
+  private async listResources(client: Client, message: Message): Promise<void> {
+    const ours = { uri: RESOURCE_URI, name: 'Tool Descriptions - Required for tool use', description: RESOURCE_DESCRIPTION, mimeType: 'application/json' };
+    if (!this.upstreamResources) {
+      await client.transport.send({ jsonrpc: '2.0', id: message.id!, result: { resources: [ours] } } as JSONRPCMessage);
+      return;
+    }
+    const first = message.params?.cursor === undefined;
+    await this.forward(client, message, (reply) => {
+      const result = reply.result as { resources?: unknown[] } | undefined;
+      if (first && result && Array.isArray(result.resources)) result.resources = [ours, ...result.resources];
+      return reply;
+    });
+  }
+
+  /** The first client's initialize goes upstream; later clients get the same answer. */
+  private async initialize(client: Client, message: Message): Promise<void> {
+    if (!this.initializing) {
+      this.initializing = new Promise((resolve) => {
+        void this.forward(client, message, (reply) => {
+          resolve(reply);
+          return this.amendInitialize(reply);
+        }).catch((err: Error) => this.onError(err));
+      });
+      await this.initializing;
+      return;
+    }
+    const reply = await this.initializing;
+    await client.transport.send(this.amendInitialize({ ...reply, id: message.id }) as JSONRPCMessage);
+  }
+
+  /** Declares the resources capability (the tool_descriptions resource needs it) if the upstream lacks it. */
+  private amendInitialize(reply: Message): Message {
+    const result = reply.result as Record<string, unknown> | undefined;
+    if (!result) return reply;
+    const capabilities = { ...((result.capabilities ?? {}) as Record<string, unknown>) };
+    this.upstreamResources ??= capabilities.resources !== undefined;
+    if (capabilities.resources === undefined) capabilities.resources = {};
+    this.initResult = { ...result, capabilities };
+    return { ...reply, result: this.initResult };
+  }
+
+  private async clientNotification(client: Client, message: Message): Promise<void> {
+    if (message.method === 'notifications/initialized') {
+      client.initialized = true;
+      // The upstream was initialized once, by the first client.
+      if (this.upstreamInitialized) return;
+      this.upstreamInitialized = true;
+    }
+    if (message.method === 'notifications/cancelled') {
+      const requestId = message.params?.requestId as Id | undefined;
+      const upstreamId = [...this.pending].find(([, p]) => p.client === client && p.id === requestId)?.[0];
+      if (upstreamId === undefined) return;
+      message = { ...message, params: { ...message.params, requestId: upstreamId } };
+    }
+    await this.upstream.send(message as JSONRPCMessage);
+  }
+
+  /** Sends a client request upstream under an id of the proxy's; the reply goes back under the client's. */
+  private async forward(client: Client, message: Message, rewrite: (reply: Message) => Message = (r) => r): Promise<void> {
+    const upstreamId = `${this.next++}`;
+    this.pending.set(upstreamId, { client, id: message.id!, method: message.method!, ...{ rewrite } } as Pending & { rewrite: typeof rewrite });
+    const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
+    if (token !== undefined) this.progress.set(token, client);
+    await this.upstream.send({ ...message, id: upstreamId } as JSONRPCMessage);
+  }
+
+  private fromUpstream(message: Message): void {
+    const { id, method } = message;
+    if (method === undefined && id !== undefined) {
+      const key = String(id);
+      const own = this.own.get(key);
+      if (own) {
+        this.own.delete(key);
+        own(message);
+        return;
+      }
+      const pending = this.pending.get(key) as (Pending & { rewrite: (r: Message) => Message }) | undefined;
+      if (!pending) return;
+      this.pending.delete(key);
+      void pending.client.transport.send(pending.rewrite({ ...message, id: pending.id }) as JSONRPCMessage).catch((err: Error) => this.onError(err));
+      return;
+    }
+    if (method === 'notifications/tools/list_changed') this.disclosed = undefined;
+    let to: Client[];
+    if (id !== undefined) {
+      // A server-to-client request (sampling, elicitation, roots): to the client most recently active.
+      const client = this.lastActive && this.clients.has(this.lastActive) ? this.lastActive : [...this.clients][0];
+      if (!client) return;
+      this.asked.set(String(id), client);
+      to = [client];
+    } else if (method === 'notifications/progress') {
+      const client = this.progress.get(message.params?.progressToken);
+      to = client ? [client] : [];
+    } else {
+      to = [...this.clients].filter((c) => c.initialized || this.clients.size === 1);
+    }
+    for (const client of to) void client.transport.send(message as JSONRPCMessage).catch((err: Error) => this.onError(err));
+  }
+}
+
+function contents(uri: string, body: unknown) {
+  return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body) }] };
+}

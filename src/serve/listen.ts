@@ -1,0 +1,101 @@
+// `serve --listen`: Streamable HTTP for many clients in front of one upstream; each Mcp-Session-Id
+// is a client of the hub, with grants of its own.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Hub } from './hub.js';
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+function rpcError(res: ServerResponse, status: number, message: string): void {
+  const text = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } });
+  res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw Object.assign(new Error('body too large'), { status: 413 });
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw Object.assign(new Error('body is not JSON'), { status: 400 });
+  }
+}
+
+/** Loopback names a browser page on another site cannot use against us (DNS rebinding). */
+function allowedHost(host: string | undefined, port: number): boolean {
+  if (!host) return false;
+  return ['127.0.0.1', 'localhost', '[::1]'].some((name) => host === name || host === `${name}:${port}`);
+}
+
+export async function listen(hub: Hub, port: number, host = '127.0.0.1'): Promise<{ url: string; close(): Promise<void> }> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let bound = port;
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((err: Error & { status?: number }) => {
+      if (!res.headersSent) rpcError(res, err.status ?? 500, err.status ? err.message : 'Internal error');
+      else res.end();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/mcp') return rpcError(res, 404, 'Not found: the MCP endpoint is /mcp');
+    // MCP's transport: validate Origin (and Host) against DNS rebinding.
+    const origin = req.headers.origin;
+    if (!allowedHost(req.headers.host, bound) || (origin !== undefined && !allowedHost(safeHost(origin), bound))) {
+      return rpcError(res, 403, 'Forbidden: Host or Origin is not this local server');
+    }
+    const sid = req.headers['mcp-session-id'];
+    const id = Array.isArray(sid) ? sid[0] : sid;
+    if (id) {
+      const transport = sessions.get(id);
+      if (!transport) return rpcError(res, 404, 'Session not found');
+      await transport.handleRequest(req, res, req.method === 'POST' ? await readJson(req) : undefined);
+      return;
+    }
+    if (req.method !== 'POST') return rpcError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
+    const body = await readJson(req);
+    const first = Array.isArray(body) ? body[0] : body;
+    if ((first as { method?: unknown } | null)?.method !== 'initialize') return rpcError(res, 400, 'Bad Request: no session; send initialize first');
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (newId) => { sessions.set(newId, transport); },
+    });
+    hub.attach(transport);
+    const onclose = transport.onclose;
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      onclose?.();
+    };
+    await transport.start();
+    await transport.handleRequest(req, res, body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  bound = (server.address() as { port: number }).port;
+  return {
+    url: `http://${host}:${bound}/mcp`,
+    close: () => new Promise((resolve) => {
+      for (const t of sessions.values()) void t.close();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
+
+function safeHost(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}

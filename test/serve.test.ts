@@ -1,0 +1,111 @@
+// `serve`: progressive disclosure in front of servers that do not have it — the checker says yes
+// to the proxy, and the upstream's tools answer through it as they do without it, once fetched.
+import t from 'tap';
+import { spawn } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CheckReport } from '../src/generated/report.js';
+import { CLI, ROOT, runCli, tempDir } from './helpers.js';
+
+const MODULES = join(ROOT, 'node_modules', '@modelcontextprotocol');
+const FILESYSTEM = join(MODULES, 'server-filesystem', 'dist', 'index.js');
+const MEMORY = join(MODULES, 'server-memory', 'dist', 'index.js');
+
+function sandbox(): string {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'hello.txt'), 'hello through the proxy\n');
+  return dir;
+}
+
+/** `serve --listen 0` as a process; resolves with its URL once it listens. */
+async function listening(args: string[]): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--listen', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MEMORY_FILE_PATH: join(tempDir(), 'memory.jsonl') } });
+  let said = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      said += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(said);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${said}`)));
+  });
+  return { url, stop: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill(); }) };
+}
+
+t.test('the checker says yes to serve in front of server-filesystem over stdio, exploration included', async (t) => {
+  const run = await runCli(['--format', 'json', '--', process.execPath, CLI, 'serve', '--', 'node', FILESYSTEM, sandbox()]);
+  const report = JSON.parse(run.stdout) as CheckReport;
+  t.equal(report.verdict?.implements, 'yes', report.verdict?.summary ?? 'no verdict');
+  t.ok(report.exploration && !report.exploration.skipped && report.exploration.requests > 0, 'the exploration ran');
+  t.ok((report.verdict?.tokens?.full ?? 0) > (report.verdict?.tokens?.listed ?? 0), 'the minimal list costs less than the full descriptions');
+});
+
+t.test('the checker says yes to serve --listen in front of server-memory; a foreign Host or Origin is refused', async (t) => {
+  const server = await listening(['--', 'node', MEMORY]);
+  t.teardown(server.stop);
+  const run = await runCli(['--format', 'json', '--url', server.url]);
+  const report = JSON.parse(run.stdout) as CheckReport;
+  t.equal(report.verdict?.implements, 'yes', report.verdict?.summary ?? 'no verdict');
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  const evil = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'http://evil.example.com' }, body });
+  t.equal(evil.status, 403, 'a foreign Origin gets 403 (DNS rebinding)');
+});
+
+t.test('through the proxy, a tool is refused until fetched, then answers as it does without the proxy', async (t) => {
+  const dir = sandbox();
+  const direct = new Client({ name: 'direct', version: '1' });
+  await direct.connect(new StdioClientTransport({ command: 'node', args: [FILESYSTEM, dir], stderr: 'ignore' }));
+  t.teardown(() => direct.close());
+  const proxied = new Client({ name: 'proxied', version: '1' });
+  await proxied.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--', 'node', FILESYSTEM, dir], stderr: 'ignore' }));
+  t.teardown(() => proxied.close());
+  const args = { name: 'read_text_file', arguments: { path: join(dir, 'hello.txt') } };
+  const refused = await proxied.callTool(args);
+  t.ok(refused.isError && JSON.stringify(refused.content).includes('TOOL_DESCRIPTION_REQUIRED'), 'refused before its description was fetched');
+  const read = await proxied.readResource({ uri: 'resource:///tool_descriptions?tools=read_text_file' });
+  const described = JSON.parse((read.contents[0] as { text: string }).text) as Record<string, { inputSchema?: unknown }>;
+  t.ok(described.read_text_file?.inputSchema, 'the full description carries the input schema');
+  t.same(await proxied.callTool(args), await direct.callTool(args), 'once fetched, the same answer as without the proxy');
+  const listed = await proxied.listTools();
+  t.ok(listed.tools.every((tool) => !('properties' in (tool.inputSchema ?? {}))), 'tools/list through the proxy is minimal');
+});
+
+t.test('init, then serve --descriptions uses the reviewed folder; a description of a tool the upstream does not list is a one-line error', async (t) => {
+  const dir = sandbox();
+  const out = tempDir();
+  const init = await runCli(['init', '--out', out, '--', 'node', FILESYSTEM, dir]);
+  t.equal(init.code, 0, init.stderr);
+  const file = join(out, 'tool_descriptions', 'read_text_file.json');
+  const reviewed = { ...JSON.parse(readFileSync(file, 'utf8')), description: 'Reviewed: reads a text file whole.' };
+  writeFileSync(file, JSON.stringify(reviewed));
+  const client = new Client({ name: 't', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--descriptions', out, '--', 'node', FILESYSTEM, dir], stderr: 'ignore' }));
+  const read = await client.readResource({ uri: 'resource:///tool_descriptions?tools=read_text_file' });
+  t.match((read.contents[0] as { text: string }).text, /Reviewed: reads a text file whole/, 'the reviewed description is served');
+  await client.close();
+
+  const stray = join(tempDir(), 'pd');
+  cpSync(out, stray, { recursive: true });
+  writeFileSync(join(stray, 'tool_descriptions', 'no_such_tool.json'), JSON.stringify({ name: 'no_such_tool', description: 'x', inputSchema: { type: 'object' } }));
+  const child = spawn(process.execPath, [CLI, 'serve', '--descriptions', stray, '--', 'node', FILESYSTEM, dir], { stdio: ['pipe', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
+  const init2 = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+  child.stdin!.write(`${JSON.stringify(init2)}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  t.equal(code, 2, 'exit code 2');
+  const lines = stderr.split('\n').filter((l) => l.startsWith('mcp-pd-check'));
+  t.equal(lines.length, 1, `one line: ${lines[0]}`);
+  t.match(lines[0], /'no_such_tool', which the upstream server does not list/);
+});
+
+t.test('bad input to serve is one line and exit 2', async (t) => {
+  const none = await runCli(['serve', '--descriptions', join(tempDir(), 'nothing-here'), '--', 'node', MEMORY]);
+  t.equal(none.code, 2);
+  t.match(none.stderr, /--descriptions '.*nothing-here' is not a folder with tool_descriptions\//);
+  const both = await runCli(['serve', '--url', 'http://127.0.0.1:1/mcp', '--', 'node', MEMORY]);
+  t.equal(both.code, 2);
+  t.match(both.stderr, /give either a server command or --url/);
+});
