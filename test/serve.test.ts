@@ -6,7 +6,10 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { CheckReport } from '../src/generated/report.js';
+import { Hub } from '../src/serve/hub.js';
 import { CLI, ROOT, runCli, tempDir } from './helpers.js';
 
 const MODULES = join(ROOT, 'node_modules', '@modelcontextprotocol');
@@ -108,4 +111,59 @@ t.test('bad input to serve is one line and exit 2', async (t) => {
   const both = await runCli(['serve', '--url', 'http://127.0.0.1:1/mcp', '--', 'node', MEMORY]);
   t.equal(both.code, 2);
   t.match(both.stderr, /give either a server command or --url/);
+});
+
+/** A transport pair in memory: what one side sends, the other receives. */
+function pair(): [Transport, Transport] {
+  const make = (): Transport & { other?: Transport } => ({
+    async start() {},
+    async send(message) { queueMicrotask(() => this.other!.onmessage?.(message)); },
+    async close() { this.onclose?.(); },
+  });
+  const a = make();
+  const b = make();
+  a.other = b;
+  b.other = a;
+  return [a, b];
+}
+
+t.test('the hub: client ids survive the trip, a tools/list_changed from upstream refreshes the minimal list', async (t) => {
+  const [upstreamSide, hubUpstream] = pair();
+  const [clientSide, hubClient] = pair();
+  let tools: Array<Record<string, unknown>> = [{ name: 'alpha', description: 'Alpha does one thing. More detail here.', inputSchema: { type: 'object', properties: { x: { type: 'string' } } } }];
+  upstreamSide.onmessage = (m) => {
+    const message = m as { id?: string | number; method?: string };
+    if (message.id === undefined || message.method === undefined) return;
+    const result = message.method === 'initialize' ? { protocolVersion: '2025-11-25', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'up', version: '1' } }
+      : message.method === 'tools/list' ? { tools }
+      : message.method === 'tools/call' ? { content: [{ type: 'text', text: 'ran' }] } : {};
+    void upstreamSide.send({ jsonrpc: '2.0', id: message.id, result } as JSONRPCMessage);
+  };
+  const hub = new Hub(hubUpstream);
+  hub.attach(hubClient);
+  const replies = new Map<unknown, Record<string, unknown>>();
+  const waiting = new Map<unknown, () => void>();
+  clientSide.onmessage = (m) => {
+    const message = m as { id?: unknown; result?: Record<string, unknown> };
+    replies.set(message.id, message.result ?? {});
+    waiting.get(message.id)?.();
+  };
+  const ask = (id: string | number, method: string, params: Record<string, unknown> = {}) => new Promise<Record<string, unknown>>((resolve) => {
+    waiting.set(id, () => resolve(replies.get(id)!));
+    void clientSide.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage);
+  });
+  const init = await ask('init-7', 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } });
+  t.ok((init.capabilities as Record<string, unknown>).resources, 'the resources capability is declared for the tool_descriptions resource');
+  await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage);
+  const first = await ask(41, 'tools/list');
+  t.same((first.tools as Array<{ name: string; description: string }>).map((x) => [x.name, x.description]), [['alpha', 'Alpha does one thing.']], 'minimal: the first sentence');
+  const refused = await ask(42, 'tools/call', { name: 'alpha', arguments: {} });
+  t.match(JSON.stringify(refused), /TOOL_DESCRIPTION_REQUIRED/, 'unfetched: refused');
+  await ask(43, 'resources/read', { uri: 'resource:///tool_descriptions?tools=alpha' });
+  t.same(await ask(44, 'tools/call', { name: 'alpha', arguments: {} }), { content: [{ type: 'text', text: 'ran' }] }, 'fetched: forwarded, the answer under the client\'s own id');
+  tools = [...tools, { name: 'beta', description: 'Beta does another thing.', inputSchema: { type: 'object' } }];
+  await upstreamSide.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' } as JSONRPCMessage);
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  const second = await ask(45, 'tools/list');
+  t.same((second.tools as Array<{ name: string }>).map((x) => x.name), ['alpha', 'beta'], 'after tools/list_changed, the new tool is listed');
 });

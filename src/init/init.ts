@@ -1,5 +1,5 @@
 import { isPlainObject } from '../pd/payload.js';
-import { countTokensOf, minimalEntry, TOKEN_ENCODING } from '../util/tokens.js';
+import { countTokensOf, minimalListing, TOKEN_ENCODING } from '../util/tokens.js';
 import { generateExamples } from './examples.js';
 import { REVIEW } from './review.js';
 import { NO_PARAMETERS, toolCardStub } from './tool-card-stub.js';
@@ -96,15 +96,6 @@ function fullDescription(tool: Record<string, unknown>, examples: unknown[]): Re
     error_guidance: {
       common_errors: [{ error: `${REVIEW} an error code or message ${String(tool.name)} returns`, cause: `${REVIEW} why it happens`, solution: `${REVIEW} what the caller should do` }],
     },
-    ...(isPlainObject(tool.annotations) ? { annotations: tool.annotations } : {}),
-  };
-}
-
-/** The tools/list entry under progressive disclosure: name, first sentence, no parameter details (§3.1). */
-export function minimalListing(tool: Record<string, unknown>): Record<string, unknown> {
-  return {
-    ...minimalEntry(tool),
-    ...(typeof tool.title === 'string' ? { title: tool.title } : {}),
     ...(isPlainObject(tool.annotations) ? { annotations: tool.annotations } : {}),
   };
 }

@@ -1,12 +1,10 @@
 // `serve`: progressive disclosure in front of any MCP server, with no change to it.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { InputError } from '../core/input-error.js';
 import { ChildTransport } from '../serve/child.js';
 import { readDescriptionFolder, type DescriptionFolder } from '../serve/descriptions.js';
 import { Hub } from '../serve/hub.js';
-import { listen } from '../serve/listen.js';
+import { StdioClientSide } from '../serve/stdio-client.js';
 import { LIBRARY_SPELLING, type Spelling } from './server-options.js';
 import { commandFrom, isDirectory, parseUrl, withUrlCredentials } from './server-target.js';
 
@@ -48,6 +46,8 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
   let exited: Promise<number>;
   if (options.url !== undefined) {
     const { url, headers } = withUrlCredentials(parseUrl(options.url, spell), options.headers ?? {});
+    // Loaded only here: the SDK's HTTP transports bring its schemas (~25 MB).
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     upstream = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
     exited = new Promise((resolve) => { upstream.onclose = () => resolve(0); });
   } else {
@@ -60,12 +60,13 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
   await upstream.start();
   let served: { url?: string; close(): Promise<void> };
   if (options.listen !== undefined) {
+    const { listen } = await import('../serve/listen.js');
     served = await listen(hub, options.listen, options.host).catch((err: NodeJS.ErrnoException) => {
       void upstream.close();
       throw err.code === 'EADDRINUSE' ? new InputError(`${s('listen')} ${options.listen}: the port is in use; choose another (or 0 for any free port)`) : err;
     });
   } else {
-    const client = new StdioServerTransport();
+    const client = new StdioClientSide();
     hub.attach(client);
     await client.start();
     served = { close: () => client.close() };

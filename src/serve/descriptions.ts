@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../core/input-error.js';
-import { minimalListing } from '../init/init.js';
+import { minimalListing } from '../util/tokens.js';
 import { isPlainObject } from '../pd/payload.js';
 
 export type Tool = Record<string, unknown> & { name: string };

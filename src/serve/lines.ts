@@ -6,10 +6,12 @@ export class LineReader {
 
   push(chunk: Buffer | string): void {
     this.buffer += chunk.toString();
+    // One pass over the buffer (a large chunk holds many lines), then one slice of the rest.
+    let start = 0;
     let newline: number;
-    while ((newline = this.buffer.indexOf('\n')) >= 0) {
-      const line = this.buffer.slice(0, newline).trim();
-      this.buffer = this.buffer.slice(newline + 1);
+    while ((newline = this.buffer.indexOf('\n', start)) >= 0) {
+      const line = this.buffer.slice(start, newline).trim();
+      start = newline + 1;
       if (!line) continue;
       let message: unknown;
       try {
@@ -19,5 +21,6 @@ export class LineReader {
       }
       this.onMessage(message);
     }
+    this.buffer = this.buffer.slice(start);
   }
 }

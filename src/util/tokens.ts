@@ -35,3 +35,13 @@ export function minimalEntry(tool: Record<string, unknown>): Record<string, unkn
   const description = typeof tool.description === 'string' ? firstSentence(tool.description) : '';
   return { name: tool.name, description, inputSchema: { type: 'object', additionalProperties: true } };
 }
+
+/** The tools/list entry under progressive disclosure: name, first sentence, no parameter details (§3.1). */
+export function minimalListing(tool: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...minimalEntry(tool),
+    ...(typeof tool.title === 'string' ? { title: tool.title } : {}),
+    ...(tool.annotations !== null && typeof tool.annotations === 'object' && !Array.isArray(tool.annotations) ? { annotations: tool.annotations } : {}),
+  };
+}
+

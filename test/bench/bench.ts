@@ -8,6 +8,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SESSIONS } from '../../src/core/session-plan.js';
 import { CLI, median, REFERENCE, ROOT, startHttp } from '../helpers.js';
+import { bareNodeRssMb, MEMORY_SERVER, serveCost } from './serve-cost.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
@@ -120,6 +121,12 @@ const sandbox = mkdtempSync(join(tmpdir(), 'mcp-pd-bench-sandbox-'));
 row('@modelcontextprotocol/server-everything (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', join(MODULES, 'server-everything', 'dist', 'index.js'), 'stdio'], 1)));
 row('@modelcontextprotocol/server-filesystem (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', join(MODULES, 'server-filesystem', 'dist', 'index.js'), sandbox], 1)));
 row('@modelcontextprotocol/server-memory (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--env', `MEMORY_FILE_PATH=${join(sandbox, 'memory.jsonl')}`, '--', 'node', join(MODULES, 'server-memory', 'dist', 'index.js')], 1)));
+
+// serve: a call is two messages (request, answer), each passing the proxy once.
+const cost = await serveCost([MEMORY_SERVER(MODULES)], { MEMORY_FILE_PATH: join(sandbox, 'serve-memory.jsonl') });
+const perMessage = (cost.proxiedMs - cost.directMs) / 2;
+const bare = await bareNodeRssMb();
+console.log(`  ${'serve: a call of server-memory read_graph, straight / through it'.padEnd(58)} ${`${cost.directMs.toFixed(2)} / ${cost.proxiedMs.toFixed(2)} ms`.padStart(20)}  added per message ${perMessage.toFixed(2)} ms (target ≤ 1 ms); the proxy's own RSS ${cost.proxyRssMb !== undefined ? `${Math.round(cost.proxyRssMb)} MB` : 'n/a'}, ${cost.proxyRssMb !== undefined && bare !== undefined ? `${Math.round(cost.proxyRssMb - bare)} MB over an idle node (${Math.round(bare)} MB)` : ''} (target ≤ 30 MB)`);
 rmSync(sandbox, { recursive: true, force: true });
 if (!TIME) console.log('(peak RSS needs GNU time at /usr/bin/time: not found here)');
 
