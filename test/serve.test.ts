@@ -6,6 +6,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { CheckReport } from '../src/generated/report.js';
@@ -45,8 +46,8 @@ t.test('the checker says yes to serve in front of server-filesystem over stdio, 
   t.ok((report.verdict?.tokens?.full ?? 0) > (report.verdict?.tokens?.listed ?? 0), 'the minimal list costs less than the full descriptions');
 });
 
-t.test('the checker says yes to serve --listen in front of server-memory; a foreign Host or Origin is refused', async (t) => {
-  const server = await listening(['--', 'node', MEMORY]);
+t.test('the checker says yes to serve --listen in front of server-filesystem; a foreign Host or Origin is refused', async (t) => {
+  const server = await listening(['--', 'node', FILESYSTEM, sandbox()]);
   t.teardown(server.stop);
   const run = await runCli(['--format', 'json', '--url', server.url]);
   const report = JSON.parse(run.stdout) as CheckReport;
@@ -166,4 +167,39 @@ t.test('the hub: client ids survive the trip, a tools/list_changed from upstream
   await new Promise((resolve) => setTimeout(resolve, 10));
   const second = await ask(45, 'tools/list');
   t.same((second.tools as Array<{ name: string }>).map((x) => x.name), ['alpha', 'beta'], 'after tools/list_changed, the new tool is listed');
+});
+
+t.test('everything else passes through: sampling, progress, prompts, other resources; the upstream\'s exit code ends the proxy', async (t) => {
+  const everything = join(MODULES, 'server-everything', 'dist', 'index.js');
+  const client = new Client({ name: 't', version: '1' }, { capabilities: { sampling: {} } });
+  let sampled = 0;
+  client.setRequestHandler(CreateMessageRequestSchema, async () => {
+    sampled++;
+    return { model: 'm', role: 'assistant', content: { type: 'text', text: 'sampled through the proxy' } };
+  });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--', 'node', everything, 'stdio'], stderr: 'ignore' }));
+  t.teardown(() => client.close());
+  await client.readResource({ uri: 'resource:///tool_descriptions?tools=trigger-sampling-request,trigger-long-running-operation' });
+  const result = await client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 5 } });
+  t.equal(sampled, 1, 'the upstream\'s sampling request reached the client');
+  t.match(JSON.stringify(result), /sampled through the proxy/, 'and the client\'s answer reached the upstream');
+  let progress = 0;
+  await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 2 } }, undefined, { onprogress: () => progress++ });
+  t.ok(progress >= 1, `progress notifications reach the client that asked (${progress})`);
+  t.ok((await client.listPrompts()).prompts.length > 0, 'prompts pass through');
+  const resources = (await client.listResources()).resources.map((r) => r.uri);
+  t.equal(resources[0], 'resource:///tool_descriptions', 'the tool_descriptions resource comes first');
+  t.ok(resources.length > 1, 'then the upstream\'s own resources');
+
+  const exits = await runCli(['serve', '--', 'node', '-e', 'process.exit(7)']);
+  t.equal(exits.code, 7, 'an upstream that exits with 7 ends the proxy with 7');
+});
+
+t.test('serve --listen on a port in use is one line and exit 2', async (t) => {
+  const server = await listening(['--', 'node', MEMORY]);
+  t.teardown(server.stop);
+  const port = new URL(server.url).port;
+  const busy = await runCli(['serve', '--listen', port, '--', 'node', MEMORY]);
+  t.equal(busy.code, 2);
+  t.match(busy.stderr, new RegExp(`--listen ${port}: the port is in use`));
 });

@@ -5,6 +5,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineReader } from './lines.js';
 
+/** How long an upstream gets to exit by itself once its stdin is closed. */
+const CLOSE_GRACE_MS = 2000;
+
 export class ChildTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   onclose?: () => void;
@@ -35,7 +38,11 @@ export class ChildTransport implements Transport {
     this.child?.stdin?.write(`${JSON.stringify(message)}\n`);
   }
 
+  /** As an MCP client ends a stdio server: its stdin closed, then SIGTERM if it has not exited in time. */
   async close(): Promise<void> {
-    this.child?.kill();
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    child.stdin?.end();
+    setTimeout(() => child.kill(), CLOSE_GRACE_MS).unref();
   }
 }

@@ -60,10 +60,11 @@ async function runServe(words: string[], flags: ServeFlags): Promise<number> {
     ...(flags.listen !== undefined ? { listen: flags.listen, host: flags.host } : {}),
   }, CLI_SPELLING);
   if (serving.url) out.say(`${TOOL_NAME} serve: listening on ${serving.url}\n`);
-  const stop = () => void serving.close().then(() => process.exit(0));
+  // Ending the upstream ends the proxy, with the upstream's exit code (below).
+  const stop = () => void serving.close().catch(() => {});
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  // stdio: the client closing our stdin ends the session, and the proxy.
+  // stdio: the client closing our stdin ends the session: the upstream's stdin is closed in turn.
   if (!serving.url) process.stdin.once('end', stop);
   const failed = serving.ready.then(() => new Promise<never>(() => {}), (err: Error) => {
     if (err instanceof InputError) out.say(`${TOOL_NAME} serve: ${err.message}\n`);
