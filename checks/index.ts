@@ -9,6 +9,7 @@ import pdDescriptionRequired from './pd-description-required.js';
 import pdSessionIsolation from './pd-session-isolation.js';
 import pdUnknownTool from './pd-unknown-tool.js';
 import pdTokenSavings from './pd-token-savings.js';
+import pdSelectionFidelity from './pd-selection-fidelity.js';
 import mcpToolNames from './mcp-tool-names.js';
 import mcpToolsPagination from './mcp-tools-pagination.js';
 import mcpOutputSchema from './mcp-output-schema.js';
@@ -16,6 +17,9 @@ import mcpWireValid from './mcp-wire-valid.js';
 import mcpCapabilities from './mcp-capabilities.js';
 import mcpInputSchema from './mcp-input-schema.js';
 import mcpInputValidation from './mcp-input-validation.js';
+import mcpPing from './mcp-ping.js';
+import mcpSessionLifecycle from './mcp-session-lifecycle.js';
+import mcpOriginValidation from './mcp-origin-validation.js';
 import dashdashServerMetadata from './dashdash-server-metadata.js';
 import dashdashToolMetadata from './dashdash-tool-metadata.js';
 import dashdashResourceMetadata from './dashdash-resource-metadata.js';
@@ -47,12 +51,16 @@ export const LIVE_CHECKS: readonly LiveCheck[] = [
   pdSessionIsolation,
   pdUnknownTool,
   pdTokenSavings,
+  pdSelectionFidelity,
   mcpToolNames,
   mcpToolsPagination,
   mcpCapabilities,
   mcpInputSchema,
   mcpInputValidation,
   mcpOutputSchema,
+  mcpPing,
+  mcpSessionLifecycle,
+  mcpOriginValidation,
   dashdashServerMetadata,
   dashdashToolMetadata,
   dashdashResourceMetadata,

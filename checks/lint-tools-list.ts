@@ -2,12 +2,14 @@ import { defineLintCheck } from '../src/core/check.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { INPUT_SCHEMA_MESSAGES, inputSchemaProblems } from '../src/rules/input-schema.js';
 import { TOOL_NAME_MESSAGES, toolListNameProblems } from '../src/rules/tool-names.js';
+import { queriesOf, SELECTION_MESSAGES, selectionFigures, selectionProblems } from '../src/rules/selection.js';
 import { compileSchema } from '../src/util/schema.js';
 import { clip } from '../src/util/text.js';
-import { TOKEN_ENCODING, tokenCounter } from '../src/util/tokens.js';
+import { firstSentence, TOKEN_ENCODING, tokenCounter } from '../src/util/tokens.js';
 
 const messages = {
   ...TOOL_NAME_MESSAGES,
+  ...SELECTION_MESSAGES,
   'draft07-construct': INPUT_SCHEMA_MESSAGES['draft07-construct'],
   'no-input-schema': { message: "Tool '{tool}' has no inputSchema; MCP requires one (at least { \"type\": \"object\" }).", hint: 'Add "inputSchema": { "type": "object" }.' },
   'schema-invalid': { message: "Tool '{tool}': {key} is not a valid JSON Schema: {problem}.", hint: 'Make {key} a JSON Schema object.' },
@@ -52,6 +54,20 @@ export default defineLintCheck({
         ctx.info('tool-tokens', { tool: tool.name, tokens, encoding: TOKEN_ENCODING }, { location: at() });
       });
       ctx.info('file-tokens', { file: file.display, tools: tools.length, tokens: total, encoding: TOKEN_ENCODING }, { location: ctx.at(file) });
+      // The same selection rule as pd-selection-fidelity: queries from the linted full descriptions
+      // of these tools, or (a plain tools/list) from each description beyond its first sentence.
+      const described = new Map(ctx.ofKind('tool-description').map((d) => [(d.source!.value as { name: string }).name, d.source!.value as Record<string, unknown>]));
+      const named = tools.map((tool, i) => ({ tool, i })).filter(({ tool }) => isPlainObject(tool) && typeof tool.name === 'string');
+      const selection = named.map(({ tool }) => {
+        const t = tool as { name: string; description?: unknown };
+        const listed = typeof t.description === 'string' ? t.description : '';
+        const full = described.get(t.name);
+        return { name: t.name, minimal: full ? listed : firstSentence(listed), queries: queriesOf(full, listed) };
+      });
+      const figures = selectionFigures(selection);
+      const at = new Map(named.map(({ tool, i }) => [(tool as { name: string }).name, i]));
+      for (const p of selectionProblems(selection, figures)) ctx.problems(file, [{ ...p, pointer: `/tools/${at.get(p.tool)}` }]);
+      if (selection.length) ctx.info('selection-summary', { percent: Math.round(figures.top1 * 100), queries: figures.queries, mrr: figures.mrr.toFixed(2), tools: selection.length }, { location: ctx.at(file) });
     }
   },
 });

@@ -2,6 +2,7 @@ import { defineLiveCheck } from '../src/core/check.js';
 import type { LiveContext } from '../src/core/context.js';
 import { minimalSchemaProblems } from '../src/rules/minimal-schema.js';
 import { clip, sanitizeLine } from '../src/util/text.js';
+import { words } from '../src/util/words.js';
 
 /** Text that belongs in the full description, not in tools/list (§3.1: no examples, usage, parameter docs). */
 const DETAIL_PATTERNS: Array<[RegExp, string]> = [
@@ -64,8 +65,9 @@ export default defineLiveCheck({
       if (typeof description !== 'string' || description.trim() === '') {
         ctx.fail('no-description', { tool: name }, { location, transcript });
       } else {
-        const words = description.trim().split(/\s+/).length;
-        if (words < MIN_WORDS) ctx.fail('too-few-words', { tool: name, words, text: clip(sanitizeLine(description), 60) }, { location, transcript });
+        // Words as a segmenter counts them: a Japanese sentence is many words, not one.
+        const count = words(description).length;
+        if (count < MIN_WORDS) ctx.fail('too-few-words', { tool: name, words: count, text: clip(sanitizeLine(description), 60) }, { location, transcript });
         for (const [pattern, what] of DETAIL_PATTERNS) {
           const match = pattern.exec(description);
           if (match) ctx.fail('details-in-description', { tool: name, what, text: clip(sanitizeLine(match[0].trim()), 60) }, { location, transcript });

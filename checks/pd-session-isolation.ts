@@ -22,10 +22,6 @@ const messages = {
     message: "A session opened after {session} had fetched '{tool}' and ended could call '{tool}' without fetching it: a new session must not inherit grants (§5.1, §5.2).",
     hint: 'Drop or key grants by session; never persist them beyond the session that made them.',
   },
-  'ended-session-answered': {
-    message: 'A request under the Mcp-Session-Id of {session}, after the checker ended that session with DELETE, was answered with HTTP {status}: a terminated session must be answered 404 (MCP transports, session management).',
-    hint: 'Forget a session on DELETE (and its grants with it); answer requests that carry its id with 404, so that clients start a new session.',
-  },
   'tested': '{sessions} parallel sessions (one that fetched nothing, the probe that fetched every tool, others that fetched one tool each), {tools|tool} each, then a new session after the ones opened here had ended (half with DELETE over HTTP).',
   'sampled': 'Every session called the first {tested} of {total} tools.',
 } as const;
@@ -79,7 +75,8 @@ export default defineLiveCheck({
     // that vanish — and a session opened after them must start bare. Its calls wait for the end
     // of the run, so that its start (a server process over stdio) overlaps the checks between.
     await Promise.all(singles.map((session, k) => session.close({ terminate: k % 2 === 0 })));
-    // Over Streamable HTTP a terminated session's id must be answered 404 from then on.
+    // Over Streamable HTTP a terminated session's id must be answered 404 from then on (the model
+    // judges it, for mcp-session-lifecycle).
     await Promise.all(singles.map((session) => session.requestAfterEnd()));
     const opening = ctx.session({ fresh: true });
     opening.catch(() => {}); // its failure is reported where it is awaited

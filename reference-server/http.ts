@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { foreignRequest, isLoopbackAddress } from './origin.js';
 import { behaviourWith, createReferenceServer, type Behaviour } from './server.js';
 
 export interface HttpOptions {
@@ -16,6 +17,8 @@ export interface HttpOptions {
   token?: string;
   /** Description fetches per minute and session (0: no limit). */
   fetchLimit?: number;
+  /** Origins accepted besides the loopback ones (DNS rebinding protection). */
+  allowedOrigins?: string[];
 }
 
 interface Live {
@@ -65,6 +68,8 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
   const streams = new Map<string, SSEServerTransport>();
   const idleMs = options.idleMs ?? 10 * 60_000;
   const maxSessions = options.maxSessions ?? 1000;
+  const behaviour = behaviourWith(options.overrides);
+  let bound = options.port;
 
   const http = createServer((req, res) => {
     void handle(req, res).catch((err: Error & { status?: number }) => {
@@ -85,6 +90,12 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
     if (url.pathname !== '/mcp' && url.pathname !== '/sse' && url.pathname !== '/messages') {
       send(res, 404, { error: 'Not found: the MCP endpoint is /mcp (HTTP+SSE: /sse)' });
       return;
+    }
+    // MCP transports: validate Origin against DNS rebinding (a local server: Host too).
+    const host = options.host ?? '127.0.0.1';
+    if (behaviour.validatesOrigin() && isLoopbackAddress(host)) {
+      const foreign = foreignRequest({ host: req.headers.host, origin: req.headers.origin }, bound, options.allowedOrigins);
+      if (foreign) return rpcError(res, 403, -32000, `Forbidden: ${foreign}`);
     }
     if (options.token && req.headers.authorization !== `Bearer ${options.token}`) {
       res.setHeader('www-authenticate', 'Bearer');
@@ -122,7 +133,17 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
     }
     if (req.method !== 'POST') return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     const body = await readJson(req);
-    if (!isInitialize(body)) return rpcError(res, 400, -32000, 'Bad Request: no session; send initialize first');
+    if (!isInitialize(body)) {
+      // A server that ignores the header serves the request in its latest session (a fixture's fault).
+      const latest = [...sessions.entries()].pop();
+      if (!behaviour.requiresSessionId() && latest) {
+        // The SDK reads the raw headers too: the id goes into both.
+        req.headers['mcp-session-id'] = latest[0];
+        req.rawHeaders.push('mcp-session-id', latest[0]);
+        return latest[1].transport.handleRequest(req, res, body);
+      }
+      return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    }
     if (sessions.size >= maxSessions) return rpcError(res, 503, -32000, `Too many sessions (${maxSessions}); try again later`);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -150,6 +171,7 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
     http.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
   });
   const address = http.address() as { port: number };
+  bound = address.port;
   const host = options.host ?? '127.0.0.1';
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/mcp`,

@@ -3,7 +3,7 @@ import { createReferenceServer, SERVER_NAME, SERVER_VERSION, type Behaviour } fr
 import { startHttpServer } from './http.js';
 import { DEFAULT_FETCH_LIMIT, MAX_NAMES_PER_FETCH } from './limits.js';
 
-const USAGE = `Usage: ${SERVER_NAME} [--http PORT] [--host HOST] [--help] [--version]
+const USAGE = `Usage: ${SERVER_NAME} [--http PORT] [--host HOST] [--allowed-origin ORIGIN] [--help] [--version]
 
 The bundled reference MCP server of mcp-pd-check: a small notes service that implements
 Progressive Disclosure for Tool Descriptions v2.1 (plus dashdash metadata and Tool Cards)
@@ -13,6 +13,10 @@ and passes every check.
   --http PORT      serve Streamable HTTP at http://127.0.0.1:PORT/mcp (PORT 0: any free port);
                    Tool Cards at /.well-known/mcp-tools/<tool>.json
   --host HOST      address to bind with --http (default 127.0.0.1)
+  --allowed-origin ORIGIN
+                   an Origin accepted besides the loopback ones, e.g. https://app.example.com
+                   (repeatable). Bound to a loopback address, the server refuses with 403 any
+                   request whose Host or Origin is not a loopback name (DNS rebinding protection).
   --fetch-limit N  tool description fetches allowed per minute and session (default
                    ${DEFAULT_FETCH_LIMIT}; 0: no limit); more are refused with 'Rate limit exceeded'
                    (JSON-RPC -32000, data.retryAfter). One fetch names at most ${MAX_NAMES_PER_FETCH} tools.
@@ -42,12 +46,17 @@ export async function runServer(argv: string[], overrides: Partial<Behaviour> = 
   let port: number | undefined;
   let host: string | undefined;
   let fetchLimit: number | undefined;
+  const allowedOrigins: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--http' || arg === '--host' || arg === '--fetch-limit') {
+    if (arg === '--http' || arg === '--host' || arg === '--fetch-limit' || arg === '--allowed-origin') {
       const value = argv[++i];
       if (value === undefined) return fail(`${arg} needs a value`);
       if (arg === '--host') host = value;
+      else if (arg === '--allowed-origin') {
+        if (!/^https?:\/\/[^/\s]+$/.test(value)) return fail(`--allowed-origin expects an origin such as https://app.example.com, got '${value}'`);
+        allowedOrigins.push(value);
+      }
       else if (arg === '--fetch-limit') {
         if (!/^\d+$/.test(value)) return fail(`--fetch-limit expects a whole number (0: no limit), got '${value}'`);
         fetchLimit = Number(value);
@@ -64,7 +73,7 @@ export async function runServer(argv: string[], overrides: Partial<Behaviour> = 
     return;
   }
   const token = process.env.MCP_PD_REFERENCE_TOKEN || undefined;
-  const server = await startHttpServer({ port, host, overrides, token, fetchLimit }).catch((err: NodeJS.ErrnoException) => {
+  const server = await startHttpServer({ port, host, overrides, token, fetchLimit, allowedOrigins }).catch((err: NodeJS.ErrnoException) => {
     fail(err.code === 'EADDRINUSE' ? `port ${port} is already in use` : `cannot listen: ${err.message}`);
     return undefined;
   });

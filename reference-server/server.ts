@@ -1,5 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
+  PingRequestSchema,
   InitializeRequestSchema,
   CallToolRequestSchema,
   ListResourcesRequestSchema,
@@ -70,6 +71,12 @@ export interface Behaviour {
   toolCard(tool: string): unknown;
   /** Over Streamable HTTP: whether DELETE ends the session (then its id is answered 404). */
   endsOnDelete(): boolean;
+  /** Over HTTP: whether a foreign Host or Origin is refused (DNS rebinding protection). */
+  validatesOrigin(): boolean;
+  /** Over Streamable HTTP: whether a request without Mcp-Session-Id (other than initialize) is refused with 400. */
+  requiresSessionId(): boolean;
+  /** Whether ping is answered (MCP: with an empty result). */
+  answersPing(): boolean;
 }
 
 /** tools/list pages hold this many tools, so that clients are shown pagination working. */
@@ -138,6 +145,9 @@ export const referenceBehaviour: Behaviour = {
   },
 
   endsOnDelete: () => true,
+  validatesOrigin: () => true,
+  requiresSessionId: () => true,
+  answersPing: () => true,
 
   initializeExtras: () => ({ dashdash: SERVER_DASHDASH }),
   aiHelp: (params) => aiHelp(params),
@@ -199,6 +209,8 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
     if (req.method === 'ai_help') return behaviour.aiHelp((req.params ?? {}) as Record<string, unknown>) as never;
     throw Object.assign(new Error(`Method not found: ${req.method}`), { code: -32601 });
   };
+  // MCP ping: an empty result (the SDK's own handler); a fixture's server may not answer it.
+  if (!behaviour.answersPing()) server.setRequestHandler(PingRequestSchema, () => { throw Object.assign(new Error('Method not found: ping'), { code: -32601 }); });
   server.setRequestHandler(ListToolsRequestSchema, (req) => behaviour.pageTools(behaviour.listTools(state), req.params?.cursor));
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: behaviour.listResources(state) }));
   server.setRequestHandler(ReadResourceRequestSchema, (req) => {

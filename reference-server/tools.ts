@@ -19,13 +19,13 @@ const read = { readOnlyHint: true, destructiveHint: false, idempotentHint: true,
 export const TOOLS: ToolSpec[] = [
   {
     name: 'list_notes',
-    summary: 'Lists the notes in the notebook, optionally only those with a given tag.',
+    summary: 'Lists the most recent notes in the notebook, newest first, optionally only those tagged with a given tag.',
     annotations: { title: 'List notes', ...read },
     run: (nb, a) => ({ notes: nb.list(a.tag as string | undefined, a.limit as number | undefined) }),
   },
   {
     name: 'get_note',
-    summary: 'Returns one note in full, including its body.',
+    summary: 'Reads one note in full by its id: title, body and tags.',
     annotations: { title: 'Get a note', ...read },
     outputSchema: {
       type: 'object',
@@ -39,7 +39,7 @@ export const TOOLS: ToolSpec[] = [
   },
   {
     name: 'search_notes',
-    summary: 'Finds notes whose title or body contains some text.',
+    summary: 'Searches notes for a word or phrase in their title or body, with a snippet of each match.',
     annotations: { title: 'Search notes', ...read },
     run: (nb, a) => ({ matches: nb.search(a.query as string, a.limit as number | undefined) }),
   },
@@ -51,7 +51,7 @@ export const TOOLS: ToolSpec[] = [
   },
   {
     name: 'update_note',
-    summary: 'Changes the title, body or tags of an existing note.',
+    summary: 'Updates an existing note (rename it, replace its body or tags) and returns the updated note.',
     annotations: { title: 'Update a note', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: (nb, a) => nb.update(a as { id: string }),
   },

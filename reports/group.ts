@@ -9,7 +9,7 @@ export interface Entry {
 }
 
 /** Fewer findings than this of one code are shown one by one. */
-const GROUP_FROM = 3;
+const GROUP_FROM = 2;
 
 /**
  * Folds the findings of one check that share a code and a level and sit on different tools into

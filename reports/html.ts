@@ -13,16 +13,19 @@ function esc(text: string): string {
 const COLOR: Record<string, string> = { pass: '#1a7f37', fail: '#cf222e', warn: '#9a6700', skip: '#6e7781', error: '#8250df' };
 
 /** One bar pair per tool: the upper bar (full description, or today's entry) and the lower (tools/list, or the minimal estimate). */
-interface ToolTokens { tool: string; upper: number; lower: number }
+interface ToolTokens { tool: string; upper: number; lower: number; found?: number }
 
 /** The chart's rows and legend, from the verdict's token figures (measured, or estimated for a server without the resource). */
 function tokenData(report: CheckReport): { rows: ToolTokens[]; upper: string; lower: string } {
   const t = report.verdict?.tokens;
   if (!t) return { rows: [], upper: '', lower: '' };
+  // Beside each tool's bars: how often its own sentences find it first by its minimal description.
+  const found = new Map((report.verdict?.selection?.tools ?? []).filter((x) => x.queries > 0).map((x) => [x.tool, x.top1]));
+  const of = (tool: string) => (found.has(tool) ? { found: found.get(tool)! } : {});
   if (t.estimate !== undefined) {
-    return { rows: t.tools.map((x) => ({ tool: x.tool, upper: x.listed, lower: x.estimate ?? 0 })), upper: 'tools/list today', lower: 'listed minimally (estimate)' };
+    return { rows: t.tools.map((x) => ({ tool: x.tool, upper: x.listed, lower: x.estimate ?? 0, ...of(x.tool) })), upper: 'tools/list today', lower: 'listed minimally (estimate)' };
   }
-  return { rows: t.tools.map((x) => ({ tool: x.tool, upper: x.full ?? 0, lower: x.listed })), upper: 'full description', lower: 'tools/list (minimal)' };
+  return { rows: t.tools.map((x) => ({ tool: x.tool, upper: x.full ?? 0, lower: x.listed, ...of(x.tool) })), upper: 'full description', lower: 'tools/list (minimal)' };
 }
 
 /** A bar chart as inline SVG: no script, no network. */
@@ -36,13 +39,14 @@ function chart({ rows, upper, lower }: ReturnType<typeof tokenData>): string {
     const y = 28 + i * rowH;
     const wLower = Math.max(1, Math.round((r.lower / max) * width));
     const wUpper = Math.max(1, Math.round((r.upper / max) * width));
-    return `<text x="${label - 8}" y="${y + 14}" text-anchor="end">${esc(r.tool)}</text>`
+    const found = r.found !== undefined ? `<text x="${label + width + 8}" y="${y + 14}" class="muted">found first ${Math.round(r.found * 100)} %</text>` : '';
+    return found + `<text x="${label - 8}" y="${y + 14}" text-anchor="end">${esc(r.tool)}</text>`
       + `<rect x="${label}" y="${y}" width="${wUpper}" height="12" fill="#d0d7de"><title>${esc(r.tool)}: ${upper} ${r.upper} tokens</title></rect>`
       + `<rect x="${label}" y="${y + 14}" width="${wLower}" height="12" fill="#1a7f37"><title>${esc(r.tool)}: ${lower} ${r.lower} tokens</title></rect>`
       + `<text x="${label + wUpper + 6}" y="${y + 10}" class="n">${r.upper}</text><text x="${label + wLower + 6}" y="${y + 24}" class="n">${r.lower}</text>`;
   }).join('');
   const h = 40 + rows.length * rowH;
-  return `<svg id="token-chart" role="img" aria-label="Tokens per tool: ${upper} versus ${lower}" width="${label + width + 60}" height="${h}" xmlns="http://www.w3.org/2000/svg">`
+  return `<svg id="token-chart" role="img" aria-label="Tokens per tool: ${upper} versus ${lower}" width="${label + width + (rows.some((r) => r.found !== undefined) ? 150 : 60)}" height="${h}" xmlns="http://www.w3.org/2000/svg">`
     + `<rect x="${label}" y="4" width="12" height="12" fill="#d0d7de"/><text x="${label + 18}" y="14">${upper}</text>`
     + `<rect x="${label + 170}" y="4" width="12" height="12" fill="#1a7f37"/><text x="${label + 188}" y="14">${lower}</text>${bars}</svg>`;
 }

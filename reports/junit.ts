@@ -38,17 +38,22 @@ function testcase(r: CheckResult): string {
 
 /** JUnit XML: one testcase per check. */
 export function renderJunit(report: CheckReport): string {
-  const s = report.summary;
-  const t = report.target;
-  const name = `mcp-pd-check ${t.command ?? t.url ?? (t.paths ?? []).join(' ')}`;
-  const counts = `tests="${report.results.length}" failures="${s.failed}" errors="${s.errors}" skipped="${s.skipped}" time="${(report.durationMs / 1000).toFixed(3)}"`;
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="mcp-pd-check" ${counts}>`,
-    `  <testsuite name="${xml(name)}" ${counts} timestamp="${xml(report.startedAt)}">`,
-    ...report.results.map(testcase),
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
+  return renderJunitSuites([{ report }]);
+}
+
+/** Several reports as one JUnit file: a testsuite each (a fleet run: one per server). */
+export function renderJunitSuites(suites: Array<{ name?: string; report: CheckReport }>): string {
+  const counts = (reports: CheckReport[]) => {
+    const sum = (k: 'failed' | 'errors' | 'skipped') => reports.reduce((n, r) => n + r.summary[k], 0);
+    const time = reports.reduce((n, r) => n + r.durationMs, 0) / 1000;
+    return `tests="${reports.reduce((n, r) => n + r.results.length, 0)}" failures="${sum('failed')}" errors="${sum('errors')}" skipped="${sum('skipped')}" time="${time.toFixed(3)}"`;
+  };
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="mcp-pd-check" ${counts(suites.map((s) => s.report))}>`];
+  for (const { name, report } of suites) {
+    const t = report.target;
+    const suite = name ?? `mcp-pd-check ${t.command ?? t.url ?? (t.paths ?? []).join(' ')}`;
+    lines.push(`  <testsuite name="${xml(suite)}" ${counts([report])} timestamp="${xml(report.startedAt)}">`, ...report.results.map(testcase), '  </testsuite>');
+  }
+  lines.push('</testsuites>', '');
+  return lines.join('\n');
 }

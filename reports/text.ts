@@ -38,19 +38,34 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     out.push(`server: ${sanitizeLine(`${t.serverInfo.name ?? '?'} ${t.serverInfo.version ?? ''}`.trim())}` + (t.protocolVersion ? `, protocol ${sanitizeLine(t.protocolVersion)}` : '') + (t.transport && t.transport !== 'stdio' ? `, ${t.transport}` : ''));
   }
   out.push(...renderVerdict(report, c));
+  // The criteria not testable without the resource are named once, in the verdict.
+  const saidInVerdict = new Set(options.verbose ? [] : report.verdict?.notTestable ?? []);
+  const firstContact = report.verdict?.implements === 'no' && !options.verbose;
   for (const group of GROUPS) {
     const results = report.results.filter((r) => r.status === group.status);
     if (!results.length) continue;
     const paint = group.paint(c);
     out.push('', paint.bold(`${group.heading} (${results.length})`));
+    // A server without progressive disclosure: what passed is one line, what matters is above.
+    if (r0IsPass(group.status) && firstContact) {
+      out.push(`  ${paint(group.mark)} ${c.gray(sanitizeLine(listing(results.map((r) => r.id), 12).replace(/'/g, '')))}`);
+      continue;
+    }
+    if (group.status === 'skip' && !options.verbose) {
+      // Skipped checks with the same reason are one line (the optional extensions, the HTTP-only checks).
+      const byReason = new Map<string, CheckResult[]>();
+      for (const r of results.filter((x) => !saidInVerdict.has(x.id))) {
+        const reason = r.findings[r.findings.length - 1]?.message ?? '';
+        byReason.set(reason, [...(byReason.get(reason) ?? []), r]);
+      }
+      for (const [reason, same] of byReason) {
+        const ids = same.map((r) => `${r.id}${r.spec.criterion ? ` #${r.spec.criterion}` : ''}`).join(', ');
+        out.push(`  ${paint(group.mark)} ${c.bold(ids)}  ${c.gray(sanitizeLine(clip(reason.replace(/^This check needs/, same.length > 1 ? 'These checks need' : 'This check needs'), width)))}`);
+      }
+      continue;
+    }
     for (const r of results) {
       const crit = r.spec.criterion ? ` #${r.spec.criterion}` : '';
-      // A skipped check is one line: why it was skipped (its last finding), unless --verbose.
-      if (r.status === 'skip' && !options.verbose) {
-        const reason = r.findings[r.findings.length - 1]?.message ?? '';
-        out.push(`  ${paint(group.mark)} ${c.bold(r.id)}${c.gray(crit)}  ${c.gray(sanitizeLine(clip(reason, width)))}`);
-        continue;
-      }
       out.push(`  ${paint(group.mark)} ${c.bold(r.id)}${c.gray(crit)}  ${r.title}  ${c.gray(`§${r.spec.section} ${r.spec.level}, ${r.durationMs} ms`)}`);
       const shown = new Set<string>();
       // Info lines of a live run (token counts, forms seen) are for --verbose: the verdict sums them up.
@@ -77,16 +92,32 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     for (const e of b.stale.slice(0, 20)) out.push(c.gray(`  - ${sanitizeLine(e.check)}: ${sanitizeLine(clip(e.message, width))}`));
   }
   out.push('', `${plural(total, 'check')}: ${parts.join(', ')} in ${(report.durationMs / 1000).toFixed(1)} s`);
+  if (report.verdict?.implements === 'no' && t.command) out.push(...nextSteps(report, t.command, c));
   return fenceOffCommands(`${out.join('\n')}\n`, options.commandsOff);
 }
 
 const VERDICT_PAINT = { yes: (c: ChalkInstance) => c.green, partly: (c: ChalkInstance) => c.yellow, no: (c: ChalkInstance) => c.red };
+
+function r0IsPass(status: CheckResult['status']): boolean {
+  return status === 'pass';
+}
+
+/** After a "no": the exact command that leads to a "yes" (and the one that serves its result). */
+function nextSteps(report: CheckReport, command: string, c: ChalkInstance): string[] {
+  const server = sanitizeLine(command);
+  return [
+    '',
+    `${c.bold('Next:')} write tool_descriptions/, a minimal tools/list, Tool Card stubs, a config and a CI workflow into pd/, then put them in front of this server, unchanged, with '${report.tool.name} serve --descriptions pd -- ${server}':`,
+    `  ${report.tool.name} init --out pd -- ${server}`,
+  ];
+}
 
 /** The verdict block that opens a live report: does the server implement progressive disclosure? */
 function renderVerdict(report: CheckReport, c: ChalkInstance): string[] {
   const v = report.verdict;
   if (!v) return [];
   const lines = ['', VERDICT_PAINT[v.implements](c).bold(`PROGRESSIVE DISCLOSURE: ${v.implements.toUpperCase()}`), `  ${sanitizeLine(verdictSentence(v))}`];
+  if (v.selection) lines.push(c.gray(`  found by their minimal descriptions: ${Math.round(v.selection.top1 * 100)} % of ${plural(v.selection.queries, 'query', 'queries')} from the tools' own descriptions rank their tool first (BM25, MRR ${v.selection.mrr.toFixed(2)})`));
   if (v.notTestable.length) lines.push(c.gray(`  not testable without the resource: ${v.notTestable.join(', ')}`));
   if (v.notCalled?.length) {
     const tools = v.notCalled.map((n) => n.tool);

@@ -35,7 +35,7 @@ function fixtureCases(check: LiveCheck): InvalidCase[] {
   for (const fixture of FIXTURES.filter((f) => f.check === check.id)) {
     // A fault that shows only over a whole run (a grant that expires) is tested end to end only;
     // one of Mcp-Session-Id (an ended session still answered) needs the HTTP transport itself.
-    if (fixture.expectation.wholeRunOnly || fixture.codes.includes('ended-session-answered')) continue;
+    if (fixture.expectation.wholeRunOnly || fixture.expectation.httpLayer) continue;
     // HTTP-only fixtures fail in-process too: every in-process session shares the process.
     // A fixture that breaks a rule of the model: the exploration finds it and shrinks it.
     const shortest = fixture.modelRule ? MAX_STEPS : undefined;
@@ -47,6 +47,10 @@ function fixtureCases(check: LiveCheck): InvalidCase[] {
 /** Hand-written cases beyond the fixtures, per check: each breaks one thing. */
 const CASES: Record<string, { valid?: ValidCase[]; invalid: InvalidCase[] }> = {
   'pd-minimal-descriptions': {
+    valid: [
+      // Words counted by a segmenter: a Japanese sentence is many words, not one.
+      { name: 'descriptions in Japanese and German', server: ref(mapTools((t, i) => ({ ...t, description: i % 2 ? 'IDを指定してメモを一件取得します。' : 'Ruft eine Notiz anhand ihrer ID ab.' }))) },
+    ],
     invalid: [
       { name: 'no description', server: ref(mapTools((t, i) => (i === 0 ? { ...t, description: '' } : t))), codes: ['no-description'] },
       { name: 'two words', server: ref(mapTools((t, i) => (i === 0 ? { ...t, description: 'Gets notes.' } : t))), codes: ['too-few-words'] },
@@ -167,6 +171,10 @@ const CASES: Record<string, { valid?: ValidCase[]; invalid: InvalidCase[] }> = {
       { name: 'a card for a tool the server does not list', server: ref({ listTools: (s) => referenceBehaviour.listTools(s).filter((t) => t.name !== 'search_notes') }), options: { cardsDir: REFERENCE_CARDS }, codes: ['card-for-unlisted-tool'] },
     ],
   },
+  'mcp-ping': { invalid: [] },
+  'pd-selection-fidelity': { invalid: [] },
+  'mcp-session-lifecycle': { invalid: [] },
+  'mcp-origin-validation': { invalid: [] },
   'toolcard-well-known': {
     valid: [{ name: 'over stdio: skipped by the runner (needs http)', server: ref(), status: 'skip' }],
     invalid: [
@@ -185,10 +193,13 @@ for (const check of LIVE_CHECKS) {
     const own = CASES[check.id]!;
     const reference = ref({}, check.needs === 'http' ? 'http' : 'stdio');
     const invalid = [...fixtureCases(check), ...own.invalid];
-    t.ok(invalid.length > 0, 'at least one invalid case');
+    // A fault of the HTTP layer is proven by its fixture over real HTTP (fixtures.test, fixture-matrix.test).
+    t.ok(invalid.length > 0 || FIXTURES.some((f) => f.check === check.id && f.expectation.httpLayer), 'at least one invalid case');
     // Card files are compared only when a folder is given: the reference server's own.
     const options = check.id === 'toolcard-files' ? { cardsDir: REFERENCE_CARDS } : undefined;
-    await testCheck(t, check, { valid: [{ name: 'the reference server', server: reference, ...(options ? { options } : {}) }, ...(own.valid ?? [])], invalid });
+    // A check of the HTTP layer itself skips in-process (there is no HTTP layer): its fixtures prove it over HTTP.
+    const httpLayer = FIXTURES.some((f) => f.check === check.id && f.expectation.httpLayer);
+    await testCheck(t, check, { valid: [{ name: 'the reference server', server: reference, ...(options ? { options } : {}), ...(httpLayer ? { status: 'skip' as const } : {}) }, ...(own.valid ?? [])], invalid });
   });
 }
 

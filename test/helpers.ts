@@ -1,3 +1,4 @@
+import { LIVE_CHECKS } from '../checks/index.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -113,7 +114,7 @@ export function startHttp(bundle: string, env: Record<string, string> = {}): Pro
 
 /** What a check that passes against a conforming server reports over stdio (Tool Cards need HTTP or --cards). */
 export function cleanStatusOverStdio(id: string): 'pass' | 'skip' {
-  return id === 'toolcard-well-known' || id === 'toolcard-files' ? 'skip' : 'pass';
+  return id === 'toolcard-files' || LIVE_CHECKS.find((c) => c.id === id)?.needs === 'http' ? 'skip' : 'pass';
 }
 
 /** The Tool Card files of the reference server. */

@@ -109,6 +109,9 @@ const EXPECTED: Record<string, Expected[]> = {
     ['lint-tools-list', 'error', 'saved.json:7', 'no-input-schema', /'no_schema'/],
     ['lint-tools-list', 'error', 'saved.json:8', 'input-schema-not-object', /'wrong_type'/],
     ['lint-tools-list', 'error', 'saved.json:9', 'tool-without-name', /entry 5/],
+    // The selection rule: "Searches." and "Sends mail." say nothing the names do not.
+    ['lint-tools-list', 'warning', 'saved.json:5', 'restates-name', /'search'/],
+    ['lint-tools-list', 'warning', 'saved.json:6', 'restates-name', /'send mail'/],
   ],
 };
 

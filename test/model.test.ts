@@ -77,3 +77,26 @@ t.test('every situation and every kind of near name is generated, whatever the s
     }
   }
 });
+
+t.test('selection: a segmenter finds tools described in Japanese and German; near-duplicates and restated names are named', async (t) => {
+  const { selectionFigures, selectionProblems } = await import('../src/rules/selection.js');
+  const japanese = [
+    { name: 'list_notes', minimal: 'ノートの一覧をタグで絞り込んで表示します。', queries: ['タグでノートの一覧を絞り込む'] },
+    { name: 'get_note', minimal: 'IDを指定してノートの本文を読みます。', queries: ['IDでノートの本文を読む'] },
+    { name: 'delete_note', minimal: 'ノートを完全に削除します。', queries: ['ノートを削除する'] },
+  ];
+  const ja = selectionFigures(japanese);
+  t.same(ja.tools.map((x) => x.top1), [1, 1, 1], 'every Japanese query ranks its own tool first');
+  const german = [
+    { name: 'notiz_lesen', minimal: 'Liest eine Notiz vollständig anhand ihrer ID.', queries: ['Notiz anhand der ID lesen'] },
+    { name: 'notiz_loeschen', minimal: 'Löscht eine Notiz endgültig.', queries: ['Notiz endgültig löschen'] },
+  ];
+  t.same(selectionFigures(german).tools.map((x) => x.top1), [1, 1], 'and every German one');
+  const twins = [
+    { name: 'a_tool', minimal: 'Finds notes in the notebook.', queries: [] },
+    { name: 'b_tool', minimal: 'Finds notes in the notebook.', queries: [] },
+    { name: 'get_note', minimal: 'Get the note.', queries: [] },
+  ];
+  const codes = selectionProblems(twins, selectionFigures(twins)).map((p) => `${p.code}:${p.tool}`);
+  t.same(codes.sort(), ['near-duplicate:a_tool', 'restates-name:get_note'], 'the twins are named together, the restated name alone');
+});

@@ -106,5 +106,5 @@ t.test('one tools/list through both paths: the same name codes, live and lint', 
   const lint = await lintPaths([file], { cwd: ROOT, checks: LINT_CHECKS });
   const liveCodes = codes(live, ['mcp-tool-names'], () => true);
   t.same(liveCodes, ['name-case-collision', 'name-duplicate', 'name-invalid']);
-  t.same(codes(lint, ['lint-tools-list'], () => true), liveCodes);
+  t.same(codes(lint, ['lint-tools-list'], () => true).filter((c) => c.startsWith('name-')), liveCodes, 'the name codes (its identical descriptions are near-duplicates too: the selection rule)');
 });

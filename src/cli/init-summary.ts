@@ -15,10 +15,13 @@ export function initSummary(outcome: InitOutcome, options: { out: string }, runC
   const inRoot = resolve(out) === process.cwd();
   const { before, after, encoding } = plan.tokens;
   const saved = before ? Math.round((1 - after / before) * 100) : 0;
-  lines.push('', `Tokens of tools/list (${encoding}), before → after (tools-list.minimal.json):`);
+  lines.push('', `Tokens of tools/list (${encoding}), before → after (tools-list.minimal.json), and how often the`,
+    "tool's own sentences find it first by its minimal description (BM25, as clients that search tools do):");
   const width = Math.max(4, ...plan.tokens.perTool.map((t) => t.tool.length));
-  for (const t of plan.tokens.perTool) lines.push(`  ${t.tool.padEnd(width)}  ${String(t.before).padStart(6)} → ${String(t.after).padStart(5)}`);
-  lines.push(`  ${'all'.padEnd(width)}  ${String(before).padStart(6)} → ${String(after).padStart(5)}   ${saved} % less in every prompt`);
+  const found = new Map(plan.selection.tools.map((f) => [f.tool, f]));
+  const share = (f: { queries: number; top1: number } | undefined) => (f && f.queries ? `found first ${String(Math.round(f.top1 * 100)).padStart(3)} %` : '');
+  for (const t of plan.tokens.perTool) lines.push(`  ${t.tool.padEnd(width)}  ${String(t.before).padStart(6)} → ${String(t.after).padStart(5)}   ${share(found.get(t.tool))}`.trimEnd());
+  lines.push(`  ${'all'.padEnd(width)}  ${String(before).padStart(6)} → ${String(after).padStart(5)}   ${share(plan.selection)}   ${saved} % less in every prompt`.replace(/ {4,}(\d+ % less)/, '   $1'));
   lines.push('  (each minimal entry keeps the title and annotations: clients choose and ask for approval by them)');
   lines.push(
     '',

@@ -22,6 +22,11 @@ export class CliOutput {
     process.stderr.write(safeLine(text, this.redactor));
   }
 
+  /** A whole rendered output, masked (no line rules: reports keep their layout). */
+  mask(text: string): string {
+    return this.redactor.text(text);
+  }
+
   /** Text on stdout, masked. */
   print(text: string): void {
     process.stdout.write(safeLine(text, this.redactor));

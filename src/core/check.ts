@@ -1,4 +1,4 @@
-import type { CheckResult, FindingLevel, SpecRef, TokenFigures } from '../generated/report.js';
+import type { CheckResult, FindingLevel, SelectionFigures, SpecRef, TokenFigures } from '../generated/report.js';
 import type { LiveContext } from './context.js';
 import type { LintContext } from '../lint/context.js';
 import { isCode, type Messages } from './messages.js';
@@ -51,6 +51,8 @@ export interface CheckDefinition<Ctx, M extends Messages = Messages> {
   preload?: () => Promise<unknown>;
   /** The token figures the verdict gives, read from this check's own result (only the token check has them). */
   tokenFigures?: (result: CheckResult | undefined) => TokenFigures | undefined;
+  /** The selection figures the verdict gives, read from this check's own result (only the selection check has them). */
+  selectionFigures?: (result: CheckResult | undefined) => SelectionFigures | undefined;
   /** Every finding code of this check, with its message template and fix hint (stable forever). */
   messages: M;
   run(ctx: Ctx): Promise<void>;

@@ -134,6 +134,22 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
     return this.target.get(path);
   }
 
+  /** One POST to the MCP endpoint outside any session (checks with `needs: 'http'` only). */
+  httpProbe(message: JsonObject, headers: Record<string, string>): ReturnType<NonNullable<Target['probe']>> {
+    if (!this.target.probe) throw new Error('httpProbe needs an HTTP target; declare needs: \'http\'');
+    return this.target.probe(message, headers);
+  }
+
+  /** How the target is spoken to, once known (over HTTP: Streamable HTTP or legacy SSE). */
+  get transport(): ReturnType<NonNullable<Target['transport']>> | undefined {
+    return this.target.transport?.();
+  }
+
+  /** The MCP endpoint's URL (HTTP targets only). */
+  get endpoint(): URL | undefined {
+    return this.target.endpoint;
+  }
+
   /**
    * Runs `work` at the end of the run, after every other check, with this check's sessions still
    * open (a grant must last the whole session); its findings count for this check.

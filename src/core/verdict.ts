@@ -1,6 +1,6 @@
 import type { LiveCheck } from './check.js';
 import type { Discovery } from './discovery.js';
-import type { CheckResult, TokenFigures } from '../generated/report.js';
+import type { CheckResult, SelectionFigures, TokenFigures } from '../generated/report.js';
 import type { VerdictData } from '../../reports/verdict-sentence.js';
 import type { CallLedger } from '../pd/call-ledger.js';
 import type { ResolvedResource } from '../pd/run-state.js';
@@ -20,10 +20,11 @@ export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], 
   const notTestable = ran.filter((r) => r.status === 'skip' && r.findings.some((f) => f.code === 'not-testable')).map((r) => r.id);
   // The figures are the token check's to read from its own findings: its definition says how.
   const tokens = checks.map((c) => c.tokenFigures?.(results.find((r) => r.id === c.id))).find((t): t is TokenFigures => t !== undefined);
+  const selection = checks.map((c) => c.selectionFigures?.(results.find((r) => r.id === c.id))).find((x): x is SelectionFigures => x !== undefined);
   const notCalled = [...calls.notCalled].map(([tool, why]) => ({ tool, why }));
   const data = {
     failing, failingCriteria, notTestable, criteriaRun: ran.length,
-    ...(resource ? { resource } : {}), ...(tokens ? { tokens } : {}), ...(notCalled.length ? { notCalled } : {}),
+    ...(resource ? { resource } : {}), ...(tokens ? { tokens } : {}), ...(selection ? { selection } : {}), ...(notCalled.length ? { notCalled } : {}),
   };
   if (!resource && !discovery.descriptionsResource && calls.refusals === 0) {
     return { implements: 'no', ...data, ...(calls.ranUnfetched ? { unfetchedCallRan: calls.ranUnfetched } : {}) };

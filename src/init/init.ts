@@ -1,6 +1,8 @@
 import { isPlainObject } from '../pd/payload.js';
 import { countTokensOf, minimalListing, TOKEN_ENCODING } from '../util/tokens.js';
 import { generateExamples } from './examples.js';
+import { findableDescriptions } from './findable.js';
+import type { SelectionFigures } from '../rules/selection.js';
 import { REVIEW } from './review.js';
 import { NO_PARAMETERS, toolCardStub } from './tool-card-stub.js';
 
@@ -34,6 +36,8 @@ export interface TokenFigure {
 export interface InitPlan {
   files: InitFile[];
   tokens: { perTool: TokenFigure[]; before: number; after: number; encoding: string };
+  /** Whether each tool is still found by its proposed minimal description (src/rules/selection.ts). */
+  selection: SelectionFigures;
   /** Tools skipped (no usable name) and generated examples dropped because they did not validate. */
   skipped: string[];
   droppedExamples: number;
@@ -56,7 +60,9 @@ export async function planInit(source: InitSource, where: { configPath?: string 
     if (!ok) skipped.push(typeof tool.name === 'string' ? tool.name : JSON.stringify(tool.name ?? null));
     return ok;
   });
-  const minimal = tools.map(minimalListing);
+  // Of the candidate minimal descriptions, the shortest that keeps each tool findable.
+  const findable = findableDescriptions(tools);
+  const minimal = tools.map((tool, i) => ({ ...minimalListing(tool), description: findable.descriptions[i] }));
   for (const tool of tools) {
     const name = tool.name as string;
     const { examples, dropped } = generateExamples(name, tool.inputSchema);
@@ -74,6 +80,7 @@ export async function planInit(source: InitSource, where: { configPath?: string 
   return {
     files,
     tokens: { perTool, before: sum(perTool.map((t) => t.before)), after: sum(perTool.map((t) => t.after)), encoding: TOKEN_ENCODING },
+    selection: findable.figures,
     skipped,
     droppedExamples,
   };

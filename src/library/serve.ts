@@ -21,6 +21,8 @@ export interface ServeOptions {
   listen?: number;
   /** The address to listen on (default 127.0.0.1). */
   host?: string;
+  /** Origins allowed besides the loopback ones (`--allowed-origin`), e.g. https://app.example.com. */
+  allowedOrigins?: string[];
   /** Told of errors that do not stop the proxy. */
   onError?: (err: Error) => void;
 }
@@ -61,7 +63,7 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
   let served: { url?: string; close(): Promise<void> };
   if (options.listen !== undefined) {
     const { listen } = await import('../serve/listen.js');
-    served = await listen(hub, options.listen, options.host).catch((err: NodeJS.ErrnoException) => {
+    served = await listen(hub, options.listen, options.host, options.allowedOrigins).catch((err: NodeJS.ErrnoException) => {
       void upstream.close();
       throw err.code === 'EADDRINUSE' ? new InputError(`${s('listen')} ${options.listen}: the port is in use; choose another (or 0 for any free port)`) : err;
     });

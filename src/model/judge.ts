@@ -6,7 +6,7 @@ import { attribute, evidenceOf, lostGrant, type PastStep, type RanCall } from '.
 import { judgeCall } from './call.js';
 import { transition } from './state.js';
 import { ALL_EXCHANGES, overlapsOthers, stepsOf, timeline, type Scope, type Step } from './timeline.js';
-import { CRITERION, emptySession, type RuleBreak, type SessionModel, type World } from './world.js';
+import { CRITERION, emptySession, SESSION_LIFECYCLE, type RuleBreak, type SessionModel, type World } from './world.js';
 
 /** What the model concluded about a run: every broken rule, and what the report says beside them. */
 export interface Judgement {
@@ -52,7 +52,7 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
     }
     if (op.kind === 'after-end') {
       // MCP transports: a request under a terminated session's id is answered 404.
-      if (record && op.status !== 404 && op.status !== undefined) out.breaks.push({ check: CRITERION.isolation, code: 'ended-session-answered', args: { session: step.session.label, status: op.status }, level: 'fail', proof: [ex] });
+      if (record && op.status !== 404 && op.status !== undefined) out.breaks.push({ check: SESSION_LIFECYCLE, code: 'ended-session-answered', args: { session: step.session.label, status: op.status }, level: 'fail', proof: [ex] });
       return 'ok';
     }
     if (op.kind === 'read') {

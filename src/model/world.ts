@@ -58,6 +58,9 @@ export const CRITERION = {
   unknown: 'pd-unknown-tool',
 } as const;
 
+/** MCP's session management over Streamable HTTP: the model's rule of an ended session (404) belongs to it. */
+export const SESSION_LIFECYCLE = 'mcp-session-lifecycle';
+
 /**
  * Every code the model gives, by the check that owns it: the rules of DESIGN, "The model" (a test
  * keeps each in its check's messages, and a fixture server breaking each).
@@ -69,6 +72,7 @@ export const MODEL_CODES: Readonly<Record<string, readonly string[]>> = {
   [CRITERION.missing]: ['invalid-error-code', 'not-signalled', 'only-in-text', 'no-message', 'no-example-uris', 'example-unknown-tool', 'signalled-as'],
   [CRITERION.grants]: ['failed-fetch-authorized', 'refused-read-authorized', 'grant-not-kept', 'call-no-response', 'fetch-authorized-other'],
   [CRITERION.refusal]: ['no-response', 'invalid-error-code', 'ran-unfetched', 'other-code', 'error-without-code', 'tool-error-without-code', 'only-in-text', 'no-resource-uri', 'wrong-resource-uri', 'no-message', 'no-is-error', 'refusals-form'],
-  [CRITERION.isolation]: ['no-response', 'own-grant-refused', 'grant-leaked', 'grant-inherited', 'ended-session-answered'],
+  [CRITERION.isolation]: ['no-response', 'own-grant-refused', 'grant-leaked', 'grant-inherited'],
+  [SESSION_LIFECYCLE]: ['ended-session-answered'],
   [CRITERION.unknown]: ['fetch-failed', 'no-entry', 'no-error-text', 'no-available-tools', 'reveals-hidden-tools', 'omits-tools', 'spoils-known'],
 };

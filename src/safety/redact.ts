@@ -104,6 +104,11 @@ export class Redactor {
     ]);
   }
 
+  /** The secrets it knows (to build one redactor from many runs'). */
+  known(): KnownSecret[] {
+    return [...this.secrets];
+  }
+
   /** How many secrets it knows by value (for tests and --verbose). */
   get size(): number {
     return this.secrets.length;

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { foreignRequest, isLoopbackAddress } from '../../reference-server/origin.js';
 import type { Hub } from './hub.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -27,13 +28,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-/** Loopback names a browser page on another site cannot use against us (DNS rebinding). */
-function allowedHost(host: string | undefined, port: number): boolean {
-  if (!host) return false;
-  return ['127.0.0.1', 'localhost', '[::1]'].some((name) => host === name || host === `${name}:${port}`);
-}
-
-export async function listen(hub: Hub, port: number, host = '127.0.0.1'): Promise<{ url: string; close(): Promise<void> }> {
+export async function listen(hub: Hub, port: number, host = '127.0.0.1', allowedOrigins: readonly string[] = []): Promise<{ url: string; close(): Promise<void> }> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   let bound = port;
   const server = createServer((req, res) => {
@@ -47,10 +42,8 @@ export async function listen(hub: Hub, port: number, host = '127.0.0.1'): Promis
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/mcp') return rpcError(res, 404, 'Not found: the MCP endpoint is /mcp');
     // MCP's transport: validate Origin (and Host) against DNS rebinding.
-    const origin = req.headers.origin;
-    if (!allowedHost(req.headers.host, bound) || (origin !== undefined && !allowedHost(safeHost(origin), bound))) {
-      return rpcError(res, 403, 'Forbidden: Host or Origin is not this local server');
-    }
+    const foreign = isLoopbackAddress(host) ? foreignRequest({ host: req.headers.host, origin: req.headers.origin }, bound, allowedOrigins) : undefined;
+    if (foreign) return rpcError(res, 403, `Forbidden: ${foreign}`);
     const sid = req.headers['mcp-session-id'];
     const id = Array.isArray(sid) ? sid[0] : sid;
     if (id) {
@@ -90,12 +83,4 @@ export async function listen(hub: Hub, port: number, host = '127.0.0.1'): Promis
       server.closeAllConnections();
     }),
   };
-}
-
-function safeHost(origin: string): string | undefined {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return undefined;
-  }
 }

@@ -2,7 +2,8 @@ import { HttpWire, displayUrl } from './http.js';
 import { SseWire } from './sse.js';
 import { McpSession } from './session.js';
 import { StdioWire, type StdioCommand } from './stdio.js';
-import { TargetUnavailableError, type Wire } from './types.js';
+import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
+import { postProbe, type ProbeResult } from './probe.js';
 import { DEFAULT_LIMITS, DEFAULT_STARTUP_TIMEOUT_MS, type WireLimits } from './limits.js';
 import { killStragglers } from './stragglers.js';
 import type { ReportTarget } from '../generated/report.js';
@@ -47,6 +48,13 @@ export interface Target {
   readonly cheapSessions?: boolean;
   /** A plain GET of a path on the server's origin (HTTP targets only: well-known files). */
   get?(path: string): Promise<HttpGetResult>;
+  /**
+   * One POST to the MCP endpoint outside any session, with the user's headers plus `headers`
+   * (HTTP targets only: Host and Origin probes, a request without Mcp-Session-Id).
+   */
+  probe?(message: JsonObject, headers: Record<string, string>): Promise<ProbeResult & { url: string }>;
+  /** The endpoint's URL (HTTP targets only). */
+  readonly endpoint?: URL;
 }
 
 export interface HttpGetResult {
@@ -232,6 +240,15 @@ export class HttpTarget extends PooledTarget {
       }
     })();
     return this.deciding;
+  }
+
+  get endpoint(): URL {
+    return new URL(this.url.href);
+  }
+
+  async probe(message: JsonObject, headers: Record<string, string>): Promise<ProbeResult & { url: string }> {
+    const got = await postProbe(this.url, { ...this.headers, ...headers }, message, this.timeoutMs);
+    return { url: displayUrl(this.url), ...got, ...(got.body !== undefined ? { body: this.redactor.text(got.body) } : {}) };
   }
 
   /** A plain GET of a path on the server's origin (well-known files), with the user's headers. */

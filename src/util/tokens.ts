@@ -22,7 +22,8 @@ export async function countTokensOf(texts: string[]): Promise<number[]> {
 /** The first sentence of a description (at most 200 characters): what a minimal tools/list keeps. */
 export function firstSentence(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  const end = /[.!?](?=\s|$)/.exec(flat);
+  // A full stop before a space or the end, or a CJK full stop (。！？), which needs no space.
+  const end = /[.!?](?=\s|$)|[。！？]/.exec(flat);
   const sentence = end ? flat.slice(0, end.index + 1) : flat;
   return sentence.length > 200 ? `${sentence.slice(0, 199)}…` : sentence;
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { DEFAULT_SESSIONS } from '../../src/core/session-plan.js';
 import { CLI, median, REFERENCE, ROOT, startHttp } from '../helpers.js';
 import { bareNodeRssMb, MEMORY_SERVER, serveCost } from './serve-cost.js';
+import { timeSelection } from './selection-bench.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
@@ -115,6 +116,12 @@ for (const files of [10_000, 100_000]) {
   rmSync(join(corpus, String(files)), { recursive: true, force: true });
 }
 rmSync(corpus, { recursive: true, force: true });
+
+// The selection rule (pd-selection-fidelity, lint, init): BM25 over names and minimal descriptions.
+timeSelection(100);
+for (const [n, target] of [[100, 'target ≤ 50 ms'], [1000, 'target ≤ 1 s']] as const) {
+  console.log(`  ${`selection fidelity of ${n.toLocaleString('en-US')} tools (5 queries each, in-process)`.padEnd(58)} ${`${Math.round(timeSelection(n, n === 100 ? 7 : 3))} ms`.padStart(9)}  ${''.padStart(12)}  ${target}`);
+}
 
 // Real servers from npm, as a user's first run meets them (a verdict of 'no' exits 1).
 const sandbox = mkdtempSync(join(tmpdir(), 'mcp-pd-bench-sandbox-'));

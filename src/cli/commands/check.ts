@@ -13,7 +13,7 @@ import { gate, loadBaseline } from '../baseline-file.js';
 import { applyConfig } from '../config-file.js';
 import { CHECK_HELP } from '../help.js';
 import { collectIfLarge } from '../memory.js';
-import { CLI_SPELLING, integer, serverOptionsFrom, withOutputFlags, withServerFlags, type OutputFlags, type ServerFlags } from '../options.js';
+import { CLI_SPELLING, collect, integer, serverOptionsFrom, withOutputFlags, withServerFlags, type OutputFlags, type ServerFlags } from '../options.js';
 import { checkOutputPaths, CliOutput } from '../output.js';
 import { exitOnSignals } from '../signals.js';
 import { rejectMistypedSubcommand } from '../subcommand-typo.js';
@@ -21,7 +21,7 @@ import { rejectMistypedSubcommand } from '../subcommand-typo.js';
 const MAX_SESSIONS = 256;
 const DEFAULT_MAX_DURATION_S = 600;
 
-interface CheckFlags extends OutputFlags, ServerFlags {
+export interface CheckFlags extends OutputFlags, ServerFlags {
   maxDuration: number;
   maxResponse: number;
   sessions?: number;
@@ -32,10 +32,13 @@ interface CheckFlags extends OutputFlags, ServerFlags {
   require: Array<'dashdash' | 'toolcards'>;
   explainPlan: boolean;
   cards?: string;
+  serverConfig?: string;
+  server: string[];
+  jobs: number;
 }
 
 /** The flags of a live run, as the library's options. */
-function checkOptionsFrom(words: string[], flags: CheckFlags): CheckServerOptions {
+export function checkOptionsFrom(words: string[], flags: CheckFlags): CheckServerOptions {
   return {
     ...serverOptionsFrom(words, flags),
     ...(flags.sessions !== undefined ? { sessions: flags.sessions } : {}),
@@ -58,6 +61,9 @@ export function asCheckCommand(program: Command): Command {
     .option('--cards <dir>', 'a folder of Tool Card files (<tool>.json) to compare with the live tools: a card per listed tool, none for an unlisted one, no schema drift (over stdio or HTTP)')
     .option('--explore <requests>', 'requests the model-based exploration may send: generated sequences over sessions of its own, judged by the model, a divergence shrunk to its shortest sequence (0: off)', integer(0, 100_000), DEFAULT_EXPLORE)
     .option('--seed <n>', 'seed of the exploration: the report of a run gives the one it used, and the same seed replays it exactly', integer(0, 2 ** 31 - 1))
+    .option('--server-config <file>', 'check the servers written in a config file: claude_desktop_config.json, .cursor/mcp.json, .mcp.json (mcpServers), .vscode/mcp.json (servers) or a registry server.json; $VAR, ${VAR}, ${env:VAR} from the environment, ${input:ID} from --env ID=VALUE')
+    .option('--server <name>', 'with --server-config: only this server (repeatable)', collect, [])
+    .option('--jobs <n>', 'with --server-config: servers checked at the same time', integer(1, 32), 1)
     .option('--explain-plan', 'print which sessions (server processes over stdio) the selected checks will open, in what order and why, then exit without starting anything', false)
     .addOption(new Option('--require <extensions...>', 'fail instead of skip when an optional extension is missing').choices(['dashdash', 'toolcards']).default([]));
   return withOutputFlags(program)
@@ -74,6 +80,10 @@ export function asCheckCommand(program: Command): Command {
 async function runCheck(words: string[], flags: CheckFlags, subcommands: readonly string[]): Promise<number> {
   exitOnSignals();
   const out = new CliOutput();
+  if (flags.serverConfig !== undefined) {
+    const { runFleet } = await import('./fleet.js');
+    return runFleet(words, flags, out);
+  }
   if (!flags.url) rejectMistypedSubcommand(words[0], subcommands, TOOL_NAME);
   const { planCheck, prepareCheck } = await import('../../library/check-server.js');
   const options = checkOptionsFrom(words, flags);

@@ -27,6 +27,7 @@ interface ServeFlags {
   descriptions?: string;
   listen?: number;
   host: string;
+  allowedOrigin: string[];
   url?: string;
   header: string[];
   cwd?: string;
@@ -39,6 +40,7 @@ export function serveCommand(): Command {
     .option('--descriptions <dir>', 'the folder init wrote (tool_descriptions/, tools-list.minimal.json); default: derived from the upstream\'s own tools/list')
     .option('--listen <port>', 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (0: any free port)', integer(0, 65_535))
     .option('--host <address>', 'the address --listen binds', '127.0.0.1')
+    .option('--allowed-origin <origin>', 'an Origin --listen accepts besides the loopback ones (DNS rebinding protection), e.g. https://app.example.com; repeatable', collect, [])
     .option('--url <url>', 'an upstream server over Streamable HTTP instead of a command')
     .option('--header <Name: value>', 'HTTP header for --url, repeatable; $VAR is read from the environment', collect, [])
     .option('--cwd <dir>', 'working directory for the upstream command')
@@ -57,7 +59,7 @@ async function runServe(words: string[], flags: ServeFlags): Promise<number> {
     ...(flags.url !== undefined ? { url: flags.url, headers: parseHeaders(flags.header) } : {}),
     ...(flags.cwd !== undefined ? { cwd: flags.cwd } : {}),
     ...(flags.descriptions !== undefined ? { descriptions: flags.descriptions } : {}),
-    ...(flags.listen !== undefined ? { listen: flags.listen, host: flags.host } : {}),
+    ...(flags.listen !== undefined ? { listen: flags.listen, host: flags.host, allowedOrigins: flags.allowedOrigin } : {}),
   }, CLI_SPELLING);
   if (serving.url) out.say(`${TOOL_NAME} serve: listening on ${serving.url}\n`);
   // Ending the upstream ends the proxy, with the upstream's exit code (below).

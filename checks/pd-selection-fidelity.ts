@@ -1,0 +1,41 @@
+import { defineLiveCheck } from '../src/core/check.js';
+import { queriesOf, SELECTION_MESSAGES, selectionFigures, selectionProblems, type SelectionTool } from '../src/rules/selection.js';
+import { firstSentence } from '../src/util/tokens.js';
+import type { CheckResult, SelectionFigures } from '../src/generated/report.js';
+
+export default defineLiveCheck({
+  id: 'pd-selection-fidelity',
+  title: 'Each tool is still found by its minimal description (BM25 over names and minimal descriptions, queries from its own description)',
+  spec: { doc: 'progressive-disclosure', section: '3.1', level: 'MUST', requirements: [] },
+  needs: 'session',
+  messages: SELECTION_MESSAGES,
+  selectionFigures: verdictFigures,
+  async run(ctx) {
+    const entries = ctx.discovery.tools.filter((t) => typeof t.name === 'string');
+    if (!entries.length) return;
+    // With the resource: queries from the full descriptions; without: the listed text beyond its first
+    // sentence, and the first sentence as the minimal description a progressive-disclosure list would keep.
+    const full = await ctx.fullDescriptions();
+    const tools: SelectionTool[] = entries.map((t) => {
+      const name = t.name as string;
+      const listed = typeof t.description === 'string' ? t.description : '';
+      const described = full.get(name);
+      return { name, minimal: described ? listed : firstSentence(listed), queries: queriesOf(described, listed) };
+    });
+    const figures = selectionFigures(tools);
+    // The proof is what tools/list said: the minimal descriptions the ranking read.
+    const transcript = ctx.discovery.toolsExchanges;
+    for (const p of selectionProblems(tools, figures)) ctx.problem(p, { location: { tool: p.tool }, transcript });
+    for (const f of figures.tools.filter((x) => x.queries > 0)) ctx.info('selection-figures', { tool: f.tool, percent: Math.round(f.top1 * 100), queries: f.queries, mrr: f.mrr.toFixed(2), top1: f.top1 }, { location: { tool: f.tool } });
+    ctx.info('selection-summary', { percent: Math.round(figures.top1 * 100), queries: figures.queries, mrr: figures.mrr.toFixed(2), tools: tools.length, top1: figures.top1 });
+  },
+});
+
+/** The verdict's selection figures, from this check's own info findings. */
+function verdictFigures(result: CheckResult | undefined): SelectionFigures | undefined {
+  const findings = result?.findings ?? [];
+  const summary = findings.find((f) => f.code === 'selection-summary');
+  if (!summary || !summary.args.queries) return undefined;
+  const figure = (args: Record<string, unknown>) => ({ top1: Number(args.top1 ?? 0), mrr: Number(args.mrr ?? 0), queries: Number(args.queries ?? 0) });
+  return { ...figure(summary.args), tools: findings.filter((f) => f.code === 'selection-figures').map((f) => ({ tool: String(f.args.tool), ...figure(f.args) })) };
+}

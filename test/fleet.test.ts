@@ -1,0 +1,96 @@
+// --server-config: the servers users already wrote down, checked in one run.
+import t from 'tap';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REFERENCE, ROOT, runCli, startHttp, tempDir } from './helpers.js';
+
+const FILESYSTEM = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem');
+const SECRET = 'sk-fleet-secret-0123456789';
+
+t.test('an mcpServers file (JSONC): reference over stdio and HTTP, server-filesystem; a table, the worst exit code, no secret in any format', async (t) => {
+  const server = await startHttp(REFERENCE);
+  t.teardown(server.stop);
+  const dir = tempDir();
+  const config = join(dir, 'claude_desktop_config.json');
+  writeFileSync(config, `{
+    // as Claude Desktop keeps it
+    "mcpServers": {
+      "reference": { "command": "node", "args": [${JSON.stringify(REFERENCE)}], "env": { "API_TOKEN": "${SECRET}" } },
+      "reference-http": { "url": "${server.url}" },
+      "filesystem": { "command": "node", "args": [${JSON.stringify(join(FILESYSTEM, 'dist', 'index.js'))}, "\${env:FLEET_SANDBOX}"] },
+    }
+  }`);
+  const env = { FLEET_SANDBOX: tempDir() };
+  const text = await runCli(['--explore', '0', '--jobs', '2', '--server-config', config, '--report', `json=${join(dir, 'fleet.json')}`, '--report', `junit=${join(dir, 'fleet.xml')}`], { env });
+  t.equal(text.code, 1, 'the worst exit code: server-filesystem fails');
+  t.match(text.stdout, /3 servers from .*claude_desktop_config\.json \(an mcpServers file/, 'the shape is said');
+  t.match(text.stdout, /\nreference +yes +/, 'reference: yes');
+  t.match(text.stdout, /\nreference-http +yes +/, 'reference over HTTP: yes');
+  t.match(text.stdout, /\nfilesystem +no +2,\d{3} → ≈\d+/, 'filesystem: no, with its tokens today and estimated minimal');
+  const json = JSON.parse(readFileSync(join(dir, 'fleet.json'), 'utf8')) as { servers: Array<{ name: string; report?: { verdict?: { implements: string } } }> };
+  t.same(json.servers.map((s) => [s.name, s.report?.verdict?.implements]), [['reference', 'yes'], ['reference-http', 'yes'], ['filesystem', 'no']], 'the JSON holds every report');
+  const junit = readFileSync(join(dir, 'fleet.xml'), 'utf8');
+  t.equal(junit.match(/<testsuite /g)?.length, 3, 'JUnit: one suite per server');
+  for (const [what, out] of [['text', text.stdout + text.stderr], ['json', readFileSync(join(dir, 'fleet.json'), 'utf8')], ['junit', junit]] as const) {
+    t.notOk(out.includes(SECRET), `the env secret appears in no ${what} output`);
+  }
+});
+
+t.test("VS Code's mcp.json: ${input:…} from --env, or a one-line error naming it", async (t) => {
+  const dir = tempDir();
+  const config = join(dir, 'mcp.json');
+  writeFileSync(config, JSON.stringify({
+    inputs: [{ type: 'promptString', id: 'token', password: true }],
+    servers: { notes: { type: 'stdio', command: 'node', args: [REFERENCE], env: { NOTES_TOKEN: '${input:token}' } } },
+  }));
+  const missing = await runCli(['--server-config', config]);
+  t.equal(missing.code, 2);
+  t.match(missing.stderr, /server 'notes': \$\{input:token\} has no value; give it with --env token=VALUE/);
+  const run = await runCli(['--explore', '0', '--only', 'pd-', '--server-config', config, '--env', `token=${SECRET}`]);
+  t.equal(run.code, 0, run.stderr);
+  t.match(run.stdout, /VS Code's mcp\.json/);
+  t.notOk(run.stdout.includes(SECRET) || run.stderr.includes(SECRET), 'the input value is never printed');
+});
+
+t.test('a registry server.json for server-filesystem at its installed version runs it with npx', async (t) => {
+  const version = (JSON.parse(readFileSync(join(FILESYSTEM, 'package.json'), 'utf8')) as { version: string }).version;
+  const dir = tempDir();
+  const config = join(dir, 'server.json');
+  writeFileSync(config, JSON.stringify({
+    name: 'io.github.modelcontextprotocol/server-filesystem', version,
+    packages: [{ registryType: 'npm', identifier: '@modelcontextprotocol/server-filesystem', version, runtimeHint: 'npx', transport: { type: 'stdio' }, packageArguments: [{ type: 'positional', value: tempDir() }] }],
+  }));
+  const run = await runCli(['--explore', '0', '--format', 'json', '--server-config', config]);
+  const json = JSON.parse(run.stdout) as { servers: Array<{ target?: string; report?: { verdict?: { implements: string } } }> };
+  t.match(json.servers[0]?.target ?? '', new RegExp(`^npx -y @modelcontextprotocol/server-filesystem@${version.replace(/\./g, '\\.')} `), 'started as its runtimeHint says, at the pinned version');
+  t.equal(json.servers[0]?.report?.verdict?.implements, 'no', 'and checked');
+});
+
+t.test('bad input: each a one-line error naming the file and entry; a server that fails to start is a row, the others are checked', async (t) => {
+  const dir = tempDir();
+  const notJson = join(dir, 'broken.json');
+  writeFileSync(notJson, '{ "mcpServers": ');
+  t.match((await runCli(['--server-config', notJson])).stderr, /'.*broken\.json' is not JSON or JSONC/);
+  const unknown = join(dir, 'other.json');
+  writeFileSync(unknown, '{ "name": "x" }');
+  t.match((await runCli(['--server-config', unknown])).stderr, /not a shape this checker knows/);
+  const mixed = join(dir, 'mixed.json');
+  writeFileSync(mixed, JSON.stringify({ mcpServers: { gone: { command: 'no-such-command-here' }, notes: { command: 'node', args: [REFERENCE] } } }));
+  t.match((await runCli(['--server-config', mixed, '--server', 'nope'])).stderr, /has no server 'nope' \(it has 'gone', 'notes'\)/);
+  const run = await runCli(['--explore', '0', '--only', 'pd-', '--server-config', mixed]);
+  t.equal(run.code, 3, 'the worst exit code: a server that could not be started');
+  t.match(run.stdout, /\ngone +error +.*cannot be checked/, 'the server that fails to start is a row');
+  t.match(run.stdout, /\nnotes +yes/, 'the other is checked');
+});
+
+t.test('first contact: the text report of server-filesystem fits in 60 lines and ends with the init command', async (t) => {
+  const sandbox = tempDir();
+  const server = ['node', join(FILESYSTEM, 'dist', 'index.js'), sandbox];
+  const run = await runCli(['--', ...server]);
+  t.equal(run.code, 1);
+  const lines = run.stdout.trimEnd().split('\n');
+  t.ok(lines.length <= 60, `${lines.length} lines`);
+  t.equal(lines[lines.length - 1], `  mcp-pd-check init --out pd -- ${server.join(' ')}`, 'the last line is the init command for this server');
+  t.match(run.stdout, /mcp-pd-check serve --descriptions pd -- /, 'and the serve line');
+  t.equal(run.stdout.match(/not testable/gi)?.length, 1, 'the criteria not testable without the resource are said once');
+});

@@ -1,0 +1,53 @@
+// The official MCP conformance suite's scenarios that apply to any server, run against the
+// reference server over HTTP. What it needs comes from npm at test time — a pinned suite and a
+// Node >= 22 of its own (npm's node@22 package) — into a folder outside the project, so neither
+// reaches the project's PATH or node_modules. Skipped with a reason only when npm cannot be reached.
+import t from 'tap';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { REFERENCE, startHttp } from './helpers.js';
+
+const run = promisify(execFile);
+const SUITE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
+const NODE = 'node@22.23.3';
+/** The generic server scenarios, each with the check of ours that covers the same ground (README). */
+export const SCENARIOS = ['server-initialize', 'server-session-lifecycle', 'ping', 'tools-list', 'resources-list', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
+
+/** npm's own exit says whether the registry answered: only then is a failure to install a failure. */
+async function install(dir: string): Promise<string | undefined> {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) if (key.startsWith('npm_') || key === 'NODE_OPTIONS' || key.startsWith('TAP')) delete env[key];
+  try {
+    await run('npm', ['ping'], { cwd: dir, env, timeout: 60_000 });
+  } catch (err) {
+    return `the npm registry cannot be reached (${String((err as Error).message).split('\n')[0]})`;
+  }
+  if (!existsSync(join(dir, 'node_modules', '.bin', 'node')) || !existsSync(join(dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'package.json'))) {
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'official-suite', private: true }));
+    await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', SUITE, NODE], { cwd: dir, env, timeout: 300_000 });
+  }
+  return undefined;
+}
+
+const dir = join(tmpdir(), 'mcp-pd-check-official-suite');
+mkdirSync(dir, { recursive: true });
+const unreachable = await install(dir);
+
+t.test(`the official conformance suite (${SUITE}) passes its generic server scenarios against the reference server`, { skip: unreachable ?? false }, async (t) => {
+  const server = await startHttp(REFERENCE);
+  t.teardown(server.stop);
+  const node = join(dir, 'node_modules', '.bin', 'node');
+  const cli = join(dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+  const { stdout: version } = await run(node, ['--version']);
+  t.match(version, /^v2[2-9]\./, `the suite runs on its own Node (${version.trim()})`);
+  for (const scenario of SCENARIOS) {
+    // dns-rebinding-protection wants a localhost URL (its foreign Host must differ from it).
+    const url = scenario === 'dns-rebinding-protection' ? server.url.replace('127.0.0.1', 'localhost') : server.url;
+    const done = await run(node, [cli, 'server', '--url', url, '--scenario', scenario], { timeout: 120_000 }).then((r) => ({ ...r, code: 0 }), (err: { stdout?: string; stderr?: string; code?: number }) => ({ stdout: err.stdout ?? '', stderr: err.stderr ?? '', code: err.code ?? 1 }));
+    const summary = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(done.stdout);
+    t.ok(done.code === 0 && summary && summary[3] === '0' && summary[1] === summary[2], `${scenario}: ${summary?.[0] ?? done.stdout.slice(-300) + done.stderr.slice(-300)}`);
+  }
+});
