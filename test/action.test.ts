@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { actionArgs } from '../src/action/action.js';
 import { fixtureBundle, REFERENCE, ROOT, tempDir } from './helpers.js';
 
-const ACTION = join(ROOT, 'dist', 'src', 'action', 'action.js');
+/** What action.yml runs: the committed bundle (a JavaScript action runs what is committed). */
+const ACTION = join(ROOT, 'src', 'action', 'bundle', 'action.js');
 
 t.test('action inputs become mcp-pd-check arguments', async (t) => {
   t.same(actionArgs({ 'INPUT_COMMAND': 'node "my server.js"', 'INPUT_FAIL-ON': 'warning', GITHUB_STEP_SUMMARY: '/s.md' }),
@@ -35,4 +36,16 @@ t.test("the action's script runs the checker, writes the step summary and passes
   const none = spawnSync(process.execPath, [ACTION], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH } });
   t.equal(none.status, 2);
   t.match(none.stdout, /::error title=mcp-pd-check::give the action/);
+});
+
+t.test('the committed action bundle is what the sources build (run `npm run bundle-action` after a change)', async (t) => {
+  const out = tempDir();
+  const built = spawnSync(process.execPath, [join(ROOT, 'src', 'build', 'bundle-action.mjs'), out], { cwd: ROOT, encoding: 'utf8' });
+  t.equal(built.status, 0, built.stderr);
+  for (const file of ['action.js', 'cli.js']) {
+    const same = readFileSync(join(out, file)).equals(readFileSync(join(ROOT, 'src', 'action', 'bundle', file)));
+    t.ok(same, `src/action/bundle/${file} matches a fresh build`);
+  }
+  const yml = readFileSync(join(ROOT, 'action.yml'), 'utf8');
+  t.match(yml, /using: node20\n\s+main: src\/action\/bundle\/action\.js/, 'action.yml runs the bundle with node20: no npm ci, no build');
 });

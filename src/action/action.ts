@@ -5,6 +5,7 @@
  * It uploads nothing by itself: a SARIF file can be uploaded by github/codeql-action/upload-sarif.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as shellParse } from 'shell-quote';
@@ -42,7 +43,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.stdout.write(`::error title=mcp-pd-check::${(err as Error).message}\n`);
     process.exit(2);
   }
-  const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'main.js');
+  // Committed bundle (src/action/bundle/): the CLI beside it; built sources: dist/src/cli/main.js.
+  const here = dirname(fileURLToPath(import.meta.url));
+  const cli = existsSync(join(here, 'cli.js')) ? join(here, 'cli.js') : join(here, '..', 'cli', 'main.js');
   const run = spawnSync(process.execPath, [cli, ...args], { stdio: 'inherit' });
   process.exit(run.status ?? 1);
 }
