@@ -36,19 +36,28 @@ t.test('an mcpServers file (JSONC): reference over stdio and HTTP, server-filesy
   }
 });
 
-t.test("VS Code's mcp.json: ${input:…} from --env, or a one-line error naming it", async (t) => {
+t.test("VS Code's mcp.json (stdio, http, server-filesystem): ${input:…} from --env, or a one-line error naming it", async (t) => {
+  const server = await startHttp(REFERENCE);
+  t.teardown(server.stop);
   const dir = tempDir();
   const config = join(dir, 'mcp.json');
   writeFileSync(config, JSON.stringify({
     inputs: [{ type: 'promptString', id: 'token', password: true }],
-    servers: { notes: { type: 'stdio', command: 'node', args: [REFERENCE], env: { NOTES_TOKEN: '${input:token}' } } },
+    servers: {
+      notes: { type: 'stdio', command: 'node', args: [REFERENCE], env: { NOTES_TOKEN: '${input:token}' } },
+      'notes-http': { type: 'http', url: server.url, headers: { Authorization: 'Bearer ${input:token}' } },
+      files: { type: 'stdio', command: 'node', args: [join(FILESYSTEM, 'dist', 'index.js'), tempDir()] },
+    },
   }));
   const missing = await runCli(['--server-config', config]);
   t.equal(missing.code, 2);
   t.match(missing.stderr, /server 'notes': \$\{input:token\} has no value; give it with --env token=VALUE/);
   const run = await runCli(['--explore', '0', '--only', 'pd-', '--server-config', config, '--env', `token=${SECRET}`]);
-  t.equal(run.code, 0, run.stderr);
+  t.equal(run.code, 1, 'the worst exit code: server-filesystem fails');
   t.match(run.stdout, /VS Code's mcp\.json/);
+  t.match(run.stdout, /\nnotes +yes/);
+  t.match(run.stdout, /\nnotes-http +yes/, 'the header with the input reached the server (it accepts any)');
+  t.match(run.stdout, /\nfiles +no/);
   t.notOk(run.stdout.includes(SECRET) || run.stderr.includes(SECRET), 'the input value is never printed');
 });
 
