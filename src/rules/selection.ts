@@ -37,6 +37,9 @@ export interface SelectionFigures {
 /** Words that say nothing about what a tool does (a description of only these and the name's words restates it). */
 const FILLER = new Set(['a', 'an', 'the', 'of', 'to', 'for', 'in', 'on', 'by', 'with', 'and', 'or', 'from', 'this', 'that', 'it', 'its', 'is', 'are', 'be', 'as', 'at', 'tool', 'tools']);
 
+/** Tools ranked at most: beyond it, an even sample of this many stands for the server (index, queries and pairs), so that a 10,000-tool list costs about what 1,000 do. */
+export const MAX_RANKED_TOOLS = 1000;
+
 /** Below this share of first places, a tool is hard to find by its minimal description. */
 export const LOW_TOP1 = 0.5;
 /** Two minimal descriptions sharing this much of their words (Jaccard) are near-duplicates. */
@@ -137,14 +140,28 @@ export function selectionProblems(listed: readonly SelectionTool[], figures: Sel
     if (own.size > 0 && meaning.every((w) => name.has(w) || name.has(w.replace(/e?s$/, '')))) {
       problems.push({ tool: tools[i]!.name, code: 'restates-name', pointer: '', level: 'warn', args: { tool: tools[i]!.name, text: tools[i]!.minimal.slice(0, 80) } });
     }
-    for (let j = i + 1; j < tools.length; j++) {
-      const mine = distinctive[i]!;
-      const other = distinctive[j]!;
-      if (!mine.size || !other.size) continue;
-      const shared = [...mine].filter((w) => other.has(w));
-      if (shared.length / (mine.size + other.size - shared.length) >= NEAR_DUPLICATE) {
-        problems.push({ tool: tools[i]!.name, code: 'near-duplicate', pointer: '', level: 'warn', args: { tool: tools[i]!.name, other: tools[j]!.name, shared: shared.slice(0, 8).join(', ') } });
-      }
+  }
+  // Pairs are found by prefix filtering (an all-pairs similarity join): two sets with Jaccard ≥ t
+  // share one of the rarest |s| − ⌈t·|s|⌉ + 1 words of each, so only those words are indexed.
+  const rarest = (set: Set<string>) => [...set].sort((a, b) => (common.get(a)! - common.get(b)!) || (a < b ? -1 : 1));
+  const byWord = new Map<string, number[]>();
+  const pairs = new Set<string>();
+  distinctive.forEach((set, i) => {
+    if (!set.size) return;
+    const prefix = rarest(set).slice(0, set.size - Math.ceil(NEAR_DUPLICATE * set.size) + 1);
+    for (const w of prefix) {
+      const seen = byWord.get(w) ?? byWord.set(w, []).get(w)!;
+      for (const j of seen) pairs.add(`${j},${i}`);
+      seen.push(i);
+    }
+  });
+  for (const pair of [...pairs].sort((a, b) => { const [a1, a2] = a.split(',').map(Number); const [b1, b2] = b.split(',').map(Number); return a1! - b1! || a2! - b2!; })) {
+    const [i, j] = pair.split(',').map(Number) as [number, number];
+    const mine = distinctive[i]!;
+    const other = distinctive[j]!;
+    const shared = [...mine].filter((w) => other.has(w));
+    if (shared.length / (mine.size + other.size - shared.length) >= NEAR_DUPLICATE) {
+      problems.push({ tool: tools[i]!.name, code: 'near-duplicate', pointer: '', level: 'warn', args: { tool: tools[i]!.name, other: tools[j]!.name, shared: shared.slice(0, 8).join(', ') } });
     }
   }
   return problems;
@@ -154,9 +171,13 @@ function normal(text: string): string {
   return terms(text).join(' ');
 }
 
+/** Each name once; past MAX_RANKED_TOOLS an even sample of the tools (the figures then describe the sample). */
 function unique(tools: readonly SelectionTool[]): SelectionTool[] {
   const seen = new Set<string>();
-  return tools.filter((t) => !seen.has(t.name) && seen.add(t.name));
+  const once = tools.filter((t) => !seen.has(t.name) && seen.add(t.name));
+  if (once.length <= MAX_RANKED_TOOLS) return once;
+  const step = once.length / MAX_RANKED_TOOLS;
+  return Array.from({ length: MAX_RANKED_TOOLS }, (_, k) => once[Math.floor(k * step)]!);
 }
 
 /** A light stem: 'reads' and 'read', 'notes' and 'note' are one term (not 'class', not 'is'). */
