@@ -2,10 +2,10 @@ import { defineLintCheck } from '../src/core/check.js';
 import { isPlainObject } from '../src/pd/payload.js';
 import { INPUT_SCHEMA_MESSAGES, inputSchemaProblems } from '../src/rules/input-schema.js';
 import { TOOL_NAME_MESSAGES, toolListNameProblems } from '../src/rules/tool-names.js';
-import { queriesOf, SELECTION_MESSAGES, selectionFigures, selectionProblems } from '../src/rules/selection.js';
+import { SELECTION_MESSAGES, selectionFigures, selectionProblems, selectionTool } from '../src/rules/selection.js';
 import { compileSchema } from '../src/util/schema.js';
 import { clip } from '../src/util/text.js';
-import { firstSentence, TOKEN_ENCODING, tokenCounter } from '../src/util/tokens.js';
+import { TOKEN_ENCODING, tokenCounter } from '../src/util/tokens.js';
 
 const messages = {
   ...TOOL_NAME_MESSAGES,
@@ -60,9 +60,7 @@ export default defineLintCheck({
       const named = tools.map((tool, i) => ({ tool, i })).filter(({ tool }) => isPlainObject(tool) && typeof tool.name === 'string');
       const selection = named.map(({ tool }) => {
         const t = tool as { name: string; description?: unknown };
-        const listed = typeof t.description === 'string' ? t.description : '';
-        const full = described.get(t.name);
-        return { name: t.name, minimal: full ? listed : firstSentence(listed), queries: queriesOf(full, listed) };
+        return selectionTool(t.name, typeof t.description === 'string' ? t.description : '', described.get(t.name));
       });
       const figures = selectionFigures(selection);
       const at = new Map(named.map(({ tool, i }) => [(tool as { name: string }).name, i]));

@@ -1,6 +1,5 @@
 import { defineLiveCheck } from '../src/core/check.js';
-import { queriesOf, SELECTION_MESSAGES, selectionFigures, selectionProblems, type SelectionTool } from '../src/rules/selection.js';
-import { firstSentence } from '../src/util/tokens.js';
+import { SELECTION_MESSAGES, selectionFigures, selectionProblems, selectionTool, type SelectionTool } from '../src/rules/selection.js';
 import type { CheckResult, SelectionFigures } from '../src/generated/report.js';
 
 export default defineLiveCheck({
@@ -16,12 +15,7 @@ export default defineLiveCheck({
     // With the resource: queries from the full descriptions; without: the listed text beyond its first
     // sentence, and the first sentence as the minimal description a progressive-disclosure list would keep.
     const full = await ctx.fullDescriptions();
-    const tools: SelectionTool[] = entries.map((t) => {
-      const name = t.name as string;
-      const listed = typeof t.description === 'string' ? t.description : '';
-      const described = full.get(name);
-      return { name, minimal: described ? listed : firstSentence(listed), queries: queriesOf(described, listed) };
-    });
+    const tools: SelectionTool[] = entries.map((t) => selectionTool(t.name as string, typeof t.description === 'string' ? t.description : '', full.get(t.name as string)));
     const figures = selectionFigures(tools);
     // The proof is what tools/list said: the minimal descriptions the ranking read.
     const transcript = ctx.discovery.toolsExchanges;

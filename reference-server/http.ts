@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { foreignRequest, isLoopbackAddress } from './origin.js';
+import { isInitialize, readJson } from './http-body.js';
 import { behaviourWith, createReferenceServer, type Behaviour } from './server.js';
 
 export interface HttpOptions {
@@ -35,26 +36,6 @@ function send(res: ServerResponse, status: number, body: unknown, type = 'applic
 
 function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
   send(res, status, { jsonrpc: '2.0', id: null, error: { code, message } });
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw Object.assign(new Error('body too large'), { status: 413 });
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw Object.assign(new Error('body is not JSON'), { status: 400 });
-  }
-}
-
-function isInitialize(body: unknown): boolean {
-  const first = Array.isArray(body) ? body[0] : body;
-  return typeof first === 'object' && first !== null && (first as { method?: unknown }).method === 'initialize';
 }
 
 /**
@@ -114,7 +95,7 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
       const transport = streams.get(url.searchParams.get('sessionId') ?? '');
       if (req.method !== 'POST') return rpcError(res, 405, -32000, 'Method not allowed');
       if (!transport) return rpcError(res, 404, -32001, 'Session not found');
-      await transport.handlePostMessage(req, res, await readJson(req));
+      await transport.handlePostMessage(req, res, await readJson(req, MAX_BODY_BYTES));
       return;
     }
     const sid = req.headers['mcp-session-id'];
@@ -127,12 +108,12 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
         res.writeHead(200).end();
         return;
       }
-      const body = req.method === 'POST' ? await readJson(req) : undefined;
+      const body = req.method === 'POST' ? await readJson(req, MAX_BODY_BYTES) : undefined;
       await live.transport.handleRequest(req, res, body);
       return;
     }
     if (req.method !== 'POST') return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    const body = await readJson(req);
+    const body = await readJson(req, MAX_BODY_BYTES);
     if (!isInitialize(body)) {
       // A server that ignores the header serves the request in its latest session (a fixture's fault).
       const latest = [...sessions.entries()].pop();

@@ -9,7 +9,7 @@ import { isPlainObject } from '../pd/payload.js';
 import type { Target } from '../transport/target.js';
 import { REVIEW } from '../init/review.js';
 import { ENV_REFERENCE, LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
-import { serverTarget } from './server-target.js';
+import { commandWords, serverTarget } from './server-target.js';
 import { TargetUnavailableError } from '../transport/types.js';
 
 /** Where init writes, and where the tools come from: a saved tools/list (`from`) or a live server. */
@@ -33,7 +33,7 @@ export interface InitServerOptions extends ServerOptions {
  * Throws InputError for bad options, TargetUnavailableError when the server cannot be reached.
  */
 export async function initServer(options: InitServerOptions, spell: Spelling = LIBRARY_SPELLING): Promise<InitOutcome> {
-  const words = options.command === undefined ? [] : typeof options.command === 'string' ? [options.command] : [...options.command];
+  const words = commandWords(options.command);
   if (options.from !== undefined && (words.length || options.url !== undefined)) throw new InputError(`give one source: ${spell.option('from')} FILE, ${spell.option('url')} URL or a server command`);
   checkOutFolder(options.out, spell);
   let source: InitSource;

@@ -6,7 +6,7 @@ import { readDescriptionFolder, type DescriptionFolder } from '../serve/descript
 import { Hub } from '../serve/hub.js';
 import { StdioClientSide } from '../serve/stdio-client.js';
 import { LIBRARY_SPELLING, type Spelling } from './server-options.js';
-import { commandFrom, isDirectory, parseUrl, withUrlCredentials } from './server-target.js';
+import { commandFrom, commandWords, isDirectory, parseUrl, withUrlCredentials } from './server-target.js';
 
 export interface ServeOptions {
   /** The upstream server's command (stdio)… */
@@ -39,7 +39,7 @@ export interface Serving {
 
 export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPELLING): Promise<Serving> {
   const s = spell.option;
-  const words = options.command === undefined ? [] : typeof options.command === 'string' ? [options.command] : [...options.command];
+  const words = commandWords(options.command);
   if (words.length && options.url !== undefined) throw new InputError(`give either ${s('command')} or ${s('url')} for the upstream server, not both`);
   if (!words.length && options.url === undefined) throw new InputError(`no upstream server: ${spell.noServer}`);
   if (options.cwd !== undefined && !isDirectory(options.cwd)) throw new InputError(`${s('cwd')} '${options.cwd}' is not a directory`);

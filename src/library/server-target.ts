@@ -24,7 +24,7 @@ export function serverTarget(options: ServerOptions, spell: Spelling = LIBRARY_S
   const s = spell.option;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const limits = { maxMessageBytes: (options.maxResponseMb ?? DEFAULT_MAX_MESSAGE_MB) * 1024 * 1024 };
-  const words = options.command === undefined ? [] : typeof options.command === 'string' ? [options.command] : [...options.command];
+  const words = commandWords(options.command);
   if (options.url !== undefined) {
     if (words.length) throw new InputError(`give either ${s('command')} or ${s('url')}, not both (got ${s('url')} and '${words[0]}')`);
     if (options.cwd !== undefined || Object.keys(options.env ?? {}).length || options.inheritEnv) {
@@ -45,6 +45,11 @@ export function serverTarget(options: ServerOptions, spell: Spelling = LIBRARY_S
   if (options.cwd !== undefined && !isDirectory(options.cwd)) throw new InputError(`${s('cwd')} '${options.cwd}' is not a directory`);
   const target = new StdioTarget(command, { timeoutMs, startupTimeoutMs: options.startupTimeoutMs, limits, redactor });
   return { target, redactor, describe: target.describe };
+}
+
+/** The command option as words: one string stays one word (commandFrom splits it as a shell would). */
+export function commandWords(command: readonly string[] | string | undefined): string[] {
+  return command === undefined ? [] : typeof command === 'string' ? [command] : [...command];
 }
 
 /**

@@ -4,6 +4,7 @@
 // what the server itself says each tool is for, and see whether the tool comes first.
 import MiniSearch from 'minisearch';
 import type { RuleProblem } from '../core/findings.js';
+import { firstSentence } from '../util/tokens.js';
 import { nameTerms, sentences, terms } from '../util/words.js';
 
 /** A tool as selection sees it: what tools/list says, and what its own description says it is for. */
@@ -61,6 +62,15 @@ export const SELECTION_MESSAGES = {
   'selection-figures': "Tool '{tool}': {percent} % of {queries|query|queries} from its own description rank it first (MRR {mrr}).",
   'selection-summary': 'Selection by minimal description (BM25 over names and minimal descriptions): {percent} % of {queries|query|queries} rank their own tool first, mean reciprocal rank {mrr}, over {tools|tool}.',
 } as const;
+
+/**
+ * A tool as selection sees it. With its full description, the listed text is its minimal one and
+ * the full description says what it is for; without, the first sentence is what a minimal list
+ * would keep and the rest of the listed text is asked.
+ */
+export function selectionTool(name: string, listed: string, full: Record<string, unknown> | undefined): SelectionTool {
+  return { name, minimal: full ? listed : firstSentence(listed), queries: queriesOf(full, listed) };
+}
 
 /** The queries a full description gives: its sentences, its examples' descriptions, its usage patterns. */
 export function queriesOf(full: Record<string, unknown> | undefined, listed: string): string[] {

@@ -23,6 +23,8 @@ interface Pending {
   client: Client;
   id: Id;
   method: string;
+  /** What the hub changes in the answer on its way back (initialize, resources/list). */
+  rewrite: (reply: Message) => Message;
 }
 
 export class Hub {
@@ -219,7 +221,7 @@ export class Hub {
   /** Sends a client request upstream under an id of the proxy's; the reply goes back under the client's. */
   private async forward(client: Client, message: Message, rewrite: (reply: Message) => Message = (r) => r): Promise<void> {
     const upstreamId = `${this.next++}`;
-    this.pending.set(upstreamId, { client, id: message.id!, method: message.method!, ...{ rewrite } } as Pending & { rewrite: typeof rewrite });
+    this.pending.set(upstreamId, { client, id: message.id!, method: message.method!, rewrite });
     const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
     if (token !== undefined) this.progress.set(token, client);
     await this.upstream.send({ ...message, id: upstreamId } as JSONRPCMessage);
@@ -235,7 +237,7 @@ export class Hub {
         own(message);
         return;
       }
-      const pending = this.pending.get(key) as (Pending & { rewrite: (r: Message) => Message }) | undefined;
+      const pending = this.pending.get(key);
       if (!pending) return;
       this.pending.delete(key);
       void pending.client.transport.send(pending.rewrite({ ...message, id: pending.id }) as JSONRPCMessage).catch((err: Error) => this.onError(err));

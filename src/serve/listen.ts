@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitialize, readJson } from '../../reference-server/http-body.js';
 import { foreignRequest, isLoopbackAddress } from '../../reference-server/origin.js';
 import type { Hub } from './hub.js';
 
@@ -11,21 +12,6 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 function rpcError(res: ServerResponse, status: number, message: string): void {
   const text = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } });
   res.writeHead(status, { 'content-type': 'application/json' }).end(text);
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw Object.assign(new Error('body too large'), { status: 413 });
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw Object.assign(new Error('body is not JSON'), { status: 400 });
-  }
 }
 
 export async function listen(hub: Hub, port: number, host = '127.0.0.1', allowedOrigins: readonly string[] = []): Promise<{ url: string; close(): Promise<void> }> {
@@ -49,13 +35,12 @@ export async function listen(hub: Hub, port: number, host = '127.0.0.1', allowed
     if (id) {
       const transport = sessions.get(id);
       if (!transport) return rpcError(res, 404, 'Session not found');
-      await transport.handleRequest(req, res, req.method === 'POST' ? await readJson(req) : undefined);
+      await transport.handleRequest(req, res, req.method === 'POST' ? await readJson(req, MAX_BODY_BYTES) : undefined);
       return;
     }
     if (req.method !== 'POST') return rpcError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
-    const body = await readJson(req);
-    const first = Array.isArray(body) ? body[0] : body;
-    if ((first as { method?: unknown } | null)?.method !== 'initialize') return rpcError(res, 400, 'Bad Request: no session; send initialize first');
+    const body = await readJson(req, MAX_BODY_BYTES);
+    if (!isInitialize(body)) return rpcError(res, 400, 'Bad Request: no session; send initialize first');
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (newId) => { sessions.set(newId, transport); },
