@@ -1,6 +1,6 @@
-import { defineLiveCheck } from '../src/core/check.js';
-import { DASHDASH_PRESENCE_MESSAGES, requireDashdashOrSkip } from '../src/pd/dashdash.js';
-import { isPlainObject } from '../src/pd/payload.js';
+import { defineLiveCheck } from '../src/run/check.js';
+import { DASHDASH_PRESENCE_MESSAGES, requireDashdashOrSkip } from '../src/run/dashdash-presence.js';
+import { isPlainObject } from '../src/protocol/payload.js';
 import { clip } from '../src/util/text.js';
 import { DASHDASH_MESSAGES, crossReferenceProblems } from '../src/rules/dashdash.js';
 
@@ -39,11 +39,12 @@ export default defineLiveCheck({
   title: 'The ai_help method answers in markdown (YAML front matter, When to Use, Quick Reference) and in json',
   spec: { doc: 'dashdash', section: '3.3', level: 'MUST', requirements: ['DD-3.3.1-a', 'DD-3.3.1-b', 'DD-3.3.1-c', 'DD-3.3.1-d', 'DD-3.3.1-e', 'DD-3.3.2-a', 'DD-3.3.2-b', 'DD-4.2-a'] },
   needs: 'session',
+  reads: ['descriptions'],
   preload: () => import('yaml'),
   messages,
   async run(ctx) {
     await requireDashdashOrSkip(ctx);
-    const session = ctx.reader();
+    const session = ctx.probe();
     const md = await session.request('ai_help', {});
     const error = md.response?.error as { code?: unknown } | undefined;
     if (md.noResponse || error?.code === -32601) {

@@ -1,5 +1,5 @@
-import { defineLiveCheck } from '../src/core/check.js';
-import { DASHDASH_PRESENCE_MESSAGES, requireDashdashOrSkip } from '../src/pd/dashdash.js';
+import { defineLiveCheck } from '../src/run/check.js';
+import { DASHDASH_PRESENCE_MESSAGES, requireDashdashOrSkip } from '../src/run/dashdash-presence.js';
 import { dashdashResourceProblems } from '../src/rules/dashdash.js';
 import { SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';
 import { asText } from '../src/util/text.js';
@@ -16,6 +16,7 @@ export default defineLiveCheck({
   title: "Each resource's dashdash object is valid (resourceType, refreshable, cacheDuration…)",
   spec: { doc: 'dashdash', section: '3.4', level: 'MUST', requirements: ['DD-3.4.1-a', 'DD-3.4.2-a', 'DD-3.4.2-b', 'DD-3.4.2-c'] },
   needs: 'session',
+  reads: ['descriptions'],
   messages,
   async run(ctx) {
     await requireDashdashOrSkip(ctx);

@@ -1,6 +1,6 @@
-import { defineLiveCheck } from '../src/core/check.js';
-import { DASHDASH_PRESENCE_MESSAGES, requireDashdashOrSkip } from '../src/pd/dashdash.js';
-import { isPlainObject } from '../src/pd/payload.js';
+import { defineLiveCheck } from '../src/run/check.js';
+import { DASHDASH_PRESENCE_MESSAGES, requireDashdashOrSkip } from '../src/run/dashdash-presence.js';
+import { isPlainObject } from '../src/protocol/payload.js';
 import { DASHDASH_MESSAGES, dashdashServerProblems } from '../src/rules/dashdash.js';
 import { SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';
 
@@ -22,6 +22,7 @@ export default defineLiveCheck({
     requirements: ['DD-3.1.1-a', 'DD-3.1.2-a', 'DD-3.1.2-b', 'DD-3.1.2-c', 'DD-3.1.2-d', 'DD-3.1.2-e', 'DD-3.1.2-f', 'DD-3.1.2-g', 'DD-3.1.2-h', 'DD-3.1.2-i', 'DD-3.1.2-j', 'DD-3.1.2-k', 'DD-3.1.2-l', 'DD-3.1.2-m', 'DD-3.1.2-n'],
   },
   needs: 'session',
+  reads: ['descriptions'],
   messages,
   async run(ctx) {
     await requireDashdashOrSkip(ctx);

@@ -1,6 +1,6 @@
-import { defineLiveCheck } from '../src/core/check.js';
-import { DASHDASH_PRESENCE_MESSAGES, requireDashdashOrSkip } from '../src/pd/dashdash.js';
-import { isPlainObject } from '../src/pd/payload.js';
+import { defineLiveCheck } from '../src/run/check.js';
+import { DASHDASH_PRESENCE_MESSAGES, requireDashdashOrSkip } from '../src/run/dashdash-presence.js';
+import { isPlainObject } from '../src/protocol/payload.js';
 import { DASHDASH_MESSAGES, dashdashToolProblems } from '../src/rules/dashdash.js';
 import { SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';
 import { asText } from '../src/util/text.js';
@@ -29,11 +29,12 @@ export default defineLiveCheck({
     requirements: ['DD-3.2.1-a', 'DD-3.2.2-a', 'DD-3.2.2-b', 'DD-3.2.2-c', 'DD-3.2.2-d', 'DD-3.2.2-e', 'DD-3.2.2-f', 'DD-3.2.2-g', 'DD-3.2.2-h'],
   },
   needs: 'session',
+  reads: ['descriptions'],
   messages,
   async run(ctx) {
     await requireDashdashOrSkip(ctx);
     const { tools, toolNames, toolsExchanges: transcript } = ctx.discovery;
-    const fullDescriptions = await ctx.fullDescriptions();
+    const fullDescriptions = ctx.facts.descriptions.full;
     const without: string[] = [];
     for (const tool of tools) {
       const name = asText(tool.name);

@@ -1,4 +1,5 @@
-import type { LintCheck, LiveCheck } from '../src/core/check.js';
+import type { LiveCheck } from '../src/run/check.js';
+import type { LintCheck } from '../src/lint/check.js';
 import pdMinimalDescriptions from './pd-minimal-descriptions.js';
 import pdResourceListed from './pd-resource-listed.js';
 import pdToolsParameter from './pd-tools-parameter.js';

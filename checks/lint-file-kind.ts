@@ -1,4 +1,4 @@
-import { defineLintCheck } from '../src/core/check.js';
+import { defineLintCheck } from '../src/lint/check.js';
 
 const messages = {
   'unknown-kind': {

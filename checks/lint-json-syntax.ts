@@ -1,4 +1,4 @@
-import { defineLintCheck } from '../src/core/check.js';
+import { defineLintCheck } from '../src/lint/check.js';
 import type { ReadProblem } from '../src/lint/paths.js';
 
 const messages = {

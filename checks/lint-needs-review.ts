@@ -1,4 +1,4 @@
-import { defineLintCheck } from '../src/core/check.js';
+import { defineLintCheck } from '../src/lint/check.js';
 import { REVIEW } from '../src/init/review.js';
 import { joinPointer } from '../src/util/json-pointer.js';
 

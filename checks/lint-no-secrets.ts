@@ -1,4 +1,4 @@
-import { defineLintCheck } from '../src/core/check.js';
+import { defineLintCheck } from '../src/lint/check.js';
 import { detectSecrets, strings } from '../src/lint/secrets.js';
 
 const HINT = 'Remove it, or use a placeholder such as <API_KEY> or ${API_KEY}; never ship real credentials, local paths or internal hosts.';

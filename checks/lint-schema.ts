@@ -1,7 +1,7 @@
-import { defineLintCheck } from '../src/core/check.js';
+import { defineLintCheck } from '../src/lint/check.js';
 import type { RuleProblem } from '../src/core/findings.js';
 import type { LintFile } from '../src/lint/files.js';
-import { isPlainObject } from '../src/pd/payload.js';
+import { isPlainObject } from '../src/protocol/payload.js';
 import { DASHDASH_MESSAGES, dashdashServerProblems, dashdashToolProblems } from '../src/rules/dashdash.js';
 import { schemaProblems, SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';
 import { TOOL_CARD_MESSAGES, toolCardShape } from '../src/rules/tool-card.js';

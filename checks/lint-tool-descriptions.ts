@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { defineLintCheck } from '../src/core/check.js';
+import { defineLintCheck } from '../src/lint/check.js';
 import { stem, type LintFile } from '../src/lint/files.js';
 import { INPUT_SCHEMA_MESSAGES, inputSchemaProblems } from '../src/rules/input-schema.js';
 import { TOOL_DESCRIPTION_MESSAGES, toolDescriptionRules } from '../src/rules/tool-description.js';

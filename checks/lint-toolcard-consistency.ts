@@ -1,5 +1,5 @@
 import { basename, dirname } from 'node:path';
-import { defineLintCheck } from '../src/core/check.js';
+import { defineLintCheck } from '../src/lint/check.js';
 import { stem } from '../src/lint/files.js';
 import { cardIdentityProblems, TOOL_CARD_MESSAGES } from '../src/rules/tool-card.js';
 import { asText } from '../src/util/text.js';

@@ -1,4 +1,4 @@
-import { defineLintCheck } from '../src/core/check.js';
+import { defineLintCheck } from '../src/lint/check.js';
 import { TOOL_CARD_MESSAGES, toolCardRules } from '../src/rules/tool-card.js';
 
 const { 'no-audit': _audit, 'card-name-mismatch': _name, 'input-schema-drift': _drift, ...messages } = TOOL_CARD_MESSAGES;

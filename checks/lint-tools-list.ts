@@ -1,5 +1,5 @@
-import { defineLintCheck } from '../src/core/check.js';
-import { isPlainObject } from '../src/pd/payload.js';
+import { defineLintCheck } from '../src/lint/check.js';
+import { isPlainObject } from '../src/protocol/payload.js';
 import { INPUT_SCHEMA_MESSAGES, inputSchemaProblems } from '../src/rules/input-schema.js';
 import { TOOL_NAME_MESSAGES, toolListNameProblems } from '../src/rules/tool-names.js';
 import { SELECTION_MESSAGES, selectionFigures, selectionProblems, selectionTool } from '../src/rules/selection.js';

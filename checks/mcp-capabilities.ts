@@ -1,6 +1,6 @@
-import { defineLiveCheck } from '../src/core/check.js';
-import { isPlainObject } from '../src/pd/payload.js';
-import type { LiveContext } from '../src/core/context.js';
+import { defineLiveCheck } from '../src/run/check.js';
+import { isPlainObject } from '../src/protocol/payload.js';
+import type { LiveContext } from '../src/run/context.js';
 import type { Exchange } from '../src/transport/types.js';
 
 /** What a declared capability promises to answer: its list method. */
@@ -29,7 +29,7 @@ export default defineLiveCheck({
   spec: { doc: 'mcp-tools', section: 'Capabilities', level: 'MUST', requirements: ['MCP-cap-a', 'MCP-result-c'] },
   needs: 'session',
   // Embedded resources show only in tool results: it reads what every session received.
-  runs: 'last',
+  reads: ['descriptions', 'traffic'],
   sessionUse: 'the probe (one prompts/list when prompts are declared); it reads the tool results every session received, so it runs last',
   messages,
   async run(ctx) {
@@ -48,7 +48,7 @@ export default defineLiveCheck({
       const method = LIST_METHODS[capability];
       const ex = capability === 'tools' ? ctx.discovery.toolsExchanges[0]
         : capability === 'resources' ? ctx.discovery.resourcesExchanges[0]
-        : await ctx.reader().request(method);
+        : await ctx.probe().request(method);
       if (ex && (ex.response?.error as { code?: unknown } | undefined)?.code === -32601) {
         ctx.fail('declared-not-answered', { capability, method }, { transcript: [...initializeExchanges, ex] });
       }
@@ -60,9 +60,9 @@ export default defineLiveCheck({
 async function resourceUse(ctx: LiveContext<keyof typeof messages>): Promise<{ text: string; proof: Exchange[] } | undefined> {
   const listed = ctx.discovery.resources.length;
   if (listed) return { text: `lists ${listed} resource${listed === 1 ? '' : 's'}`, proof: ctx.discovery.resourcesExchanges.slice(0, 1) };
-  const resolved = await ctx.run.resolvedSoFar();
+  const resolved = ctx.facts.descriptions.resource;
   if (resolved) return { text: `serves the tool_descriptions resource (${resolved.uri})`, proof: [] };
-  for (const session of ctx.target.sessionsStarted()) {
+  for (const session of ctx.facts.traffic) {
     for (const ex of session.exchanges) {
       const content = (ex.method === 'tools/call' && isPlainObject(ex.response?.result) ? ex.response.result.content : undefined);
       if (Array.isArray(content) && content.some((c) => isPlainObject(c) && c.type === 'resource')) return { text: 'embeds resources in tool results', proof: [ex] };

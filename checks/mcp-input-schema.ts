@@ -1,4 +1,4 @@
-import { defineLiveCheck } from '../src/core/check.js';
+import { defineLiveCheck } from '../src/run/check.js';
 import { INPUT_SCHEMA_MESSAGES, inputSchemaProblems } from '../src/rules/input-schema.js';
 
 const messages = {
@@ -11,12 +11,13 @@ export default defineLiveCheck({
   title: 'Each inputSchema reads as meant under JSON Schema 2020-12, and a tool without parameters accepts only {}',
   spec: { doc: 'mcp-tools', section: 'Tool', level: 'SHOULD', requirements: ['MCP-input-b', 'MCP-input-c'] },
   needs: 'session',
+  reads: ['descriptions'],
   messages,
   async run(ctx) {
     const { discovery } = ctx;
     // Under progressive disclosure tools/list carries minimal schemas on purpose (§3.1): the
     // schema a client validates against is the full description's, fetched once in the probe.
-    const full = (await ctx.run.resource()) ? await ctx.fullDescriptions() : new Map();
+    const full = ctx.facts.descriptions.full;
     let fromFull = 0;
     let checked = 0;
     for (const tool of discovery.tools) {
@@ -27,7 +28,7 @@ export default defineLiveCheck({
       checked++;
       // Without its full description, a minimal tools/list schema is all there is: only its draft-07 readings count.
       const problems = inputSchemaProblems(schema, { draft07Only: described === undefined && full.size > 0 });
-      const read = described === undefined ? undefined : ctx.run.descriptionExchange(tool.name);
+      const read = described === undefined ? undefined : ctx.facts.descriptions.reads.get(tool.name);
       ctx.problems(tool.name, problems, { base: '/inputSchema', transcript: read ? [read] : discovery.toolsExchanges });
     }
     ctx.info('checked', {

@@ -1,9 +1,8 @@
-import { toolEntry } from '../src/core/discovery.js';
-import { defineLiveCheck } from '../src/core/check.js';
-import type { LiveContext } from '../src/core/context.js';
-import { classifyCall, invalidArguments, isDestructive, isReadOnly } from '../src/pd/calls.js';
-import { isPlainObject } from '../src/pd/payload.js';
-import type { Exchange, JsonObject } from '../src/transport/types.js';
+import { defineLiveCheck } from '../src/run/check.js';
+import type { LiveContext } from '../src/run/context.js';
+import { classifyCall, invalidArguments } from '../src/protocol/calls.js';
+import { isPlainObject } from '../src/protocol/payload.js';
+import type { Exchange } from '../src/transport/types.js';
 
 /** Tools tested, at most: the rule is the same for every tool. */
 const SAMPLE = 50;
@@ -31,36 +30,23 @@ export default defineLiveCheck({
   title: 'A call whose arguments break the inputSchema is refused with a tool result with isError: true',
   spec: { doc: 'mcp-tools', section: 'Security', level: 'MUST', requirements: ['MCP-sec-a', 'MCP-err-b'] },
   needs: 'session',
-  sessionUse: 'the probe, once every description was fetched in it: each tool is called once with arguments its schema forbids',
+  reads: ['unfetched-calls', 'descriptions'],
+  sessionUse: 'the probe, which holds every grant once the descriptions were fetched: each tool is called once with arguments its schema forbids',
   messages,
   async run(ctx) {
-    const { discovery } = ctx;
-    const resource = await ctx.run.resource();
-    // Authorized first: the probe fetches every description (once per run, shared).
-    const full = resource ? await ctx.fullDescriptions() : new Map<string, JsonObject>();
-    const names = ctx.calls.order(ctx.toolsToCallOrStop());
+    const names = ctx.toolsToCallOrStop();
     const tools = names.slice(0, SAMPLE);
     if (names.length > SAMPLE) ctx.info('sampled', { tested: SAMPLE, total: names.length });
-    const session = ctx.reader();
     let rejected = 0;
     let tested = 0;
     for (const name of tools) {
       const location = { tool: name };
-      const schema = full.get(name)?.inputSchema ?? toolEntry(discovery, name)?.inputSchema;
-      const invalid = invalidArguments(schema);
+      const invalid = invalidArguments(ctx.tools.schema(name));
       if (!invalid) {
         ctx.info('not-derivable', { tool: name }, { location });
         continue;
       }
-      if (ctx.options.safeCalls && !isReadOnly(discovery, name)) {
-        ctx.info('not-called', { tool: name, why: '--safe-calls, and it is not marked read-only' }, { location });
-        continue;
-      }
-      if (isDestructive(discovery, name) && !ctx.options.allowDestructive) {
-        ctx.info('not-called', { tool: name, why: 'it is annotated destructiveHint; --allow-destructive allows it' }, { location });
-        continue;
-      }
-      const ex = await callOnce(ctx, name, invalid.args, resource !== undefined);
+      const ex = await callOnce(ctx, name, Object.keys(invalid.args).length === 0);
       if (!ex) continue;
       tested++;
       const args = { tool: name, violation: invalid.violation };
@@ -79,15 +65,19 @@ export default defineLiveCheck({
 });
 
 /**
- * The call, made once. A server without the resource has no authorization, so a first run against
- * it stays short and harmless: no new call is made there, and the `{}` calls criterion 7 already
- * made (to tools whose schema requires a property) are judged instead.
+ * The call, made once, through the run's door. A server without the resource has no
+ * authorization, so a first run against it stays short and harmless: no new call is made there,
+ * and the `{}` calls made before anything was fetched (to tools whose schema requires a
+ * property) are judged instead.
  */
-async function callOnce(ctx: LiveContext<keyof typeof messages>, name: string, args: JsonObject, fetched: boolean): Promise<Exchange | undefined> {
-  if (fetched) return ctx.reader().callTool(name, args);
-  const earlier = ctx.calls.unfetched.get(name);
-  if (earlier && Object.keys(args).length === 0) return earlier.exchange;
+async function callOnce(ctx: LiveContext<keyof typeof messages>, name: string, emptyRefused: boolean): Promise<Exchange | undefined> {
+  if (ctx.facts.descriptions.resource) {
+    const ex = await ctx.call(ctx.probe(), name, { intent: 'invalid-arguments' });
+    if (!ex) ctx.info('not-called', { tool: name, why: ctx.whyNotCalled(name) }, { location: { tool: name } });
+    return ex;
+  }
+  const earlier = ctx.facts.unfetched.calls.find((c) => c.tool === name && Object.keys(c.args).length === 0);
+  if (earlier && emptyRefused) return earlier.exchange;
   ctx.info('not-called', { tool: name, why: 'the server has no tool_descriptions resource, so only the {} calls made already are judged' }, { location: { tool: name } });
   return undefined;
 }
-

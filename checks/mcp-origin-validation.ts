@@ -1,6 +1,6 @@
-import { defineLiveCheck } from '../src/core/check.js';
+import { defineLiveCheck } from '../src/run/check.js';
 import type { Exchange, JsonObject } from '../src/transport/types.js';
-import { isLoopbackAddress } from '../reference-server/origin.js';
+import { isLoopbackAddress } from '../src/protocol/server/origin.js';
 
 const FOREIGN = 'evil.example.com';
 

@@ -1,7 +1,6 @@
-import { defineLiveCheck } from '../src/core/check.js';
-import { isReadOnly } from '../src/pd/calls.js';
-import { fetchDescriptions } from '../src/pd/fetch.js';
-import { isPlainObject } from '../src/pd/payload.js';
+import { defineLiveCheck } from '../src/run/check.js';
+import { fetchDescriptions } from '../src/protocol/fetch.js';
+import { isPlainObject } from '../src/protocol/payload.js';
 import { compileSchema, describeErrors } from '../src/util/schema.js';
 import { clip } from '../src/util/text.js';
 import type { Exchange } from '../src/transport/types.js';
@@ -32,15 +31,16 @@ export default defineLiveCheck({
   title: 'A tool with an outputSchema returns structuredContent that conforms to it',
   spec: { doc: 'mcp-tools', section: 'Output Schema', level: 'MUST', requirements: ['MCP-output-a', 'MCP-output-b', 'MCP-result-a'] },
   needs: 'session',
+  reads: ['unfetched-calls', 'descriptions'],
   messages,
   async run(ctx) {
     const { discovery } = ctx;
     const withSchema = discovery.tools.filter((t) => typeof t.name === 'string' && t.outputSchema !== undefined);
     if (!withSchema.length) ctx.skip('no-output-schema');
     // The probe session: by now it has fetched every description (so it may call every tool).
-    const session = ctx.reader();
-    const base = (await ctx.run.resource())?.uri;
-    const fullDescriptions = await ctx.fullDescriptions();
+    const session = ctx.probe();
+    const base = ctx.facts.descriptions.resource?.uri;
+    const fullDescriptions = ctx.facts.descriptions.full;
     let checked = 0;
     for (const tool of withSchema) {
       const name = tool.name as string;
@@ -50,7 +50,7 @@ export default defineLiveCheck({
         ctx.fail('output-schema-invalid', { tool: name, problem: clip(compiled.problem, 200) }, { location, transcript: discovery.toolsExchanges });
         continue;
       }
-      if (ctx.options.safeCalls && !isReadOnly(discovery, name)) {
+      if (ctx.options.safeCalls && !ctx.tools.isReadOnly(name)) {
         ctx.info('not-called-safe-calls', { tool: name }, { location });
         continue;
       }
@@ -58,13 +58,13 @@ export default defineLiveCheck({
       let ex: Exchange | undefined;
       if (base) {
         fetched = [(await fetchDescriptions(session, base, [name])).exchange];
-        ex = await ctx.callTool(session, name, fullDescriptions.get(name));
+        ex = await ctx.call(session, name, { entry: fullDescriptions.get(name) });
       } else {
-        // Without the resource every call is unfetched: reuse a call already made (criterion 7's).
-        ex = ctx.calls.unfetched.get(name)?.exchange ?? (await ctx.callTool(session, name));
+        // Without the resource every call is unfetched: reuse a call already made before anything was fetched.
+        ex = ctx.facts.unfetched.calls.find((c) => c.tool === name)?.exchange ?? (await ctx.call(session, name));
       }
       if (!ex) {
-        ctx.info('not-called', { tool: name, why: ctx.calls.notCalled.get(name) ?? '' }, { location });
+        ctx.info('not-called', { tool: name, why: ctx.whyNotCalled(name) || (ctx.facts.unfetched.notCalled.find((n) => n.tool === name)?.why ?? '') }, { location });
         continue;
       }
       const required = requiredOf(fullDescriptions.get(name)?.inputSchema ?? tool.inputSchema);

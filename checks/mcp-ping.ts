@@ -1,5 +1,5 @@
-import { defineLiveCheck } from '../src/core/check.js';
-import { isPlainObject } from '../src/pd/payload.js';
+import { defineLiveCheck } from '../src/run/check.js';
+import { isPlainObject } from '../src/protocol/payload.js';
 import { clip } from '../src/util/text.js';
 
 const messages = {
@@ -20,7 +20,7 @@ export default defineLiveCheck({
   needs: 'session',
   messages,
   async run(ctx) {
-    const ex = await ctx.reader().request('ping');
+    const ex = await ctx.probe().request('ping');
     const result = ex.response?.result;
     if (ex.response?.error !== undefined || result === undefined) {
       const error = ex.response?.error as { code?: unknown; message?: unknown } | undefined;

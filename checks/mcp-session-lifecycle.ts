@@ -1,4 +1,4 @@
-import { defineLiveCheck } from '../src/core/check.js';
+import { defineLiveCheck } from '../src/run/check.js';
 import type { Exchange, JsonObject } from '../src/transport/types.js';
 
 /** What MCP's Streamable HTTP session management requires; the 404 rule is the model's (src/model/judge.ts). */

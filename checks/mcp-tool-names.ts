@@ -1,4 +1,4 @@
-import { defineLiveCheck } from '../src/core/check.js';
+import { defineLiveCheck } from '../src/run/check.js';
 import { TOOL_NAME_MESSAGES, toolListNameProblems } from '../src/rules/tool-names.js';
 
 export default defineLiveCheck({

@@ -1,4 +1,4 @@
-import { defineLiveCheck } from '../src/core/check.js';
+import { defineLiveCheck } from '../src/run/check.js';
 
 const messages = {
   'pagination-broken': {

@@ -1,6 +1,6 @@
-import { defineLiveCheck } from '../src/core/check.js';
+import { defineLiveCheck } from '../src/run/check.js';
 import { afterEndOf } from '../src/transport/session.js';
-import { isPlainObject } from '../src/pd/payload.js';
+import { isPlainObject } from '../src/protocol/payload.js';
 import { clip } from '../src/util/text.js';
 import { MAX_DEPTH, TOO_DEEP, TOO_LARGE } from '../src/transport/limits.js';
 
@@ -33,7 +33,7 @@ export default defineLiveCheck({
   spec: { doc: 'mcp-tools', section: 'Protocol Messages', level: 'MUST', requirements: ['MCP-err-a'] },
   needs: 'session',
   // It reads the traffic of every other check, deferred work included.
-  runs: 'last',
+  reads: ['traffic'],
   sessionUse: 'none: it reads every message the other checks received, so it runs last',
   preload: () => import('@modelcontextprotocol/sdk/types.js'),
   messages,
@@ -49,7 +49,7 @@ export default defineLiveCheck({
     } as unknown as Record<string, ResultSchema>;
     const { fail, done } = ctx.capped(MAX_FINDINGS);
     let checked = 0;
-    for (const session of ctx.target.sessionsStarted()) {
+    for (const session of ctx.facts.traffic) {
       for (const line of session.garbage) {
         if (line.startsWith(TOO_DEEP)) fail('too-deep', { session: session.label, text: clip(line.slice(TOO_DEEP.length + 2), 120) });
         else if (line.startsWith(TOO_LARGE)) fail('too-large', { session: session.label, text: clip(line.slice(TOO_LARGE.length + 2), 120) });

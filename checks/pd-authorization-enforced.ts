@@ -1,7 +1,6 @@
-import { defineLiveCheck } from '../src/core/check.js';
-import { isReadOnly } from '../src/pd/calls.js';
-import { entryFor, fetchDescriptions, isDescriptionEntry } from '../src/pd/fetch.js';
-import { descriptionsUri } from '../src/pd/uri.js';
+import { defineLiveCheck } from '../src/run/check.js';
+import { entryFor, fetchDescriptions, isDescriptionEntry } from '../src/protocol/fetch.js';
+import { descriptionsUri } from '../src/protocol/uri.js';
 import type { JsonObject } from '../src/transport/types.js';
 
 /** How often an authorized tool is called in a row ("authorization persists"). */
@@ -46,13 +45,14 @@ export default defineLiveCheck({
     requirements: ['PD-5.1-a', 'PD-5.1-b', 'PD-5.1-d'],
   },
   needs: 'session',
+  reads: ['unfetched-calls', 'descriptions'],
   opens: 1,
   sessionUse: 'a new session: failed and refused fetches, then each tool fetched and called one by one (the next one called unfetched); its first grant is called once more at the end of the run, after every other check',
   messages,
   async run(ctx) {
-    const base = await ctx.resourceUriOrSkip('authorization');
+    const base = ctx.resourceUriOrSkip('authorization');
     // Read-only tools first: unfetched calls go to them before any other.
-    const all = ctx.calls.order(ctx.toolsToCallOrStop());
+    const all = ctx.toolsToCallOrStop();
     const tools = all.slice(0, SAMPLE);
     if (all.length > SAMPLE) ctx.info('sampled', { tested: SAMPLE, total: all.length });
     const session = await ctx.session();
@@ -60,10 +60,10 @@ export default defineLiveCheck({
     const entries = new Map<string, JsonObject>();
     const said = new Set<string>();
     const call = async (name: string) => {
-      const ex = await ctx.callTool(session, name, entries.get(name));
+      const ex = await ctx.call(session, name, { entry: entries.get(name) });
       if (!ex && !said.has(name)) {
         said.add(name);
-        ctx.info('unfetched-not-called', { tool: name, why: ctx.calls.notCalled.get(name) ?? '' }, { location: { tool: name } });
+        ctx.info('unfetched-not-called', { tool: name, why: ctx.whyNotCalled(name) }, { location: { tool: name } });
       }
     };
 
@@ -74,7 +74,7 @@ export default defineLiveCheck({
     // With many tools the read asks for known tools outside the sample; with few, for the last
     // read-only tool (one that may be called unfetched) and distinct unknown names.
     const spare = all.slice(SAMPLE, SAMPLE + OVERSIZED_READ + 1);
-    const probed = [...tools].reverse().find((t) => isReadOnly(ctx.discovery, t)) ?? tools[tools.length - 1]!;
+    const probed = [...tools].reverse().find((t) => ctx.tools.isReadOnly(t)) ?? tools[tools.length - 1]!;
     const oversized = spare.length > OVERSIZED_READ ? spare : [probed, ...Array.from({ length: OVERSIZED_READ }, (_, k) => `pd_check_no_such_tool_${k + 1}`)];
     if (all.length > 1) {
       await session.readResource(descriptionsUri(base, oversized));

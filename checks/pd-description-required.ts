@@ -1,9 +1,5 @@
-import { defineLiveCheck } from '../src/core/check.js';
-import { TOOL_DESCRIPTION_REQUIRED } from '../src/pd/calls.js';
-import { isReadOnly } from '../src/pd/calls.js';
-
-/** Tools called unfetched, at most: on a server with thousands, the refusal of this many proves the rule. */
-const SAMPLE = 500;
+import { defineLiveCheck } from '../src/run/check.js';
+import { TOOL_DESCRIPTION_REQUIRED } from '../src/protocol/calls.js';
 
 const HINT = `Refuse the call with {"error":{"code":"${TOOL_DESCRIPTION_REQUIRED}","message":…,"resource_uri":"<resource>?tools=<name>"}} until the description was fetched in this session (if pd-session-isolation fails too, grants leak between sessions).`;
 
@@ -34,37 +30,20 @@ export default defineLiveCheck({
     requirements: ['PD-5.1-c', 'PD-6.2-a'],
   },
   needs: 'session',
-  runs: 'before-any-fetch',
-  clean: true,
-  sessionUse: "the run's clean session (nothing is ever fetched in it), first: read-only tools are called before anything is fetched anywhere in the run, the others with arguments their full schema refuses",
+  // Its calls are the run's own, made before anything was fetched anywhere (src/run/phases.ts).
+  reads: ['unfetched-calls'],
+  sessionUse: "the run's clean session (nothing is ever fetched in it), in the phases before the checks: read-only tools are called before anything is fetched anywhere in the run, the others with arguments their full schema refuses",
   messages,
   async run(ctx) {
-    // Read-only tools first, destructive ones last: the first unfetched call that runs ends the
-    // calls of tools that are not read-only (CallLedger).
-    const all = ctx.calls.order(ctx.toolsToCallOrStop());
-    const tools = all.slice(0, SAMPLE);
-    if (all.length > SAMPLE) ctx.info('sampled', { tested: SAMPLE, total: all.length });
-    const session = await ctx.cleanSession();
-    const notCalled = new Map<string, string>();
-    for (const name of tools) {
-      // One unfetched call that ran proves the criterion failed: more would prove nothing new.
-      if (ctx.calls.ranUnfetched) {
-        notCalled.set(name, `'${ctx.calls.ranUnfetched}' already ran unfetched, which proves this criterion failed; more unfetched calls would prove nothing new`);
-        ctx.calls.skip(name, notCalled.get(name)!);
-        continue;
-      }
-      // The others get arguments their full schema refuses: the run fetches the descriptions (in
-      // the probe) once the read-only tools were called before any fetch of the run.
-      if (!isReadOnly(ctx.discovery, name)) await ctx.fullDescriptions();
-      const ex = await ctx.callTool(session, name);
-      if (!ex) notCalled.set(name, ctx.calls.notCalled.get(name) ?? '');
-    }
-    // A refusal neither grants nor is used up: the first tool, called once more, is refused again.
-    const again = tools.find((name) => !notCalled.has(name));
-    if (again && !ctx.calls.ranUnfetched) await ctx.callTool(session, again);
-    // Each call is judged by the model with the run's other exchanges (src/model/judge.ts).
-    const reasons = [...new Set(notCalled.values())];
-    for (const why of reasons) ctx.info('not-called', { tools: [...notCalled].filter(([, w]) => w === why).map(([t]) => t), why });
-    if (notCalled.size === tools.length) ctx.skip('none-callable');
+    ctx.toolsToCallOrStop();
+    const { tried, total, calls, notCalled, unavailable } = ctx.facts.unfetched;
+    if (unavailable) ctx.fail('session-unavailable', { reason: unavailable });
+    if (total > tried.length) ctx.info('sampled', { tested: tried.length, total });
+    // Each call is judged by the model with the run's other exchanges (src/model/judge.ts); here,
+    // what was not called and why, per tool, from the run's ledger.
+    const reasons = new Map<string, string[]>();
+    for (const n of notCalled) if (!reasons.get(n.why)?.includes(n.tool)) reasons.set(n.why, [...(reasons.get(n.why) ?? []), n.tool]);
+    for (const [why, tools] of reasons) ctx.info('not-called', { tools, why });
+    if (!unavailable && tried.length && !calls.length) ctx.skip('none-callable');
   },
 });

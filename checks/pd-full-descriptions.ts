@@ -1,6 +1,6 @@
-import { defineLiveCheck } from '../src/core/check.js';
+import { defineLiveCheck } from '../src/run/check.js';
 import { joinPointer } from '../src/util/json-pointer.js';
-import { fetchDescriptions } from '../src/pd/fetch.js';
+import { fetchDescriptions } from '../src/protocol/fetch.js';
 import { FULL_TOOL_DESCRIPTION_MESSAGES, toolDescriptionProblems } from '../src/rules/tool-description.js';
 
 /** A name no server has, to see that an unknown name adds nothing but its own entry. */
@@ -29,22 +29,23 @@ export default defineLiveCheck({
     requirements: ['PD-3.2-b', 'PD-3.2-c', 'PD-3.2-d', 'PD-4.4-a', 'PD-4.4-b', 'PD-4.4-c'],
   },
   needs: 'session',
+  reads: ['descriptions'],
   messages,
   async run(ctx) {
-    const base = await ctx.resourceUriOrSkip('full descriptions');
+    const base = ctx.resourceUriOrSkip('full descriptions');
     const names = ctx.discovery.toolNames.filter((n) => !n.includes(','));
     if (names.length === 0) ctx.skip('no-tools-listed');
     // Small reads first: a server that returns every tool shows it only when asked for fewer.
     // Their keys are judged by the model, with every other read of the run.
     for (const requested of [[names[0]!], ...(names.length > 1 ? [[names[0]!, names[1]!]] : []), [names[0]!, UNKNOWN_NAME]]) {
-      await fetchDescriptions(ctx.reader(), base, requested);
+      await fetchDescriptions(ctx.probe(), base, requested);
     }
     // Each description, by the same rules as the lint of tool_descriptions/<name>.json.
-    const full = await ctx.fullDescriptions();
+    const full = ctx.facts.descriptions.full;
     for (const name of names) {
       const entry = full.get(name);
       if (!entry) continue; // no description came for it: the model's finding (missing-entry, or criterion 3's)
-      const transcript = [ctx.run.descriptionExchange(name)!].filter(Boolean);
+      const transcript = [ctx.facts.descriptions.reads.get(name)!].filter(Boolean);
       ctx.problems(name, toolDescriptionProblems(entry, { name, why: 'the name it was fetched by' }), { base: joinPointer('', name), transcript });
     }
   },

@@ -1,5 +1,5 @@
-import { defineLiveCheck } from '../src/core/check.js';
-import type { LiveContext } from '../src/core/context.js';
+import { defineLiveCheck } from '../src/run/check.js';
+import type { LiveContext } from '../src/run/context.js';
 import { minimalSchemaProblems } from '../src/rules/minimal-schema.js';
 import { clip, sanitizeLine } from '../src/util/text.js';
 import { words } from '../src/util/words.js';

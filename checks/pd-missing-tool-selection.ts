@@ -1,4 +1,4 @@
-import { defineLiveCheck } from '../src/core/check.js';
+import { defineLiveCheck } from '../src/run/check.js';
 
 const HINT = 'Answer with {"error":{"code":"MISSING_TOOL_SELECTION","message":…,"examples":[…?tools=…]}} (JSON text of the read, or JSON-RPC error data).';
 
@@ -21,12 +21,13 @@ export default defineLiveCheck({
     requirements: ['PD-4.3-d', 'PD-6.1-a'],
   },
   needs: 'session',
+  reads: ['descriptions'],
   messages,
   async run(ctx) {
-    const base = await ctx.resourceUriOrSkip('the missing-selection error');
+    const base = ctx.resourceUriOrSkip('the missing-selection error');
     // DESIGN: an empty ?tools= counts as missing too. Both answers are judged by the model
     // (src/model/missing-selection.ts), with every such read of the run.
-    await ctx.reader().readResource(base);
-    await ctx.reader().readResource(`${base}${base.includes('?') ? '&' : '?'}tools=`);
+    await ctx.probe().readResource(base);
+    await ctx.probe().readResource(`${base}${base.includes('?') ? '&' : '?'}tools=`);
   },
 });

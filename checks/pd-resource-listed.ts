@@ -1,6 +1,6 @@
-import { defineLiveCheck } from '../src/core/check.js';
-import { isPlainObject } from '../src/pd/payload.js';
-import { RESOURCE_PATH } from '../src/pd/uri.js';
+import { defineLiveCheck } from '../src/run/check.js';
+import { isPlainObject } from '../src/protocol/payload.js';
+import { RESOURCE_PATH } from '../src/protocol/uri.js';
 import { sanitizeLine, clip, asText } from '../src/util/text.js';
 
 const WORDING = 'See the wording in guide §"Resource Description Wording".';

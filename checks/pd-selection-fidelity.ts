@@ -1,4 +1,4 @@
-import { defineLiveCheck } from '../src/core/check.js';
+import { defineLiveCheck } from '../src/run/check.js';
 import { SELECTION_MESSAGES, selectionFigures, selectionProblems, selectionTool, type SelectionTool } from '../src/rules/selection.js';
 import type { CheckResult, SelectionFigures } from '../src/generated/report.js';
 
@@ -7,6 +7,7 @@ export default defineLiveCheck({
   title: 'Each tool is still found by its minimal description (BM25 over names and minimal descriptions, queries from its own description)',
   spec: { doc: 'progressive-disclosure', section: '3.1', level: 'MUST', requirements: [] },
   needs: 'session',
+  reads: ['descriptions'],
   messages: SELECTION_MESSAGES,
   selectionFigures: verdictFigures,
   async run(ctx) {
@@ -14,7 +15,7 @@ export default defineLiveCheck({
     if (!entries.length) return;
     // With the resource: queries from the full descriptions; without: the listed text beyond its first
     // sentence, and the first sentence as the minimal description a progressive-disclosure list would keep.
-    const full = await ctx.fullDescriptions();
+    const full = ctx.facts.descriptions.full;
     const tools: SelectionTool[] = entries.map((t) => selectionTool(t.name as string, typeof t.description === 'string' ? t.description : '', full.get(t.name as string)));
     const figures = selectionFigures(tools);
     // The proof is what tools/list said: the minimal descriptions the ranking read.

@@ -1,6 +1,5 @@
-import { defineLiveCheck } from '../src/core/check.js';
-import { isReadOnly } from '../src/pd/calls.js';
-import { entryFor, fetchDescriptions, isDescriptionEntry } from '../src/pd/fetch.js';
+import { defineLiveCheck } from '../src/run/check.js';
+import { entryFor, fetchDescriptions, isDescriptionEntry } from '../src/protocol/fetch.js';
 import type { McpSession } from '../src/transport/session.js';
 import type { JsonObject } from '../src/transport/types.js';
 
@@ -34,6 +33,7 @@ export default defineLiveCheck({
     requirements: ['PD-5.1-e', 'PD-5.2-a', 'PD-5.2-b', 'PD-5.2-c'],
   },
   needs: 'sessions',
+  reads: ['unfetched-calls', 'descriptions'],
   opens: (o) => fetchers(o.sessions),
   fresh: 1,
   clean: true,
@@ -44,18 +44,14 @@ export default defineLiveCheck({
   },
   messages,
   async run(ctx) {
-    const base = await ctx.resourceUriOrSkip('session isolation');
-    const all = ctx.calls.order(ctx.toolsToCallOrStop());
+    const base = ctx.resourceUriOrSkip('session isolation');
+    const all = ctx.toolsToCallOrStop();
     const tools = all.slice(0, SAMPLE);
     if (all.length > SAMPLE) ctx.info('sampled', { tested: SAMPLE, total: all.length });
 
     const [clean, ...singles] = await Promise.all([ctx.cleanSession(), ...Array.from({ length: fetchers(ctx.options.sessions) }, () => ctx.session())]);
-    // A refusal in the clean session, before this check fetches anything, shows the server
-    // enforces descriptions at all: then a call that runs later leaks between sessions.
-    const readOnly = tools.find((t) => isReadOnly(ctx.discovery, t));
-    if (readOnly) await ctx.callTool(clean!, readOnly);
-    // The probe holds every grant once the run has fetched the full descriptions in it.
-    await ctx.fullDescriptions();
+    // The probe holds every grant: the run fetched the full descriptions in it.
+    const full = ctx.facts.descriptions.full;
     const entries = new Map<McpSession, Map<string, JsonObject>>();
     await Promise.all(singles.map(async (session, k) => {
       const tool = tools[k % tools.length]!;
@@ -65,11 +61,14 @@ export default defineLiveCheck({
     }));
     // Each its own tool once, one session at a time: a grant that works alone and fails among the
     // others is not kept per session.
-    for (const [k, session] of singles.entries()) await ctx.callTool(session, tools[k % tools.length]!, entries.get(session)?.get(tools[k % tools.length]!));
+    for (const [k, session] of singles.entries()) await ctx.call(session, tools[k % tools.length]!, { entry: entries.get(session)?.get(tools[k % tools.length]!) });
 
     // Every session calls every tool, all at once (the call plan decides what may be called where).
-    const sessions = [ctx.reader(), clean!, ...singles];
-    await Promise.all(sessions.flatMap((session) => tools.map((tool) => ctx.callTool(session, tool, entries.get(session)?.get(tool) ?? ctx.discovery.fullDescriptions.get(tool)))));
+    const sessions = [ctx.probe(), clean!, ...singles];
+    await Promise.all(sessions.flatMap((session) => tools.map((tool) => ctx.call(session, tool, { entry: entries.get(session)?.get(tool) ?? full.get(tool) }))));
+    // Each its own tool once more, alone: a grant refused among the others that works again
+    // now was another session's state taken for this one's (the model tells it from a lapse).
+    for (const [k, session] of singles.entries()) await ctx.call(session, tools[k % tools.length]!, { entry: entries.get(session)?.get(tools[k % tools.length]!) });
 
     // The sessions opened here end — half told (HTTP DELETE), half simply dropped, as clients
     // that vanish — and a session opened after them must start bare. Its calls wait for the end
@@ -82,7 +81,7 @@ export default defineLiveCheck({
     opening.catch(() => {}); // its failure is reported where it is awaited
     ctx.atEnd(async () => {
       const after = await opening;
-      for (const tool of tools) await ctx.callTool(after, tool);
+      for (const tool of tools) await ctx.call(after, tool);
       ctx.info('tested', { sessions: sessions.length, tools: tools.length });
     });
   },

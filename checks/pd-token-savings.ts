@@ -1,4 +1,4 @@
-import { defineLiveCheck } from '../src/core/check.js';
+import { defineLiveCheck } from '../src/run/check.js';
 import type { CheckResult, TokenFigures } from '../src/generated/report.js';
 import { countTokensOf, minimalEntry, TOKEN_ENCODING, tokenCounter } from '../src/util/tokens.js';
 
@@ -23,12 +23,13 @@ export default defineLiveCheck({
   title: 'tools/list costs far fewer tokens than the full descriptions (the spec claims 80–90 % savings)',
   spec: { doc: 'progressive-disclosure', section: '1.2', level: 'SHOULD', requirements: [] },
   needs: 'session',
+  reads: ['descriptions'],
   preload: tokenCounter,
   messages,
   tokenFigures,
   async run(ctx) {
     const named = ctx.discovery.tools.filter((t) => typeof t.name === 'string');
-    if (!(await ctx.run.resource())) {
+    if (!ctx.facts.descriptions.resource) {
       // Today's cost on every server, and what a progressive-disclosure list would cost instead.
       const counts = await countTokensOf(named.flatMap((tool) => [JSON.stringify(tool), JSON.stringify(minimalEntry(tool))]));
       let listed = 0;
@@ -43,7 +44,7 @@ export default defineLiveCheck({
       if (named.length) ctx.info('list-cost', { tools: named.length, listed, estimate, percent: listed ? Math.round((1 - estimate / listed) * 100) : 0, encoding: TOKEN_ENCODING });
       ctx.skip('no-descriptions-resource');
     }
-    const fullDescriptions = await ctx.fullDescriptions();
+    const fullDescriptions = ctx.facts.descriptions.full;
     const both = named.filter((t) => fullDescriptions.has(t.name as string));
     if (!both.length) ctx.skip('no-full-descriptions');
     const counts = await countTokensOf(both.flatMap((tool) => [JSON.stringify(tool), JSON.stringify(fullDescriptions.get(tool.name as string))]));

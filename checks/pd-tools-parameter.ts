@@ -1,5 +1,5 @@
-import { defineLiveCheck } from '../src/core/check.js';
-import { fetchDescriptions } from '../src/pd/fetch.js';
+import { defineLiveCheck } from '../src/run/check.js';
+import { fetchDescriptions } from '../src/protocol/fetch.js';
 
 /** Each tool is fetched on its own; past this many, the rest are covered by the multi-tool fetch only. */
 const MAX_SINGLE_FETCHES = 500;
@@ -30,12 +30,13 @@ export default defineLiveCheck({
     requirements: ['PD-3.2-e', 'PD-4.3-a', 'PD-4.3-b', 'PD-4.3-c'],
   },
   needs: 'session',
+  reads: ['descriptions'],
   messages,
   async run(ctx) {
-    const base = await ctx.resourceUriOrSkip('the tools parameter');
+    const base = ctx.resourceUriOrSkip('the tools parameter');
     const names = ctx.discovery.toolNames;
     if (names.length === 0) ctx.skip('no-tools-listed');
-    const session = ctx.reader();
+    const session = ctx.probe();
 
     for (const name of names.filter((n) => n.includes(','))) ctx.fail('comma-in-name', { tool: name }, { location: { tool: name } });
     const requestable = names.filter((n) => !n.includes(','));

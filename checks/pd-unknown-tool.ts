@@ -1,5 +1,5 @@
-import { defineLiveCheck } from '../src/core/check.js';
-import { fetchDescriptions } from '../src/pd/fetch.js';
+import { defineLiveCheck } from '../src/run/check.js';
+import { fetchDescriptions } from '../src/protocol/fetch.js';
 
 export const UNKNOWN_TOOL = 'pd_check_no_such_tool';
 
@@ -28,12 +28,13 @@ export default defineLiveCheck({
     requirements: ['PD-6.3-a', 'PD-10.2-b'],
   },
   needs: 'session',
+  reads: ['descriptions'],
   messages,
   async run(ctx) {
-    const base = await ctx.resourceUriOrSkip('unknown tool names');
+    const base = ctx.resourceUriOrSkip('unknown tool names');
     // Judged by the model with every other read of the run: alone, and beside a known name.
-    await fetchDescriptions(ctx.reader(), base, [UNKNOWN_TOOL]);
+    await fetchDescriptions(ctx.probe(), base, [UNKNOWN_TOOL]);
     const known = ctx.discovery.toolNames.find((n) => !n.includes(','));
-    if (known) await fetchDescriptions(ctx.reader(), base, [known, UNKNOWN_TOOL]);
+    if (known) await fetchDescriptions(ctx.probe(), base, [known, UNKNOWN_TOOL]);
   },
 });

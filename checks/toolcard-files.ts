@@ -1,9 +1,8 @@
-import { toolEntry } from '../src/core/discovery.js';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineLiveCheck } from '../src/core/check.js';
+import { defineLiveCheck } from '../src/run/check.js';
 import { readLintFile } from '../src/lint/files.js';
-import { isPlainObject } from '../src/pd/payload.js';
+import { isPlainObject } from '../src/protocol/payload.js';
 import { SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';
 import { cardIdentityProblems, TOOL_CARD_MESSAGES, toolCardRules, toolCardShape } from '../src/rules/tool-card.js';
 
@@ -25,6 +24,7 @@ export default defineLiveCheck({
   title: 'Tool Card files (--cards DIR) match the live tools: one card per listed tool, no card for an unlisted one, no schema drift',
   spec: { doc: 'tool-cards', section: 'identity', level: 'MUST', requirements: ['TC-tool.name', 'TC-schema.input_schema_inline'] },
   needs: 'session',
+  reads: ['descriptions'],
   messages,
   async run(ctx) {
     const dir = ctx.options.cardsDir;
@@ -34,7 +34,7 @@ export default defineLiveCheck({
     }
     const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
     const listed = new Set(ctx.discovery.toolNames);
-    const fullDescriptions = (await ctx.run.resource()) ? await ctx.fullDescriptions() : new Map();
+    const fullDescriptions = ctx.facts.descriptions.full;
     const transcript = ctx.discovery.toolsExchanges;
     for (const file of files) {
       const name = file.slice(0, -'.json'.length);
@@ -51,8 +51,8 @@ export default defineLiveCheck({
         ctx.fail('card-unreadable', { tool: name, file: shown, problem }, { location: { tool: name, file: shown } });
         continue;
       }
-      const proof = ctx.run.descriptionExchange(name);
-      const live = fullDescriptions.get(name)?.inputSchema ?? toolEntry(ctx.discovery, name)?.inputSchema;
+      const proof = ctx.facts.descriptions.reads.get(name);
+      const live = fullDescriptions.get(name)?.inputSchema ?? ctx.tools.entry(name)?.inputSchema;
       const against = `the live ${fullDescriptions.has(name) ? 'full description' : 'tools/list'} inputSchema`;
       // The same rules as the lint of card files and the check of served cards, with the same codes.
       ctx.problems(name, [

@@ -1,6 +1,5 @@
-import { toolEntry } from '../src/core/discovery.js';
-import { defineLiveCheck } from '../src/core/check.js';
-import { isPlainObject } from '../src/pd/payload.js';
+import { defineLiveCheck } from '../src/run/check.js';
+import { isPlainObject } from '../src/protocol/payload.js';
 import { SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';
 import { cardIdentityProblems, TOOL_CARD_MESSAGES, toolCardRules, toolCardShape } from '../src/rules/tool-card.js';
 import type { Exchange } from '../src/transport/types.js';
@@ -24,11 +23,12 @@ export default defineLiveCheck({
     requirements: ['TC-well-known', 'TC-tool.name', 'TC-schema.input_schema_inline', 'TC-level.L1', 'TC-level.L2', 'TC-level.L3', 'TC-safety.destructive-approval'],
   },
   needs: 'http',
+  reads: ['descriptions'],
   messages,
   async run(ctx) {
     const missing: string[] = [];
     let found = 0;
-    const fullDescriptions = await ctx.fullDescriptions();
+    const fullDescriptions = ctx.facts.descriptions.full;
     for (const name of ctx.discovery.toolNames) {
       const path = `/.well-known/mcp-tools/${encodeURIComponent(name)}.json`;
       const got = await ctx.httpGet(path);
@@ -54,7 +54,7 @@ export default defineLiveCheck({
         continue;
       }
       if (!isPlainObject(card)) continue;
-      const live = fullDescriptions.get(name)?.inputSchema ?? toolEntry(ctx.discovery, name)?.inputSchema;
+      const live = fullDescriptions.get(name)?.inputSchema ?? ctx.tools.entry(name)?.inputSchema;
       const against = `the live ${fullDescriptions.has(name) ? 'full description' : 'tools/list'} inputSchema`;
       // The same rules as the lint of card files, with the same codes.
       ctx.problems(name, [

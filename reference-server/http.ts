@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { foreignRequest, isLoopbackAddress } from './origin.js';
-import { isInitialize, readJson } from './http-body.js';
+import { foreignRequest, isLoopbackAddress } from '../src/protocol/server/origin.js';
+import { isInitialize, readJson } from '../src/protocol/server/http-body.js';
 import { behaviourWith, createReferenceServer, type Behaviour } from './server.js';
 
 export interface HttpOptions {

@@ -1,7 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createReferenceServer, SERVER_NAME, SERVER_VERSION, type Behaviour } from './server.js';
 import { startHttpServer } from './http.js';
-import { DEFAULT_FETCH_LIMIT, MAX_NAMES_PER_FETCH } from './limits.js';
+import { DEFAULT_FETCH_LIMIT, MAX_NAMES_PER_FETCH } from '../src/protocol/server/limits.js';
 
 const USAGE = `Usage: ${SERVER_NAME} [--http PORT] [--host HOST] [--allowed-origin ORIGIN] [--help] [--version]
 

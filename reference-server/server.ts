@@ -23,9 +23,9 @@ import {
   parseSelection,
   toolDescriptionRequired,
   unknownTool,
-} from './protocol.js';
+} from '../src/protocol/server/payloads.js';
 import { TOOLS } from './tools.js';
-import { checkFetchSize, DEFAULT_FETCH_LIMIT, FetchLimiter } from './limits.js';
+import { checkFetchSize, DEFAULT_FETCH_LIMIT, FetchLimiter } from '../src/protocol/server/limits.js';
 
 import { SERVER_NAME, SERVER_VERSION } from './server-info.js';
 import { aiHelp, RESOURCE_DASHDASH, SERVER_DASHDASH, TOOL_DASHDASH } from './dashdash.js';

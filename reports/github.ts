@@ -1,4 +1,4 @@
-import { verdictSentence } from './verdict-sentence.js';
+import { verdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport } from '../src/generated/report.js';
 import { makeVisible } from '../src/util/text.js';
 import { fenceOffCommands } from './ci-fence.js';

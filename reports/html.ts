@@ -1,4 +1,4 @@
-import { verdictSentence } from './verdict-sentence.js';
+import { verdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
 import { entries, othersLine, type Entry } from './group.js';

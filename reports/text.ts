@@ -1,4 +1,4 @@
-import { verdictSentence } from './verdict-sentence.js';
+import { verdictSentence } from '../src/core/verdict-sentence.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../src/generated/report.js';
 import { clip, inlineJson, listing, plural, sanitizeLine, asText } from '../src/util/text.js';

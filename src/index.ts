@@ -27,8 +27,10 @@ export { LINT_CHECKS, LIVE_CHECKS, PD_CRITERIA };
 export { EXIT, exitCodeFor, type FailOn } from './core/exit-codes.js';
 export { InputError } from './core/input-error.js';
 export { TargetUnavailableError } from './transport/types.js';
-export { defineLiveCheck, defineLintCheck, severityOf, type LiveCheck, type LintCheck, type CheckDefinition, type CheckSpec, type CheckNeeds } from './core/check.js';
-export type { LiveContext } from './core/context.js';
+export { severityOf, type CheckDefinition, type CheckSpec, type CheckNeeds, type Fact } from './core/check.js';
+export { defineLiveCheck, type LiveCheck } from './run/check.js';
+export { defineLintCheck, type LintCheck } from './lint/check.js';
+export type { LiveContext } from './run/context.js';
 export type { LintContext } from './lint/context.js';
 export type { MessageSpec, Messages, Args } from './core/messages.js';
 export type {

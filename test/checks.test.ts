@@ -5,7 +5,7 @@ import t from 'tap';
 import { join } from 'node:path';
 import { LIVE_CHECKS } from '../checks/index.js';
 import { referenceBehaviour, type Behaviour } from '../reference-server/server.js';
-import type { LiveCheck } from '../src/core/check.js';
+import type { LiveCheck } from '../src/run/check.js';
 import { cleanStatusOverStdio, REFERENCE_CARDS, ROOT, tempDir } from './helpers.js';
 import { runInProcess, testCheck, type InProcessServer, type InvalidCase, type Script, type ValidCase } from './support/check-tester.js';
 import { rewriteReads } from '../fixtures/servers/serve.js';

@@ -124,7 +124,8 @@ const hasScript = spawnSync('script', ['--version']).status === 0;
 t.test('progress: a live line on a terminal, nothing with --quiet or without a terminal', { skip: hasScript ? false : 'script(1) is not available to give the checker a terminal' }, async (t) => {
   const onTty = (extra: string) => spawnSync('script', ['-qec', `node ${CLI_PATH} ${extra} --sessions 3 -- node ${REFERENCE} > /dev/null`, '/dev/null'], { cwd: ROOT, encoding: 'utf8' }).stdout;
   const shown = onTty('');
-  t.match(shown, /\[1\/\d+\] pd-description-required/);
+  t.match(shown, /\[1\/\d+\] pd-minimal-descriptions/, 'checks that read only the discovery start first');
+  t.match(shown, /\[\d+\/\d+\] pd-description-required/);
   t.match(shown, /pd-session-isolation \(1 session\)/);
   t.match(shown, /\r\u001b\[K$/, 'the line is erased at the end');
   t.equal(onTty('--quiet --only mcp-tool-names'), '', '--quiet: nothing');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { LIVE_CHECKS } from '../checks/index.js';
 import { startHttpServer } from '../reference-server/http.js';
 import type { Behaviour } from '../reference-server/server.js';
-import { DEFAULT_SESSIONS } from '../src/core/session-plan.js';
+import { DEFAULT_SESSIONS } from '../src/run/session-plan.js';
 import { checkServer } from '../src/index.js';
 import { ROOT, tempDir } from './helpers.js';
 import { FIXTURES, judgeFixtureRun, TEST_SEED } from './support/fixtures.js';

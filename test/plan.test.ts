@@ -3,7 +3,7 @@ import t from 'tap';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LIVE_CHECKS } from '../checks/index.js';
-import { DEFAULT_SESSIONS, sessionPlan } from '../src/core/session-plan.js';
+import { DEFAULT_SESSIONS, sessionPlan } from '../src/run/session-plan.js';
 import { selectChecks } from '../src/core/select.js';
 import { REFERENCE, checkJson, runCli, tempDir } from './helpers.js';
 import { explorationSessions } from '../src/model/explore/explore.js';
@@ -50,7 +50,14 @@ t.test('--sessions changes the count, and isolation runs that many sessions at o
 t.test('a run of criterion 8 alone opens its own sessions', async (t) => {
   const only = selectChecks(LIVE_CHECKS, ['pd-session-isolation'], []);
   const plan = sessionPlan(only, { sessions: 3, transport: 'stdio', explore: EXPLORING });
-  t.same(plan.steps.map((s) => s.sessions), [{ probe: true, clean: true, opened: ['S1'], fresh: ['S2'] }, { probe: false, clean: true, opened: [], fresh: [] }]);
+  t.same(plan.steps.map((s) => [s.id, s.sessions]), [
+    ['probe', { probe: true, clean: false, opened: [], fresh: [] }],
+    ['unfetched-read-only', { probe: false, clean: true, opened: [], fresh: [] }],
+    ['descriptions', { probe: true, clean: false, opened: [], fresh: [] }],
+    ['unfetched-others', { probe: false, clean: true, opened: [], fresh: [] }],
+    ['pd-session-isolation', { probe: true, clean: true, opened: ['S1'], fresh: ['S2'] }],
+    ['exploration', { probe: false, clean: true, opened: [], fresh: [] }],
+  ]);
   const file = join(tempDir(), 'starts');
   const server = countingServer(file);
   const { report } = await checkJson(server.args, [...server.extra, '--only', 'pd-session-isolation']);

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { startHttpServer } from '../reference-server/http.js';
-import { MAX_NAMES_PER_FETCH } from '../reference-server/limits.js';
+import { MAX_NAMES_PER_FETCH } from '../src/protocol/server/limits.js';
 import { HttpWire } from '../src/transport/http.js';
 import { McpSession } from '../src/transport/session.js';
 import type { Exchange, JsonObject } from '../src/transport/types.js';

@@ -5,7 +5,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LINT_CHECKS, LIVE_CHECKS } from '../checks/index.js';
 import { referenceBehaviour } from '../reference-server/server.js';
-import { CONTEXT_MESSAGES } from '../src/core/context.js';
+import { CONTEXT_MESSAGES } from '../src/run/context.js';
 import { SHARED_MESSAGES } from '../src/core/findings.js';
 import type { CheckReport } from '../src/generated/report.js';
 import { lintPaths } from '../src/lint/lint.js';

@@ -2,10 +2,11 @@ import t from 'tap';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { parseEnv } from '../src/cli/target-args.js';
 import { commandFrom } from '../src/library/server-target.js';
-import type { Discovery } from '../src/core/discovery.js';
-import { callableTools, callArguments, classifyCall } from '../src/pd/calls.js';
-import { findSignalledError, invalidErrorCode } from '../src/pd/errors.js';
-import { descriptionsUri, isToolDescriptionsUri, requestedTools, sameUri } from '../src/pd/uri.js';
+import type { Discovery } from '../src/run/discovery.js';
+import { classifyCall } from '../src/protocol/calls.js';
+import { ToolFacts } from '../src/run/tools.js';
+import { findSignalledError, invalidErrorCode } from '../src/protocol/errors.js';
+import { descriptionsUri, isToolDescriptionsUri, requestedTools, sameUri } from '../src/protocol/uri.js';
 import { PROTOCOL_VERSION } from '../src/transport/session.js';
 import type { Exchange } from '../src/transport/types.js';
 import { sanitizeLine } from '../src/util/text.js';
@@ -74,12 +75,12 @@ t.test('--safe-calls keeps only tools marked read-only; call arguments come from
       { name: 'write_b', annotations: { readOnlyHint: false } },
       { name: 'read_c', dashdash: { operationType: 'read' } },
     ],
-    fullDescriptions: new Map([['write_b', { examples: [{ input: { x: 1 } }] }]]),
   } as unknown as Discovery;
-  t.same(callableTools(discovery, true), ['read_a', 'read_c']);
-  t.same(callableTools(discovery, false), ['read_a', 'write_b', 'read_c']);
-  t.same(callArguments(discovery, 'write_b'), { x: 1 });
-  t.same(callArguments(discovery, 'read_a'), {});
+  const tools = new ToolFacts(discovery, new Map([['write_b', { examples: [{ input: { x: 1 } }] }]]));
+  t.same(tools.callable(true), ['read_a', 'read_c']);
+  t.same(tools.callable(false), ['read_a', 'write_b', 'read_c']);
+  t.same(tools.exampleArguments('write_b'), { x: 1 });
+  t.same(tools.exampleArguments('read_a'), {});
 });
 
 t.test('untrusted text is made inert for the terminal', async (t) => {

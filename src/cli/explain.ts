@@ -7,7 +7,7 @@ import { UsageError } from './usage-error.js';
 import { distance } from './distance.js';
 import { hintOf, templateOf } from '../core/messages.js';
 import { SHARED_MESSAGES } from '../core/findings.js';
-import { CONTEXT_MESSAGES } from '../core/context.js';
+import { CONTEXT_MESSAGES } from '../run/context.js';
 
 type AnyCheck = Pick<CheckDefinition<unknown>, 'id' | 'title' | 'spec' | 'needs' | 'messages'>;
 

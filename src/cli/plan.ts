@@ -1,4 +1,4 @@
-import type { PlanStep, SessionPlan } from '../core/session-plan.js';
+import type { PlanStep, SessionPlan } from '../run/session-plan.js';
 
 /** The session plan as `--explain-plan` prints it: what starts when, and why each check needs it. */
 export function planText(plan: SessionPlan): string {
@@ -11,10 +11,10 @@ export function planText(plan: SessionPlan): string {
     '',
   ];
   const rows = collapse(plan.steps).map((r) => [r.order, r.name, r.sessions, r.use] as const);
-  const width = (k: 1 | 2) => Math.max(k === 1 ? 5 : 8, ...rows.map((r) => r[k].length));
-  lines.push(`${'#'.padStart(5)}  ${'check'.padEnd(width(1))}  ${'sessions'.padEnd(width(2))}  why`);
+  const width = (k: 1 | 2) => Math.max(k === 1 ? 4 : 8, ...rows.map((r) => r[k].length));
+  lines.push(`${'#'.padStart(5)}  ${'step'.padEnd(width(1))}  ${'sessions'.padEnd(width(2))}  why`);
   for (const [order, name, sessions, use] of rows) lines.push(`${order.padStart(5)}  ${name.padEnd(width(1))}  ${sessions.padEnd(width(2))}  ${use}`);
-  lines.push('', 'Why each session exists: docs/DESIGN.md, "The session plan". Nothing was started.', '');
+  lines.push('', 'Phases run in this order; checks start as soon as the facts they read exist, independent ones at the same time.', 'Why each session exists: docs/DESIGN.md, "The session plan". Nothing was started.', '');
   return lines.join('\n');
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BaselineEntry, CheckReport, CheckResult, Finding } from '../generated/report.js';
 import type { Baseline } from '../generated/baseline.js';
-import { statusOf } from './runner.js';
+import { statusOf } from './execute.js';
 import { summarize } from './build-report.js';
 
 /**
@@ -53,7 +53,7 @@ export function applyBaseline(report: CheckReport, baseline: Baseline, file: str
       accepted++;
       return { ...f, accepted: true };
     });
-    return { ...r, findings, status: statusOf(findings.filter((f) => !f.accepted)) };
+    return { ...r, findings, status: statusOf({}, findings.filter((f) => !f.accepted)) };
   });
   const stale = baseline.accepted.filter((e) => !matched.has(e.fingerprint));
   return { ...report, results, summary: summarize(results), baseline: { file, accepted, stale } };

@@ -1,5 +1,5 @@
 import type { CheckReport, CheckResult, ExplorationSummary, ReportOptions, ReportSummary, ReportTarget } from '../generated/report.js';
-import { verdictSentence, type VerdictData } from '../../reports/verdict-sentence.js';
+import { verdictSentence, type VerdictData } from './verdict-sentence.js';
 import { TOOL_NAME, TOOL_VERSION } from '../util/version.js';
 
 export function summarize(results: CheckResult[]): ReportSummary {

@@ -1,16 +1,30 @@
 import type { CheckResult, FindingLevel, SelectionFigures, SpecRef, TokenFigures } from '../generated/report.js';
-import type { LiveContext } from './context.js';
-import type { LintContext } from '../lint/context.js';
 import { isCode, type Messages } from './messages.js';
 
 /** What a check needs from the run: a live session, many sessions, files, or an HTTP target. */
 export type CheckNeeds = 'session' | 'sessions' | 'folder' | 'http';
+
+/**
+ * The facts of a live run a check reads (src/run/phases.ts produces them, in phases): what the
+ * probe learned, the calls made before anything was fetched, the resource and the full
+ * descriptions, and — for checks that judge everything — the whole run's traffic. A check runs
+ * as soon as what it reads exists, and never before: its order follows from this, not from the
+ * registry.
+ */
+export type Fact = 'discovery' | 'unfetched-calls' | 'descriptions' | 'traffic';
 
 /** The spec reference of a check; `requirements` are ids from specs/REQUIREMENTS.md. */
 export type CheckSpec = SpecRef & { requirements: string[] };
 
 /** The codes a messages table defines. */
 export type Codes<M> = Extract<keyof M, string>;
+
+/** What the session plan depends on: --sessions and which checks run. */
+export interface PlanOptions {
+  sessions: number;
+  /** Ids of the checks selected for this run. */
+  selected: readonly string[];
+}
 
 /**
  * A check: its metadata lives here once, and the runner stamps it onto every result.
@@ -24,6 +38,8 @@ export interface CheckDefinition<Ctx, M extends Messages = Messages> {
   spec: CheckSpec;
   /** The runner skips a check whose needs the target cannot meet (an `http` check over stdio). */
   needs: CheckNeeds;
+  /** The facts of the run it reads (live checks; default: the discovery only). */
+  reads?: readonly Fact[];
   /**
    * How many new sessions `run` opens (sessions forced fresh not counted), so the target can start
    * them ahead. A number, or a function of the run's options (e.g. `--sessions`).
@@ -39,12 +55,6 @@ export interface CheckDefinition<Ctx, M extends Messages = Messages> {
   /** Whether `run` calls in the run's clean session (opened once per run, nothing ever fetched in it). */
   clean?: boolean;
   /**
-   * When the check must run, whatever its place in the report: `before-any-fetch` (nothing was
-   * fetched anywhere in the run yet: a refusal there shows the server enforces descriptions, so
-   * that a later leak between sessions is seen as one), `last` (it reads the whole run's traffic).
-   */
-  runs?: 'before-any-fetch' | 'last';
-  /**
    * Loads what `run` will need that is slow to load (a tokenizer, schemas). The runner starts it
    * when the run starts, so that it loads while the server starts, off the critical path.
    */
@@ -58,12 +68,10 @@ export interface CheckDefinition<Ctx, M extends Messages = Messages> {
   run(ctx: Ctx): Promise<void>;
 }
 
-export type LiveCheck = Readonly<CheckDefinition<LiveContext>>;
-export type LintCheck = Readonly<CheckDefinition<LintContext>>;
-
 const ID_PATTERN = /^(pd|mcp|dashdash|toolcard|lint)-[a-z0-9]+(-[a-z0-9]+)*$/;
 
-function define<T extends CheckDefinition<unknown>>(definition: T): Readonly<T> {
+/** Checks a definition's id and codes, and freezes it (the live and lint registries both use this). */
+export function defineCheck<T extends CheckDefinition<never>>(definition: T): Readonly<T> {
   if (!ID_PATTERN.test(definition.id)) {
     throw new Error(`check id '${definition.id}' must be kebab-case with a pd-, mcp-, dashdash-, toolcard- or lint- prefix`);
   }
@@ -71,16 +79,6 @@ function define<T extends CheckDefinition<unknown>>(definition: T): Readonly<T> 
     if (!isCode(code)) throw new Error(`check ${definition.id}: message code '${code}' must be kebab-case`);
   }
   return Object.freeze(definition);
-}
-
-/** A live check; `ctx.fail('code', …)` accepts only the codes of `messages` (and the shared ones). */
-export function defineLiveCheck<M extends Messages>(definition: CheckDefinition<LiveContext<Codes<M>>, M>): LiveCheck {
-  return define(definition) as unknown as LiveCheck;
-}
-
-/** A lint check, likewise. */
-export function defineLintCheck<M extends Messages>(definition: CheckDefinition<LintContext<Codes<M>>, M>): LintCheck {
-  return define(definition) as unknown as LintCheck;
 }
 
 /** The level of a check's failures follows the spec's word: MUST → error, SHOULD → warning. */
@@ -100,24 +98,12 @@ export function severityOf(level: SpecRef['level']): FindingLevel {
   }
 }
 
-/** What the session plan depends on: --sessions and which checks run. */
-export interface PlanOptions {
-  sessions: number;
-  /** Ids of the checks selected for this run. */
-  selected: readonly string[];
-}
-
 /** How many sessions a check opens, from its `opens` metadata (0 when it declares none). */
 export function opensOf(check: { opens?: CheckDefinition<unknown>['opens'] }, options: PlanOptions): number {
   return typeof check.opens === 'function' ? check.opens(options) : check.opens ?? 0;
 }
 
-/**
- * The order checks run in: those that must meet a server on which nothing was fetched yet come
- * first (see `runs` in CheckDefinition and the session plan in docs/DESIGN.md), the rest in
- * registry order.
- */
-export function executionOrder<C extends Pick<LiveCheck, 'runs'>>(checks: readonly C[]): C[] {
-  const rank = (c: C) => (c.runs === 'before-any-fetch' ? 0 : c.runs === 'last' ? 2 : 1);
-  return [...checks].sort((a, b) => rank(a) - rank(b));
+/** Whether a check reads the whole run's traffic (it then runs after everything else). */
+export function readsTraffic(check: { reads?: readonly Fact[] }): boolean {
+  return check.reads?.includes('traffic') === true;
 }

@@ -136,6 +136,15 @@ export class FindingSink<C extends string = string> {
     };
   }
 
+  /** Attaches a shortest sequence to the first finding of `code` that has none; false when there is no such finding. */
+  attachSequence(code: string, sequence: NonNullable<FindingExtras['sequence']>): boolean {
+    const finding = this.findings.find((f) => f.code === code && !f.sequence);
+    if (!finding) return false;
+    const { transcript, ...rest } = sequence;
+    finding.sequence = { ...rest, ...(transcript?.length ? { transcript: toTranscript(transcript) } : {}) };
+    return true;
+  }
+
   skip(code: C | SharedCode, args: Args = {}): never {
     throw new SkipCheck(code, args);
   }

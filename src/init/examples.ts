@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { isPlainObject } from '../pd/payload.js';
+import { isPlainObject } from '../protocol/payload.js';
 import { quickValidate } from '../util/schema.js';
 import { REVIEW } from './review.js';
 
@@ -61,7 +61,8 @@ export function generateExamples(name: string, schema: unknown): { examples: Gen
     jsf.option(kind.options);
     let input: unknown;
     try {
-      input = jsf.generate(schema);
+      // The faker writes into the schema it is given: never the server's own (a frozen fact of the run).
+      input = jsf.generate(structuredClone(schema));
     } catch {
       input = undefined;
     }

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../pd/payload.js';
+import { isPlainObject } from '../protocol/payload.js';
 import { countTokensOf, minimalListing, TOKEN_ENCODING } from '../util/tokens.js';
 import { generateExamples } from './examples.js';
 import { findableDescriptions } from './findable.js';

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../pd/payload.js';
+import { isPlainObject } from '../protocol/payload.js';
 import type { InitSource } from './init.js';
 import { REVIEW } from './review.js';
 

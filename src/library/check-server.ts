@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
 import { LIVE_CHECKS } from '../../checks/index.js';
-import type { LiveCheck } from '../core/check.js';
-import type { LiveOptions } from '../core/context.js';
+import type { LiveCheck } from '../run/check.js';
+import type { LiveOptions } from '../run/options.js';
 import type { FailOn } from '../core/exit-codes.js';
 import { InputError } from '../core/input-error.js';
-import { checkTarget } from '../core/live.js';
-import type { RunHooks } from '../core/runner.js';
+import { checkTarget } from '../run/live.js';
+import type { RunHooks } from '../core/hooks.js';
 import { selectChecks } from '../core/select.js';
-import { DEFAULT_SESSIONS, sessionPlan, type SessionPlan } from '../core/session-plan.js';
+import { DEFAULT_SESSIONS, sessionPlan, type SessionPlan } from '../run/session-plan.js';
 import type { CheckReport, ReportOptions } from '../generated/report.js';
 import { DEFAULT_EXPLORE } from '../model/explore/defaults.js';
 import { explorationSessions } from '../model/explore/explore.js';

@@ -2,10 +2,10 @@
 // reads (initialize, tools/list, ai_help) and never calls a tool.
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { discover } from '../core/discovery.js';
+import { discover } from '../run/discovery.js';
 import { InputError } from '../core/input-error.js';
 import { planInit, type InitPlan, type InitSource } from '../init/init.js';
-import { isPlainObject } from '../pd/payload.js';
+import { isPlainObject } from '../protocol/payload.js';
 import type { Target } from '../transport/target.js';
 import { REVIEW } from '../init/review.js';
 import { ENV_REFERENCE, LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';

@@ -1,6 +1,6 @@
 import { LINT_CHECKS } from '../../checks/index.js';
-import type { LintCheck } from '../core/check.js';
-import type { RunHooks } from '../core/runner.js';
+import type { LintCheck } from '../lint/check.js';
+import type { RunHooks } from '../core/hooks.js';
 import { selectChecks } from '../core/select.js';
 import type { CheckReport } from '../generated/report.js';
 import { lintPaths } from '../lint/lint.js';

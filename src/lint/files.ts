@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { isPlainObject } from '../pd/payload.js';
+import { isPlainObject } from '../protocol/payload.js';
 import { displayPath, type FoundPath, type ReadProblem } from './paths.js';
 import { JsonSource } from './source.js';
 

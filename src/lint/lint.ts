@@ -1,28 +1,15 @@
-import type { LintCheck } from '../core/check.js';
+import type { LintCheck } from './check.js';
 import type { CheckReport } from '../generated/report.js';
 import { buildReport } from '../core/build-report.js';
-import { executeCheck, type RunHooks } from '../core/runner.js';
+import { executeCheck } from '../core/execute.js';
+import type { RunHooks } from '../core/hooks.js';
 import { LintContext, type LintOptions } from './context.js';
 import { readLintFile } from './files.js';
+import { mapLimit } from '../util/concurrency.js';
 import { collectPaths } from './paths.js';
 
 /** Files read at once: enough to keep the disk busy, few enough never to run out of descriptors. */
 const READ_CONCURRENCY = 32;
-
-/** `items.map(work)` with at most `limit` at a time, in order. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 
 /**
  * The core of `mcp-pd-check lint`, with no printing and no exit codes: read every file (a broken

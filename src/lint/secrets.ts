@@ -7,6 +7,8 @@
  */
 
 import { joinPointer } from '../util/json-pointer.js';
+import { CREDENTIAL_PATTERNS, isPlaceholder } from '../safety/credentials.js';
+
 
 export interface SecretMatch {
   kind: 'credential' | 'disclosure';
@@ -14,18 +16,6 @@ export interface SecretMatch {
   masked: string;
 }
 
-/** Credentials: secret in themselves, wherever they appear (also masked in a server's output). */
-export const CREDENTIAL_PATTERNS: Array<[RegExp, string]> = [
-  [/-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/, 'a private key'],
-  [/\bAKIA[0-9A-Z]{16}\b/, 'an AWS access key id'],
-  [/\bgh[pousr]_[A-Za-z0-9]{30,}\b/, 'a GitHub token'],
-  [/\bgithub_pat_[A-Za-z0-9_]{40,}\b/, 'a GitHub token'],
-  [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, 'a Slack token'],
-  [/\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}/, 'an API secret key'],
-  [/\bAIza[0-9A-Za-z_-]{35}\b/, 'a Google API key'],
-  [/\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/, 'a JSON Web Token'],
-  [/\bBearer\s+[A-Za-z0-9._~+/-]{20,}=*/, 'a bearer token'],
-];
 
 /** Not secret, but not for publishing in tool metadata either: where the server's machine is. */
 const DISCLOSURE_PATTERNS: Array<[RegExp, string]> = [
@@ -34,13 +24,6 @@ const DISCLOSURE_PATTERNS: Array<[RegExp, string]> = [
   [/\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:internal|corp|intranet|lan)\b/i, 'an internal host name'],
   [/\b(?:10\.\d{1,3}\.\d{1,3}\.\d{1,3}|192\.168\.\d{1,3}\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])\.\d{1,3}\.\d{1,3})\b/, 'a private IP address'],
 ];
-
-/** Placeholders that only look like secrets: documentation, not leaks. */
-const PLACEHOLDER = /x{4,}|\.\.\.|…|<[^>]*>|\$\{|\{\{|YOUR_|EXAMPLE|REDACTED|PLACEHOLDER|dummy|changeme/i;
-
-export function isPlaceholder(text: string): boolean {
-  return PLACEHOLDER.test(text);
-}
 
 export function mask(text: string): string {
   if (text.length <= 8) return `${text.slice(0, 2)}…`;

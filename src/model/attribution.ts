@@ -116,11 +116,12 @@ function candidateReads(call: RanCall): PastRead[] {
 }
 
 /**
- * A call refused although the session held the grant: lost on its own (6), or lost while other
- * sessions were busy after it had worked in this session (8: grants not kept per session).
+ * A call refused although the session held the grant: a grant that lapsed (6), or — refused while
+ * other sessions were busy, after it had worked in this session, and working again afterwards with
+ * no new fetch — another session's state taken for this one's (8: grants not kept per session).
  */
-export function lostGrant(session: McpSession, tool: string, code: string, ex: Exchange, fetch: Exchange | undefined, concurrent: boolean, workedBefore: boolean, sequentialLosses: boolean): RuleBreak {
+export function lostGrant(session: McpSession, tool: string, code: string, ex: Exchange, fetch: Exchange | undefined, mixedUp: boolean): RuleBreak {
   const proof = [...(fetch ? [fetch] : []), ex];
-  if (concurrent && workedBefore && !sequentialLosses) return { check: CRITERION.isolation, code: 'own-grant-refused', args: { session: session.label, tool }, level: 'fail', tool, proof };
+  if (mixedUp) return { check: CRITERION.isolation, code: 'own-grant-refused', args: { session: session.label, tool }, level: 'fail', tool, proof };
   return { check: CRITERION.grants, code: 'grant-not-kept', args: { tool, code }, level: 'fail', tool, proof };
 }

@@ -1,7 +1,7 @@
-import { classifyCall, TOOL_DESCRIPTION_REQUIRED } from '../pd/calls.js';
-import { anySignalledCode, invalidErrorCode } from '../pd/errors.js';
-import { isPlainObject } from '../pd/payload.js';
-import { descriptionsUri, isToolDescriptionsUri, requestedTools, sameUri } from '../pd/uri.js';
+import { classifyCall, TOOL_DESCRIPTION_REQUIRED } from '../protocol/calls.js';
+import { anySignalledCode, invalidErrorCode } from '../protocol/errors.js';
+import { isPlainObject } from '../protocol/payload.js';
+import { descriptionsUri, isToolDescriptionsUri, requestedTools, sameUri } from '../protocol/uri.js';
 import type { Exchange, JsonObject } from '../transport/types.js';
 import { inlineJson } from '../util/text.js';
 import { CRITERION, type RuleBreak, type SessionModel, type World } from './world.js';

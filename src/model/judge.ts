@@ -1,5 +1,5 @@
-import { classifyCall } from '../pd/calls.js';
-import { isPlainObject, resourceJson } from '../pd/payload.js';
+import { classifyCall } from '../protocol/calls.js';
+import { isPlainObject, resourceJson } from '../protocol/payload.js';
 import type { McpSession } from '../transport/session.js';
 import type { Exchange } from '../transport/types.js';
 import { attribute, evidenceOf, lostGrant, type PastStep, type RanCall } from './attribution.js';
@@ -115,10 +115,24 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
   const evidence = evidenceOf(ran, refusedTools);
   const proven = new Map();
   for (const call of ran) out.breaks.push(attribute(call, evidence, proven));
-  const sequentialLosses = lost.some((l) => !l.concurrent);
-  for (const l of lost) out.breaks.push(lostGrant(l.step.session, (l.step.op as { tool: string }).tool, l.code, l.step.ex, l.fetch, l.concurrent, l.workedBefore, sequentialLosses));
+  for (const l of lost) out.breaks.push(lostGrant(l.step.session, (l.step.op as { tool: string }).tool, l.code, l.step.ex, l.fetch, l.concurrent && l.workedBefore && recovered(l.step, all)));
   out.breaks.push(...presenceBreaks(presence));
   return out;
+}
+
+/**
+ * Whether a grant refused at `step` worked again later in its session with no new read of the
+ * tool in between: the loss did not last, so the answer was another session's (a request of it
+ * taken for this one's), not a grant that lapsed.
+ */
+function recovered(step: Step, all: readonly Step[]): boolean {
+  const tool = (step.op as { tool: string }).tool;
+  for (const later of all) {
+    if (later.session !== step.session || later.sent <= step.sent) continue;
+    if (later.op.kind === 'read' && later.op.items.some((n) => n.trim() === tool)) return false;
+    if (later.op.kind === 'call' && later.op.tool === tool && classifyCall(later.ex).kind === 'authorized') return true;
+  }
+  return false;
 }
 
 function ranCall(step: Step, how: RanCall['how'], state: Live, live: Map<McpSession, Live>, ended: Array<{ session: McpSession; grants: Map<string, Exchange | undefined> }>): RanCall {

@@ -1,7 +1,7 @@
-import { MISSING_TOOL_SELECTION } from '../pd/calls.js';
-import { anySignalledCode, findSignalledError, invalidErrorCode } from '../pd/errors.js';
-import { isDescriptionEntry } from '../pd/fetch.js';
-import { isPlainObject, resourceJson } from '../pd/payload.js';
+import { MISSING_TOOL_SELECTION } from '../protocol/calls.js';
+import { anySignalledCode, findSignalledError, invalidErrorCode } from '../protocol/errors.js';
+import { isDescriptionEntry } from '../protocol/fetch.js';
+import { isPlainObject, resourceJson } from '../protocol/payload.js';
 import type { Exchange } from '../transport/types.js';
 import { toolsParameter } from './ops.js';
 import { CRITERION, type RuleBreak, type World } from './world.js';

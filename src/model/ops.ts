@@ -1,7 +1,7 @@
 import { afterEndOf } from '../transport/session.js';
 import type { Exchange, JsonObject } from '../transport/types.js';
-import { isPlainObject } from '../pd/payload.js';
-import { isToolDescriptionsUri } from '../pd/uri.js';
+import { isPlainObject } from '../protocol/payload.js';
+import { isToolDescriptionsUri } from '../protocol/uri.js';
 
 /**
  * What the model sees of an exchange: the operation it was. Everything else a session says

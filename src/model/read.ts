@@ -1,5 +1,5 @@
-import { entryFor, isDescriptionEntry } from '../pd/fetch.js';
-import { isPlainObject, resourceJson } from '../pd/payload.js';
+import { entryFor, isDescriptionEntry } from '../protocol/fetch.js';
+import { isPlainObject, resourceJson } from '../protocol/payload.js';
 import type { Exchange, JsonObject } from '../transport/types.js';
 import { asText } from '../util/text.js';
 import { resembled, type Resemblance } from './ops.js';

@@ -1,5 +1,5 @@
 import type { ToolCard } from '../generated/tool-card.js';
-import { isPlainObject } from '../pd/payload.js';
+import { isPlainObject } from '../protocol/payload.js';
 import { asText } from '../util/text.js';
 
 /** L3 needs a tested_with entry younger than this. */

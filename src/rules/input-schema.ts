@@ -1,6 +1,6 @@
 import type { RuleProblem } from '../core/findings.js';
 import type { Messages } from '../core/messages.js';
-import { isPlainObject } from '../pd/payload.js';
+import { isPlainObject } from '../protocol/payload.js';
 import { joinPointer } from '../util/json-pointer.js';
 import { dialectOf } from '../util/schema.js';
 

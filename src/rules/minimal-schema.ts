@@ -1,6 +1,6 @@
 import type { RuleProblem } from '../core/findings.js';
 import { joinPointer, pointerSegments } from '../util/json-pointer.js';
-import { isPlainObject } from '../pd/payload.js';
+import { isPlainObject } from '../protocol/payload.js';
 
 /** Subschemas the walk follows, at most: a hostile schema must not make it long. */
 const MAX_NODES = 1000;

@@ -1,7 +1,7 @@
 import type { RuleProblem } from '../core/findings.js';
 import type { ToolCard } from '../generated/tool-card.js';
 import type { Messages } from '../core/messages.js';
-import { isPlainObject } from '../pd/payload.js';
+import { isPlainObject } from '../protocol/payload.js';
 import { asText } from '../util/text.js';
 import { cardLevel, firstDifference } from './card-level.js';
 import { schemaProblems } from './schema-problems.js';

@@ -1,6 +1,6 @@
 import type { RuleProblem } from '../core/findings.js';
 import type { Messages } from '../core/messages.js';
-import { isPlainObject } from '../pd/payload.js';
+import { isPlainObject } from '../protocol/payload.js';
 import { quickValidate, schemaProblem, unappliedPatterns } from '../util/schema.js';
 import { SCHEMA_MESSAGES, schemaProblems } from './schema-problems.js';
 import { nameProblems, TOOL_NAME_MESSAGES } from './tool-names.js';

@@ -1,4 +1,4 @@
-import { CREDENTIAL_PATTERNS, isPlaceholder } from '../lint/secrets.js';
+import { CREDENTIAL_PATTERNS, isPlaceholder } from './credentials.js';
 
 /**
  * Secrets never reach a report. The checker knows some secrets by value (its own environment's

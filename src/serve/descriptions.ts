@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../core/input-error.js';
 import { minimalListing } from '../util/tokens.js';
-import { isPlainObject } from '../pd/payload.js';
+import { isPlainObject } from '../protocol/payload.js';
 
 export type Tool = Record<string, unknown> & { name: string };
 

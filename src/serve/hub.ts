@@ -3,8 +3,8 @@
 // unfetched tools). Request ids are mapped per client, so many clients can share one upstream.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { checkFetchSize } from '../../reference-server/limits.js';
-import { missingToolSelection, parseSelection, RESOURCE_DESCRIPTION, RESOURCE_URI, toolDescriptionRequired, unknownTool } from '../../reference-server/protocol.js';
+import { checkFetchSize } from '../protocol/server/limits.js';
+import { missingToolSelection, parseSelection, RESOURCE_DESCRIPTION, RESOURCE_URI, toolDescriptionRequired, unknownTool } from '../protocol/server/payloads.js';
 import { Disclosed, type DescriptionFolder, type Tool } from './descriptions.js';
 
 type Message = Record<string, unknown> & { id?: string | number; method?: string; params?: Record<string, unknown> };

@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitialize, readJson } from '../../reference-server/http-body.js';
-import { foreignRequest, isLoopbackAddress } from '../../reference-server/origin.js';
+import { isInitialize, readJson } from '../protocol/server/http-body.js';
+import { foreignRequest, isLoopbackAddress } from '../protocol/server/origin.js';
 import type { Hub } from './hub.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;

@@ -99,12 +99,6 @@ export class McpSession {
   readonly startedAt = performance.now();
   endedAt: number | undefined;
   endedBy: SessionEnd | undefined;
-  /**
-   * From which of its exchanges on the session belongs to the exploration (0: it was opened by
-   * it, or by a replay that shrinks what it found): those are judged apart, so that what the
-   * checks found and what the exploration found do not blur.
-   */
-  exploredFrom: number | undefined;
   private nextId = 1;
   private readonly pending = new Map<string, Pending>();
   private closedReason: string | undefined;
@@ -121,11 +115,6 @@ export class McpSession {
   }
 
   get describe(): string { return this.wire.describe; }
-
-  /** The exchanges the checks made (not the exploration's). */
-  get ownExchanges(): Exchange[] {
-    return this.exploredFrom === undefined ? this.exchanges : this.exchanges.slice(0, this.exploredFrom);
-  }
 
   /** Names the session for transcripts (a warmed-up spare gets its name when a check takes it). */
   relabel(label: string): void {

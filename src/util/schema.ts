@@ -155,7 +155,9 @@ function patternMessage(error: string): string {
 
 /** A copy of a schema whose every `pattern` is a format checked on RE2 (an existing format kept beside it). */
 function withPatternsAsFormats(schema: unknown): unknown {
-  if (!patternsOf(schema).length) return schema;
+  // A copy either way: the validator writes (non-enumerable) keys into the schema it is given,
+  // and a server's schema is a frozen fact of the run.
+  if (!patternsOf(schema).length) return structuredClone(schema);
   return mapSchema(schema, (node) => {
     if (typeof node.pattern !== 'string') return node;
     const { pattern, ...rest } = node;

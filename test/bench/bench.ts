@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_SESSIONS } from '../../src/core/session-plan.js';
+import { DEFAULT_SESSIONS } from '../../src/run/session-plan.js';
 import { CLI, median, REFERENCE, ROOT, startHttp } from '../helpers.js';
 import { bareNodeRssMb, MEMORY_SERVER, serveCost } from './serve-cost.js';
 import { timeSelection } from './selection-bench.js';

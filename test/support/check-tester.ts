@@ -5,10 +5,10 @@
 import type { Test } from 'tap';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { behaviourWith, createReferenceServer, type Behaviour } from '../../reference-server/server.js';
-import type { LiveCheck } from '../../src/core/check.js';
-import type { LiveOptions } from '../../src/core/context.js';
+import type { LiveCheck } from '../../src/run/check.js';
+import type { LiveOptions } from '../../src/run/options.js';
 import type { CheckReport, CheckResult } from '../../src/generated/report.js';
-import { checkTarget } from '../../src/core/live.js';
+import { checkTarget } from '../../src/run/live.js';
 import { Redactor } from '../../src/safety/redact.js';
 import { PooledTarget, type HttpGetResult } from '../../src/transport/target.js';
 import type { JsonObject, Wire } from '../../src/transport/types.js';

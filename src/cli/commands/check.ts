@@ -3,7 +3,7 @@
 import { Command, Option } from 'commander';
 import { opensOf } from '../../core/check.js';
 import { EXIT, exitCodeFor } from '../../core/exit-codes.js';
-import { DEFAULT_SESSIONS } from '../../core/session-plan.js';
+import { DEFAULT_SESSIONS } from '../../run/session-plan.js';
 import type { CheckServerOptions } from '../../library/check-server.js';
 import { DEFAULT_EXPLORE } from '../../model/explore/defaults.js';
 import { DEFAULT_MAX_MESSAGE_MB } from '../../transport/limits.js';

@@ -1,6 +1,7 @@
-import type { RunState } from '../../pd/run-state.js';
 import type { Target } from '../../transport/target.js';
 import type { McpSession } from '../../transport/session.js';
+import type { Exchange } from '../../transport/types.js';
+import type { ExplorationMarks } from './marks.js';
 import { stateOf } from '../state.js';
 import { judge } from '../judge.js';
 import type { RuleBreak, World } from '../world.js';
@@ -65,21 +66,35 @@ export interface Lab {
   until: number;
   /** Whether a new session is cheap (over HTTP) or a server process (over stdio). */
   cheapSessions: boolean;
+  marks: ExplorationMarks;
 }
 
-/** The stage and judge of a run: moves reach the target as the run's call plan allows. */
-export async function laboratory(run: RunState, target: Target, world: World, seed: number, until: number): Promise<Lab | undefined> {
-  const resource = await run.resource();
-  if (!resource) return undefined;
-  const stage: Stage = { open: (label) => target.open(label), reserve: (count) => target.reserve(count), resource: resource.uri, call: (session, tool) => run.callTool(session, tool) };
+/** What the exploration needs of the run: the target, the resource, the run's one door for calls, its marks. */
+export interface ExploreDeps {
+  target: Pick<Target, 'open' | 'reserve' | 'sessionsStarted' | 'cheapSessions'>;
+  /** The tool_descriptions URI (undefined: nothing to explore). */
+  resource: string | undefined;
+  /** A call of `tool` in `session` through the run's door, or undefined where it may not be called. */
+  call(session: McpSession, tool: string): Promise<Exchange | undefined>;
+  /** Whether the door would call `tool` in a session that has not (`fetched` false) or has fetched it. */
+  callable(tool: string, fetched: boolean): boolean;
+  /** Which exchanges of each session the exploration sent. */
+  marks: ExplorationMarks;
+}
+
+/** The stage and judge of a run: moves reach the target through the run's door. */
+export function laboratory(deps: ExploreDeps, world: World, seed: number, until: number): Lab | undefined {
+  const { target, marks } = deps;
+  if (!deps.resource) return undefined;
+  const stage: Stage = { open: (label) => target.open(label), reserve: (count) => target.reserve(count), resource: deps.resource, call: (session, tool) => deps.call(session, tool), mark: (session) => marks.mark(session) };
   // Judged with the checks' sessions: what they hold shows where a grant came from.
-  const context = target.sessionsStarted().filter((s) => s.exploredFrom !== 0);
+  const context = target.sessionsStarted().filter((s) => !marks.openedBy(s));
   const judged = (played: Played) => {
     const own = new Set(played.exchanges.flat());
-    const scope = (s: McpSession) => (played.sessions.includes(s) ? s.exchanges : s.ownExchanges);
+    const scope = (s: McpSession) => (played.sessions.includes(s) ? s.exchanges : marks.checksExchanges(s));
     return judge(world, [...context, ...played.sessions], scope).breaks.filter((b) => b.level !== 'info' && own.has(b.proof[b.proof.length - 1]!));
   };
-  return { stage, judged, seed, until, cheapSessions: target.cheapSessions === true };
+  return { stage, judged, seed, until, cheapSessions: target.cheapSessions === true, marks };
 }
 
 /**
@@ -181,17 +196,18 @@ function lastPair(moves: readonly Move[]): Move[] | undefined {
  * own, judged by the model; each rule it breaks is shrunk to the shortest sequence that still
  * breaks it, reported as numbered steps with their transcript.
  */
-export async function explore(run: RunState, target: Target, world: World, options: ExploreOptions): Promise<Exploration> {
+export async function explore(deps: ExploreDeps, world: World, options: ExploreOptions): Promise<Exploration> {
   const out: Exploration = { seed: options.seed, budget: options.budget, requests: 0, sessions: 0, replays: 0, found: [] };
-  const lab = await laboratory(run, target, world, options.seed, options.until);
+  const lab = laboratory(deps, world, options.seed, options.until);
   if (!lab) return { ...out, skipped: 'no tool_descriptions resource answers' };
-  await run.fullDescriptions();
-  const callable = run.calls.order(world.tools.filter((t) => !t.includes(',') && !('skip' in run.calls.plan(t, false)) && !('skip' in run.calls.plan(t, true))));
+  const { target, marks } = deps;
+  const byRank = (t: string) => (world.readOnly.has(t) ? 0 : 1);
+  const callable = world.tools.filter((t) => !t.includes(',') && deps.callable(t, false) && deps.callable(t, true)).sort((a, b) => byRank(a) - byRank(b));
   const limits = explorationSessions(options.sessions, options.budget);
   const { moves, blocks } = generate({ tools: world.tools.filter((t) => !t.includes(',')), callable, readOnly: callable.filter((t) => world.readOnly.has(t)), liveSessions: limits.live, totalSessions: limits.total, maxPauseMs: 200, endsMatter: options.sessions === 'cheap' }, new Random(options.seed), options.budget);
   // Sessions of the checks that are done and hold nothing (the clean session, one started after
   // others ended) are the first run's: over stdio a new session costs a server process.
-  const idle = target.sessionsStarted().filter((s) => s.label !== 'probe' && s.endedAt === undefined && !s.closed && s.exploredFrom === undefined && holdsNothing(world, s));
+  const idle = target.sessionsStarted().filter((s) => s.label !== 'probe' && s.endedAt === undefined && !s.closed && marks.startOf(s) === undefined && holdsNothing(world, s));
   const reuse = idle.length;
   const first = await play(moves, {
     ...lab.stage,
@@ -211,7 +227,7 @@ export async function explore(run: RunState, target: Target, world: World, optio
     const block = moves.slice(0, at + 1).filter((_, i) => blocks[i] === blocks[at] && blocks[at] !== -1);
     let { found, replays, reproduced } = await shortest(lab, moves.slice(0, at + 1), brk, block, first);
     // In a session the checks had used before, what they did there may be part of it: from its whole history then.
-    if (!reproduced && brk.proof.some((ex) => first.sessions.some((s) => (s.exploredFrom ?? 0) > 0 && s.exchanges.includes(ex)))) {
+    if (!reproduced && brk.proof.some((ex) => first.sessions.some((s) => (marks.startOf(s) ?? 0) > 0 && s.exchanges.includes(ex)))) {
       const history = historyOf(brk, first.sessions);
       const again = history ? await shortest(lab, history, brk) : undefined;
       replays += again?.replays ?? 0;

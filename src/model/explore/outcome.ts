@@ -1,7 +1,7 @@
-import { classifyCall, MISSING_TOOL_SELECTION } from '../../pd/calls.js';
-import { anySignalledCode, findSignalledError } from '../../pd/errors.js';
-import { isDescriptionEntry } from '../../pd/fetch.js';
-import { isPlainObject, resourceJson } from '../../pd/payload.js';
+import { classifyCall, MISSING_TOOL_SELECTION } from '../../protocol/calls.js';
+import { anySignalledCode, findSignalledError } from '../../protocol/errors.js';
+import { isDescriptionEntry } from '../../protocol/fetch.js';
+import { isPlainObject, resourceJson } from '../../protocol/payload.js';
 import type { Exchange } from '../../transport/types.js';
 import { clip } from '../../util/text.js';
 import { afterEndOf } from '../../transport/session.js';

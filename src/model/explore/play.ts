@@ -1,4 +1,4 @@
-import { descriptionsUri } from '../../pd/uri.js';
+import { descriptionsUri } from '../../protocol/uri.js';
 import type { McpSession } from '../../transport/session.js';
 import type { Exchange } from '../../transport/types.js';
 import { sessionName, sessionsOf, type Move } from './moves.js';
@@ -11,6 +11,8 @@ export interface Stage {
   resource: string;
   /** A call of `tool` in `session`, or undefined where the call plan says not to call. */
   call(session: McpSession, tool: string): Promise<Exchange | undefined>;
+  /** The exploration starts using `session` (its exchanges from now on are the exploration's). */
+  mark(session: McpSession): void;
 }
 
 export interface Played {
@@ -28,7 +30,7 @@ export async function play(moves: readonly Move[], stage: Stage): Promise<Played
     let session = sessions.get(n);
     if (!session) {
       session = await stage.open(sessionName(n));
-      session.exploredFrom ??= session.exchanges.length;
+      stage.mark(session);
       sessions.set(n, session);
       opened.push(session);
     }

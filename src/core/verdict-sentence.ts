@@ -1,7 +1,7 @@
 // The verdict in one sentence: the one place it is written, for every reporter (and for the
 // JSON report's `summary`). The core decides the verdict as data; this says it.
-import type { TokenFigures, Verdict } from '../src/generated/report.js';
-import { formatArg } from '../src/core/messages.js';
+import type { TokenFigures, Verdict } from '../generated/report.js';
+import { formatArg } from './messages.js';
 
 /** The verdict's data, without the sentence itself. */
 export type VerdictData = Omit<Verdict, 'summary'>;

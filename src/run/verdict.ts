@@ -1,9 +1,9 @@
 import type { LiveCheck } from './check.js';
 import type { Discovery } from './discovery.js';
 import type { CheckResult, SelectionFigures, TokenFigures } from '../generated/report.js';
-import type { VerdictData } from '../../reports/verdict-sentence.js';
-import type { CallLedger } from '../pd/call-ledger.js';
-import type { ResolvedResource } from '../pd/run-state.js';
+import type { VerdictData } from '../core/verdict-sentence.js';
+import type { CallLedger } from './call-door.js';
+import type { ResolvedResource } from './facts.js';
 
 /**
  * Does the server implement progressive disclosure? `yes` when the nine criteria pass (a SHOULD
@@ -21,7 +21,8 @@ export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], 
   // The figures are the token check's to read from its own findings: its definition says how.
   const tokens = checks.map((c) => c.tokenFigures?.(results.find((r) => r.id === c.id))).find((t): t is TokenFigures => t !== undefined);
   const selection = checks.map((c) => c.selectionFigures?.(results.find((r) => r.id === c.id))).find((x): x is SelectionFigures => x !== undefined);
-  const notCalled = [...calls.notCalled].map(([tool, why]) => ({ tool, why }));
+  // Said per tool, from the ledger: a tool any part of the run called is never among them.
+  const notCalled = calls.neverCalled();
   const data = {
     failing, failingCriteria, notTestable, criteriaRun: ran.length,
     ...(resource ? { resource } : {}), ...(tokens ? { tokens } : {}), ...(selection ? { selection } : {}), ...(notCalled.length ? { notCalled } : {}),

@@ -1,14 +1,15 @@
-import type { LiveContext } from '../core/context.js';
-import type { Discovery } from '../core/discovery.js';
+import type { LiveContext } from './context.js';
+import type { Discovery } from './discovery.js';
 import type { Messages } from '../core/messages.js';
-import { isPlainObject } from './payload.js';
+import { isPlainObject } from '../protocol/payload.js';
+import type { JsonObject } from '../transport/types.js';
 
 /** Whether the server shows any dashdash metadata at all (initialize, a tool, or a resource). */
-export function showsDashdash(d: Discovery): boolean {
+export function showsDashdash(d: Discovery, full: ReadonlyMap<string, JsonObject>): boolean {
   return isPlainObject(d.initializeResult.dashdash)
     || d.tools.some((t) => 'dashdash' in t)
     || d.resources.some((r) => 'dashdash' in r)
-    || [...d.fullDescriptions.values()].some((f) => 'dashdash' in f);
+    || [...full.values()].some((f) => 'dashdash' in f);
 }
 
 /** The codes of `requireDashdashOrSkip`, for the messages of every dashdash check. */
@@ -20,10 +21,9 @@ export const DASHDASH_PRESENCE_MESSAGES = {
   },
 } as const satisfies Messages;
 
-/** dashdash is an optional extension: skip a server that shows none of it, unless --require dashdash. */
+/** dashdash is an optional extension: skip a server that shows none of it, unless --require dashdash (the check reads the descriptions). */
 export async function requireDashdashOrSkip(ctx: LiveContext<keyof typeof DASHDASH_PRESENCE_MESSAGES>): Promise<void> {
-  await ctx.fullDescriptions();
-  if (showsDashdash(ctx.discovery)) return;
+  if (showsDashdash(ctx.discovery, ctx.facts.descriptions.full)) return;
   if (ctx.options.require.includes('dashdash')) {
     ctx.fail('dashdash-required');
     ctx.stop();

@@ -1,5 +1,3 @@
-import { toolEntry } from '../core/discovery.js';
-import type { Discovery } from '../core/discovery.js';
 import type { Exchange, JsonObject } from '../transport/types.js';
 import { findSignalledError, type SignalledError } from './errors.js';
 import { isPlainObject } from './payload.js';
@@ -13,20 +11,18 @@ export const MISSING_TOOL_SELECTION = 'MISSING_TOOL_SELECTION';
  * (a broken example is pd-full-descriptions' finding, and would only make the call fail), else
  * the first example's, else `{}`.
  */
-export function callArguments(discovery: Discovery, name: string, entry?: JsonObject): JsonObject {
-  const full = entry ?? discovery.fullDescriptions.get(name);
+export function exampleArguments(full: JsonObject | undefined): JsonObject {
   const inputs = (Array.isArray(full?.examples) ? full.examples : []).filter((e) => isPlainObject(e) && isPlainObject(e.input)).map((e) => (e as JsonObject).input as JsonObject);
   if (!inputs.length) return {};
   const schema = full?.inputSchema;
   return (isPlainObject(schema) && inputs.find((input) => quickValidate(schema, input).length === 0)) || inputs[0]!;
 }
 
-/** Read-only by the tool's own word: `annotations.readOnlyHint`, or dashdash `operationType: read`. */
-export function isReadOnly(discovery: Discovery, name: string): boolean {
-  const entry = toolEntry(discovery, name);
+/** Read-only by the tool's own word: `annotations.readOnlyHint` in tools/list, or dashdash `operationType: read` (listed or in its full description). */
+export function isReadOnlyTool(entry: JsonObject | undefined, full?: JsonObject): boolean {
   const annotations = entry?.annotations;
   if (isPlainObject(annotations) && annotations.readOnlyHint === true) return true;
-  for (const source of [entry, discovery.fullDescriptions.get(name)]) {
+  for (const source of [entry, full]) {
     const dd = source?.dashdash;
     if (isPlainObject(dd) && dd.operationType === 'read') return true;
   }
@@ -34,19 +30,9 @@ export function isReadOnly(discovery: Discovery, name: string): boolean {
 }
 
 /** Destructive by the tool's own word: `annotations.destructiveHint: true` (MCP tool annotations). */
-export function isDestructive(discovery: Discovery, name: string): boolean {
-  const annotations = toolEntry(discovery, name)?.annotations;
+export function isDestructiveTool(entry: JsonObject | undefined): boolean {
+  const annotations = entry?.annotations;
   return isPlainObject(annotations) && annotations.destructiveHint === true && annotations.readOnlyHint !== true;
-}
-
-/** The tools a check may call: all of them, or only read-only ones under `--safe-calls`. */
-export function callableTools(discovery: Discovery, safeCalls: boolean): string[] {
-  return safeCalls ? discovery.toolNames.filter((n) => isReadOnly(discovery, n)) : [...discovery.toolNames];
-}
-
-/** Prefers read-only tools where a check needs just a few. */
-export function preferReadOnly(discovery: Discovery, names: string[]): string[] {
-  return [...names].sort((a, b) => Number(isReadOnly(discovery, b)) - Number(isReadOnly(discovery, a)));
 }
 
 export type CallOutcome =

@@ -1,10 +1,10 @@
 import type { Target } from '../transport/target.js';
 import type { McpSession } from '../transport/session.js';
 import type { Exchange, JsonObject } from '../transport/types.js';
-import { isToolDescriptionsUri } from '../pd/uri.js';
-import { isPlainObject } from '../pd/payload.js';
+import { isToolDescriptionsUri } from '../protocol/uri.js';
+import { isPlainObject } from '../protocol/payload.js';
 
-/** What one probe session learned about the server; shared read-only by every check. */
+/** What one probe session learned about the server: the run's first fact, frozen once made. */
 export interface Discovery {
   serverInfo?: { name?: string; version?: string };
   protocolVersion?: string;
@@ -22,11 +22,6 @@ export interface Discovery {
   resourcesProblem?: string;
   /** The listed tool_descriptions resource, if any. */
   descriptionsResource?: JsonObject & { uri: string };
-  /**
-   * Full descriptions, once a check has needed them (RunState.fullDescriptions fetches them in the
-   * probe session, lazily: nothing is fetched before the checks that need a clean server ran).
-   */
-  fullDescriptions: Map<string, JsonObject>;
 }
 
 /**
@@ -63,24 +58,27 @@ export async function discover(target: Target, onStarted: () => void = () => {})
       resourcesExchanges: resources.exchanges,
       resourcesProblem: resources.problem,
       descriptionsResource: listed as Discovery['descriptionsResource'],
-      fullDescriptions: new Map(),
     };
-    return { discovery, session };
+    return { discovery: freezeDiscovery(discovery), session };
   } catch (err) {
     await session.close();
     throw err;
   }
 }
 
-const INDEX = new WeakMap<Discovery, Map<string, JsonObject>>();
+/**
+ * The discovery, frozen: what the server listed (deeply) and the lists of exchanges (whose
+ * exchanges are the sessions' own records, not copies). No phase or check can change it.
+ */
+function freezeDiscovery(d: Discovery): Discovery {
+  for (const list of [d.initializeExchanges, d.toolsExchanges, d.resourcesExchanges]) Object.freeze(list);
+  for (const value of [d.tools, d.toolNames, d.resources, d.capabilities, d.initializeResult, d.serverInfo, d.descriptionsResource]) deepFreeze(value);
+  return Object.freeze(d);
+}
 
-/** The tools/list entry of a tool, by name (the first one listed under it); indexed once per discovery. */
-export function toolEntry(discovery: Discovery, name: string): JsonObject | undefined {
-  let index = INDEX.get(discovery);
-  if (!index || index.size === 0 && discovery.tools.length) {
-    index = new Map();
-    for (const tool of discovery.tools) if (typeof tool.name === 'string' && !index.has(tool.name)) index.set(tool.name, tool);
-    INDEX.set(discovery, index);
-  }
-  return index.get(name);
+/** Freezes a value all the way down. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const key of Reflect.ownKeys(value)) deepFreeze((value as Record<string | symbol, unknown>)[key]);
+  return Object.freeze(value);
 }

@@ -1,0 +1,177 @@
+import type { McpSession } from '../transport/session.js';
+import type { Exchange, JsonObject } from '../transport/types.js';
+import { classifyCall, invalidArguments, type CallOutcome } from '../protocol/calls.js';
+import type { ToolFacts } from './tools.js';
+
+/**
+ * What a call is for: `as-granted` gives a tool what the session's grant allows (its example once
+ * fetched, `{}` unfetched — within the harm rules below); `invalid-arguments` gives it arguments its
+ * own schema refuses (the input-validation check), whatever the session holds.
+ */
+export type CallIntent = 'as-granted' | 'invalid-arguments';
+
+/** Why the door does not call a tool (the sentence of each is in `skip`). */
+export type SkipReason = 'safe-calls' | 'ran-unfetched' | 'destructive' | 'no-invalid-arguments' | 'may-change-data' | 'declined';
+
+/** The arguments of a call, or why the tool is not called at all. */
+export type CallPlan = { args: JsonObject; violation?: string } | { skip: string; because: SkipReason };
+
+/** One call the run made: who asked, in which session, with what, and what came of it. */
+export interface CallRecord {
+  tool: string;
+  session: string;
+  /** The check (or phase) that asked for it. */
+  by: string;
+  intent: CallIntent;
+  /** Whether the session held the tool's grant, by the model, when it was called. */
+  fetched: boolean;
+  args: JsonObject;
+  /** The schema violation the arguments were built to commit (refused-argument calls). */
+  violation?: string;
+  exchange: Exchange;
+  outcome: CallOutcome;
+}
+
+/** A call the door did not make, and why (the tool's own reason). */
+export interface NotCalled {
+  tool: string;
+  by: string;
+  fetched: boolean;
+  why: string;
+  because: SkipReason;
+}
+
+/**
+ * Every call of the run, made or not: the one record every sentence about calls is computed from
+ * (what ran, what was not called and why, per tool).
+ */
+export class CallLedger {
+  readonly calls: CallRecord[] = [];
+  readonly refusedToCall: NotCalled[] = [];
+  /** The first tool that ran although its session had not fetched it, if any. */
+  ranUnfetched: string | undefined;
+
+  /** The calls made of a tool. */
+  callsOf(tool: string): CallRecord[] {
+    return this.calls.filter((c) => c.tool === tool);
+  }
+
+  wasCalled(tool: string): boolean {
+    return this.calls.some((c) => c.tool === tool);
+  }
+
+  /** How many unfetched calls were refused with TOOL_DESCRIPTION_REQUIRED. */
+  get refusals(): number {
+    return this.calls.filter((c) => !c.fetched && c.outcome.kind === 'refused').length;
+  }
+
+  /** The first unfetched call of each tool. */
+  unfetched(): Map<string, CallRecord> {
+    const first = new Map<string, CallRecord>();
+    for (const c of this.calls) if (!c.fetched && !first.has(c.tool)) first.set(c.tool, c);
+    return first;
+  }
+
+  /** Tools never called in the whole run, each with its own first reason (never another tool's). */
+  neverCalled(): Array<{ tool: string; why: string }> {
+    const out = new Map<string, string>();
+    for (const n of this.refusedToCall) if (!this.wasCalled(n.tool) && !out.has(n.tool)) out.set(n.tool, n.why);
+    return [...out].map(([tool, why]) => ({ tool, why }));
+  }
+
+  /** Why the door did not call a tool for one asker (the first reason it gave), if it did not. */
+  whyNotCalled(tool: string, by?: string): NotCalled | undefined {
+    return this.refusedToCall.find((n) => n.tool === tool && (by === undefined || n.by === by));
+  }
+}
+
+/** What the door needs of the run: the tools as known now, the model's view of a session, the options. */
+export interface DoorContext {
+  tools(): ToolFacts;
+  /** Whether, by the model, `session` holds the grant of `tool` now. */
+  granted(session: McpSession, tool: string): boolean;
+  options: { safeCalls: boolean; allowDestructive: boolean };
+}
+
+export interface CallRequest {
+  /** The check (or phase) asking. */
+  by: string;
+  intent?: CallIntent;
+  /** The full description the session fetched: its examples are the arguments. */
+  entry?: JsonObject;
+}
+
+/**
+ * Calls that do no harm, for the whole run (DESIGN, "Calling tools"). Tools are really called, so
+ * every call of every check and of the exploration goes through here:
+ * - a read-only tool gets the first example of its full description that its schema accepts
+ *   (unfetched: `{}`);
+ * - without --allow-destructive, a tool that is not read-only gets only arguments its own
+ *   inputSchema refuses (so that a server that validates does nothing); a tool with no such
+ *   arguments, and every `destructiveHint: true` tool, is not called at all, fetched or not;
+ * - once an unfetched call has run (the server does not enforce descriptions), no further tool
+ *   that is not read-only is called unfetched; under --safe-calls, only read-only tools are.
+ * Unfetched calls of tools that are not read-only go one at a time, so that the first one that
+ * runs stops the others.
+ */
+export class CallDoor {
+  readonly ledger = new CallLedger();
+  private unfetchedQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly run: DoorContext) {}
+
+  /** How `tool` would be called in a session that has (`fetched`) or has not fetched it. */
+  plan(tool: string, fetched: boolean, intent: CallIntent = 'as-granted', entry?: JsonObject): CallPlan {
+    const tools = this.run.tools();
+    const { safeCalls, allowDestructive } = this.run.options;
+    const readOnly = tools.isReadOnly(tool);
+    const refused = () => {
+      const invalid = invalidArguments(entry?.inputSchema ?? tools.schema(tool));
+      return invalid ? { args: invalid.args, violation: invalid.violation } : undefined;
+    };
+    if (!readOnly && safeCalls) return { skip: '--safe-calls: it is not marked read-only', because: 'safe-calls' };
+    if (!readOnly && !fetched && this.ledger.ranUnfetched) {
+      return { skip: `'${this.ledger.ranUnfetched}' already ran unfetched, so the server does not enforce descriptions, and this tool is not marked read-only`, because: 'ran-unfetched' };
+    }
+    if (tools.isDestructive(tool) && !allowDestructive) return { skip: 'it is annotated destructiveHint: true (--allow-destructive calls it)', because: 'destructive' };
+    if (intent === 'invalid-arguments') {
+      return refused() ?? { skip: 'its inputSchema has neither a required property nor a typed one, so no call can be built that surely breaks it', because: 'no-invalid-arguments' };
+    }
+    if (readOnly || allowDestructive) return { args: fetched ? tools.exampleArguments(tool, entry) : {} };
+    return refused() ?? { skip: 'it is not marked read-only, and its inputSchema refuses no arguments the checker could build, so any call could change data (--allow-destructive calls it)', because: 'may-change-data' };
+  }
+
+  /** Records that a phase or check chose not to call `tool`, and why (its own reason, for the report). */
+  decline(tool: string, by: string, why: string): void {
+    this.ledger.refusedToCall.push({ tool, by, fetched: false, why, because: 'declined' });
+  }
+
+  /**
+   * Calls `tool` in `session` as the plan allows, fetched or not by the model's view of that
+   * session. Undefined when the plan says not to call; the ledger records both.
+   */
+  async call(session: McpSession, tool: string, request: CallRequest): Promise<Exchange | undefined> {
+    if (!this.run.granted(session, tool) && !this.run.tools().isReadOnly(tool)) {
+      // One at a time: the outcome of the one before decides whether this one is made.
+      const turn = this.unfetchedQueue.then(() => this.callNow(session, tool, request));
+      this.unfetchedQueue = turn.catch(() => {});
+      return turn;
+    }
+    return this.callNow(session, tool, request);
+  }
+
+  private async callNow(session: McpSession, tool: string, request: CallRequest): Promise<Exchange | undefined> {
+    const fetched = this.run.granted(session, tool);
+    const intent = request.intent ?? 'as-granted';
+    const plan = this.plan(tool, fetched, intent, request.entry);
+    if ('skip' in plan) {
+      this.ledger.refusedToCall.push({ tool, by: request.by, fetched, why: plan.skip, because: plan.because });
+      return undefined;
+    }
+    const exchange = await session.callTool(tool, plan.args);
+    const outcome = classifyCall(exchange);
+    this.ledger.calls.push({ tool, session: session.label, by: request.by, intent, fetched, args: plan.args, ...(plan.violation ? { violation: plan.violation } : {}), exchange, outcome });
+    if (!fetched && outcome.kind === 'authorized') this.ledger.ranUnfetched ??= tool;
+    return exchange;
+  }
+}

@@ -1,0 +1,122 @@
+import { severityOf, readsTraffic, type Fact } from '../core/check.js';
+import { checkLimit, resultOf, runWork, statusOf, type Outcome, type RunDeadline } from '../core/execute.js';
+import { FindingSink, SHARED_MESSAGES } from '../core/findings.js';
+import type { RunHooks } from '../core/hooks.js';
+import type { CheckResult, FindingLevel } from '../generated/report.js';
+import type { LiveCheck } from './check.js';
+import { LiveContext } from './context.js';
+import type { Run } from './run.js';
+
+/** One check across the whole run: its one findings sink (its context), how its work ended, how long it took. */
+export interface CheckState {
+  check: LiveCheck;
+  ctx?: LiveContext;
+  outcome: Outcome;
+  durationMs: number;
+  /** A result the runner made itself: the check could not run (an HTTP check over stdio, the run's time was up). */
+  runnerResult?: CheckResult;
+}
+
+/**
+ * The checks of a live run: each starts as soon as the facts it reads exist, checks that do not
+ * depend on each other run at the same time; work they leave for the end runs after all of them;
+ * checks that read the whole run's traffic run when the traffic phase comes. Results are built
+ * once, at the end (`results`), from each check's sink and outcome.
+ */
+export class CheckRuns {
+  readonly states: CheckState[];
+  private started = 0;
+
+  constructor(private readonly run: Run, checks: readonly LiveCheck[], private readonly hooks: RunHooks = {}, private readonly deadline?: RunDeadline) {
+    this.states = checks.map((check) => ({ check, outcome: {}, durationMs: 0 }));
+  }
+
+  /** Starts every check that does not read the traffic; resolves when all of them have ended. */
+  runChecks(): Promise<void> {
+    return Promise.all(this.states.filter((s) => !readsTraffic(s.check)).map((s) => this.runOne(s))).then(() => {});
+  }
+
+  /** The checks that read every exchange of the run. */
+  async runTrafficChecks(): Promise<void> {
+    for (const state of this.states.filter((s) => readsTraffic(s.check))) await this.runOne(state);
+  }
+
+  /** Work the checks left for the end of the run, each check's in order, checks at the same time. */
+  async runDeferred(): Promise<void> {
+    await Promise.all(this.states.map(async (state) => {
+      const ctx = state.ctx;
+      if (!ctx?.deferred.length || state.outcome.skipped || state.outcome.errored) return;
+      const started = performance.now();
+      const outcome = await runWork(ctx, async () => {
+        for (const work of ctx.deferred) await work();
+      }, checkLimit(this.deadline));
+      state.outcome = { ...state.outcome, ...outcome };
+      state.durationMs += Math.round(performance.now() - started);
+    }));
+  }
+
+  /** The sessions the checks opened and kept for the end of the run. */
+  async closeSessions(): Promise<void> {
+    await Promise.all(this.states.map((s) => s.ctx?.closeAll()));
+  }
+
+  /** The sinks of the checks that ran to the end (the model's findings join them). */
+  sinkOf(checkId: string): LiveContext | undefined {
+    const state = this.states.find((s) => s.check.id === checkId);
+    return state?.ctx && !state.outcome.skipped && !state.outcome.errored ? state.ctx : undefined;
+  }
+
+  /** Every check's result, in registry order, built once from its sink and outcome. */
+  results(): CheckResult[] {
+    return this.states.map((s) => s.runnerResult ?? resultOf(s.check, statusOf(s.outcome, s.ctx?.findings ?? []), s.ctx?.findings ?? [], s.durationMs));
+  }
+
+  private async runOne(state: CheckState): Promise<void> {
+    const { check } = state;
+    if (check.needs === 'http' && this.run.target.kind !== 'http') {
+      state.runnerResult = runnerResult(check, 'skip', 'info', 'needs-http', { kind: this.run.target.kind });
+      return;
+    }
+    for (const fact of check.reads ?? []) {
+      if (!(await this.until(this.waitFor(fact)))) break;
+    }
+    if (this.deadline && performance.now() >= this.deadline.at) {
+      state.runnerResult = runnerResult(check, 'error', 'error', 'not-run', { seconds: this.deadline.seconds });
+      return;
+    }
+    this.hooks.onCheckStart?.(check, this.started++, this.states.length);
+    const ctx = new LiveContext(this.run, check, check.messages, severityOf(check.spec.level));
+    state.ctx = ctx;
+    const started = performance.now();
+    state.outcome = await runWork(ctx, () => check.run(ctx), checkLimit(this.deadline));
+    state.durationMs = Math.round(performance.now() - started);
+    // Sessions a check keeps for work at the end of the run stay open until then.
+    if (!ctx.deferred.length || state.outcome.skipped || state.outcome.errored) await ctx.closeAll();
+    this.hooks.onCheckEnd?.(check);
+  }
+
+  private waitFor(fact: Fact): Promise<unknown> {
+    return fact === 'traffic' ? Promise.resolve() : this.run.ready(fact);
+  }
+
+  /** Whether `work` ended before the run's time was up. */
+  private async until(work: Promise<unknown>): Promise<boolean> {
+    if (!this.deadline) return work.then(() => true);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), Math.max(0, this.deadline!.at - performance.now()));
+    });
+    try {
+      return await Promise.race([work.then(() => true), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** A result made by the runner itself (the check did not run): one finding of a shared code. */
+function runnerResult(check: LiveCheck, status: CheckResult['status'], level: FindingLevel, code: keyof typeof SHARED_MESSAGES, args: Record<string, unknown>): CheckResult {
+  const sink = new FindingSink(SHARED_MESSAGES, level);
+  sink.add(level, code, args);
+  return resultOf(check, status, sink.findings, 0);
+}

@@ -1,0 +1,54 @@
+import { judge } from '../model/judge.js';
+import { laboratory, MAX_SHRUNK, shortest, type ExploreDeps, type Exploration, type Found, type Lab } from '../model/explore/explore.js';
+import { historyOf } from '../model/explore/history.js';
+import type { RuleBreak } from '../model/world.js';
+import type { McpSession } from '../transport/session.js';
+import type { RunDeadline } from '../core/execute.js';
+import { mergeExploration, mergeJudgement, type SinkOf } from './merge.js';
+import type { Run } from './run.js';
+
+/**
+ * Every exchange of the run, whichever check made it, judged by the model (DESIGN, "The model");
+ * broken rules become findings of the checks that own them. A rule the checks broke and the
+ * exploration did not is shrunk from the checks' own sessions.
+ */
+export async function judgeRun(run: Run, deps: ExploreDeps, sinkOf: SinkOf, exploration: Exploration | undefined, deadline: RunDeadline | undefined): Promise<void> {
+  const world = run.world;
+  const own = run.target.sessionsStarted().filter((s) => !run.marks.openedBy(s));
+  const judgement = judge(world, own, (s) => run.marks.checksExchanges(s));
+  mergeJudgement(sinkOf, judgement);
+  if (!exploration) return;
+  mergeExploration(sinkOf, exploration.found);
+  const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
+  const lab = laboratory(deps, world, exploration.seed, until);
+  const shrunk = lab ? await shortestOfHistory(lab, judgement.breaks, own, sinkOf, MAX_SHRUNK - exploration.found.length) : { found: [], replays: 0 };
+  exploration.replays += shrunk.replays;
+  exploration.found.push(...shrunk.found);
+  mergeExploration(sinkOf, shrunk.found);
+}
+
+/**
+ * Shortest sequences for rules the checks broke and the exploration did not shrink (one per
+ * criterion and code, at most `room`), replayed from the checks' own histories.
+ */
+async function shortestOfHistory(lab: Lab, breaks: readonly RuleBreak[], sessions: readonly McpSession[], sinkOf: SinkOf, room: number): Promise<{ found: Found[]; replays: number }> {
+  const out: { found: Found[]; replays: number } = { found: [], replays: 0 };
+  const done = new Set<string>();
+  for (const brk of breaks) {
+    if (out.found.length >= room || brk.level === 'info' || performance.now() >= lab.until) break;
+    const key = `${brk.check}\u0000${brk.code}`;
+    const sink = sinkOf(brk.check);
+    if (done.has(key) || !sink || sink.findings.some((f) => f.code === brk.code && f.sequence)) continue;
+    done.add(key);
+    const moves = historyOf(brk, sessions);
+    if (!moves) continue;
+    // The very rule the finding names: its sequence goes beside it.
+    const { found, replays } = await shortest(lab, moves, brk, [], undefined, true);
+    out.replays += replays;
+    if (found) {
+      out.found.push(found);
+      done.add(`${found.check}\u0000${found.code}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,158 @@
+import { opensOf } from '../core/check.js';
+import type { RunDeadline } from '../core/execute.js';
+import type { RunHooks } from '../core/hooks.js';
+import { buildReport } from '../core/build-report.js';
+import type { CheckReport, ExplorationSummary, ReportOptions } from '../generated/report.js';
+import { DEFAULT_EXPLORE } from '../model/explore/defaults.js';
+import { explore, type ExploreDeps, type Exploration } from '../model/explore/explore.js';
+import { freshSeed } from '../model/explore/random.js';
+import { TargetUnavailableError, type Target } from '../transport/target.js';
+import type { LiveCheck } from './check.js';
+import { CheckRuns } from './checks-phase.js';
+import { fetchAllDescriptions } from './descriptions.js';
+import { discover } from './discovery.js';
+import { judgeRun } from './judgement.js';
+import type { LiveOptions } from './options.js';
+import { phasesFor, type PhaseId, type PhaseSelection } from './phases.js';
+import { Run } from './run.js';
+import { callOthersUnfetched, callReadOnlyUnfetched } from './unfetched-calls.js';
+import { verdictOf } from './verdict.js';
+
+/** What decides the phases of a run: the facts its checks read, and whether it explores. */
+export function selectionOf(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'explore'>): PhaseSelection {
+  return {
+    reads: new Set(['discovery', ...checks.flatMap((c) => c.reads ?? [])]),
+    explores: (options.explore ?? DEFAULT_EXPLORE) > 0 && checks.some((c) => c.spec.criterion !== undefined),
+  };
+}
+
+/** How many sessions these checks open besides the probe (the clean session, if some check uses it, and their own). */
+export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'sessions'>): number {
+  const clean = checks.some((c) => c.clean || c.reads?.includes('unfetched-calls')) ? 1 : 0;
+  const selected = checks.map((c) => c.id);
+  return clean + checks.reduce((sum, c) => sum + opensOf(c, { sessions: options.sessions, selected }), 0);
+}
+
+/**
+ * The core of a live run, with no printing and no exit codes: the phases of src/run/phases.ts in
+ * order over one Run, then the verdict and the report. The registry is passed in, never imported
+ * here. Throws TargetUnavailableError when the target cannot be started or reached.
+ */
+export async function checkTarget(
+  target: Target,
+  options: LiveOptions,
+  extra: { checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number },
+): Promise<CheckReport> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const deadline: RunDeadline | undefined = extra.maxDurationMs === undefined ? undefined
+    : { at: t0 + extra.maxDurationMs, seconds: Math.round(extra.maxDurationMs / 100) / 10 };
+  const checks = extra.checks;
+  const phases = phasesFor(selectionOf(checks, options));
+  try {
+    // Sessions the checks will need start warming while the probe runs, and so does what the
+    // checks will load (a tokenizer, schemas): both off the critical path.
+    target.reserve(1 + plannedOpens(checks, options));
+    for (const check of checks) void check.preload?.().catch(() => {});
+    const ticker = waitTicker(extra.hooks);
+    const { discovery, session } = await withinDeadline(discover(target, ticker), deadline);
+    try {
+      const run = new Run(target, options, session, discovery);
+      const runs = new CheckRuns(run, checks, extra.hooks, deadline);
+      const deps: ExploreDeps = {
+        target, marks: run.marks,
+        get resource() { return run.descriptions?.resource?.uri; },
+        call: (s, tool) => run.door.call(s, tool, { by: 'exploration' }),
+        callable: (tool, fetched) => !('skip' in run.door.plan(tool, fetched)),
+      };
+      let exploration: Exploration | undefined;
+      const checksDone = runs.runChecks();
+      const work: Record<PhaseId, () => Promise<unknown>> = {
+        probe: async () => {},
+        'unfetched-read-only': () => callReadOnlyUnfetched(run),
+        descriptions: () => fetchAllDescriptions(run),
+        'unfetched-others': () => callOthersUnfetched(run),
+        checks: () => checksDone,
+        'end-of-checks': () => runs.runDeferred(),
+        exploration: async () => {
+          exploration = await exploreIfAsked(deps, run, options, deadline);
+        },
+        traffic: async () => {
+          // The exploration may have reused the checks' sessions that hold nothing: they close now.
+          await runs.closeSessions();
+          await runs.runTrafficChecks();
+        },
+        judgement: () => judgeRun(run, deps, (id) => runs.sinkOf(id), exploration, deadline),
+      };
+      for (const phase of phases) {
+        if (deadline && performance.now() >= deadline.at) break;
+        await work[phase.id]();
+      }
+      // Checks still waiting when the run's time was up end by then too (their own limits).
+      await checksDone;
+      const results = runs.results();
+      const verdict = verdictOf(checks, results, discovery, run.door.ledger, run.descriptions?.resource);
+      return buildReport({
+        verdict,
+        target: {
+          kind: target.kind,
+          ...(target.kind === 'stdio' ? { command: target.describe } : { url: target.describe }),
+          ...(target.transport ? { transport: target.transport() } : {}),
+          ...(discovery.serverInfo ? { serverInfo: discovery.serverInfo } : {}),
+          ...(discovery.protocolVersion ? { protocolVersion: discovery.protocolVersion } : {}),
+        },
+        startedAt,
+        durationMs: performance.now() - t0,
+        results,
+        options: extra.reportOptions,
+        ...(exploration ? { exploration: summaryOf(exploration) } : {}),
+      });
+    } finally {
+      await session.close();
+    }
+  } finally {
+    await target.dispose();
+  }
+}
+
+/** The exploration, after the checks (their findings come first), within the run's time. */
+async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveOptions, deadline: RunDeadline | undefined): Promise<Exploration> {
+  const budget = options.explore ?? DEFAULT_EXPLORE;
+  const seed = options.seed ?? freshSeed();
+  const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
+  try {
+    return await explore(deps, run.world, { budget, seed, sessions: run.target.cheapSessions ? 'cheap' : 'process', until });
+  } catch (err) {
+    // A server that cannot open more sessions is the checks' finding; the exploration says it stopped.
+    if (err instanceof TargetUnavailableError) return { seed, budget, requests: 0, sessions: 0, replays: 0, found: [], skipped: `a session could not be opened: ${err.message}` };
+    throw err;
+  }
+}
+
+function summaryOf(e: Exploration): ExplorationSummary {
+  return { seed: e.seed, budget: e.budget, requests: e.requests, sessions: e.sessions, replays: e.replays, found: e.found.length, ...(e.skipped ? { skipped: e.skipped } : {}) };
+}
+
+/** Tells the hooks, every second, how long the first session has been starting; the returned function stops it. */
+function waitTicker(hooks: RunHooks | undefined): () => void {
+  if (!hooks?.onStartWait) return () => {};
+  const started = performance.now();
+  hooks.onStartWait(0);
+  const timer = setInterval(() => hooks.onStartWait!(Math.floor((performance.now() - started) / 1000)), 1000);
+  return () => clearInterval(timer);
+}
+
+/** The probe must end within the run's time too; a server too slow for it is unreachable in effect. */
+async function withinDeadline<T>(work: Promise<T>, deadline: RunDeadline | undefined): Promise<T> {
+  if (!deadline) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TargetUnavailableError(`the server did not finish answering the first session's requests within the run's time limit, --max-duration (${deadline.seconds} s)`)),
+      Math.max(0, deadline.at - performance.now()));
+  });
+  try {
+    return await Promise.race([work, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

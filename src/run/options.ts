@@ -1,0 +1,19 @@
+/** The settings of a live run, resolved (every default applied once, in the library). */
+export interface LiveOptions {
+  /** Per-request timeout in ms. */
+  timeoutMs: number;
+  /** How many parallel sessions pd-session-isolation opens. */
+  sessions: number;
+  /** Call only tools marked read-only. */
+  safeCalls: boolean;
+  /** Give destructive tools (annotations.destructiveHint) their example arguments. */
+  allowDestructive?: boolean;
+  /** Optional extensions that must be present (their absence fails instead of skipping). */
+  require: Array<'dashdash' | 'toolcards'>;
+  /** A folder of Tool Card files (<tool>.json) to compare with the live tools (`--cards`). */
+  cardsDir?: string;
+  /** Requests the model-based exploration may send (0: off; default DEFAULT_EXPLORE). */
+  explore?: number;
+  /** Seed of the exploration (default: a new one, given in the report). */
+  seed?: number;
+}

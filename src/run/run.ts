@@ -1,0 +1,115 @@
+import type { Fact } from '../core/check.js';
+import type { McpSession } from '../transport/session.js';
+import type { OpenOptions, Target } from '../transport/target.js';
+import type { World } from '../model/world.js';
+import { SessionStates } from '../model/state.js';
+import { ExplorationMarks } from '../model/explore/marks.js';
+import { CallDoor } from './call-door.js';
+import type { Discovery } from './discovery.js';
+import type { Descriptions, RunFacts, UnfetchedCalls } from './facts.js';
+import type { LiveOptions } from './options.js';
+import { ToolFacts } from './tools.js';
+import { worldOf } from './world.js';
+
+/**
+ * What the phases and checks of one live run share, owned by the run (never by a check): the
+ * target and its sessions (the probe, the clean session, labels), the facts as phases produce
+ * them (each once, frozen), the model's view of every session, and the one door for calls.
+ */
+export class Run {
+  readonly door: CallDoor;
+  readonly marks = new ExplorationMarks();
+  private readonly states = new SessionStates();
+  private readonly produced = new Map<Fact, unknown>();
+  private readonly waiting = new Map<Fact, { promise: Promise<unknown>; resolve: (v: unknown) => void }>();
+  private toolFacts: ToolFacts;
+  private currentWorld: World;
+  private labels = 0;
+  private clean: Promise<McpSession> | undefined;
+  /** Why the clean session could not be opened, once that happened (said by the checks that needed it). */
+  cleanProblem: string | undefined;
+
+  constructor(readonly target: Target, readonly options: LiveOptions, readonly probe: McpSession, readonly discovery: Discovery) {
+    this.toolFacts = new ToolFacts(discovery);
+    this.currentWorld = worldOf(discovery);
+    this.door = new CallDoor({
+      tools: () => this.toolFacts,
+      granted: (session, tool) => this.states.of(this.currentWorld, session).grants.has(tool),
+      options: { safeCalls: options.safeCalls, allowDestructive: options.allowDestructive ?? false },
+    });
+    this.produce('discovery', discovery);
+  }
+
+  /** Records a fact once; whoever waits for it goes on. */
+  produce<F extends Exclude<Fact, 'traffic'>>(fact: F, value: RunFacts[F extends 'unfetched-calls' ? 'unfetched' : F]): void {
+    if (this.produced.has(fact)) throw new Error(`the fact '${fact}' was produced twice`);
+    this.produced.set(fact, value);
+    if (fact === 'descriptions') {
+      const descriptions = value as Descriptions;
+      this.toolFacts = this.toolFacts.withDescriptions(descriptions.full);
+      this.currentWorld = worldOf(this.discovery, descriptions);
+    }
+    this.waiting.get(fact)?.resolve(value);
+  }
+
+  /** Waits until a phase has produced the fact. */
+  ready(fact: Fact): Promise<unknown> {
+    if (fact === 'traffic' || this.produced.has(fact)) return Promise.resolve(this.produced.get(fact));
+    let entry = this.waiting.get(fact);
+    if (!entry) {
+      let resolve!: (v: unknown) => void;
+      const promise = new Promise<unknown>((r) => (resolve = r));
+      entry = { promise, resolve };
+      this.waiting.set(fact, entry);
+    }
+    return entry.promise;
+  }
+
+  has(fact: Fact): boolean {
+    return this.produced.has(fact);
+  }
+
+  get unfetched(): UnfetchedCalls | undefined {
+    return this.produced.get('unfetched-calls') as UnfetchedCalls | undefined;
+  }
+
+  get descriptions(): Descriptions | undefined {
+    return this.produced.get('descriptions') as Descriptions | undefined;
+  }
+
+  /** What the run knows of each tool now. */
+  get tools(): ToolFacts {
+    return this.toolFacts;
+  }
+
+  /** What the model knows of the server now (the resource and descriptions once fetched). */
+  get world(): World {
+    return this.currentWorld;
+  }
+
+  /** Whether, by the model, `session` holds the grant of `tool` now (its answered exchanges replayed). */
+  granted(session: McpSession, tool: string): boolean {
+    return this.states.of(this.currentWorld, session).grants.has(tool);
+  }
+
+  /** A label no other session of the run has: s1, s2… */
+  nextLabel(prefix = 's'): string {
+    return `${prefix}${++this.labels}`;
+  }
+
+  /** A new, initialized session with no authorizations. */
+  open(options?: OpenOptions): Promise<McpSession> {
+    return this.target.open(this.nextLabel(), options);
+  }
+
+  /** The session opened once per run in which nothing is ever fetched: for calls of tools not fetched. */
+  cleanSession(): Promise<McpSession> {
+    this.clean ??= this.target.open(this.nextLabel('c'));
+    return this.clean;
+  }
+
+  /** Whether the clean session was opened (or is opening). */
+  get cleanOpened(): boolean {
+    return this.clean !== undefined;
+  }
+}

@@ -1,0 +1,88 @@
+import { opensOf, readsTraffic } from '../core/check.js';
+import type { LiveCheck } from './check.js';
+import { PHASES, type PhaseSelection } from './phases.js';
+
+/**
+ * How many parallel sessions criterion 8 uses by default, per transport. Over stdio each session
+ * is a server process (and real servers take up to seconds to start): sessions can only share
+ * grants through files or services, which three sessions — one that fetched nothing, one that
+ * fetched one tool, one that fetched everything — already show. Over HTTP one process serves all
+ * sessions and sessions are cheap: the faults that matter there (a global grant set, a map keyed
+ * wrongly, a "current session" variable overwritten by concurrent requests) show more often the
+ * more sessions run at once.
+ */
+export const DEFAULT_SESSIONS = { stdio: 3, http: 16 } as const;
+
+/** One row of the session plan: a phase of the run, or a check in the checks phase. */
+export interface PlanStep {
+  /** 1-based position. */
+  order: number;
+  /** A check id, or a phase id (probe, unfetched-read-only, descriptions, exploration…). */
+  id: string;
+  kind: 'phase' | 'check';
+  criterion?: number;
+  /** Sessions it uses: S0 is the probe, C the run's clean session; new ones are numbered as they open. */
+  sessions: { probe: boolean; clean: boolean; opened: string[]; fresh: string[] };
+  /** Why, from the check's own `sessionUse` or the phase's description. */
+  use: string;
+}
+
+export interface SessionPlan {
+  transport: 'stdio' | 'http';
+  sessions: number;
+  steps: PlanStep[];
+  /** Sessions of the whole run, the probe included (over stdio, server processes). */
+  total: number;
+  /** Of those, how many start at once at the beginning (all but the brand-new ones). */
+  upFront: number;
+  /** Whether the run opens its clean session (C). */
+  clean: boolean;
+}
+
+type PlannedCheck = Pick<LiveCheck, 'id' | 'spec' | 'opens' | 'fresh' | 'sessionUse' | 'reads' | 'clean'>;
+
+/**
+ * The sessions a run of these checks opens, phase by phase (src/run/phases.ts, the same table the
+ * runner carries out), the checks in the checks phase in report order, then the exploration's
+ * (`explore`: its sessions, 0 when it is off) and the checks that read the traffic.
+ */
+export function sessionPlan(checks: readonly PlannedCheck[], options: { sessions: number; transport: 'stdio' | 'http'; explore?: number }): SessionPlan {
+  const planOptions = { sessions: options.sessions, selected: checks.map((c) => c.id) };
+  const selection: PhaseSelection = { reads: new Set(['discovery', ...checks.flatMap((c) => c.reads ?? [])]), explores: (options.explore ?? 0) > 0 };
+  const clean = checks.some((c) => c.clean || c.reads?.includes('unfetched-calls'));
+  let next = 1;
+  const label = (count: number, prefix = 'S') => Array.from({ length: count }, () => `${prefix}${next++}`);
+  let freshCount = 0;
+  const steps: PlanStep[] = [];
+  const checkStep = (check: PlannedCheck): PlanStep => {
+    const opened = label(opensOf(check, planOptions));
+    const fresh = label(check.fresh ?? 0);
+    freshCount += fresh.length;
+    const use = typeof check.sessionUse === 'function' ? check.sessionUse(planOptions) : check.sessionUse;
+    return {
+      order: 0, id: check.id, kind: 'check',
+      ...(check.spec.criterion !== undefined ? { criterion: check.spec.criterion } : {}),
+      sessions: { probe: !readsTraffic(check), clean: check.clean === true, opened, fresh },
+      use: use ?? 'the probe only',
+    };
+  };
+  for (const phase of PHASES.filter((p) => p.runs(selection))) {
+    if (phase.id === 'checks') {
+      steps.push(...checks.filter((c) => !readsTraffic(c)).map(checkStep));
+    } else if (phase.id === 'traffic') {
+      steps.push(...checks.filter(readsTraffic).map(checkStep));
+    } else if (phase.id === 'exploration') {
+      // It starts in the sessions that hold nothing once the checks are done: the clean one and the one started last.
+      const reused = (clean ? 1 : 0) + freshCount;
+      const opened = Array.from({ length: Math.max(0, (options.explore ?? 0) - reused) }, (_, i) => `X${i + 1}`);
+      next += opened.length;
+      steps.push({ order: 0, id: 'exploration', kind: 'phase', sessions: { probe: false, clean, opened, fresh: [] },
+        use: `sequences of operations generated from the seed, judged by the model, in ${reused ? `the sessions that hold nothing once the checks are done${opened.length ? ' and' : ''}` : ''}${opened.length ? ` ${opened.length} new` : ''}; a divergence is replayed in new sessions to shrink it` });
+    } else if (phase.id !== 'end-of-checks' && phase.id !== 'judgement') {
+      steps.push({ order: 0, id: phase.id, kind: 'phase', sessions: { probe: phase.sessions.includes('S0'), clean: phase.sessions.includes('C'), opened: [], fresh: [] }, use: phase.what });
+    }
+  }
+  steps.forEach((s, i) => (s.order = i + 1));
+  const total = next + (clean ? 1 : 0);
+  return { transport: options.transport, sessions: options.sessions, steps, total, upFront: total - freshCount, clean };
+}

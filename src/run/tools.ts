@@ -1,0 +1,67 @@
+import type { JsonObject } from '../transport/types.js';
+import { exampleArguments, isDestructiveTool, isReadOnlyTool } from '../protocol/calls.js';
+import type { Discovery } from './discovery.js';
+
+const NO_DESCRIPTIONS: ReadonlyMap<string, JsonObject> = new Map();
+
+/**
+ * What the run knows of each tool, from its frozen facts: the tools/list entry, the full
+ * description once fetched, and what the tool says of itself (read-only, destructive). Immutable:
+ * a later phase makes a new one (`withDescriptions`).
+ */
+export class ToolFacts {
+  private readonly entries = new Map<string, JsonObject>();
+  private readonly readOnlySet: ReadonlySet<string>;
+
+  constructor(readonly discovery: Discovery, readonly full: ReadonlyMap<string, JsonObject> = NO_DESCRIPTIONS) {
+    for (const tool of discovery.tools) if (typeof tool.name === 'string' && !this.entries.has(tool.name)) this.entries.set(tool.name, tool);
+    this.readOnlySet = new Set(discovery.toolNames.filter((n) => isReadOnlyTool(this.entries.get(n), full.get(n))));
+  }
+
+  /** The same tools, with their full descriptions known. */
+  withDescriptions(full: ReadonlyMap<string, JsonObject>): ToolFacts {
+    return new ToolFacts(this.discovery, full);
+  }
+
+  get names(): readonly string[] {
+    return this.discovery.toolNames;
+  }
+
+  /** The tools/list entry of a tool (the first one listed under its name). */
+  entry(name: string): JsonObject | undefined {
+    return this.entries.get(name);
+  }
+
+  /** Its inputSchema: the full description's once known, else the listed one. */
+  schema(name: string): unknown {
+    return this.full.get(name)?.inputSchema ?? this.entries.get(name)?.inputSchema;
+  }
+
+  isReadOnly(name: string): boolean {
+    return this.readOnlySet.has(name);
+  }
+
+  get readOnly(): ReadonlySet<string> {
+    return this.readOnlySet;
+  }
+
+  isDestructive(name: string): boolean {
+    return isDestructiveTool(this.entries.get(name));
+  }
+
+  /** The example arguments of a tool (`entry`: a full description a session fetched; default the run's). */
+  exampleArguments(name: string, entry?: JsonObject): JsonObject {
+    return exampleArguments(entry ?? this.full.get(name));
+  }
+
+  /** The tools a check may call: all of them, or only read-only ones under `--safe-calls`; never a name with a comma (it cannot be fetched). */
+  callable(safeCalls: boolean): string[] {
+    return this.names.filter((n) => !n.includes(',') && (!safeCalls || this.isReadOnly(n)));
+  }
+
+  /** The order calls go in: read-only tools first, destructive ones last. */
+  order(tools: readonly string[]): string[] {
+    const rank = (name: string) => (this.isReadOnly(name) ? 0 : this.isDestructive(name) ? 2 : 1);
+    return [...tools].sort((a, b) => rank(a) - rank(b));
+  }
+}

@@ -1,0 +1,80 @@
+import { TargetUnavailableError } from '../transport/types.js';
+import type { McpSession } from '../transport/session.js';
+import { mapLimit } from '../util/concurrency.js';
+import type { UnfetchedCalls } from './facts.js';
+import type { Run } from './run.js';
+
+/** Tools called unfetched, at most: on a server with thousands, the refusal of this many proves the rule. */
+export const UNFETCHED_SAMPLE = 500;
+/** Read-only calls in flight at once in the clean session. */
+const AT_ONCE = 8;
+/** The name the ledger gives the calls of these phases. */
+export const UNFETCHED_PHASE = 'unfetched-calls';
+
+/** The tools the phases call unfetched, read-only ones first (a sample on large servers). */
+function tried(run: Run): { tried: string[]; total: number } {
+  const all = run.tools.order(run.tools.callable(run.options.safeCalls));
+  return { tried: all.slice(0, UNFETCHED_SAMPLE), total: all.length };
+}
+
+/**
+ * The first calls of the run, before anything is fetched anywhere (DESIGN, "Calling tools"):
+ * read-only tools in the clean session. A refusal here shows the server enforces descriptions at
+ * all; once one ran, more would prove nothing new.
+ */
+export async function callReadOnlyUnfetched(run: Run): Promise<void> {
+  const readOnly = tried(run).tried.filter((t) => run.tools.isReadOnly(t));
+  if (!readOnly.length) return;
+  const clean = await cleanOrNothing(run);
+  if (!clean) return;
+  const ledger = run.door.ledger;
+  const call = async (tool: string) => {
+    if (ledger.ranUnfetched) return declineProven(run, tool);
+    await run.door.call(clean, tool, { by: UNFETCHED_PHASE });
+  };
+  // One at a time until the server has refused one (it enforces descriptions): a server that
+  // does not is shown by its first call, and no other tool runs for nothing.
+  let next = 0;
+  while (next < readOnly.length && ledger.refusals === 0 && !ledger.ranUnfetched) await call(readOnly[next++]!);
+  await mapLimit(readOnly.slice(next), AT_ONCE, call);
+}
+
+/**
+ * Then, with the full descriptions known (their schemas say what arguments they refuse), the
+ * other tools, one at a time; and the first tool called, once more: a refusal neither grants nor
+ * is used up. Produces the fact `unfetched-calls`.
+ */
+export async function callOthersUnfetched(run: Run): Promise<void> {
+  const { tried: tools, total } = tried(run);
+  const clean = tools.length ? await cleanOrNothing(run) : undefined;
+  if (clean) {
+    for (const tool of tools.filter((t) => !run.tools.isReadOnly(t))) {
+      if (run.door.ledger.ranUnfetched) declineProven(run, tool);
+      else await run.door.call(clean, tool, { by: UNFETCHED_PHASE });
+    }
+    const first = run.door.ledger.calls.find((c) => c.by === UNFETCHED_PHASE);
+    if (first && !run.door.ledger.ranUnfetched) await run.door.call(clean, first.tool, { by: UNFETCHED_PHASE });
+  }
+  const ledger = run.door.ledger;
+  const fact: UnfetchedCalls = {
+    tried: tools, total,
+    calls: Object.freeze(ledger.calls.filter((c) => c.by === UNFETCHED_PHASE)),
+    notCalled: Object.freeze(ledger.refusedToCall.filter((n) => n.by === UNFETCHED_PHASE && !ledger.calls.some((c) => c.by === UNFETCHED_PHASE && c.tool === n.tool))),
+    ...(run.cleanProblem ? { unavailable: run.cleanProblem } : {}),
+  };
+  run.produce('unfetched-calls', Object.freeze(fact));
+}
+
+async function cleanOrNothing(run: Run): Promise<McpSession | undefined> {
+  try {
+    return await run.cleanSession();
+  } catch (err) {
+    if (!(err instanceof TargetUnavailableError)) throw err;
+    run.cleanProblem = err.message;
+    return undefined;
+  }
+}
+
+function declineProven(run: Run, tool: string): void {
+  run.door.decline(tool, UNFETCHED_PHASE, `'${run.door.ledger.ranUnfetched}' already ran unfetched, which proves the server does not enforce descriptions; more unfetched calls would prove nothing new`);
+}

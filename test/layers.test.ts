@@ -1,0 +1,97 @@
+// Layers import downwards (docs/DESIGN.md, "Layout"): no import loop between the folders of src/,
+// checks/, reports/ and reference-server/, and no folder imports one above it. Type-only imports
+// count: a type that climbs a layer is the first step of a loop.
+import t from 'tap';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { ROOT } from './helpers.js';
+
+/** The layers, lowest first: a folder may import its own layer and those below. */
+const LAYERS: string[][] = [
+  ['src/generated', 'src/util'],
+  ['src/safety'],
+  ['src/transport'],
+  ['src/core'],
+  ['src/protocol'],
+  ['src/rules'],
+  ['src/model'],
+  ['src/lint', 'src/init', 'src/serve'],
+  ['src/run'],
+  ['checks', 'reference-server'],
+  ['src/library'],
+  ['reports'],
+  ['src/cli', 'src/action'],
+  ['src'],
+];
+
+/** The folder a file belongs to: src/<folder> (src/protocol/server is src/protocol), or the top-level one. */
+function folderOf(file: string): string {
+  const parts = relative(ROOT, file).split('/');
+  if (parts[0] === 'src') return parts.length > 2 ? `src/${parts[1]}` : 'src';
+  return parts[0]!;
+}
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) {
+      if (entry !== 'bundle' && entry !== 'build') out.push(...sources(path));
+    } else if (entry.endsWith('.ts') && !entry.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+const IMPORT = /(?:import|export)\s[^'";]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+
+/** Folder → folder edges, with the file that makes each. */
+function edges(): Map<string, Map<string, string>> {
+  const graph = new Map<string, Map<string, string>>();
+  for (const top of ['src', 'checks', 'reports', 'reference-server']) {
+    for (const file of sources(join(ROOT, top))) {
+      if (file.includes(`${join(ROOT, 'src', 'generated')}`)) continue;
+      const from = folderOf(file);
+      for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+        const to = folderOf(normalize(join(dirname(file), m[1] ?? m[2]!)));
+        if (to === from) continue;
+        const out = graph.get(from) ?? graph.set(from, new Map()).get(from)!;
+        if (!out.has(to)) out.set(to, relative(ROOT, file));
+      }
+    }
+  }
+  return graph;
+}
+
+const rank = new Map(LAYERS.flatMap((layer, i) => layer.map((folder) => [folder, i] as const)));
+
+t.test('every folder has a layer', async (t) => {
+  const graph = edges();
+  const folders = new Set([...graph.keys(), ...[...graph.values()].flatMap((m) => [...m.keys()])]);
+  for (const folder of folders) t.ok(rank.has(folder), `${folder} is in LAYERS`);
+});
+
+/** Imports that climb a layer (every loop between folders has one). */
+function climbsOf(graph: Map<string, Map<string, string>>): string[] {
+  const climbs: string[] = [];
+  for (const [from, out] of graph) {
+    for (const [to, file] of out) if ((rank.get(to) ?? 99) > (rank.get(from) ?? -1)) climbs.push(`${from} → ${to} (${file})`);
+  }
+  return climbs;
+}
+
+t.test('no folder imports one above it, so the folders form no loop', async (t) => {
+  t.same(climbsOf(edges()), [], 'imports that climb a layer');
+});
+
+t.test('the transport knows nothing above it; serve and the checks never import the reference server', async (t) => {
+  const graph = edges();
+  t.same([...(graph.get('src/transport')?.keys() ?? [])].sort(), ['src/generated', 'src/safety', 'src/util']);
+  for (const folder of ['src/serve', 'checks', 'src/run', 'src/library']) t.notOk(graph.get(folder)?.has('reference-server'), `${folder} does not import reference-server/`);
+  t.notOk(graph.get('src/core')?.has('reports'), 'the core imports no reporter');
+  t.notOk(graph.get('src/safety')?.has('src/lint'), 'safety imports no lint');
+});
+
+t.test('a climb is found (the loop the transport once closed through safety and the lint)', async (t) => {
+  const loop = new Map([['src/safety', new Map([['src/lint', 'src/safety/redact.ts']])], ['src/lint', new Map([['src/safety', 'src/lint/secrets.ts']])]]);
+  t.same(climbsOf(loop), ['src/safety → src/lint (src/safety/redact.ts)']);
+});
