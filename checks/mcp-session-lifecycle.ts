@@ -1,12 +1,10 @@
 import { defineLiveCheck } from '../src/run/check.js';
+import { MODEL_MESSAGES } from '../src/model/rules.js';
 import type { Exchange, JsonObject } from '../src/transport/types.js';
 
 /** What MCP's Streamable HTTP session management requires; the 404 rule is the model's (src/model/judge.ts). */
 const messages = {
-  'ended-session-answered': {
-    message: 'A request under the Mcp-Session-Id of {session}, after the checker ended that session with DELETE, was answered with HTTP {status}: a terminated session must be answered 404 (MCP transports, session management).',
-    hint: 'Forget a session on DELETE (and its grants with it); answer requests that carry its id with 404, so that clients start a new session.',
-  },
+  ...MODEL_MESSAGES['mcp-session-lifecycle'],
   'no-session-accepted': {
     message: 'A tools/list without Mcp-Session-Id, from a client that never initialized, was answered HTTP {status}: a server that issues session ids SHOULD refuse such a request with 400 Bad Request.',
     hint: 'Answer 400 to every request but initialize that carries no Mcp-Session-Id; never serve it in some other session.',

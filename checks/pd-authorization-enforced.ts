@@ -1,4 +1,5 @@
 import { defineLiveCheck } from '../src/run/check.js';
+import { MODEL_MESSAGES } from '../src/model/rules.js';
 import { entryFor, fetchDescriptions, isDescriptionEntry } from '../src/protocol/fetch.js';
 import { descriptionsUri } from '../src/protocol/uri.js';
 import type { JsonObject } from '../src/transport/types.js';
@@ -16,23 +17,7 @@ const OVERSIZED_READ = 100;
 
 /** What the model expects of grants within a session (src/model/ judges every exchange of the run). */
 const messages = {
-  'failed-fetch-authorized': {
-    message: "Calling '{tool}' was not refused, although this session had fetched only {fetched}, which returned no description of it: a failed fetch or an unknown name must authorize nothing (§5.1).",
-    hint: 'Grant a tool only when its description was returned, under its exact name, per session.',
-  },
-  'refused-read-authorized': {
-    message: "A read of {names} names, which the server refused, still authorized '{tool}': a refused or failed fetch must authorize nothing (§5.1).",
-    hint: 'Check the request (size, names, rate) before granting anything, and grant only what the answer actually describes.',
-  },
-  'grant-not-kept': {
-    message: "Calling '{tool}' was refused with {code} although its description had been fetched in this session: authorization must last for the whole session (§5.1).",
-    hint: 'Keep the grant for the session: do not consume it on first use, expire it early, or drop it on any other request.',
-  },
-  'call-no-response': { message: "Calling '{tool}', which this session had fetched, got no response ({note}).", hint: 'Answer every tools/call within the timeout.' },
-  'fetch-authorized-other': {
-    message: "Calling '{tool}' was not refused although this session had fetched only {fetched}: fetching a tool must authorize only that tool.",
-    hint: 'Record grants per exact tool name, not as a single "has fetched something" flag or by a name it resembles.',
-  },
+  ...MODEL_MESSAGES['pd-authorization-enforced'],
   'unfetched-not-called': "'{tool}' was not called: {why}.",
   'sampled': 'Authorization was tested tool by tool for the first {tested} of {total} tools (the same rule for each).',
 } as const;

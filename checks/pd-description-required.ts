@@ -1,22 +1,9 @@
 import { defineLiveCheck } from '../src/run/check.js';
-import { TOOL_DESCRIPTION_REQUIRED } from '../src/protocol/calls.js';
-
-const HINT = `Refuse the call with {"error":{"code":"${TOOL_DESCRIPTION_REQUIRED}","message":…,"resource_uri":"<resource>?tools=<name>"}} until the description was fetched in this session (if pd-session-isolation fails too, grants leak between sessions).`;
+import { MODEL_MESSAGES } from '../src/model/rules.js';
 
 /** What the model expects of a call of a tool that was not fetched in its session (src/model/call.ts judges every such call of the run). */
 const messages = {
-  'no-response': { message: "Calling '{tool}' before fetching its description got no response ({note}).", hint: HINT },
-  'invalid-error-code': { message: "Calling '{tool}' unfetched: {problem}. Put the string code in error.data.code and use an integer error.code.", hint: HINT },
-  'ran-unfetched': { message: "Calling '{tool}' before fetching its description was let through (it ran, or reached its own argument check), although its description had not been fetched in this session.", hint: HINT },
-  'other-code': { message: "Calling '{tool}' before fetching its description was refused with {code} instead.", hint: HINT },
-  'error-without-code': { message: "Calling '{tool}' before fetching its description failed with a JSON-RPC error without the code: {error}.", hint: HINT },
-  'tool-error-without-code': { message: "Calling '{tool}' before fetching its description failed with a tool error that does not carry the code.", hint: HINT },
-  'only-in-text': { message: `Calling '{tool}' unfetched mentions ${TOOL_DESCRIPTION_REQUIRED} only in message text, where clients cannot read it as a code.`, hint: HINT },
-  'no-resource-uri': { message: `The ${TOOL_DESCRIPTION_REQUIRED} error for '{tool}' has no resource_uri telling the client what to fetch (§6.2).`, hint: HINT },
-  'wrong-resource-uri': { message: `The ${TOOL_DESCRIPTION_REQUIRED} error for '{tool}' has resource_uri '{uri}', but fetching this tool means '{expected}'.`, hint: HINT },
-  'no-message': { message: `The ${TOOL_DESCRIPTION_REQUIRED} error for '{tool}' has no message (§6.2 shows one).`, hint: "Add \"message\": \"Tool '{tool}' requires fetching its description before use.\"" },
-  'no-is-error': { message: "The refusal of '{tool}' is a tool result without isError: true; MCP marks failed tool calls with isError.", hint: 'Set "isError": true on the refusal result.' },
-  'refusals-form': 'Refusals signalled as: {forms}.',
+  ...MODEL_MESSAGES['pd-description-required'],
   'sampled': 'Called unfetched: the first {tested} of {total} tools (read-only ones first).',
   'not-called': 'Not called unfetched: {tools} ({why}).',
   'none-callable': 'No tool could be called unfetched without risk, so this criterion could not be tested (the lines above say why for each; --allow-destructive calls them).',

@@ -1,4 +1,5 @@
 import { defineLiveCheck } from '../src/run/check.js';
+import { MODEL_MESSAGES } from '../src/model/rules.js';
 import { joinPointer } from '../src/util/json-pointer.js';
 import { fetchDescriptions } from '../src/protocol/fetch.js';
 import { FULL_TOOL_DESCRIPTION_MESSAGES, toolDescriptionProblems } from '../src/rules/tool-description.js';
@@ -7,18 +8,10 @@ import { FULL_TOOL_DESCRIPTION_MESSAGES, toolDescriptionProblems } from '../src/
 const UNKNOWN_NAME = 'pd_check_no_such_tool';
 
 const messages = {
+  ...MODEL_MESSAGES['pd-full-descriptions'],
   ...FULL_TOOL_DESCRIPTION_MESSAGES,
   'no-tools-listed': 'tools/list returned no tools, so there is no description to fetch.',
   // The answer's keys: judged by the model on every read of the run (src/model/read.ts).
-  'extra-keys': {
-    message: 'Asked for {requested}, the response also has {keys}. §4.4: only the requested tools, and no instructional preamble (guidance belongs in the resource description).',
-    hint: 'Return an object whose keys are exactly the requested tool names.',
-  },
-  'missing-entry': { message: "The response has no description under the key of the requested tool '{tool}'.", hint: 'Return { "<name>": { name, description, inputSchema, examples } } for every requested tool.' },
-  'example-rejected': {
-    message: "'{tool}' rejected example {number} of its own full description as invalid arguments: the description documents a contract the tool does not keep.",
-    hint: 'Make the examples valid calls of the tool, or make the tool accept what its inputSchema and examples say.',
-  },
 } as const;
 
 export default defineLiveCheck({

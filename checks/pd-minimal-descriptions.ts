@@ -1,4 +1,5 @@
 import { defineLiveCheck } from '../src/run/check.js';
+import { MODEL_MESSAGES } from '../src/model/rules.js';
 import type { LiveContext } from '../src/run/context.js';
 import { minimalSchemaProblems } from '../src/rules/minimal-schema.js';
 import { clip, sanitizeLine } from '../src/util/text.js';
@@ -22,6 +23,7 @@ const LONG_CHARS = 400;
 const SCHEMA_HINT = 'In tools/list use { "type": "object", "additionalProperties": true } and move the real schema to the full description.';
 
 const messages = {
+  ...MODEL_MESSAGES['pd-minimal-descriptions'],
   'empty-list': { message: 'tools/list returned no tools, so there is nothing to disclose progressively{problem}.', hint: 'Declare the tools capability and list your tools in tools/list.' },
   'partial-list': 'Only the tools read before this problem were checked: {problem}.',
   'no-description': { message: "Tool '{tool}' has no description in tools/list; an LLM cannot choose it without one.", hint: 'Give every tool a one-sentence description of what it does and when to use it.' },
@@ -32,10 +34,6 @@ const messages = {
   },
   'long-description': { message: "Tool '{tool}' has a {length}-character description in tools/list; a minimal description is usually one or two sentences.", hint: 'Shorten it to what is needed for choosing the tool; the rest belongs in the full description.' },
   'parameters-in-list': { message: "Tool '{tool}': the tools/list inputSchema details its parameters ({parameters}); §3.1 forbids detailed parameter schemas in stage 1.", hint: SCHEMA_HINT },
-  'listing-changed': {
-    message: 'tools/list answered differently later in the run, in a session that held grants for {granted}: §3.1 keeps the same minimal list in every state (fetching a description must not change the listing).',
-    hint: 'Serve the same minimal tools/list whatever the session fetched; full descriptions come only from the tool_descriptions resource.',
-  },
   'required-in-list': { message: "Tool '{tool}': the tools/list inputSchema lists required parameters ({required}).", hint: SCHEMA_HINT },
 } as const;
 

@@ -1,4 +1,5 @@
 import { defineLiveCheck } from '../src/run/check.js';
+import { MODEL_MESSAGES } from '../src/model/rules.js';
 import { entryFor, fetchDescriptions, isDescriptionEntry } from '../src/protocol/fetch.js';
 import type { McpSession } from '../src/transport/session.js';
 import type { JsonObject } from '../src/transport/types.js';
@@ -8,19 +9,7 @@ const SAMPLE = 100;
 
 /** What the model expects across sessions (src/model/ judges every exchange of the run). */
 const messages = {
-  'no-response': { message: "Session {session}: calling '{tool}' got no response ({note}) while other sessions were active.", hint: 'Serve concurrent sessions independently; never block one session on another.' },
-  'own-grant-refused': {
-    message: "Session {session} fetched '{tool}', yet calling it was refused while other sessions were active: authorization is not kept per session (§5.1).",
-    hint: 'Key grants by the MCP session, not by a shared "current session" variable.',
-  },
-  'grant-leaked': {
-    message: "Session {session} never fetched '{tool}' but could call it; {owners} had fetched it: authorization leaks between sessions (§5.1.4).",
-    hint: 'Store grants per MCP session (per process over stdio, per Mcp-Session-Id over HTTP), never globally.',
-  },
-  'grant-inherited': {
-    message: "A session opened after {session} had fetched '{tool}' and ended could call '{tool}' without fetching it: a new session must not inherit grants (§5.1, §5.2).",
-    hint: 'Drop or key grants by session; never persist them beyond the session that made them.',
-  },
+  ...MODEL_MESSAGES['pd-session-isolation'],
   'tested': '{sessions} parallel sessions (one that fetched nothing, the probe that fetched every tool, others that fetched one tool each), {tools|tool} each, then a new session after the ones opened here had ended (half with DELETE over HTTP).',
   'sampled': 'Every session called the first {tested} of {total} tools.',
 } as const;

@@ -1,4 +1,5 @@
 import { defineLiveCheck } from '../src/run/check.js';
+import { MODEL_MESSAGES } from '../src/model/rules.js';
 import { fetchDescriptions } from '../src/protocol/fetch.js';
 
 /** Each tool is fetched on its own; past this many, the rest are covered by the multi-tool fetch only. */
@@ -6,20 +7,12 @@ const MAX_SINGLE_FETCHES = 500;
 /** How many names the multi-tool fetch asks for at once. */
 const MULTI_FETCH_NAMES = 20;
 
-const HINT = "Parse the 'tools' query parameter, split it on commas, and return one entry per name, keyed by the exact name.";
-const EXACT = 'Look names up exactly, case included; a name that is not in tools/list is unknown (§6.3).';
-
 /** What the model expects of names in ?tools= (src/model/read.ts judges every read of the run). */
 const messages = {
+  ...MODEL_MESSAGES['pd-tools-parameter'],
   'no-tools-listed': 'tools/list returned no tools, so there is no name to request.',
   'comma-in-name': { message: "Tool '{tool}' has a comma in its name, so it cannot be requested with ?tools= (names are comma-separated, §4.3).", hint: 'Rename the tool: MCP tool names use only A-Z, a-z, 0-9, _, - and .' },
-  'single-fetch-failed': { message: 'Fetching ?tools={tool} failed: {problem}.', hint: HINT },
-  'single-fetch-no-entry': { message: "Fetching ?tools={tool} returned no description of '{tool}' (keys: {keys}), although other reads return it.", hint: HINT },
   'single-fetches-capped': 'Fetched the first {fetched} of {total} tools one by one; the rest only in the multi-tool fetch.',
-  'multi-fetch-failed': { message: 'Fetching {count} tools at once (?tools={sample}…) {problem}; §4.3 requires comma-separated names to work.', hint: HINT },
-  'prefix-match': { message: "Fetching ?tools={prefix}, which is no tool's name, returned the description of '{tool}': names must match exactly, not by prefix (§4.3).", hint: EXACT },
-  'case-insensitive': { message: "Fetching ?tools={altered} returned the description of '{tool}': names must match tools/list exactly, case included (§4.3).", hint: EXACT },
-  'near-name-match': { message: "Fetching ?tools={name}, which is no tool's name, returned the description of '{tool}': names must match tools/list exactly (§4.3).", hint: EXACT },
 } as const;
 
 export default defineLiveCheck({

@@ -44,6 +44,11 @@ export class DescriptionLibrary {
     return this.byName.get(name);
   }
 
+  /** The catalog the server side of progressive disclosure answers from (src/protocol/server/disclosure.ts). */
+  full(name: string): Record<string, unknown> | undefined {
+    return this.byName.get(name) as Record<string, unknown> | undefined;
+  }
+
   /** Validates call arguments against the tool's full schema; returns readable problems. */
   validate(name: string, args: unknown): string[] {
     let validate = this.validators.get(name);

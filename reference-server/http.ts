@@ -18,6 +18,8 @@ export interface HttpOptions {
   token?: string;
   /** Description fetches per minute and session (0: no limit). */
   fetchLimit?: number;
+  /** Each request waits this long before it is handled, by method (tests and the bench). */
+  latencyMs?: (method: string) => number;
   /** Origins accepted besides the loopback ones (DNS rebinding protection). */
   allowedOrigins?: string[];
 }
@@ -88,7 +90,7 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
       const transport = new SSEServerTransport('/messages', res);
       streams.set(transport.sessionId, transport);
       transport.onclose = () => streams.delete(transport.sessionId);
-      await createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit }).connect(transport);
+      await createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit, latencyMs: options.latencyMs }).connect(transport);
       return;
     }
     if (url.pathname === '/messages') {
@@ -133,7 +135,7 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    await createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit }).connect(transport);
+    await createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit, latencyMs: options.latencyMs }).connect(transport);
     await transport.handleRequest(req, res, body);
   }
 

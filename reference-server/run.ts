@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createReferenceServer, SERVER_NAME, SERVER_VERSION, type Behaviour } from './server.js';
+import { createReferenceServer, SERVER_NAME, SERVER_VERSION, type Behaviour, type ServerOptions } from './server.js';
 import { startHttpServer } from './http.js';
 import { DEFAULT_FETCH_LIMIT, MAX_NAMES_PER_FETCH } from '../src/protocol/server/limits.js';
 
@@ -30,7 +30,7 @@ Examples:
 `;
 
 /** Runs the server (stdio or --http) with some behaviour replaced; the fixtures use this too. */
-export async function runServer(argv: string[], overrides: Partial<Behaviour> = {}): Promise<void> {
+export async function runServer(argv: string[], overrides: Partial<Behaviour> = {}, serverOptions: Pick<ServerOptions, 'latencyMs'> = {}): Promise<void> {
   const fail = (message: string) => {
     process.stderr.write(`${SERVER_NAME}: ${message}. Run '${SERVER_NAME} --help'.\n`);
     process.exitCode = 2;
@@ -69,11 +69,11 @@ export async function runServer(argv: string[], overrides: Partial<Behaviour> = 
   }
   if (port === undefined) {
     if (host) return fail('--host goes with --http');
-    await createReferenceServer(overrides, { fetchLimit }).connect(new StdioServerTransport());
+    await createReferenceServer(overrides, { fetchLimit, ...serverOptions }).connect(new StdioServerTransport());
     return;
   }
   const token = process.env.MCP_PD_REFERENCE_TOKEN || undefined;
-  const server = await startHttpServer({ port, host, overrides, token, fetchLimit, allowedOrigins }).catch((err: NodeJS.ErrnoException) => {
+  const server = await startHttpServer({ port, host, overrides, token, fetchLimit, allowedOrigins, ...serverOptions }).catch((err: NodeJS.ErrnoException) => {
     fail(err.code === 'EADDRINUSE' ? `port ${port} is already in use` : `cannot listen: ${err.message}`);
     return undefined;
   });

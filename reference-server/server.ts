@@ -15,17 +15,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DescriptionLibrary, DESCRIPTIONS_DIR } from './descriptions.js';
 import { Notebook, NoteError } from './notes.js';
-import {
-  RESOURCE_DESCRIPTION,
-  RESOURCE_URI,
-  clarifyValidationError,
-  missingToolSelection,
-  parseSelection,
-  toolDescriptionRequired,
-  unknownTool,
-} from '../src/protocol/server/payloads.js';
+import { parseSelection } from '../src/protocol/server/payloads.js';
+import { answerRead, DESCRIPTIONS_RESOURCE, gateCall, readResult, refusal } from '../src/protocol/server/disclosure.js';
+import { clarifyValidationError } from './sdk-errors.js';
 import { TOOLS } from './tools.js';
-import { checkFetchSize, DEFAULT_FETCH_LIMIT, FetchLimiter } from '../src/protocol/server/limits.js';
+import { DEFAULT_FETCH_LIMIT, FetchLimiter } from '../src/protocol/server/limits.js';
 
 import { SERVER_NAME, SERVER_VERSION } from './server-info.js';
 import { aiHelp, RESOURCE_DASHDASH, SERVER_DASHDASH, TOOL_DASHDASH } from './dashdash.js';
@@ -42,6 +36,8 @@ export interface SessionState {
 export interface ServerOptions {
   /** Description fetches allowed per minute and session; 0: no limit. */
   fetchLimit?: number;
+  /** How long each request waits before it is handled, by method (a slow server for tests and the bench). */
+  latencyMs?: (method: string) => number;
 }
 
 /**
@@ -106,32 +102,24 @@ export const referenceBehaviour: Behaviour = {
       dashdash: TOOL_DASHDASH[t.name],
     })),
 
-  listResources: () => [
-    { uri: RESOURCE_URI, name: 'Tool Descriptions - Required for tool use', description: RESOURCE_DESCRIPTION, mimeType: 'application/json', dashdash: RESOURCE_DASHDASH },
-  ],
+  listResources: () => [{ ...DESCRIPTIONS_RESOURCE, dashdash: RESOURCE_DASHDASH }],
 
-  // Stage 2 (§4.3–4.4, §6.1, §6.3): fetching a known tool authorizes it for this session only.
+  // Stage 2 (§4.3–4.4, §6.1, §6.3): fetching a known tool authorizes it for this session only —
+  // the server side of progressive disclosure, as serve runs it too.
   readResource(uri, state) {
-    const selection = parseSelection(uri);
-    if (selection.kind === 'not-this-resource') {
+    const answer = answerRead(uri, library);
+    if (answer.kind === 'not-this-resource') {
       throw Object.assign(new Error(`Resource not found: ${uri.slice(0, 200)}`), { code: -32002, data: { uri: uri.slice(0, 200) } });
     }
-    if (selection.kind === 'tools') checkFetchSize(selection.names);
-    const payload =
-      selection.kind === 'missing'
-        ? missingToolSelection(library.names())
-        : Object.fromEntries(selection.names.map((name) => [name, library.get(name) ?? unknownTool(name, library.names())]));
-    if (selection.kind === 'tools') this.authorize(state, selection.names.filter((n) => library.get(n)));
-    return { contents: [{ uri, mimeType: 'application/json', text: json(payload) }] };
+    if (answer.kind === 'refused') throw Object.assign(new Error(answer.error.message), answer.error);
+    this.authorize(state, answer.grants);
+    return readResult(uri, answer.body);
   },
 
   isAuthorized: (state, tool) => state.grants.has(tool),
   authorize: (state, tools) => tools.forEach((t) => state.grants.add(t)),
 
-  refuse: (tool) => {
-    const { error } = toolDescriptionRequired(tool);
-    return toolError(error.code, error.message, { resource_uri: error.resource_uri });
-  },
+  refuse: (tool) => refusal(tool),
 
   pageTools(all, cursor) {
     const start = cursor === undefined ? 0 : Number.parseInt(Buffer.from(cursor, 'base64url').toString('utf8'), 10);
@@ -174,7 +162,7 @@ function callTool(behaviour: Behaviour, state: SessionState, name: string, args:
     // Unknown tools are protocol errors (MCP tools spec, Error Handling).
     throw Object.assign(new Error(`Unknown tool: ${name}`), { code: -32602 });
   }
-  if (!behaviour.isAuthorized(state, name)) return behaviour.refuse(name);
+  if (gateCall(name, library, (t) => behaviour.isAuthorized(state, t))) return behaviour.refuse(name);
   const problems = behaviour.validateArguments(name, args);
   if (problems.length) return behaviour.rejectArguments(name, problems);
   try {
@@ -225,7 +213,16 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
   server.connect = async (transport) => {
     const send = transport.send.bind(transport);
     transport.send = (message, options) => send(clarifyValidationError(message) as typeof message, options);
-    return connect(transport);
+    await connect(transport);
+    const latency = options.latencyMs;
+    const handle = transport.onmessage;
+    if (latency && handle) {
+      transport.onmessage = (message, extra) => {
+        const ms = 'method' in message ? latency(message.method) : 0;
+        if (ms > 0) setTimeout(() => handle(message, extra), ms);
+        else handle(message, extra);
+      };
+    }
   };
   return server;
 }

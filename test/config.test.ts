@@ -2,7 +2,7 @@ import t from 'tap';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fixtureBundle, REFERENCE, REFERENCE_CARDS, runCli, tempDir } from './helpers.js';
+import { fixtureBundle, REFERENCE, REFERENCE_CARDS, ROOT, runCli, tempDir } from './helpers.js';
 
 t.test('mcp-pd-check.config.json supplies what a command line can say; the command line wins', async (t) => {
   const dir = tempDir();
@@ -70,4 +70,19 @@ t.test('paths in a config file are relative to the file, wherever the checker ru
   const files = report.results.find((r: { id: string }) => r.id === 'toolcard-files');
   t.equal(files.status, 'pass', 'cards: found next to the config, not in the working directory');
   t.notOk(existsSync(join(dir, 'report.json')), 'the report is written next to the config');
+});
+
+t.test('the config file knows exactly the option table\'s config keys, and every flag the CLI declares comes from the table', async (t) => {
+  const { OPTIONS, attributeOf } = await import('../src/library/option-table.js');
+  const schema = JSON.parse(readFileSync(join(ROOT, 'schemas', 'config.schema.json'), 'utf8')) as { properties: Record<string, unknown> };
+  const keys = OPTIONS.flatMap((o) => (o.config ? [o.config] : []));
+  t.same([...new Set(keys)].sort(), Object.keys(schema.properties).filter((k) => k !== '$schema' && k !== 'command').sort());
+  const { buildProgram } = await import('../src/cli/program.js');
+  const program = buildProgram();
+  for (const command of [program, ...program.commands.filter((c) => ['lint', 'init', 'serve'].includes(c.name()))]) {
+    const name = command === program ? 'check' : command.name();
+    const declared = command.options.map((o) => o.attributeName()).filter((a) => a !== 'version').sort();
+    const table = OPTIONS.filter((o) => o.commands.includes(name as never)).map(attributeOf).sort();
+    t.same(declared, table, `${name}: its flags are the table's`);
+  }
 });

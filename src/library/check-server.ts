@@ -9,14 +9,13 @@ import type { RunHooks } from '../core/hooks.js';
 import { selectChecks } from '../core/select.js';
 import { DEFAULT_SESSIONS, sessionPlan, type SessionPlan } from '../run/session-plan.js';
 import type { CheckReport, ReportOptions } from '../generated/report.js';
-import { DEFAULT_EXPLORE } from '../model/explore/defaults.js';
 import { explorationSessions } from '../model/explore/explore.js';
 import { freshSeed } from '../model/explore/random.js';
 import { safeReport } from '../safety/output.js';
 import type { Redactor } from '../safety/redact.js';
-import { DEFAULT_STARTUP_TIMEOUT_MS } from '../transport/limits.js';
 import { TargetUnavailableError } from '../transport/types.js';
-import { DEFAULT_TIMEOUT_MS, LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
+import { LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
+import { defaultOf } from './option-table.js';
 import { isDirectory, serverTarget } from './server-target.js';
 
 /** Every setting of a live run: the CLI's flags and config file map onto exactly these. */
@@ -48,7 +47,7 @@ export interface CheckServerOptions extends ServerOptions {
   hooks?: RunHooks;
 }
 
-export const DEFAULT_MAX_DURATION_MS = 600_000;
+export { DEFAULT_MAX_DURATION_MS } from './option-table.js';
 
 /** A live run, checked and ready: what it will check, and how its output is masked. */
 export interface PreparedCheck {
@@ -81,22 +80,23 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
   }
   const { target, redactor, describe } = serverTarget(options, spell);
   const sessions = options.sessions ?? DEFAULT_SESSIONS[target.kind === 'http' ? 'http' : 'stdio'];
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const explore = options.explore ?? DEFAULT_EXPLORE;
+  // Every default is the option table's, applied here once.
+  const timeoutMs = options.timeoutMs ?? defaultOf<number>('timeoutMs');
+  const explore = options.explore ?? defaultOf<number>('explore');
   const seed = options.seed ?? freshSeed();
   const live: LiveOptions = {
-    timeoutMs, sessions, safeCalls: options.safeCalls ?? false, allowDestructive: options.allowDestructive ?? false,
-    require: options.require ?? [], explore, seed,
+    timeoutMs, sessions, safeCalls: options.safeCalls ?? defaultOf<boolean>('safeCalls'), allowDestructive: options.allowDestructive ?? defaultOf<boolean>('allowDestructive'),
+    require: options.require ?? defaultOf<LiveOptions['require']>('require'), explore, seed,
     ...(options.cards !== undefined ? { cardsDir: resolve(options.cards) } : {}),
   };
   const reportOptions: ReportOptions = {
-    timeoutMs, startupTimeoutMs: options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS, sessions, safeCalls: live.safeCalls,
-    allowDestructive: live.allowDestructive, failOn: options.failOn ?? 'error', explore, seed,
+    timeoutMs, startupTimeoutMs: options.startupTimeoutMs ?? defaultOf<number>('startupTimeoutMs'), sessions, safeCalls: live.safeCalls,
+    allowDestructive: live.allowDestructive, failOn: options.failOn ?? defaultOf<FailOn>('failOn'), explore, seed,
   };
   return {
     describe, redactor, checks, sessions,
     async run() {
-      const report = await checkTarget(target, live, { checks, hooks: options.hooks, reportOptions, maxDurationMs: options.maxDurationMs ?? DEFAULT_MAX_DURATION_MS }).catch((err: unknown) => {
+      const report = await checkTarget(target, live, { checks, hooks: options.hooks, reportOptions, maxDurationMs: options.maxDurationMs ?? defaultOf<number>('maxDurationMs') }).catch((err: unknown) => {
         if (err instanceof TargetUnavailableError) err.target = describe;
         throw err;
       });
@@ -109,7 +109,7 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
 export function planCheck(options: Pick<CheckServerOptions, 'url' | 'sessions' | 'explore' | 'checks' | 'only' | 'skip'>): SessionPlan {
   const checks = selectChecks(options.checks ?? LIVE_CHECKS, options.only, options.skip);
   const transport = options.url !== undefined ? 'http' : 'stdio';
-  const budget = options.explore ?? DEFAULT_EXPLORE;
+  const budget = options.explore ?? defaultOf<number>('explore');
   const explore = budget > 0 && checks.some((c) => c.spec.criterion !== undefined) ? explorationSessions(transport === 'http' ? 'cheap' : 'process', budget).total : 0;
   return sessionPlan(checks, { sessions: options.sessions ?? DEFAULT_SESSIONS[transport], transport, explore });
 }

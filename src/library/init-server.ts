@@ -1,5 +1,6 @@
 // `mcp-pd-check init`: from a server's tools/list to a progressive-disclosure starting point. It
 // reads (initialize, tools/list, ai_help) and never calls a tool.
+import { defaultOf } from './option-table.js';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { discover } from '../run/discovery.js';
@@ -14,8 +15,8 @@ import { TargetUnavailableError } from '../transport/types.js';
 
 /** Where init writes, and where the tools come from: a saved tools/list (`from`) or a live server. */
 export interface InitServerOptions extends ServerOptions {
-  /** Folder to write into. */
-  out: string;
+  /** Folder to write into (default: the working directory). */
+  out?: string;
   /** Overwrite files that exist (by default they are kept). */
   force?: boolean;
   /** A saved tools/list result to read instead of a server (offline). */
@@ -32,7 +33,8 @@ export interface InitServerOptions extends ServerOptions {
  * config and CI workflow. Reads the server (initialize, tools/list, ai_help) and never calls a tool.
  * Throws InputError for bad options, TargetUnavailableError when the server cannot be reached.
  */
-export async function initServer(options: InitServerOptions, spell: Spelling = LIBRARY_SPELLING): Promise<InitOutcome> {
+export async function initServer(given: InitServerOptions, spell: Spelling = LIBRARY_SPELLING): Promise<InitOutcome> {
+  const options = { ...given, out: given.out ?? defaultOf<string>('out') };
   const words = commandWords(options.command);
   if (options.from !== undefined && (words.length || options.url !== undefined)) throw new InputError(`give one source: ${spell.option('from')} FILE, ${spell.option('url')} URL or a server command`);
   checkOutFolder(options.out, spell);

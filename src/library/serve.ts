@@ -6,6 +6,7 @@ import { readDescriptionFolder, type DescriptionFolder } from '../serve/descript
 import { Hub } from '../serve/hub.js';
 import { StdioClientSide } from '../serve/stdio-client.js';
 import { LIBRARY_SPELLING, type Spelling } from './server-options.js';
+import { defaultOf } from './option-table.js';
 import { commandFrom, commandWords, isDirectory, parseUrl, withUrlCredentials } from './server-target.js';
 
 export interface ServeOptions {
@@ -63,7 +64,7 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
   let served: { url?: string; close(): Promise<void> };
   if (options.listen !== undefined) {
     const { listen } = await import('../serve/listen.js');
-    served = await listen(hub, options.listen, options.host, options.allowedOrigins).catch((err: NodeJS.ErrnoException) => {
+    served = await listen(hub, options.listen, options.host ?? defaultOf<string>('host'), options.allowedOrigins ?? []).catch((err: NodeJS.ErrnoException) => {
       void upstream.close();
       throw err.code === 'EADDRINUSE' ? new InputError(`${s('listen')} ${options.listen}: the port is in use; choose another (or 0 for any free port)`) : err;
     });

@@ -39,7 +39,5 @@ export const LIBRARY_SPELLING: Spelling = {
   noServer: "give command (e.g. ['node', 'server.js']) or url",
 };
 
-export const DEFAULT_TIMEOUT_MS = 5000;
-
 /** `$VAR` or `${VAR}` in a header value: read from the environment, and kept as written in a committed config. */
 export const ENV_REFERENCE = /\$\{(\w+)\}|\$(\w+)/g;

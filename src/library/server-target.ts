@@ -3,10 +3,10 @@ import { resolve } from 'node:path';
 import { parse as shellParse } from 'shell-quote';
 import { InputError } from '../core/input-error.js';
 import { Redactor } from '../safety/redact.js';
-import { DEFAULT_MAX_MESSAGE_MB } from '../transport/limits.js';
 import type { StdioCommand } from '../transport/stdio.js';
 import { HttpTarget, StdioTarget, type Target } from '../transport/target.js';
-import { DEFAULT_TIMEOUT_MS, LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
+import { LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
+import { defaultOf } from './option-table.js';
 
 /** A target ready to start, and the redactor that knows this run's secrets (its headers, its env). */
 export interface ServerTarget {
@@ -22,8 +22,8 @@ export interface ServerTarget {
  */
 export function serverTarget(options: ServerOptions, spell: Spelling = LIBRARY_SPELLING): ServerTarget {
   const s = spell.option;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const limits = { maxMessageBytes: (options.maxResponseMb ?? DEFAULT_MAX_MESSAGE_MB) * 1024 * 1024 };
+  const timeoutMs = options.timeoutMs ?? defaultOf<number>('timeoutMs');
+  const limits = { maxMessageBytes: (options.maxResponseMb ?? defaultOf<number>('maxResponseMb')) * 1024 * 1024 };
   const words = commandWords(options.command);
   if (options.url !== undefined) {
     if (words.length) throw new InputError(`give either ${s('command')} or ${s('url')}, not both (got ${s('url')} and '${words[0]}')`);

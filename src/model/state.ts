@@ -4,6 +4,9 @@ import { analyzeMissingRead, type MissingReadAnalysis } from './missing-selectio
 import { opOf, type Op } from './ops.js';
 import { analyzeRead, type ReadAnalysis } from './read.js';
 import { emptySession, type SessionModel, type World } from './world.js';
+import { answerRead, readResult } from '../protocol/server/disclosure.js';
+import { RESOURCE_URI } from '../protocol/server/payloads.js';
+import { descriptionsUri } from '../protocol/uri.js';
 
 /**
  * How an operation changes a session's state (DESIGN, "The model"), in one place: a read grants
@@ -29,6 +32,21 @@ export function transition(world: World, model: SessionModel, op: Op, ex: Exchan
     return { missing };
   }
   return {};
+}
+
+/**
+ * What a read of `names` does to a session of a correct server: the server side of progressive
+ * disclosure answers it (src/protocol/server/disclosure.ts), and the model's own transition takes
+ * that answer — so the exploration's generator foresees grants by the very rules that judge them.
+ */
+export function readAsServed(world: World, model: SessionModel, names: string[]): void {
+  const uri = descriptionsUri(RESOURCE_URI, names);
+  const catalog = { names: () => [...world.tools], full: (n: string) => (world.toolSet.has(n) ? world.descriptions.get(n) ?? { name: n } : undefined) };
+  const answer = answerRead(uri, catalog);
+  const response = answer.kind === 'answer' ? { jsonrpc: '2.0', id: 0, result: readResult(uri, answer.body) }
+    : { jsonrpc: '2.0', id: 0, error: answer.kind === 'refused' ? answer.error : { code: -32002, message: 'Resource not found' } };
+  const ex: Exchange = { session: '', method: 'resources/read', request: { jsonrpc: '2.0', id: 0, method: 'resources/read', params: { uri } }, response, durationMs: 0 };
+  transition(world, model, opOf(ex), ex);
 }
 
 /** A session's state now, by the model: its answered exchanges replayed in the order they were sent. */

@@ -60,19 +60,3 @@ export const CRITERION = {
 
 /** MCP's session management over Streamable HTTP: the model's rule of an ended session (404) belongs to it. */
 export const SESSION_LIFECYCLE = 'mcp-session-lifecycle';
-
-/**
- * Every code the model gives, by the check that owns it: the rules of DESIGN, "The model" (a test
- * keeps each in its check's messages, and a fixture server breaking each).
- */
-export const MODEL_CODES: Readonly<Record<string, readonly string[]>> = {
-  [CRITERION.listing]: ['listing-changed'],
-  [CRITERION.names]: ['single-fetch-failed', 'single-fetch-no-entry', 'multi-fetch-failed', 'prefix-match', 'case-insensitive', 'near-name-match'],
-  [CRITERION.answer]: ['extra-keys', 'missing-entry', 'example-rejected'],
-  [CRITERION.missing]: ['invalid-error-code', 'not-signalled', 'only-in-text', 'no-message', 'no-example-uris', 'example-unknown-tool', 'signalled-as'],
-  [CRITERION.grants]: ['failed-fetch-authorized', 'refused-read-authorized', 'grant-not-kept', 'call-no-response', 'fetch-authorized-other'],
-  [CRITERION.refusal]: ['no-response', 'invalid-error-code', 'ran-unfetched', 'other-code', 'error-without-code', 'tool-error-without-code', 'only-in-text', 'no-resource-uri', 'wrong-resource-uri', 'no-message', 'no-is-error', 'refusals-form'],
-  [CRITERION.isolation]: ['no-response', 'own-grant-refused', 'grant-leaked', 'grant-inherited'],
-  [SESSION_LIFECYCLE]: ['ended-session-answered'],
-  [CRITERION.unknown]: ['fetch-failed', 'no-entry', 'no-error-text', 'no-available-tools', 'reveals-hidden-tools', 'omits-tools', 'spoils-known'],
-};

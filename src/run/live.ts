@@ -3,9 +3,7 @@ import type { RunDeadline } from '../core/execute.js';
 import type { RunHooks } from '../core/hooks.js';
 import { buildReport } from '../core/build-report.js';
 import type { CheckReport, ExplorationSummary, ReportOptions } from '../generated/report.js';
-import { DEFAULT_EXPLORE } from '../model/explore/defaults.js';
 import { explore, type ExploreDeps, type Exploration } from '../model/explore/explore.js';
-import { freshSeed } from '../model/explore/random.js';
 import { TargetUnavailableError, type Target } from '../transport/target.js';
 import type { LiveCheck } from './check.js';
 import { CheckRuns } from './checks-phase.js';
@@ -22,7 +20,7 @@ import { verdictOf } from './verdict.js';
 export function selectionOf(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'explore'>): PhaseSelection {
   return {
     reads: new Set(['discovery', ...checks.flatMap((c) => c.reads ?? [])]),
-    explores: (options.explore ?? DEFAULT_EXPLORE) > 0 && checks.some((c) => c.spec.criterion !== undefined),
+    explores: options.explore > 0 && checks.some((c) => c.spec.criterion !== undefined),
   };
 }
 
@@ -117,8 +115,7 @@ export async function checkTarget(
 
 /** The exploration, after the checks (their findings come first), within the run's time. */
 async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveOptions, deadline: RunDeadline | undefined): Promise<Exploration> {
-  const budget = options.explore ?? DEFAULT_EXPLORE;
-  const seed = options.seed ?? freshSeed();
+  const { explore: budget, seed } = options;
   const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
   try {
     return await explore(deps, run.world, { budget, seed, sessions: run.target.cheapSessions ? 'cheap' : 'process', until });

@@ -12,8 +12,8 @@ export interface LiveOptions {
   require: Array<'dashdash' | 'toolcards'>;
   /** A folder of Tool Card files (<tool>.json) to compare with the live tools (`--cards`). */
   cardsDir?: string;
-  /** Requests the model-based exploration may send (0: off; default DEFAULT_EXPLORE). */
-  explore?: number;
-  /** Seed of the exploration (default: a new one, given in the report). */
-  seed?: number;
+  /** Requests the model-based exploration may send (0: off). */
+  explore: number;
+  /** Seed of the exploration. */
+  seed: number;
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { InputError } from '../core/input-error.js';
 import { minimalListing } from '../util/tokens.js';
 import { isPlainObject } from '../protocol/payload.js';
+import type { Catalog } from '../protocol/server/disclosure.js';
 
 export type Tool = Record<string, unknown> & { name: string };
 
@@ -48,8 +49,8 @@ function parse(file: string): unknown {
 }
 
 /** The upstream's tools, disclosed: a minimal entry each, and the full description behind it. */
-export class Disclosed {
-  readonly full = new Map<string, Record<string, unknown>>();
+export class Disclosed implements Catalog {
+  readonly descriptions = new Map<string, Record<string, unknown>>();
   readonly minimal: Array<Record<string, unknown>> = [];
 
   constructor(upstream: Tool[], folder?: DescriptionFolder) {
@@ -61,13 +62,18 @@ export class Disclosed {
     for (const tool of upstream) {
       // A tool the folder does not describe yet is described by the upstream's own entry.
       const full = folder?.full.get(tool.name) ?? fullFromUpstream(tool);
-      this.full.set(tool.name, full);
+      this.descriptions.set(tool.name, full);
       this.minimal.push(folder?.minimal?.get(tool.name) ?? minimalListing(tool));
     }
   }
 
   names(): string[] {
-    return [...this.full.keys()];
+    return [...this.descriptions.keys()];
+  }
+
+  /** A tool's full description (the upstream's tools as a Catalog of the server side of progressive disclosure). */
+  full(name: string): Record<string, unknown> | undefined {
+    return this.descriptions.get(name);
   }
 }
 

@@ -3,8 +3,7 @@
 // unfetched tools). Request ids are mapped per client, so many clients can share one upstream.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { checkFetchSize } from '../protocol/server/limits.js';
-import { missingToolSelection, parseSelection, RESOURCE_DESCRIPTION, RESOURCE_URI, toolDescriptionRequired, unknownTool } from '../protocol/server/payloads.js';
+import { answerRead, DESCRIPTIONS_RESOURCE, gateCall, readResult } from '../protocol/server/disclosure.js';
 import { Disclosed, type DescriptionFolder, type Tool } from './descriptions.js';
 
 type Message = Record<string, unknown> & { id?: string | number; method?: string; params?: Record<string, unknown> };
@@ -129,31 +128,21 @@ export class Hub {
         // Stage 1 (§3.1): the minimal list, whole, in every state of the session.
         return reply({ tools: (await this.tools()).minimal });
       case 'resources/read': {
+        // The server side of progressive disclosure, as the reference server runs it: exactly the
+        // requested names (§4.4, §6.3); a read grants exactly what it returned.
         const uri = String(message.params?.uri ?? '');
-        const selection = parseSelection(uri);
-        if (selection.kind === 'not-this-resource') break;
-        const disclosed = await this.tools();
-        if (selection.kind === 'missing') return reply(contents(uri, missingToolSelection(disclosed.names())));
-        try {
-          checkFetchSize(selection.names);
-        } catch (err) {
-          const e = err as Error & { code: number; data?: unknown };
-          return fail(e.code, e.message, e.data);
-        }
-        // §4.4 and §6.3: exactly the requested names; a fetch grants exactly what it returned.
-        const body = Object.fromEntries(selection.names.map((name) => [name, disclosed.full.get(name) ?? unknownTool(name, disclosed.names())]));
-        for (const name of selection.names) if (disclosed.full.has(name)) client.grants.add(name);
-        return reply(contents(uri, body));
+        const answer = answerRead(uri, await this.tools());
+        if (answer.kind === 'not-this-resource') break;
+        if (answer.kind === 'refused') return fail(answer.error.code, answer.error.message, answer.error.data);
+        for (const name of answer.grants) client.grants.add(name);
+        return reply(readResult(uri, answer.body));
       }
       case 'resources/list':
         return this.listResources(client, message);
       case 'tools/call': {
-        const name = String(message.params?.name ?? '');
-        const disclosed = await this.tools();
-        if (disclosed.full.has(name) && !client.grants.has(name)) {
-          const { error } = toolDescriptionRequired(name);
-          return reply({ isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] });
-        }
+        // A listed tool not fetched in this session is refused and never reaches the upstream.
+        const refused = gateCall(String(message.params?.name ?? ''), await this.tools(), (tool) => client.grants.has(tool));
+        if (refused) return reply(refused);
         break;
       }
     }
@@ -162,7 +151,7 @@ export class Hub {
 
   /** resources/list: the tool_descriptions resource first, then the upstream's own (if it has any). */
   private async listResources(client: Client, message: Message): Promise<void> {
-    const ours = { uri: RESOURCE_URI, name: 'Tool Descriptions - Required for tool use', description: RESOURCE_DESCRIPTION, mimeType: 'application/json' };
+    const ours = { ...DESCRIPTIONS_RESOURCE };
     if (!this.upstreamResources) {
       await client.transport.send({ jsonrpc: '2.0', id: message.id!, result: { resources: [ours] } } as JSONRPCMessage);
       return;
@@ -259,8 +248,4 @@ export class Hub {
     }
     for (const client of to) void client.transport.send(message as JSONRPCMessage).catch((err: Error) => this.onError(err));
   }
-}
-
-function contents(uri: string, body: unknown) {
-  return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body) }] };
 }

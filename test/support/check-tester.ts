@@ -10,6 +10,7 @@ import type { LiveOptions } from '../../src/run/options.js';
 import type { CheckReport, CheckResult } from '../../src/generated/report.js';
 import { checkTarget } from '../../src/run/live.js';
 import { Redactor } from '../../src/safety/redact.js';
+import { DEFAULT_EXPLORE } from '../../src/model/explore/defaults.js';
 import { PooledTarget, type HttpGetResult } from '../../src/transport/target.js';
 import type { JsonObject, Wire } from '../../src/transport/types.js';
 
@@ -90,7 +91,7 @@ class InProcessTarget extends PooledTarget {
 }
 
 /** A fixed seed: the same exploration, and so the same findings, on every run of the tests. */
-const DEFAULTS: LiveOptions = { timeoutMs: 2000, sessions: 3, safeCalls: false, require: [], seed: 20261123 };
+const DEFAULTS: LiveOptions = { timeoutMs: 2000, sessions: 3, safeCalls: false, require: [], seed: 20261123, explore: DEFAULT_EXPLORE };
 
 /** Runs checks in-process against a server; the report is what the CLI would build. */
 export function runInProcess(checks: readonly LiveCheck[], server: InProcessServer, options: Partial<LiveOptions> = {}): Promise<CheckReport> {

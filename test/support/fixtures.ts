@@ -8,7 +8,7 @@ import type { Behaviour } from '../../reference-server/server.js';
 import type { CheckReport } from '../../src/generated/report.js';
 import { cleanStatusOverStdio, FIXTURE_SOURCES, ROOT } from '../helpers.js';
 import { codesOf } from './check-tester.js';
-import { MODEL_CODES } from '../../src/model/world.js';
+import { MODEL_CODES } from '../../src/model/rules.js';
 
 /**
  * The only defects the spec itself makes break two checks: a tools/list that is not minimal

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { EXIT, exitCodeFor } from '../../core/exit-codes.js';
 import { InputError } from '../../core/input-error.js';
 import { TOOL_NAME } from '../../util/version.js';
-import { CLI_SPELLING } from '../options.js';
+import { CLI_SPELLING, flagOrDefault, type Flags } from '../options.js';
 import { checkOutputPaths, type CliOutput } from '../output.js';
 import { parseEnv } from '../target-args.js';
 import { checkOptionsFrom, type CheckFlags } from './check.js';
@@ -19,10 +19,11 @@ export async function runFleet(words: string[], flags: CheckFlags, out: CliOutpu
     if (!(FLEET_FORMATS as readonly string[]).includes(format)) throw new InputError(`--format ${format} does not take several servers; with --server-config use ${FLEET_FORMATS.join(', ')}`);
   }
   checkOutputPaths(flags);
-  const config = readServerConfig(flags.serverConfig!, flags.server, parseEnv(flags.env));
+  const config = readServerConfig(flags.serverConfig!, flags.server, parseEnv(flags.env ?? []));
   out.redactor = fleetRedactor(config);
   out.say(`${TOOL_NAME}: ${config.servers.length} server${config.servers.length === 1 ? '' : 's'} in ${config.file}\n`);
-  const common = checkOptionsFrom([], { ...flags, env: [], header: [] });
+  // Each server's env, headers and transport come from the file; the flags' are for --env ${input:ID}.
+  const common = checkOptionsFrom([], { ...flags, env: undefined });
   delete (common as { env?: unknown }).env;
   delete (common as { headers?: unknown }).headers;
   delete (common as { inheritEnv?: unknown }).inheritEnv;
@@ -36,6 +37,6 @@ export async function runFleet(words: string[], flags: CheckFlags, out: CliOutpu
   }
   if (flags.output) writeFileSync(flags.output, text(flags.format));
   else process.stdout.write(text(flags.format));
-  const codes = fleet.entries.map((e) => (e.report ? exitCodeFor(e.report, flags.failOn) : EXIT.unreachable));
+  const codes = fleet.entries.map((e) => (e.report ? exitCodeFor(e.report, flagOrDefault(flags as unknown as Flags, '--fail-on')) : EXIT.unreachable));
   return Math.max(EXIT.ok, ...codes);
 }

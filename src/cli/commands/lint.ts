@@ -3,13 +3,13 @@ import { exitCodeFor } from '../../core/exit-codes.js';
 import { gate, loadBaseline } from '../baseline-file.js';
 import { applyConfig } from '../config-file.js';
 import { LINT_HELP } from '../help.js';
-import { withOutputFlags, type OutputFlags } from '../options.js';
+import { flagOrDefault, withOptions, type Flags, type OutputFlags } from '../options.js';
 import { checkOutputPaths, CliOutput } from '../output.js';
 
 export function lintCommand(): Command {
-  return withOutputFlags(new Command('lint')
+  return withOptions(new Command('lint')
     .description('Lint tool_descriptions folders, Tool Cards, dashdash metadata and saved tools/list files, offline.')
-    .argument('<paths...>', 'files, folders or globs'))
+    .argument('<paths...>', 'files, folders or globs'), 'lint')
     .addHelpText('after', LINT_HELP)
     .action(async (paths: string[], _flags: OutputFlags, cmd: Command) => {
       await applyConfig(cmd, cmd.opts().config);
@@ -27,5 +27,5 @@ async function runLint(paths: string[], flags: OutputFlags): Promise<number> {
   progress.clear();
   const report = await gate(linted, flags, baseline, out);
   await out.emit(report, flags);
-  return exitCodeFor(report, flags.failOn);
+  return exitCodeFor(report, flagOrDefault(flags as unknown as Flags, '--fail-on'));
 }

@@ -204,7 +204,7 @@ export async function explore(deps: ExploreDeps, world: World, options: ExploreO
   const byRank = (t: string) => (world.readOnly.has(t) ? 0 : 1);
   const callable = world.tools.filter((t) => !t.includes(',') && deps.callable(t, false) && deps.callable(t, true)).sort((a, b) => byRank(a) - byRank(b));
   const limits = explorationSessions(options.sessions, options.budget);
-  const { moves, blocks } = generate({ tools: world.tools.filter((t) => !t.includes(',')), callable, readOnly: callable.filter((t) => world.readOnly.has(t)), liveSessions: limits.live, totalSessions: limits.total, maxPauseMs: 200, endsMatter: options.sessions === 'cheap' }, new Random(options.seed), options.budget);
+  const { moves, blocks } = generate({ world, tools: world.tools.filter((t) => !t.includes(',')), callable, readOnly: callable.filter((t) => world.readOnly.has(t)), liveSessions: limits.live, totalSessions: limits.total, maxPauseMs: 200, endsMatter: options.sessions === 'cheap' }, new Random(options.seed), options.budget);
   // Sessions of the checks that are done and hold nothing (the clean session, one started after
   // others ended) are the first run's: over stdio a new session costs a server process.
   const idle = target.sessionsStarted().filter((s) => s.label !== 'probe' && s.endedAt === undefined && !s.closed && marks.startOf(s) === undefined && holdsNothing(world, s));

@@ -1,8 +1,12 @@
 import type { Move } from './moves.js';
 import type { Random } from './random.js';
+import { readAsServed } from '../state.js';
+import { emptySession, type SessionModel, type World } from '../world.js';
 
 /** What the generator needs to know of the server. */
 export interface GeneratorInput {
+  /** What the model knows of the server: grants are foreseen by its own transition. */
+  world: World;
   tools: readonly string[];
   /** Tools the call plan lets the exploration call, fetched or not (read-only ones first). */
   callable: readonly string[];
@@ -55,9 +59,9 @@ const REFUSED_AT: readonly Template[] = ['near-fetch', 'twice-unfetched', 'other
 /** Names in a read meant to be too many (a server may refuse more than it takes, §10.3). */
 const OVERSIZED = 100;
 
-/** What would hold after the moves so far, were the server right: grants per live session. */
+/** What would hold after the moves so far, were the server right: each live session's state by the model. */
 interface Sim {
-  live: Map<number, Set<string>>;
+  live: Map<number, SessionModel>;
   opened: number;
   /** Sessions with moves still to come (a pause and its call): never ended to make room. */
   busy: Set<number>;
@@ -131,7 +135,7 @@ export interface Generated {
  * it to make room, if need be (its end goes into `prelude`) — or undefined.
  */
 function lacking(tool: string, input: GeneratorInput, rng: Random, sim: Sim, not?: number, prelude?: Move[]): number | undefined {
-  const candidates = [...sim.live].filter(([n, grants]) => n !== not && !grants.has(tool)).map(([n]) => n);
+  const candidates = [...sim.live].filter(([n, state]) => n !== not && !state.grants.has(tool)).map(([n]) => n);
   if (candidates.length && (sim.live.size >= input.liveSessions || rng.chance(0.7))) return rng.pick(candidates);
   if (sim.opened < input.totalSessions && sim.live.size >= input.liveSessions && prelude) {
     const retired = [...sim.live.keys()].find((n) => n !== not && !sim.busy.has(n));
@@ -142,7 +146,7 @@ function lacking(tool: string, input: GeneratorInput, rng: Random, sim: Sim, not
   }
   if (sim.live.size < input.liveSessions && sim.opened < input.totalSessions) {
     const n = sim.opened++;
-    sim.live.set(n, new Set());
+    sim.live.set(n, emptySession());
     return n;
   }
   return candidates.length ? rng.pick(candidates) : undefined;
@@ -153,12 +157,16 @@ function make(template: Template, variant: { near: NearKind; between: Between; b
   // Where the call is expected to be refused, a read-only tool; where authorized, any callable one.
   const refusedAt = REFUSED_AT.includes(template);
   // A tool some live session lacks, where there is one: sessions fill up with grants as the run goes.
-  const lackedIn = (pool: readonly string[]) => pool.filter((t) => [...sim.live.values()].some((grants) => !grants.has(t)) || sim.opened < input.totalSessions);
+  const lackedIn = (pool: readonly string[]) => pool.filter((t) => [...sim.live.values()].some((state) => !state.grants.has(t)) || sim.opened < input.totalSessions);
   const readOnly = refusedAt ? lackedIn(input.readOnly) : [];
   const pool = readOnly.length ? readOnly : lackedIn(input.callable).length ? lackedIn(input.callable) : input.callable;
   const tool = pool.length ? rng.pick(pool) : undefined;
   const any = rng.pick(input.tools);
-  const grant = (s: number, names: string[]) => names.forEach((n) => input.tools.includes(n.trim()) && sim.live.get(s)?.add(n.trim()));
+  // What a fetch leaves in a session, by the model's transition of a correct server's answer.
+  const grant = (s: number, names: string[]) => {
+    const state = sim.live.get(s);
+    if (state) readAsServed(input.world, state, names);
+  };
   switch (template) {
     case 'near-fetch': {
       // A fetch of a name that resembles a tool's grants nothing; the tool stays refused.
@@ -189,7 +197,7 @@ function make(template: Template, variant: { near: NearKind; between: Between; b
         // Another session fetches: a grant of this one must not lapse for it.
         'fetch-elsewhere': elsewhere === undefined ? undefined : { kind: 'fetch', session: elsewhere, names: [other] },
       };
-      if (elsewhere !== undefined) sim.live.get(elsewhere)?.add(other);
+      if (elsewhere !== undefined) grant(elsewhere, [other]);
       grant(s, [other]);
       const call: Move = { kind: 'call', session: s, tool };
       const steps: Move[] = [{ kind: 'fetch', session: s, names: [tool] }, call];
@@ -225,7 +233,7 @@ function make(template: Template, variant: { near: NearKind; between: Between; b
       if (!tool) return undefined;
       const s = lacking(tool, input, rng, sim, undefined, prelude);
       if (s === undefined) return undefined;
-      const partner = input.callable.find((t) => t !== tool && !sim.live.get(s)?.has(t)) ?? input.tools.find((t) => t !== tool);
+      const partner = input.callable.find((t) => t !== tool && !sim.live.get(s)?.grants.has(t)) ?? input.tools.find((t) => t !== tool);
       const second = { pair: partner ?? tool, repeated: tool, unknown: 'pd_check_no_such_tool', spaces: ` ${partner ?? tool}` }[variant.beside];
       const names = rng.chance(0.5) ? [tool, second] : [second, tool];
       grant(s, names);
