@@ -3,9 +3,12 @@ import type { LiveContext } from '../src/run/context.js';
 import { classifyCall, invalidArguments } from '../src/protocol/calls.js';
 import { isPlainObject } from '../src/protocol/payload.js';
 import type { Exchange } from '../src/transport/types.js';
+import { mapLimit } from '../src/util/concurrency.js';
 
 /** Tools tested, at most: the rule is the same for every tool. */
 const SAMPLE = 50;
+/** Calls in flight at once. */
+const AT_ONCE = 8;
 
 const messages = {
   'accepted-invalid': {
@@ -39,15 +42,22 @@ export default defineLiveCheck({
     if (names.length > SAMPLE) ctx.info('sampled', { tested: SAMPLE, total: names.length });
     let rejected = 0;
     let tested = 0;
-    for (const name of tools) {
-      const location = { tool: name };
+    // The calls go several at a time; what they say is reported in the tools' order.
+    const calls = await mapLimit(tools, AT_ONCE, async (name) => {
       const invalid = invalidArguments(ctx.tools.schema(name));
+      return { invalid, ...(invalid ? await callOnce(ctx, name, Object.keys(invalid.args).length === 0) : {}) };
+    });
+    for (const [i, name] of tools.entries()) {
+      const location = { tool: name };
+      const { invalid, ex, why } = calls[i]!;
       if (!invalid) {
         ctx.info('not-derivable', { tool: name }, { location });
         continue;
       }
-      const ex = await callOnce(ctx, name, Object.keys(invalid.args).length === 0);
-      if (!ex) continue;
+      if (!ex) {
+        ctx.info('not-called', { tool: name, why: why ?? '' }, { location });
+        continue;
+      }
       tested++;
       const args = { tool: name, violation: invalid.violation };
       const outcome = classifyCall(ex);
@@ -70,14 +80,12 @@ export default defineLiveCheck({
  * and the `{}` calls made before anything was fetched (to tools whose schema requires a
  * property) are judged instead.
  */
-async function callOnce(ctx: LiveContext<keyof typeof messages>, name: string, emptyRefused: boolean): Promise<Exchange | undefined> {
+async function callOnce(ctx: LiveContext<keyof typeof messages>, name: string, emptyRefused: boolean): Promise<{ ex?: Exchange; why?: string }> {
   if (ctx.facts.descriptions.resource) {
     const ex = await ctx.call(ctx.probe(), name, { intent: 'invalid-arguments' });
-    if (!ex) ctx.info('not-called', { tool: name, why: ctx.whyNotCalled(name) }, { location: { tool: name } });
-    return ex;
+    return ex ? { ex } : { why: ctx.whyNotCalled(name) };
   }
   const earlier = ctx.facts.unfetched.calls.find((c) => c.tool === name && Object.keys(c.args).length === 0);
-  if (earlier && emptyRefused) return earlier.exchange;
-  ctx.info('not-called', { tool: name, why: 'the server has no tool_descriptions resource, so only the {} calls made already are judged' }, { location: { tool: name } });
-  return undefined;
+  if (earlier && emptyRefused) return { ex: earlier.exchange };
+  return { why: 'the server has no tool_descriptions resource, so only the {} calls made already are judged' };
 }

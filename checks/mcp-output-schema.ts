@@ -1,9 +1,12 @@
 import { defineLiveCheck } from '../src/run/check.js';
-import { fetchDescriptions } from '../src/protocol/fetch.js';
+import { mapLimit } from '../src/util/concurrency.js';
 import { isPlainObject } from '../src/protocol/payload.js';
 import { compileSchema, describeErrors } from '../src/util/schema.js';
 import { clip } from '../src/util/text.js';
 import type { Exchange } from '../src/transport/types.js';
+
+/** Calls in flight at once. */
+const AT_ONCE = 8;
 
 const messages = {
   'no-output-schema': 'No tool declares an outputSchema in tools/list.',
@@ -42,7 +45,15 @@ export default defineLiveCheck({
     const base = ctx.facts.descriptions.resource?.uri;
     const fullDescriptions = ctx.facts.descriptions.full;
     let checked = 0;
-    for (const tool of withSchema) {
+    // The calls go several at a time (the probe holds every grant); what they say is reported in order.
+    const called = await mapLimit(withSchema, AT_ONCE, async (tool) => {
+      const name = tool.name as string;
+      if (ctx.options.safeCalls && !ctx.tools.isReadOnly(name)) return undefined;
+      // Without the resource every call is unfetched: a call made before anything was fetched is reused.
+      return base ? ctx.call(session, name, { entry: fullDescriptions.get(name) })
+        : ctx.facts.unfetched.calls.find((c) => c.tool === name)?.exchange ?? ctx.call(session, name);
+    });
+    for (const [i, tool] of withSchema.entries()) {
       const name = tool.name as string;
       const location = { tool: name };
       const compiled = compileSchema(tool.outputSchema);
@@ -54,15 +65,10 @@ export default defineLiveCheck({
         ctx.info('not-called-safe-calls', { tool: name }, { location });
         continue;
       }
-      let fetched: Exchange[] = [];
-      let ex: Exchange | undefined;
-      if (base) {
-        fetched = [(await fetchDescriptions(session, base, [name])).exchange];
-        ex = await ctx.call(session, name, { entry: fullDescriptions.get(name) });
-      } else {
-        // Without the resource every call is unfetched: reuse a call already made before anything was fetched.
-        ex = ctx.facts.unfetched.calls.find((c) => c.tool === name)?.exchange ?? (await ctx.call(session, name));
-      }
+      // The read that returned its description goes with the call into the proof.
+      const read = ctx.facts.descriptions.reads.get(name);
+      const fetched: Exchange[] = read ? [read] : [];
+      const ex = called[i];
       if (!ex) {
         ctx.info('not-called', { tool: name, why: ctx.whyNotCalled(name) || (ctx.facts.unfetched.notCalled.find((n) => n.tool === name)?.why ?? '') }, { location });
         continue;

@@ -53,32 +53,30 @@ export default defineLiveCheck({
     };
 
     // 1. Failed and unknown fetches authorize nothing; neither does a read the server refuses
-    // (more names than it takes, §10.3), even for the known name in it. The model judges the calls.
-    for (const uri of [base, `${base}?tools=`, `${base}?tools=pd_check_no_such_tool`]) await session.readResource(uri);
-    await call(tools[0]!);
-    // With many tools the read asks for known tools outside the sample; with few, for the last
-    // read-only tool (one that may be called unfetched) and distinct unknown names.
+    // (more names than it takes, §10.3), even for the known name in it. The reads go together,
+    // then the calls; the model judges them. With many tools the oversized read asks for known
+    // tools outside the sample; with few, for the last read-only tool (one that may be called
+    // unfetched) and distinct unknown names.
     const spare = all.slice(SAMPLE, SAMPLE + OVERSIZED_READ + 1);
     const probed = [...tools].reverse().find((t) => ctx.tools.isReadOnly(t)) ?? tools[tools.length - 1]!;
     const oversized = spare.length > OVERSIZED_READ ? spare : [probed, ...Array.from({ length: OVERSIZED_READ }, (_, k) => `pd_check_no_such_tool_${k + 1}`)];
-    if (all.length > 1) {
-      await session.readResource(descriptionsUri(base, oversized));
-      await call(oversized[0]!);
-    }
+    const failing = [base, `${base}?tools=`, `${base}?tools=pd_check_no_such_tool`, ...(all.length > 1 ? [descriptionsUri(base, oversized)] : [])];
+    await Promise.all(failing.map((uri) => session.readResource(uri)));
+    await Promise.all([call(tools[0]!), ...(all.length > 1 && oversized[0] !== tools[0] ? [call(oversized[0]!)] : [])]);
 
-    // 2. Each fetch authorizes that tool, call after call, and no other (the next one is called unfetched).
+    // 2. Each fetch authorizes that tool, call after call, and no other: once it is fetched, its
+    // calls and the next tool's (unfetched) go together.
     for (const [i, name] of tools.entries()) {
       const fetched = await fetchDescriptions(session, base, [name]);
       const entry = entryFor(fetched.entries, name);
       if (isDescriptionEntry(entry)) entries.set(name, entry);
-      for (let n = 0; n < REPEAT_CALLS; n++) await call(name);
       const next = tools[i + 1];
-      if (next) await call(next);
+      await Promise.all([...Array.from({ length: REPEAT_CALLS }, () => call(name)), ...(next ? [call(next)] : [])]);
     }
 
     // 3. Later in the session every grant still holds; the first once more at the very end of the
     // run, after every other check: a grant lasts for the lifetime of the session (§5.1).
-    for (const name of tools) await call(name);
+    await Promise.all(tools.map(call));
     ctx.atEnd(() => call(tools[0]!));
   },
 });

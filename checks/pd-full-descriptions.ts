@@ -30,9 +30,7 @@ export default defineLiveCheck({
     if (names.length === 0) ctx.skip('no-tools-listed');
     // Small reads first: a server that returns every tool shows it only when asked for fewer.
     // Their keys are judged by the model, with every other read of the run.
-    for (const requested of [[names[0]!], ...(names.length > 1 ? [[names[0]!, names[1]!]] : []), [names[0]!, UNKNOWN_NAME]]) {
-      await fetchDescriptions(ctx.probe(), base, requested);
-    }
+    await Promise.all([[names[0]!], ...(names.length > 1 ? [[names[0]!, names[1]!]] : []), [names[0]!, UNKNOWN_NAME]].map((requested) => fetchDescriptions(ctx.probe(), base, requested)));
     // Each description, by the same rules as the lint of tool_descriptions/<name>.json.
     const full = ctx.facts.descriptions.full;
     for (const name of names) {

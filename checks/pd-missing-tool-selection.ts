@@ -20,7 +20,6 @@ export default defineLiveCheck({
     const base = ctx.resourceUriOrSkip('the missing-selection error');
     // DESIGN: an empty ?tools= counts as missing too. Both answers are judged by the model
     // (src/model/missing-selection.ts), with every such read of the run.
-    await ctx.probe().readResource(base);
-    await ctx.probe().readResource(`${base}${base.includes('?') ? '&' : '?'}tools=`);
+    await Promise.all([ctx.probe().readResource(base), ctx.probe().readResource(`${base}${base.includes('?') ? '&' : '?'}tools=`)]);
   },
 });

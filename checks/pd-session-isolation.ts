@@ -1,6 +1,7 @@
 import { defineLiveCheck } from '../src/run/check.js';
 import { MODEL_MESSAGES } from '../src/model/rules.js';
 import { entryFor, fetchDescriptions, isDescriptionEntry } from '../src/protocol/fetch.js';
+import { classifyCall } from '../src/protocol/calls.js';
 import type { McpSession } from '../src/transport/session.js';
 import type { JsonObject } from '../src/transport/types.js';
 
@@ -48,16 +49,21 @@ export default defineLiveCheck({
       const entry = entryFor(got.entries, tool);
       entries.set(session, new Map(isDescriptionEntry(entry) ? [[tool, entry]] : []));
     }));
-    // Each its own tool once, one session at a time: a grant that works alone and fails among the
-    // others is not kept per session.
-    for (const [k, session] of singles.entries()) await ctx.call(session, tools[k % tools.length]!, { entry: entries.get(session)?.get(tools[k % tools.length]!) });
+    const own = (k: number) => tools[k % tools.length]!;
+    const callOwn = (session: McpSession, k: number) => ctx.call(session, own(k), { entry: entries.get(session)?.get(own(k)) });
+    // Each its own tool once: the grant works before the sessions crowd in.
+    await Promise.all(singles.map(callOwn));
 
-    // Every session calls every tool, all at once (the call plan decides what may be called where).
+    // Every session calls every tool, all at once (the door decides what may be called where).
     const sessions = [ctx.probe(), clean!, ...singles];
-    await Promise.all(sessions.flatMap((session) => tools.map((tool) => ctx.call(session, tool, { entry: entries.get(session)?.get(tool) ?? full.get(tool) }))));
-    // Each its own tool once more, alone: a grant refused among the others that works again
-    // now was another session's state taken for this one's (the model tells it from a lapse).
-    for (const [k, session] of singles.entries()) await ctx.call(session, tools[k % tools.length]!, { entry: entries.get(session)?.get(tools[k % tools.length]!) });
+    const burst = await Promise.all(sessions.map((session) => Promise.all(tools.map((tool) => ctx.call(session, tool, { entry: entries.get(session)?.get(tool) ?? full.get(tool) })))));
+    // A session whose own tool was refused in the burst calls it once more, alone: working again
+    // now, the refusal was another session's state taken for this one's (the model tells it from
+    // a grant that lapsed).
+    for (const [k, session] of singles.entries()) {
+      const refused = burst[k + 2]![tools.indexOf(own(k))];
+      if (refused && classifyCall(refused).kind === 'refused') await callOwn(session, k);
+    }
 
     // The sessions opened here end — half told (HTTP DELETE), half simply dropped, as clients
     // that vanish — and a session opened after them must start bare. Its calls wait for the end
@@ -70,7 +76,7 @@ export default defineLiveCheck({
     opening.catch(() => {}); // its failure is reported where it is awaited
     ctx.atEnd(async () => {
       const after = await opening;
-      for (const tool of tools) await ctx.call(after, tool);
+      await Promise.all(tools.map((tool) => ctx.call(after, tool)));
       ctx.info('tested', { sessions: sessions.length, tools: tools.length });
     });
   },

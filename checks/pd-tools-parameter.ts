@@ -1,11 +1,14 @@
 import { defineLiveCheck } from '../src/run/check.js';
 import { MODEL_MESSAGES } from '../src/model/rules.js';
 import { fetchDescriptions } from '../src/protocol/fetch.js';
+import { mapLimit } from '../src/util/concurrency.js';
 
 /** Each tool is fetched on its own; past this many, the rest are covered by the multi-tool fetch only. */
 const MAX_SINGLE_FETCHES = 500;
 /** How many names the multi-tool fetch asks for at once. */
 const MULTI_FETCH_NAMES = 20;
+/** Reads in flight at once. */
+const READS_AT_ONCE = 8;
 
 /** What the model expects of names in ?tools= (src/model/read.ts judges every read of the run). */
 const messages = {
@@ -33,15 +36,17 @@ export default defineLiveCheck({
 
     for (const name of names.filter((n) => n.includes(','))) ctx.fail('comma-in-name', { tool: name }, { location: { tool: name } });
     const requestable = names.filter((n) => !n.includes(','));
-    // The reads below are judged by the model, with every other read of the run.
-    for (const name of requestable.slice(0, MAX_SINGLE_FETCHES)) await fetchDescriptions(session, base, [name]);
+    // The reads below are judged by the model, with every other read of the run (the probe holds
+    // every grant, so their order does not matter: they go several at a time).
+    const reads = requestable.slice(0, MAX_SINGLE_FETCHES).map((name) => [name]);
     if (requestable.length > MAX_SINGLE_FETCHES) ctx.info('single-fetches-capped', { fetched: MAX_SINGLE_FETCHES, total: requestable.length });
-    if (requestable.length >= 2) await fetchDescriptions(session, base, requestable.slice(0, MULTI_FETCH_NAMES));
+    if (requestable.length >= 2) reads.push(requestable.slice(0, MULTI_FETCH_NAMES));
     // Names that resemble a tool's but are none: 'get' for 'get_note', and another case.
     const loose = loosePrefix(requestable);
-    if (loose) await fetchDescriptions(session, base, [loose.prefix]);
+    if (loose) reads.push([loose.prefix]);
     const probe = requestable.find((n) => swapCase(n) !== n && !names.includes(swapCase(n)));
-    if (probe) await fetchDescriptions(session, base, [swapCase(probe)]);
+    if (probe) reads.push([swapCase(probe)]);
+    await mapLimit(reads, READS_AT_ONCE, (requested) => fetchDescriptions(session, base, requested));
   },
 });
 

@@ -22,8 +22,7 @@ export default defineLiveCheck({
   async run(ctx) {
     const base = ctx.resourceUriOrSkip('unknown tool names');
     // Judged by the model with every other read of the run: alone, and beside a known name.
-    await fetchDescriptions(ctx.probe(), base, [UNKNOWN_TOOL]);
     const known = ctx.discovery.toolNames.find((n) => !n.includes(','));
-    if (known) await fetchDescriptions(ctx.probe(), base, [known, UNKNOWN_TOOL]);
+    await Promise.all([[UNKNOWN_TOOL], ...(known ? [[known, UNKNOWN_TOOL]] : [])].map((requested) => fetchDescriptions(ctx.probe(), base, requested)));
   },
 });

@@ -19,14 +19,14 @@ function starts(file: string): number {
   return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').length : 0;
 }
 
-/** The exploration's sessions over stdio at the default budget: the checks' that hold nothing once they are done. */
+/** The exploration's sessions over stdio at the default budget: its own, beside the checks. */
 const EXPLORING = explorationSessions('process', DEFAULT_EXPLORE).total;
 
-t.test('a default stdio run starts the processes its plan says: the probe, the clean session, N for the checks; the exploration reuses', async (t) => {
+t.test('a default stdio run starts the processes its plan says: the probe, the clean session, N for the checks, the exploration\'s', async (t) => {
   const plan = sessionPlan(LIVE_CHECKS, { sessions: DEFAULT_SESSIONS.stdio, transport: 'stdio', explore: EXPLORING });
-  t.equal(plan.total, 2 + DEFAULT_SESSIONS.stdio, 'probe, clean, criterion 6\'s, N − 2 that each fetch one tool, one after they ended');
+  t.equal(plan.total, 2 + DEFAULT_SESSIONS.stdio + EXPLORING, 'probe, clean, criterion 6\'s, N − 2 that each fetch one tool, one after they ended, the exploration\'s');
   t.equal(plan.upFront, plan.total - 1, 'all but the session started after the others ended start at once');
-  t.match(plan.steps.find((s) => s.id === 'exploration'), { sessions: { clean: true, opened: [] } }, 'the exploration starts none of its own');
+  t.match(plan.steps.find((s) => s.id === 'exploration'), { sessions: { clean: false, opened: ['X1', 'X2'] } }, 'the exploration starts sessions of its own');
   const file = join(tempDir(), 'starts');
   const server = countingServer(file);
   const { report } = await checkJson(server.args, server.extra);
@@ -56,7 +56,7 @@ t.test('a run of criterion 8 alone opens its own sessions', async (t) => {
     ['descriptions', { probe: true, clean: false, opened: [], fresh: [] }],
     ['unfetched-others', { probe: false, clean: true, opened: [], fresh: [] }],
     ['pd-session-isolation', { probe: true, clean: true, opened: ['S1'], fresh: ['S2'] }],
-    ['exploration', { probe: false, clean: true, opened: [], fresh: [] }],
+    ['exploration', { probe: false, clean: false, opened: ['X1', 'X2'], fresh: [] }],
   ]);
   const file = join(tempDir(), 'starts');
   const server = countingServer(file);
@@ -71,15 +71,15 @@ t.test('--explain-plan prints the plan and starts nothing', async (t) => {
   const run = await runCli(['--explain-plan', ...server.extra, '--', ...server.args]);
   t.equal(run.code, 0);
   t.equal(starts(file), 0, 'no server was started');
-  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 5 server processes in all\./);
+  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 7 server processes in all\./);
   t.match(run.stdout, /pd-authorization-enforced \(#6\)\s+S0, S1 new/);
   t.match(run.stdout, /pd-session-isolation \(#8\)\s+S0, C, S2 new, S3 after/);
-  t.match(run.stdout, /exploration\s+C\s+sequences of operations/);
+  t.match(run.stdout, /exploration\s+X1 X2 new\s+sequences of operations/);
   t.match(run.stdout, /mcp-wire-valid\s+none/);
 
   const http = await runCli(['--explain-plan', '--url', 'http://127.0.0.1:9/mcp', '--only', 'pd-']);
   t.equal(http.code, 0, 'no connection is attempted either');
-  t.match(http.stdout, /Session plan \(http, --sessions 16\): 25 sessions of one server in all\./);
+  t.match(http.stdout, /Session plan \(http, --sessions 16\): 30 sessions of one server in all\./);
   t.match(http.stdout, /S0, C, S2–S15 new, S16 after/);
 });
 

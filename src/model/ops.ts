@@ -68,8 +68,31 @@ export function resemblance(name: string, tool: string): Resemblance | undefined
   if (name === tool) return undefined;
   if (name.trim() === tool) return 'spaces';
   if (name.toLowerCase() === tool.toLowerCase()) return 'case';
-  const norm = (s: string) => s.toLowerCase().replace(/[-_.\s]/g, '');
-  if (norm(name) === norm(tool)) return 'separator';
+  if (normal(name) === normal(tool)) return 'separator';
+  return looser(name, tool);
+}
+
+/** The listed tool an unknown name most resembles (exact case first), if any. */
+export function resembled(name: string, tools: readonly string[]): { tool: string; how: Resemblance } | undefined {
+  if (tools.length === 1) {
+    const how = resemblance(name, tools[0]!);
+    return how ? { tool: tools[0]!, how } : undefined;
+  }
+  const index = indexOf(tools);
+  const trimmed = name.trim();
+  const exact = (tool: string | undefined, how: Resemblance) => (tool !== undefined && tool !== name && resemblance(name, tool) === how ? { tool, how } : undefined);
+  const found = exact(index.exact.get(trimmed), 'spaces') ?? exact(index.lower.get(name.toLowerCase()), 'case') ?? exact(index.normal.get(normal(name)), 'separator');
+  if (found) return found;
+  // The rest need a look at each tool, with plain string tests only (no regular expression per pair).
+  for (const how of ['prefix', 'suffix', 'edit'] as const) {
+    const tool = tools.find((t) => t !== name && looser(name, t) === how);
+    if (tool) return { tool, how };
+  }
+  return undefined;
+}
+
+/** `resemblance` past spaces, case and separators (which the index answers). */
+function looser(name: string, tool: string): 'prefix' | 'suffix' | 'edit' | undefined {
   if (name.length >= 2 && tool.startsWith(name)) return 'prefix';
   if (name.length >= 2 && tool.endsWith(name)) return 'suffix';
   if (name.startsWith(tool) || name.endsWith(tool)) return 'prefix';
@@ -77,13 +100,23 @@ export function resemblance(name: string, tool: string): Resemblance | undefined
   return undefined;
 }
 
-/** The listed tool an unknown name most resembles (exact case first), if any. */
-export function resembled(name: string, tools: readonly string[]): { tool: string; how: Resemblance } | undefined {
-  for (const how of ['spaces', 'case', 'separator', 'prefix', 'suffix', 'edit'] as const) {
-    const tool = tools.find((t) => resemblance(name, t) === how);
-    if (tool) return { tool, how };
+const normal = (s: string) => s.toLowerCase().replace(/[-_.\s]/g, '');
+
+/** The tools by exact name, lower case and separator-free name (the first of each), built once per list. */
+const INDEXES = new WeakMap<readonly string[], { exact: Map<string, string>; lower: Map<string, string>; normal: Map<string, string> }>();
+
+function indexOf(tools: readonly string[]): { exact: Map<string, string>; lower: Map<string, string>; normal: Map<string, string> } {
+  let index = INDEXES.get(tools);
+  if (!index) {
+    index = { exact: new Map(), lower: new Map(), normal: new Map() };
+    for (const tool of tools) {
+      if (!index.exact.has(tool)) index.exact.set(tool, tool);
+      if (!index.lower.has(tool.toLowerCase())) index.lower.set(tool.toLowerCase(), tool);
+      if (!index.normal.has(normal(tool))) index.normal.set(normal(tool), tool);
+    }
+    INDEXES.set(tools, index);
   }
-  return undefined;
+  return index;
 }
 
 function editDistanceAtMostOne(a: string, b: string): boolean {

@@ -124,8 +124,9 @@ function notFoundEntry(world: World, analysis: ReadAnalysis, name: string, entry
   if (typeof entry.error !== 'string' || !entry.error.trim()) add('no-error-text', {});
   if (!Array.isArray(entry.available_tools)) return add('no-available-tools', {});
   const listed = entry.available_tools.map(asText);
+  const listedSet = new Set(listed);
   const hidden = listed.filter((n) => !world.toolSet.has(n));
-  const missing = world.tools.filter((n) => !listed.includes(n));
+  const missing = world.tools.filter((n) => !listedSet.has(n));
   if (hidden.length) add('reveals-hidden-tools', { tools: hidden });
   if (missing.length) add('omits-tools', { tools: missing });
 }

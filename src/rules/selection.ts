@@ -99,7 +99,18 @@ export function selectionFigures(listed: readonly SelectionTool[]): SelectionFig
   const tools = given.map((t) => ({ ...t, queries: t.queries.filter((q) => said.get(normal(q)) === 1 && !namesOther(q, t.name)) }));
   // Filler words ('the', 'a', 'of') match every tool: left out of the index and of the queries.
   const index = new MiniSearch<{ id: number; text: string }>({ fields: ['text'], tokenize: terms, processTerm: (t) => (FILLER.has(t) ? null : stem(t)) });
-  index.addAll(tools.map((t, id) => ({ id, text: `${nameTerms(t.name).join(' ')} ${t.minimal}` })));
+  const docs = tools.map((t, id) => ({ id, text: `${nameTerms(t.name).join(' ')} ${t.minimal}` }));
+  index.addAll(docs);
+  // Words in more than half of the tools (the server's subject, a padding every entry carries) rank
+  // no tool above another: they are left out of the queries too (with four tools or more), which
+  // also keeps a large, uniform catalogue from scoring every tool for every word.
+  const frequent = new Set<string>();
+  if (tools.length >= 4) {
+    const df = new Map<string, number>();
+    for (const doc of docs) for (const t of new Set(terms(doc.text).map(stem))) df.set(t, (df.get(t) ?? 0) + 1);
+    for (const [t, n] of df) if (n * 2 > tools.length) frequent.add(t);
+  }
+  const processQueryTerm = (t: string) => (FILLER.has(t) || frequent.has(stem(t)) ? null : stem(t));
   let all = 0;
   let firsts = 0;
   let rrSum = 0;
@@ -109,7 +120,7 @@ export function selectionFigures(listed: readonly SelectionTool[]): SelectionFig
     const winners = new Map<number, number>();
     let asked = 0;
     for (const query of tool.queries) {
-      const hits = index.search(query, { combineWith: 'OR' });
+      const hits = index.search(query, { combineWith: 'OR', processTerm: processQueryTerm });
       // A query that shares no word with any tool shows no confusion: it is not counted.
       if (!hits.length) continue;
       asked++;

@@ -50,6 +50,16 @@ export class CallLedger {
   readonly refusedToCall: NotCalled[] = [];
   /** The first tool that ran although its session had not fetched it, if any. */
   ranUnfetched: string | undefined;
+  /** How many unfetched calls were refused with TOOL_DESCRIPTION_REQUIRED. */
+  refusals = 0;
+
+  /** Records a call that was made. */
+  record(call: CallRecord): void {
+    this.calls.push(call);
+    if (call.fetched) return;
+    if (call.outcome.kind === 'refused') this.refusals++;
+    if (call.outcome.kind === 'authorized') this.ranUnfetched ??= call.tool;
+  }
 
   /** The calls made of a tool. */
   callsOf(tool: string): CallRecord[] {
@@ -58,11 +68,6 @@ export class CallLedger {
 
   wasCalled(tool: string): boolean {
     return this.calls.some((c) => c.tool === tool);
-  }
-
-  /** How many unfetched calls were refused with TOOL_DESCRIPTION_REQUIRED. */
-  get refusals(): number {
-    return this.calls.filter((c) => !c.fetched && c.outcome.kind === 'refused').length;
   }
 
   /** The first unfetched call of each tool. */
@@ -111,8 +116,9 @@ export interface CallRequest {
  *   arguments, and every `destructiveHint: true` tool, is not called at all, fetched or not;
  * - once an unfetched call has run (the server does not enforce descriptions), no further tool
  *   that is not read-only is called unfetched; under --safe-calls, only read-only tools are.
- * Unfetched calls of tools that are not read-only go one at a time, so that the first one that
- * runs stops the others.
+ * Until the server has refused an unfetched call, unfetched calls of tools that are not read-only
+ * go one at a time, so that the first one that runs stops the others; once it has shown that it
+ * enforces descriptions, they go as they come.
  */
 export class CallDoor {
   readonly ledger = new CallLedger();
@@ -151,7 +157,7 @@ export class CallDoor {
    * session. Undefined when the plan says not to call; the ledger records both.
    */
   async call(session: McpSession, tool: string, request: CallRequest): Promise<Exchange | undefined> {
-    if (!this.run.granted(session, tool) && !this.run.tools().isReadOnly(tool)) {
+    if (this.ledger.refusals === 0 && !this.run.granted(session, tool) && !this.run.tools().isReadOnly(tool)) {
       // One at a time: the outcome of the one before decides whether this one is made.
       const turn = this.unfetchedQueue.then(() => this.callNow(session, tool, request));
       this.unfetchedQueue = turn.catch(() => {});
@@ -170,8 +176,7 @@ export class CallDoor {
     }
     const exchange = await session.callTool(tool, plan.args);
     const outcome = classifyCall(exchange);
-    this.ledger.calls.push({ tool, session: session.label, by: request.by, intent, fetched, args: plan.args, ...(plan.violation ? { violation: plan.violation } : {}), exchange, outcome });
-    if (!fetched && outcome.kind === 'authorized') this.ledger.ranUnfetched ??= tool;
+    this.ledger.record({ tool, session: session.label, by: request.by, intent, fetched, args: plan.args, ...(plan.violation ? { violation: plan.violation } : {}), exchange, outcome });
     return exchange;
   }
 }

@@ -3,7 +3,7 @@ import type { RunDeadline } from '../core/execute.js';
 import type { RunHooks } from '../core/hooks.js';
 import { buildReport } from '../core/build-report.js';
 import type { CheckReport, ExplorationSummary, ReportOptions } from '../generated/report.js';
-import { explore, type ExploreDeps, type Exploration } from '../model/explore/explore.js';
+import { explore, explorationSessions, type ExploreDeps, type Exploration } from '../model/explore/explore.js';
 import { TargetUnavailableError, type Target } from '../transport/target.js';
 import type { LiveCheck } from './check.js';
 import { CheckRuns } from './checks-phase.js';
@@ -24,11 +24,15 @@ export function selectionOf(checks: readonly LiveCheck[], options: Pick<LiveOpti
   };
 }
 
-/** How many sessions these checks open besides the probe (the clean session, if some check uses it, and their own). */
-export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'sessions'>): number {
+/**
+ * How many sessions a run opens besides the probe at first: the clean session (if some check uses
+ * it), the checks' own, and the exploration's (it runs beside the checks).
+ */
+export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'sessions' | 'explore'>, cheapSessions = false): number {
   const clean = checks.some((c) => c.clean || c.reads?.includes('unfetched-calls')) ? 1 : 0;
   const selected = checks.map((c) => c.id);
-  return clean + checks.reduce((sum, c) => sum + opensOf(c, { sessions: options.sessions, selected }), 0);
+  const exploring = selectionOf(checks, options).explores ? explorationSessions(cheapSessions ? 'cheap' : 'process', options.explore).live : 0;
+  return clean + exploring + checks.reduce((sum, c) => sum + opensOf(c, { sessions: options.sessions, selected }), 0);
 }
 
 /**
@@ -50,7 +54,7 @@ export async function checkTarget(
   try {
     // Sessions the checks will need start warming while the probe runs, and so does what the
     // checks will load (a tokenizer, schemas): both off the critical path.
-    target.reserve(1 + plannedOpens(checks, options));
+    target.reserve(1 + plannedOpens(checks, options, target.cheapSessions === true));
     for (const check of checks) void check.preload?.().catch(() => {});
     const ticker = waitTicker(extra.hooks);
     const { discovery, session } = await withinDeadline(discover(target, ticker), deadline);
@@ -65,27 +69,35 @@ export async function checkTarget(
       };
       let exploration: Exploration | undefined;
       const checksDone = runs.runChecks();
+      // The exploration is judged once the checks and their work at the end are done.
+      let endOfChecks!: () => void;
+      const checksOver = new Promise<void>((resolve) => (endOfChecks = resolve));
       const work: Record<PhaseId, () => Promise<unknown>> = {
         probe: async () => {},
         'unfetched-read-only': () => callReadOnlyUnfetched(run),
         descriptions: () => fetchAllDescriptions(run),
         'unfetched-others': () => callOthersUnfetched(run),
         checks: () => checksDone,
-        'end-of-checks': () => runs.runDeferred(),
+        'end-of-checks': () => runs.runDeferred().finally(endOfChecks),
         exploration: async () => {
-          exploration = await exploreIfAsked(deps, run, options, deadline);
+          exploration = await exploreIfAsked(deps, run, options, deadline, checksOver);
         },
         traffic: async () => {
-          // The exploration may have reused the checks' sessions that hold nothing: they close now.
+          // The checks kept sessions for their work at the end: those close now.
           await runs.closeSessions();
           await runs.runTrafficChecks();
         },
         judgement: () => judgeRun(run, deps, (id) => runs.sinkOf(id), exploration, deadline),
       };
+      // Each phase in turn; one marked `alongside` starts with its partner and is awaited in its own place.
+      const started = new Map<PhaseId, Promise<unknown>>();
+      const start = (id: PhaseId) => started.get(id) ?? started.set(id, work[id]()).get(id)!;
       for (const phase of phases) {
         if (deadline && performance.now() >= deadline.at) break;
-        await work[phase.id]();
+        for (const partner of phases.filter((p) => p.alongside === phase.id)) void start(partner.id).catch(() => {});
+        await start(phase.id);
       }
+      endOfChecks();
       // Checks still waiting when the run's time was up end by then too (their own limits).
       await checksDone;
       const results = runs.results();
@@ -114,11 +126,11 @@ export async function checkTarget(
 }
 
 /** The exploration, after the checks (their findings come first), within the run's time. */
-async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveOptions, deadline: RunDeadline | undefined): Promise<Exploration> {
+async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveOptions, deadline: RunDeadline | undefined, judgeAfter: Promise<unknown>): Promise<Exploration> {
   const { explore: budget, seed } = options;
   const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
   try {
-    return await explore(deps, run.world, { budget, seed, sessions: run.target.cheapSessions ? 'cheap' : 'process', until });
+    return await explore(deps, run.world, { budget, seed, sessions: run.target.cheapSessions ? 'cheap' : 'process', until }, judgeAfter);
   } catch (err) {
     // A server that cannot open more sessions is the checks' finding; the exploration says it stopped.
     if (err instanceof TargetUnavailableError) return { seed, budget, requests: 0, sessions: 0, replays: 0, found: [], skipped: `a session could not be opened: ${err.message}` };

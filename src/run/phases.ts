@@ -20,6 +20,8 @@ export interface Phase {
   produces?: Fact;
   /** Whether it runs for this selection. */
   runs(selection: PhaseSelection): boolean;
+  /** It starts when that phase starts (it depends on nothing it does), and is awaited in its own place. */
+  alongside?: PhaseId;
 }
 
 const always = () => true;
@@ -59,8 +61,8 @@ export const PHASES: readonly Phase[] = [
     what: 'work the checks left for the end of the run (a grant called once more, a session started after others ended)',
   },
   {
-    id: 'exploration', sessions: ['C', 'own'], runs: (s) => s.explores,
-    what: "sequences of operations generated from the seed over sessions of its own, judged by the model",
+    id: 'exploration', sessions: ['own'], runs: (s) => s.explores, alongside: 'checks',
+    what: 'sequences of operations generated from the seed, in sessions of its own at the same time as the checks; judged by the model once they are done',
   },
   {
     id: 'traffic', produces: 'traffic', sessions: [], runs: always,

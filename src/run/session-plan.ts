@@ -53,6 +53,7 @@ export function sessionPlan(checks: readonly PlannedCheck[], options: { sessions
   let next = 1;
   const label = (count: number, prefix = 'S') => Array.from({ length: count }, () => `${prefix}${next++}`);
   let freshCount = 0;
+  let exploring = 0;
   const steps: PlanStep[] = [];
   const checkStep = (check: PlannedCheck): PlanStep => {
     const opened = label(opensOf(check, planOptions));
@@ -72,17 +73,16 @@ export function sessionPlan(checks: readonly PlannedCheck[], options: { sessions
     } else if (phase.id === 'traffic') {
       steps.push(...checks.filter(readsTraffic).map(checkStep));
     } else if (phase.id === 'exploration') {
-      // It starts in the sessions that hold nothing once the checks are done: the clean one and the one started last.
-      const reused = (clean ? 1 : 0) + freshCount;
-      const opened = Array.from({ length: Math.max(0, (options.explore ?? 0) - reused) }, (_, i) => `X${i + 1}`);
-      next += opened.length;
-      steps.push({ order: 0, id: 'exploration', kind: 'phase', sessions: { probe: false, clean, opened, fresh: [] },
-        use: `sequences of operations generated from the seed, judged by the model, in ${reused ? `the sessions that hold nothing once the checks are done${opened.length ? ' and' : ''}` : ''}${opened.length ? ` ${opened.length} new` : ''}; a divergence is replayed in new sessions to shrink it` });
+      // Sessions of its own, beside the checks.
+      const opened = Array.from({ length: options.explore ?? 0 }, (_, i) => `X${i + 1}`);
+      exploring = opened.length;
+      steps.push({ order: 0, id: 'exploration', kind: 'phase', sessions: { probe: false, clean: false, opened, fresh: [] },
+        use: `sequences of operations generated from the seed, in ${opened.length} sessions of its own at the same time as the checks, judged by the model once they are done; a divergence is replayed in new sessions to shrink it` });
     } else if (phase.id !== 'end-of-checks' && phase.id !== 'judgement') {
       steps.push({ order: 0, id: phase.id, kind: 'phase', sessions: { probe: phase.sessions.includes('S0'), clean: phase.sessions.includes('C'), opened: [], fresh: [] }, use: phase.what });
     }
   }
   steps.forEach((s, i) => (s.order = i + 1));
-  const total = next + (clean ? 1 : 0);
+  const total = next + exploring + (clean ? 1 : 0);
   return { transport: options.transport, sessions: options.sessions, steps, total, upFront: total - freshCount, clean };
 }

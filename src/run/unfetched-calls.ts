@@ -48,12 +48,18 @@ export async function callOthersUnfetched(run: Run): Promise<void> {
   const { tried: tools, total } = tried(run);
   const clean = tools.length ? await cleanOrNothing(run) : undefined;
   if (clean) {
-    for (const tool of tools.filter((t) => !run.tools.isReadOnly(t))) {
+    // The door takes them one at a time until the server has refused one; then they go together,
+    // with the first tool's second call.
+    const first = run.door.ledger.calls.find((c) => c.by === UNFETCHED_PHASE);
+    const again = first && !run.door.ledger.ranUnfetched ? [run.door.call(clean, first.tool, { by: UNFETCHED_PHASE })] : [];
+    await Promise.all([...again, mapLimit(tools.filter((t) => !run.tools.isReadOnly(t)), AT_ONCE, async (tool) => {
       if (run.door.ledger.ranUnfetched) declineProven(run, tool);
       else await run.door.call(clean, tool, { by: UNFETCHED_PHASE });
+    })]);
+    if (!first) {
+      const firstNow = run.door.ledger.calls.find((c) => c.by === UNFETCHED_PHASE);
+      if (firstNow && !run.door.ledger.ranUnfetched) await run.door.call(clean, firstNow.tool, { by: UNFETCHED_PHASE });
     }
-    const first = run.door.ledger.calls.find((c) => c.by === UNFETCHED_PHASE);
-    if (first && !run.door.ledger.ranUnfetched) await run.door.call(clean, first.tool, { by: UNFETCHED_PHASE });
   }
   const ledger = run.door.ledger;
   const fact: UnfetchedCalls = {

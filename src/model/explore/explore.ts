@@ -2,7 +2,6 @@ import type { Target } from '../../transport/target.js';
 import type { McpSession } from '../../transport/session.js';
 import type { Exchange } from '../../transport/types.js';
 import type { ExplorationMarks } from './marks.js';
-import { stateOf } from '../state.js';
 import { judge } from '../judge.js';
 import type { RuleBreak, World } from '../world.js';
 import { generate } from './generate.js';
@@ -11,7 +10,6 @@ import { numberedSteps } from './outcome.js';
 import { play, type Played, type Stage } from './play.js';
 import { Random } from './random.js';
 import { shrink } from './shrink.js';
-import { historyOf } from './history.js';
 import { resembled } from '../ops.js';
 
 export interface ExploreOptions {
@@ -43,15 +41,17 @@ export interface Exploration {
 
 /**
  * Sessions the exploration keeps alive at once, and uses in all, for a budget: over stdio each is
- * a server process (two with the default budget — the checks' sessions that hold nothing once
- * they are done — one more per 100 requests), over HTTP they are cheap.
+ * a server process (three at once, one more per 100 requests), over HTTP they are cheap (six at
+ * once). Its situations run in them at the same time, beside the checks.
  */
 export function explorationSessions(cost: 'process' | 'cheap', budget: number): { live: number; total: number } {
-  return cost === 'process' ? { live: 2, total: 2 + Math.floor(budget / 100) } : { live: 3, total: 3 + Math.max(3, Math.floor(budget / 10)) };
+  return cost === 'process' ? { live: 2, total: 2 + Math.floor(budget / 100) } : { live: 6, total: 6 + Math.max(3, Math.floor(budget / 10)) };
 }
 
 /** Broken rules shrunk per run, at most (each shrink replays sequences from new sessions). */
 export const MAX_SHRUNK = 4;
+/** Instances of one rule tried, at most, for one that breaks again in new sessions. */
+const ATTEMPTS_PER_RULE = 3;
 /** Replays per shrink: over stdio each starts a server process, over HTTP a session is cheap. */
 const replaysFor = (lab: Lab) => (lab.cheapSessions ? 24 : 12);
 const SHRINK_MS = 10_000;
@@ -87,9 +87,9 @@ export function laboratory(deps: ExploreDeps, world: World, seed: number, until:
   const { target, marks } = deps;
   if (!deps.resource) return undefined;
   const stage: Stage = { open: (label) => target.open(label), reserve: (count) => target.reserve(count), resource: deps.resource, call: (session, tool) => deps.call(session, tool), mark: (session) => marks.mark(session) };
-  // Judged with the checks' sessions: what they hold shows where a grant came from.
-  const context = target.sessionsStarted().filter((s) => !marks.openedBy(s));
+  // Judged with the checks' sessions (as they are when it is judged): what they hold shows where a grant came from.
   const judged = (played: Played) => {
+    const context = target.sessionsStarted().filter((s) => !marks.openedBy(s) && !played.sessions.includes(s));
     const own = new Set(played.exchanges.flat());
     const scope = (s: McpSession) => (played.sessions.includes(s) ? s.exchanges : marks.checksExchanges(s));
     return judge(world, [...context, ...played.sessions], scope).breaks.filter((b) => b.level !== 'info' && own.has(b.proof[b.proof.length - 1]!));
@@ -105,13 +105,18 @@ export function laboratory(deps: ExploreDeps, world: World, seed: number, until:
  */
 export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: Move[] = [], first?: Played, sameCode = false): Promise<{ found?: Found; replays: number; reproduced?: boolean }> {
   let last: { played: Played; moves: Move[]; brk: RuleBreak } | undefined;
-  const reproduces = async (candidate: Move[]): Promise<boolean> => {
+  /** The candidate, cut after the move it broke the rule at, when it breaks it again; else undefined. */
+  const reproduces = async (candidate: Move[]): Promise<Move[] | undefined> => {
     const renamed = renumbered(candidate);
     const played = await play(renamed, stage);
     const again = lab.judged(played).find((b) => b.check === brk.check && (!sameCode || b.code === brk.code));
     await closeAll(played);
-    if (again) last = { played, moves: renamed, brk: again };
-    return again !== undefined;
+    if (!again) return undefined;
+    // What comes after the move it broke at is no part of it.
+    const at = played.exchanges.findIndex((list) => list.includes(again.proof[again.proof.length - 1]!));
+    const upTo = at >= 0 ? at + 1 : renamed.length;
+    last = { played: { sessions: played.sessions, exchanges: played.exchanges.slice(0, upTo) }, moves: renamed.slice(0, upTo), brk: again };
+    return candidate.slice(0, upTo);
   };
   // Replays follow one another: the sessions of the next start while this one runs.
   const stage: Stage = { ...lab.stage, reserve: (count) => lab.stage.reserve?.(2 * count) };
@@ -121,8 +126,9 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   const pair = lastPair(moves);
   if (pair && pair.length < moves.length) {
     replays++;
-    if (await reproduces(pair)) {
-      const shrunk = await shrink(pair, reproduces, { replays: 2, until });
+    const kept = await reproduces(pair);
+    if (kept) {
+      const shrunk = await shrink(kept, reproduces, { replays: 2, until });
       return { replays: replays + shrunk.replays, reproduced: true, found: foundOf(lab, last!) };
     }
   }
@@ -130,25 +136,30 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   const bones = brk.tool === undefined ? undefined : skeleton(moves, brk.tool);
   if (bones && bones.length < moves.length && bones.length !== pair?.length) {
     replays++;
-    if (await reproduces(bones)) {
-      const shrunk = await shrink(bones, reproduces, { replays: bones.length, until });
+    const kept = await reproduces(bones);
+    if (kept) {
+      const shrunk = await shrink(kept, reproduces, { replays: bones.length, until });
       return { replays: replays + shrunk.replays, reproduced: true, found: foundOf(lab, last!) };
     }
   }
   const tried = block.length > 0 && block.length < moves.length;
-  const alone = tried && (await reproduces(block));
-  let start = alone ? block : moves;
+  const alone = tried ? await reproduces(block) : undefined;
   if (tried) replays++;
-  // Without a first run of these very moves (a check's history), they must break it once from new sessions.
-  if (!first && !alone) {
+  // The moves must break it once from new sessions before they are shrunk; when they do not (a race,
+  // or the doing of sessions outside them), the first run is the proof, unshrunk.
+  let start = alone;
+  if (!start) {
     replays++;
-    if (!(await reproduces(start))) return { replays };
+    start = await reproduces(moves);
+    if (!start) {
+      return first ? { replays, reproduced: false, found: foundOf(lab, { played: { sessions: first.sessions, exchanges: first.exchanges.slice(0, moves.length) }, moves, brk }) } : { replays };
+    }
   }
   // Then only what concerns the tool it is about (and the pauses and ends around it): most rules are about one tool.
   const focused = brk.tool === undefined ? start : start.filter((m) => concerns(m, brk.tool!));
   if (focused.length && focused.length < start.length) {
     replays++;
-    if (await reproduces(focused)) start = focused;
+    start = (await reproduces(focused)) ?? start;
   }
   const shrunk = await shrink(start, reproduces, { replays: replaysFor(lab) - replays, until });
   replays += shrunk.replays;
@@ -193,51 +204,50 @@ function lastPair(moves: readonly Move[]): Move[] | undefined {
 /**
  * Explores the server from a seed (DESIGN, "The model"): a generated sequence of fetches, calls,
  * lists, missing selections, pauses, ends and requests in flight together, over sessions of its
- * own, judged by the model; each rule it breaks is shrunk to the shortest sequence that still
- * breaks it, reported as numbered steps with their transcript.
+ * own (situations in different sessions at the same time), judged by the model once `judgeAfter`
+ * settles (the checks that run meanwhile are done); each rule it breaks is shrunk to the shortest
+ * sequence that still breaks it, reported as numbered steps with their transcript.
  */
-export async function explore(deps: ExploreDeps, world: World, options: ExploreOptions): Promise<Exploration> {
+export async function explore(deps: ExploreDeps, world: World, options: ExploreOptions, judgeAfter: Promise<unknown> = Promise.resolve()): Promise<Exploration> {
   const out: Exploration = { seed: options.seed, budget: options.budget, requests: 0, sessions: 0, replays: 0, found: [] };
   const lab = laboratory(deps, world, options.seed, options.until);
   if (!lab) return { ...out, skipped: 'no tool_descriptions resource answers' };
-  const { target, marks } = deps;
   const byRank = (t: string) => (world.readOnly.has(t) ? 0 : 1);
   const callable = world.tools.filter((t) => !t.includes(',') && deps.callable(t, false) && deps.callable(t, true)).sort((a, b) => byRank(a) - byRank(b));
   const limits = explorationSessions(options.sessions, options.budget);
   const { moves, blocks } = generate({ world, tools: world.tools.filter((t) => !t.includes(',')), callable, readOnly: callable.filter((t) => world.readOnly.has(t)), liveSessions: limits.live, totalSessions: limits.total, maxPauseMs: 200, endsMatter: options.sessions === 'cheap' }, new Random(options.seed), options.budget);
-  // Sessions of the checks that are done and hold nothing (the clean session, one started after
-  // others ended) are the first run's: over stdio a new session costs a server process.
-  const idle = target.sessionsStarted().filter((s) => s.label !== 'probe' && s.endedAt === undefined && !s.closed && marks.startOf(s) === undefined && holdsNothing(world, s));
-  const reuse = idle.length;
-  const first = await play(moves, {
-    ...lab.stage,
-    reserve: (count) => lab.stage.reserve?.(Math.max(0, count - reuse)),
-    open: (label) => (idle.length ? Promise.resolve(idle.shift()!) : lab.stage.open(label)),
-  });
+  // The run started its sessions ahead (they are in its plan): no reservation of its own here.
+  const first = await play(moves, { ...lab.stage, reserve: undefined }, blocks);
   out.requests = moves.reduce((n, m) => n + weight(m), 0);
   out.sessions = first.sessions.length;
+  await judgeAfter;
   const breaks = lab.judged(first);
   await closeAll(first);
-  const seen = new Set<string>();
+  // The checks ran meanwhile: a rule broken because of what they did (another session's fetch)
+  // does not break again in new sessions. An instance that does is the one shown; one that never
+  // does stands only if no instance of its rule reproduces.
+  const shown = new Set<string>();
+  const attempts = new Map<string, number>();
+  const fallback = new Map<string, Found>();
   for (const brk of breaks) {
     const key = `${brk.check}\u0000${brk.code}`;
-    if (seen.has(key) || seen.size >= MAX_SHRUNK || performance.now() >= options.until) continue;
-    seen.add(key);
+    if (shown.has(key) || (attempts.get(key) ?? 0) >= ATTEMPTS_PER_RULE || shown.size + fallback.size >= MAX_SHRUNK + (fallback.has(key) ? 1 : 0) || performance.now() >= options.until) continue;
+    attempts.set(key, (attempts.get(key) ?? 0) + 1);
     const at = moveOf(first, brk);
     const block = moves.slice(0, at + 1).filter((_, i) => blocks[i] === blocks[at] && blocks[at] !== -1);
-    let { found, replays, reproduced } = await shortest(lab, moves.slice(0, at + 1), brk, block, first);
-    // In a session the checks had used before, what they did there may be part of it: from its whole history then.
-    if (!reproduced && brk.proof.some((ex) => first.sessions.some((s) => (marks.startOf(s) ?? 0) > 0 && s.exchanges.includes(ex)))) {
-      const history = historyOf(brk, first.sessions);
-      const again = history ? await shortest(lab, history, brk) : undefined;
-      replays += again?.replays ?? 0;
-      if (again?.found) found = again.found;
-    }
+    const { found, replays, reproduced } = await shortest(lab, moves.slice(0, at + 1), brk, block, first);
     out.replays += replays;
     if (!found || out.found.some((f) => f.check === found.check && f.code === found.code)) continue;
-    seen.add(`${found.check}\u0000${found.code}`);
+    if (!reproduced) {
+      if (!fallback.has(key)) fallback.set(key, found);
+      continue;
+    }
+    fallback.delete(key);
+    shown.add(key);
+    shown.add(`${found.check}\u0000${found.code}`);
     out.found.push(found);
   }
+  for (const found of fallback.values()) if (!out.found.some((f) => f.check === found.check && f.code === found.code)) out.found.push(found);
   return out;
 }
 
@@ -252,10 +262,6 @@ async function closeAll(played: Played): Promise<void> {
   await Promise.all(played.sessions.map((s) => s.close()));
 }
 
-function holdsNothing(world: World, session: McpSession): boolean {
-  const state = stateOf(world, session);
-  return state.grants.size === 0 && state.open.size === 0;
-}
 
 /** Whether a move concerns a tool: it names the tool, or it is a pause or an end (time and sessions matter to grants). */
 function concerns(move: Move, tool: string): boolean {

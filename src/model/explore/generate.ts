@@ -1,4 +1,4 @@
-import type { Move } from './moves.js';
+import { sessionsOf, type Move } from './moves.js';
 import type { Random } from './random.js';
 import { readAsServed } from '../state.js';
 import { emptySession, type SessionModel, type World } from '../world.js';
@@ -65,7 +65,18 @@ interface Sim {
   opened: number;
   /** Sessions with moves still to come (a pause and its call): never ended to make room. */
   busy: Set<number>;
+  /** Requests each session carries so far: situations go to the least loaded, so that sessions run at the same time finish together. */
+  load: Map<number, number>;
+  /**
+   * Once every situation came once, random ones fill the budget only where a session is about as
+   * loaded as the lightest (sessions that hold every tool would otherwise pile work onto the one that
+   * lacks some, and the run waits for it).
+   */
+  balanced: boolean;
 }
+
+/** How much more than the lightest session a session may carry in the random part (a call counts 3, other requests 1). */
+const SLACK = 4;
 
 /**
  * A sequence of about `budget` requests, from the seed: each template once first (near names of
@@ -74,7 +85,10 @@ interface Sim {
 export function generate(input: GeneratorInput, rng: Random, budget: number): Generated {
   const moves: Move[] = [];
   const blocks: number[] = [];
-  const sim: Sim = { live: new Map(), opened: 0, busy: new Set() };
+  const sim: Sim = { live: new Map(), opened: 0, busy: new Set(), load: new Map(), balanced: false };
+  const carry = (m: Move) => {
+    for (const n of sessionsOf([m])) sim.load.set(n, (sim.load.get(n) ?? 0) + (m.kind === 'call' ? 3 : 1));
+  };
   if (!input.tools.length || budget <= 0) return { moves, blocks };
   // First the situations no check's own requests make (in an order the seed picks), then the rest.
   type Item = { template: Template; near?: NearKind; between?: Between; beside?: Beside };
@@ -93,12 +107,14 @@ export function generate(input: GeneratorInput, rng: Random, budget: number): Ge
   let retries = queue.length;
   const tails: Array<readonly [Move, number]> = [];
   for (let guard = 0; cost < budget && guard < budget * 4; guard++) {
+    sim.balanced = queue.length === 0;
     const next = queue.shift() ?? { template: rng.pick(TEMPLATES) };
     const prelude: Move[] = [];
     const later: Move[] = [];
     const made = make(next.template, { near: next.near ?? rng.pick(NEAR_KINDS), between: next.between ?? rng.pick(BETWEEN), beside: next.beside ?? rng.pick(BESIDE) }, input, rng, sim, prelude, later);
     for (const m of prelude) {
       moves.push(m);
+      carry(m);
       blocks.push(-1);
       cost++;
     }
@@ -110,6 +126,7 @@ export function generate(input: GeneratorInput, rng: Random, budget: number): Ge
     // This situation's moves, then what the one before left for later (its pause ran meanwhile).
     for (const [m, block] of [...made.map((m) => [m, guard] as const), ...tails.splice(0)]) {
       moves.push(m);
+      carry(m);
       blocks.push(block);
       cost += m.kind === 'together' ? m.moves.length : 1;
     }
@@ -136,7 +153,13 @@ export interface Generated {
  */
 function lacking(tool: string, input: GeneratorInput, rng: Random, sim: Sim, not?: number, prelude?: Move[]): number | undefined {
   const candidates = [...sim.live].filter(([n, state]) => n !== not && !state.grants.has(tool)).map(([n]) => n);
-  if (candidates.length && (sim.live.size >= input.liveSessions || rng.chance(0.7))) return rng.pick(candidates);
+  const lightest = () => {
+    const least = Math.min(...candidates.map((n) => sim.load.get(n) ?? 0));
+    if (sim.balanced && least > Math.min(...[...sim.live.keys()].map((n) => sim.load.get(n) ?? 0)) + SLACK) return undefined;
+    return rng.pick(candidates.filter((n) => (sim.load.get(n) ?? 0) === least));
+  };
+  // Up to the live limit, a new session (it carries nothing yet) before a loaded one.
+  if (candidates.length && (sim.live.size >= input.liveSessions || sim.opened >= input.totalSessions || candidates.some((n) => !sim.load.get(n)))) return lightest();
   if (sim.opened < input.totalSessions && sim.live.size >= input.liveSessions && prelude) {
     const retired = [...sim.live.keys()].find((n) => n !== not && !sim.busy.has(n));
     if (retired !== undefined) {
@@ -149,7 +172,7 @@ function lacking(tool: string, input: GeneratorInput, rng: Random, sim: Sim, not
     sim.live.set(n, emptySession());
     return n;
   }
-  return candidates.length ? rng.pick(candidates) : undefined;
+  return candidates.length ? lightest() : undefined;
 }
 
 function make(template: Template, variant: { near: NearKind; between: Between; beside: Beside }, input: GeneratorInput, rng: Random, sim: Sim, prelude: Move[], later: Move[]): Move[] | undefined {
@@ -179,8 +202,8 @@ function make(template: Template, variant: { near: NearKind; between: Between; b
     }
     case 'grant-kept': {
       // A grant outlasts whatever the session does next: other requests, other names, another
-      // session's fetch, time. All of them in turn (the seed picks the order), the tool called
-      // after each: shrinking finds the one that took the grant away.
+      // session's fetch, time. All of them in turn (the seed picks the order), then the tool is
+      // called again: shrinking finds the one that took the grant away.
       if (!tool) return undefined;
       const s = lacking(tool, input, rng, sim, undefined, prelude);
       if (s === undefined) return undefined;
@@ -203,8 +226,9 @@ function make(template: Template, variant: { near: NearKind; between: Between; b
       const steps: Move[] = [{ kind: 'fetch', session: s, names: [tool] }, call];
       for (const kind of rng.shuffle(BETWEEN)) {
         const between = choices[kind];
-        if (between) steps.push(between, call);
+        if (between) steps.push(between);
       }
+      steps.push(call);
       // The longest pause, and the call after it, wait for the next situation: other sessions
       // work meanwhile (a grant that expires while the session lives shows).
       later.push({ kind: 'pause', session: s, ms: input.maxPauseMs }, call);

@@ -21,8 +21,14 @@ export interface Played {
   exchanges: Exchange[][];
 }
 
-/** Runs moves in sessions of their own (opened on first use), in order; a `together` move sends at once. */
-export async function play(moves: readonly Move[], stage: Stage): Promise<Played> {
+/**
+ * Runs moves in sessions of their own (opened on first use); a `together` move sends at once.
+ * Without `blocks`, in order. With `blocks` (the situation each move belongs to, -1 for none), a
+ * move waits only for what it depends on — the move before it in each session it uses, the move
+ * before it in its situation, and, for a session's first move, every end before it — so that
+ * situations in different sessions run at the same time.
+ */
+export async function play(moves: readonly Move[], stage: Stage, blocks?: readonly number[]): Promise<Played> {
   stage.reserve?.(sessionsOf(moves).length);
   const sessions = new Map<number, McpSession>();
   const opened: McpSession[] = [];
@@ -70,6 +76,27 @@ export async function play(moves: readonly Move[], stage: Stage): Promise<Played
     }
   };
   const exchanges: Exchange[][] = [];
-  for (const move of moves) exchanges.push(await run(move));
+  if (!blocks) {
+    for (const move of moves) exchanges.push(await run(move));
+    return { sessions: opened, exchanges };
+  }
+  const lastInSession = new Map<number, Promise<unknown>>();
+  const lastInBlock = new Map<number, Promise<unknown>>();
+  const ends: Array<Promise<unknown>> = [];
+  const all = moves.map((move, i) => {
+    const used = sessionsOf([move]);
+    const after = [
+      ...used.map((n) => lastInSession.get(n) ?? Promise.all(ends)),
+      ...(blocks[i] !== undefined && blocks[i]! >= 0 ? [lastInBlock.get(blocks[i]!)] : []),
+    ];
+    const done = Promise.all(after).then(() => run(move)).then((ex) => {
+      exchanges[i] = ex;
+    });
+    for (const n of used) lastInSession.set(n, done);
+    if (blocks[i] !== undefined && blocks[i]! >= 0) lastInBlock.set(blocks[i]!, done);
+    if (move.kind === 'end') ends.push(done);
+    return done;
+  });
+  await Promise.all(all);
   return { sessions: opened, exchanges };
 }

@@ -10,10 +10,11 @@ export interface ShrinkBudget {
 /**
  * The shortest sequence that still breaks the same rule, by delta debugging: drop chunks of moves
  * (halves, then quarters… then single moves) while the rest still diverges, re-running each
- * candidate from new sessions. A move inside `together` goes with it. Returns the sequence it
- * ended with (the original when nothing could be dropped).
+ * candidate from new sessions (`stillFails` may give back the part that still fails). A move
+ * inside `together` goes with it. Returns the sequence it ended with (the original when nothing
+ * could be dropped).
  */
-export async function shrink(moves: readonly Move[], stillFails: (moves: Move[]) => Promise<boolean>, budget: ShrinkBudget): Promise<{ moves: Move[]; replays: number }> {
+export async function shrink(moves: readonly Move[], stillFails: (moves: Move[]) => Promise<boolean | Move[] | undefined>, budget: ShrinkBudget): Promise<{ moves: Move[]; replays: number }> {
   let current = [...moves];
   let replays = 0;
   let parts = 2;
@@ -25,8 +26,10 @@ export async function shrink(moves: readonly Move[], stillFails: (moves: Move[])
       const candidate = [...current.slice(0, start), ...current.slice(start + size)];
       if (!candidate.length || !coherent(candidate)) continue;
       replays++;
-      if (await stillFails(candidate)) {
-        current = candidate;
+      const kept = await stillFails(candidate);
+      if (kept) {
+        // It may say what part of the candidate still fails (the moves up to where it broke).
+        current = Array.isArray(kept) ? kept : candidate;
         parts = Math.max(2, parts - 1);
         dropped = true;
         break;
