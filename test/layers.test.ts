@@ -95,3 +95,14 @@ t.test('a climb is found (the loop the transport once closed through safety and 
   const loop = new Map([['src/safety', new Map([['src/lint', 'src/safety/redact.ts']])], ['src/lint', new Map([['src/safety', 'src/lint/secrets.ts']])]]);
   t.same(climbsOf(loop), ['src/safety → src/lint (src/safety/redact.ts)']);
 });
+
+t.test('no check, phase or exploration calls a tool except through the run\'s door', async (t) => {
+  const callers: string[] = [];
+  for (const top of ['checks', join('src', 'run'), join('src', 'model')]) {
+    for (const file of sources(join(ROOT, top))) {
+      if (file.endsWith(join('src', 'run', 'call-door.ts'))) continue;
+      if (/\.callTool\(|['"]tools\/call['"]\s*,/.test(readFileSync(file, 'utf8'))) callers.push(relative(ROOT, file));
+    }
+  }
+  t.same(callers, [], 'files that send tools/call themselves');
+});

@@ -91,6 +91,14 @@ row('mcp-pd-check --version', medianOf(() => measure([CLI, '--version'])), 'targ
 row('mcp-pd-check --help', medianOf(() => measure([CLI, '--help'])), 'target ≤ 120 ms');
 row('mcp-pd-check lint of one tool description', medianOf(() => measure([CLI, 'lint', join(ROOT, 'reference-server', 'tool_descriptions', 'get_note.json')])), 'target ≤ 120 ms');
 
+// A correct server that is slow, as real ones are (1.5 s to start, 0.3 s per read, 0.8 s per call):
+// its yes must not take minutes (phases, proofs and the exploration overlap).
+const SLOW = join(ROOT, 'dist', 'fixtures', 'servers', 'slow-reference.bundle.js');
+row('a slow correct server, stdio (1.5 s start, 0.3 s/read, 0.8 s/call)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', SLOW]), 3), 'target: yes within 25 s');
+const slowHttp = await startHttp(SLOW);
+row('  the same over Streamable HTTP', medianOf(() => measure([CLI, '--format', 'json', '--url', slowHttp.url]), 3), 'target: yes within 25 s');
+await slowHttp.stop();
+
 // Scale: generated at bench time, never committed.
 row('a progressive-disclosure server with 1,000 tools (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '1000']), 3), 'target ≤ 3 s');
 row('a progressive-disclosure server with 10,000 tools (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '10000']), 3), 'target ≤ 15 s, ≤ 300 MB');
