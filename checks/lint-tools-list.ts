@@ -1,6 +1,8 @@
 import { defineLintCheck } from '../src/lint/check.js';
 import { isPlainObject } from '../src/protocol/payload.js';
 import { INPUT_SCHEMA_MESSAGES, inputSchemaProblems } from '../src/rules/input-schema.js';
+import { MINIMAL_DESCRIPTION_MESSAGES, minimalDescriptionProblems } from '../src/rules/minimal-description.js';
+import { MINIMAL_SCHEMA_MESSAGES, minimalSchemaProblems } from '../src/rules/minimal-schema.js';
 import { TOOL_NAME_MESSAGES, toolListNameProblems } from '../src/rules/tool-names.js';
 import { SELECTION_MESSAGES, selectionFigures, selectionProblems, selectionTool } from '../src/rules/selection.js';
 import { compileSchema } from '../src/util/schema.js';
@@ -9,6 +11,8 @@ import { TOKEN_ENCODING, tokenCounter } from '../src/util/tokens.js';
 
 const messages = {
   ...TOOL_NAME_MESSAGES,
+  ...MINIMAL_DESCRIPTION_MESSAGES,
+  ...MINIMAL_SCHEMA_MESSAGES,
   ...SELECTION_MESSAGES,
   'draft07-construct': INPUT_SCHEMA_MESSAGES['draft07-construct'],
   'no-input-schema': { message: "Tool '{tool}' has no inputSchema; MCP requires one (at least { \"type\": \"object\" }).", hint: 'Add "inputSchema": { "type": "object" }.' },
@@ -28,8 +32,12 @@ export default defineLintCheck({
     const files = ctx.ofKind('tools-list');
     if (!files.length) return;
     const count = await tokenCounter();
+    const described = new Map(ctx.ofKind('tool-description').map((d) => [(d.source!.value as { name: string }).name, d.source!.value as Record<string, unknown>]));
     for (const file of files) {
       const tools = (file.source!.value as { tools: unknown[] }).tools;
+      // A progressive-disclosure stage-1 list (tools-list.minimal.json, or one linted beside the
+      // tools' full descriptions) is held to the same rules as the live pd-minimal-descriptions.
+      const minimal = /minimal/i.test(file.display) || tools.some((t) => isPlainObject(t) && typeof t.name === 'string' && described.has(t.name));
       // The same name rules as the live check (mcp-tool-names), with the same codes.
       ctx.problems(file, toolListNameProblems(tools), '/tools');
       let total = 0;
@@ -49,6 +57,10 @@ export default defineLintCheck({
         // A progressive-disclosure tools/list carries minimal schemas on purpose: only the
         // draft-07 readings apply here; the full schema's rules are in the description's lint.
         ctx.problems(file, inputSchemaProblems(tool.inputSchema, { draft07Only: true }), `/tools/${i}/inputSchema`);
+        if (minimal) {
+          ctx.problems(file, minimalDescriptionProblems(tool.name, tool.description), `/tools/${i}`);
+          ctx.problems(file, minimalSchemaProblems(tool.inputSchema).map((p) => ({ ...p, args: { tool: tool.name, ...p.args } })), `/tools/${i}/inputSchema`);
+        }
         const tokens = count(JSON.stringify(tool));
         total += tokens;
         ctx.info('tool-tokens', { tool: tool.name, tokens, encoding: TOKEN_ENCODING }, { location: at() });
@@ -56,7 +68,6 @@ export default defineLintCheck({
       ctx.info('file-tokens', { file: file.display, tools: tools.length, tokens: total, encoding: TOKEN_ENCODING }, { location: ctx.at(file) });
       // The same selection rule as pd-selection-fidelity: queries from the linted full descriptions
       // of these tools, or (a plain tools/list) from each description beyond its first sentence.
-      const described = new Map(ctx.ofKind('tool-description').map((d) => [(d.source!.value as { name: string }).name, d.source!.value as Record<string, unknown>]));
       const named = tools.map((tool, i) => ({ tool, i })).filter(({ tool }) => isPlainObject(tool) && typeof tool.name === 'string');
       const selection = named.map(({ tool }) => {
         const t = tool as { name: string; description?: unknown };

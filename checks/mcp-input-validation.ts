@@ -1,6 +1,7 @@
 import { defineLiveCheck } from '../src/run/check.js';
 import type { LiveContext } from '../src/run/context.js';
-import { classifyCall, invalidArguments } from '../src/protocol/calls.js';
+import { classifyCall, invalidArguments, rejectsArguments } from '../src/protocol/calls.js';
+import { clip, inlineJson } from '../src/util/text.js';
 import { isPlainObject } from '../src/protocol/payload.js';
 import type { Exchange } from '../src/transport/types.js';
 import { mapLimit } from '../src/util/concurrency.js';
@@ -19,11 +20,14 @@ const messages = {
     message: "'{tool}' rejected arguments that break its inputSchema ({violation}) with the JSON-RPC error {code}, not with a tool result with isError: true; MCP reports input-validation errors as results, so that the model sees them and can correct the call.",
     hint: 'Return { "isError": true, "content": [{ "type": "text", "text": "<what is wrong>" }] } instead of throwing a protocol error.',
   },
-  'no-response': { message: "'{tool}' gave no answer to arguments that break its inputSchema ({violation}): {note}.", hint: 'Answer every call, invalid ones with a tool result with isError: true.' },
+  'not-validated': {
+    message: "'{tool}' was called with arguments that break its inputSchema ({violation}) and failed at its work instead of refusing them ({said}): it ran without checking its arguments (MCP tools, Security: servers MUST validate tool inputs).",
+    hint: 'Validate the arguments against the inputSchema before doing any work, and answer a tool result with isError: true that names what is wrong.',
+  },
   'not-derivable': "'{tool}' was not tested: its inputSchema has neither a required property nor a typed one, so no call can be built that surely breaks it.",
   'not-called': "'{tool}' was not called with invalid arguments: {why}.",
   'not-authorized': "'{tool}' refused the call as not yet fetched, so input validation could not be seen (authorization is criterion 6's business).",
-  'nothing-tested': 'No tool was called with arguments that break its inputSchema (the lines above say why for each).',
+  'nothing-tested': 'No tool was called with arguments that break its inputSchema: {why}.',
   'rejected': '{count|tool} rejected arguments that break their inputSchema with a tool result with isError: true.',
   'sampled': 'The first {tested} of {total} tools were tested (the rule is the same for each).',
 } as const;
@@ -42,6 +46,8 @@ export default defineLiveCheck({
     if (names.length > SAMPLE) ctx.info('sampled', { tested: SAMPLE, total: names.length });
     let rejected = 0;
     let tested = 0;
+    /** Why each tool was not tested, for the skip's one line. */
+    const untested: string[] = [];
     // The calls go several at a time; what they say is reported in the tools' order.
     const calls = await mapLimit(tools, AT_ONCE, async (name) => {
       const invalid = invalidArguments(ctx.tools.schema(name));
@@ -52,27 +58,47 @@ export default defineLiveCheck({
       const { invalid, ex, why } = calls[i]!;
       if (!invalid) {
         ctx.info('not-derivable', { tool: name }, { location });
+        untested.push(`'${name}': its schema gives nothing to break`);
         continue;
       }
       if (!ex) {
         ctx.info('not-called', { tool: name, why: why ?? '' }, { location });
+        untested.push(`'${name}' not called (${why ?? ''})`);
         continue;
       }
-      tested++;
+      if (!ex.noResponse) tested++;
       const args = { tool: name, violation: invalid.violation };
       const outcome = classifyCall(ex);
-      const error = ex.response?.error as { code?: unknown } | undefined;
+      const error = ex.response?.error as { code?: unknown; message?: unknown } | undefined;
       const result = ex.response?.result;
-      if (outcome.kind === 'no-response') ctx.fail('no-response', { ...args, note: outcome.note }, { location, transcript: [ex] });
-      else if (outcome.kind === 'refused') ctx.info('not-authorized', { tool: name }, { location });
-      else if (error) ctx.warn('protocol-error', { ...args, code: String(error.code) }, { location, transcript: [ex] });
-      else if (isPlainObject(result) && result.isError === true) rejected++;
+      const failed = error !== undefined || (isPlainObject(result) && result.isError === true);
+      // Read for what it says: only an answer that refuses the arguments shows they were checked.
+      if (outcome.kind === 'no-response') {
+        ctx.info('inconclusive', { subject: `Calling '${name}' with arguments its inputSchema refuses`, note: outcome.note }, { location, transcript: [ex] });
+        untested.push(`'${name}' gave no answer`);
+      } else if (outcome.kind === 'refused') {
+        ctx.info('not-authorized', { tool: name }, { location });
+        untested.push(`'${name}' was refused as not fetched`);
+      }
+      else if (failed && rejectsArguments(ex, ctx.tools.schema(name))) {
+        if (error) ctx.warn('protocol-error', { ...args, code: String(error.code) }, { location, transcript: [ex] });
+        else rejected++;
+      } else if (failed) ctx.fail('not-validated', { ...args, said: said(ex) }, { location, transcript: [ex] });
       else ctx.fail('accepted-invalid', args, { location, transcript: [ex] });
     }
     if (rejected) ctx.info('rejected', { count: rejected });
-    if (!tested) ctx.skip('nothing-tested');
+    if (!tested) ctx.skip('nothing-tested', { why: untested.length ? untested.join('; ') : 'no tool to test' });
   },
 });
+
+/** What a failed answer said, in a few words. */
+function said(ex: Exchange): string {
+  const error = ex.response?.error as { code?: unknown; message?: unknown } | undefined;
+  if (error) return `JSON-RPC error ${String(error.code)}: ${clip((typeof error.message === 'string' ? error.message : inlineJson(error)).replace(/\s+/g, ' '), 120)}`;
+  const content = (ex.response?.result as { content?: Array<{ text?: unknown }> } | undefined)?.content;
+  const text = Array.isArray(content) ? content.map((c) => (typeof c?.text === 'string' ? c.text : '')).join(' ').trim() : '';
+  return `a tool error: ${clip((text || inlineJson(ex.response?.result)).replace(/\s+/g, ' '), 120)}`;
+}
 
 /**
  * The call, made once, through the run's door. A server without the resource has no

@@ -10,10 +10,10 @@ const AT_ONCE = 8;
 
 const messages = {
   'no-output-schema': 'No tool declares an outputSchema in tools/list.',
-  'nothing-checked': 'None of the {count|tool} with an outputSchema returned a result that could be checked (see the lines above for why).',
+  'nothing-checked': 'None of the {count|tool} with an outputSchema returned a result that could be checked: {why}.',
   'output-schema-invalid': { message: "The outputSchema of '{tool}' is not a valid JSON Schema: {problem}.", hint: 'Fix the outputSchema.' },
   'not-called-safe-calls': "'{tool}' was not called (--safe-calls, and it is not marked read-only).",
-  'not-called': "'{tool}' was not called: {why}.",
+  'not-called': "'{tool}' was not called to check its output: {why}.",
   'no-arguments': "'{tool}' was not called: it has no example arguments, and its inputSchema requires {required}, so a call could only fail.",
   'no-successful-result': "'{tool}' returned no successful result with its example arguments, so its output could not be checked.",
   'no-structured-content': { message: "'{tool}' declares an outputSchema but its result has no structuredContent object.", hint: 'Return "structuredContent" matching the outputSchema.' },
@@ -45,6 +45,8 @@ export default defineLiveCheck({
     const base = ctx.facts.descriptions.resource?.uri;
     const fullDescriptions = ctx.facts.descriptions.full;
     let checked = 0;
+    /** Why each tool's output was not checked, for the skip's one line. */
+    const unchecked: string[] = [];
     // The calls go several at a time (the probe holds every grant); what they say is reported in order.
     const called = await mapLimit(withSchema, AT_ONCE, async (tool) => {
       const name = tool.name as string;
@@ -59,10 +61,12 @@ export default defineLiveCheck({
       const compiled = compileSchema(tool.outputSchema);
       if (compiled.problem) {
         ctx.fail('output-schema-invalid', { tool: name, problem: clip(compiled.problem, 200) }, { location, transcript: discovery.toolsExchanges });
+        unchecked.push(`'${name}' has an outputSchema that is no valid JSON Schema`);
         continue;
       }
       if (ctx.options.safeCalls && !ctx.tools.isReadOnly(name)) {
         ctx.info('not-called-safe-calls', { tool: name }, { location });
+        unchecked.push(`'${name}' not called (--safe-calls)`);
         continue;
       }
       // The read that returned its description goes with the call into the proof.
@@ -70,17 +74,21 @@ export default defineLiveCheck({
       const fetched: Exchange[] = read ? [read] : [];
       const ex = called[i];
       if (!ex) {
-        ctx.info('not-called', { tool: name, why: ctx.whyNotCalled(name) || (ctx.facts.unfetched.notCalled.find((n) => n.tool === name)?.why ?? '') }, { location });
+        const why = ctx.whyNotCalled(name) || (ctx.facts.unfetched.notCalled.find((n) => n.tool === name)?.why ?? '');
+        ctx.info('not-called', { tool: name, why }, { location });
+        unchecked.push(`'${name}' not called (${why})`);
         continue;
       }
       const required = requiredOf(fullDescriptions.get(name)?.inputSchema ?? tool.inputSchema);
       if (required.length && Object.keys((ex.request.params as { arguments?: object } | undefined)?.arguments ?? {}).length === 0) {
         ctx.info('no-arguments', { tool: name, required }, { location });
+        unchecked.push(`'${name}' has no example arguments`);
         continue;
       }
       const result = ex.response?.result;
       if (!isPlainObject(result) || result.isError === true) {
         ctx.info('no-successful-result', { tool: name }, { location });
+        unchecked.push(`'${name}' returned no successful result${ex.noResponse ? ` (no answer: ${ex.note ?? ex.noResponse})` : ''}`);
         continue;
       }
       const transcript = [...fetched, ex];
@@ -97,6 +105,6 @@ export default defineLiveCheck({
         ctx.warn('no-text-content', { tool: name }, { location, transcript });
       }
     }
-    if (checked === 0) ctx.skip('nothing-checked', { count: withSchema.length });
+    if (checked === 0 && !ctx.findings.some((f) => f.level === 'error')) ctx.skip('nothing-checked', { count: withSchema.length, why: unchecked.length ? unchecked.join('; ') : 'see the findings of this check' });
   },
 });

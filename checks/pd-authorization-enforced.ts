@@ -18,7 +18,7 @@ const OVERSIZED_READ = 100;
 /** What the model expects of grants within a session (src/model/ judges every exchange of the run). */
 const messages = {
   ...MODEL_MESSAGES['pd-authorization-enforced'],
-  'unfetched-not-called': "'{tool}' was not called: {why}.",
+  'unfetched-not-called': "'{tool}' was not called in this check's session: {why}.",
   'sampled': 'Authorization was tested tool by tool for the first {tested} of {total} tools (the same rule for each).',
 } as const;
 
@@ -74,9 +74,13 @@ export default defineLiveCheck({
       await Promise.all([...Array.from({ length: REPEAT_CALLS }, () => call(name)), ...(next ? [call(next)] : [])]);
     }
 
-    // 3. Later in the session every grant still holds; the first once more at the very end of the
-    // run, after every other check: a grant lasts for the lifetime of the session (§5.1).
+    // 3. Later in the session every grant still holds; one once more at the very end of the run,
+    // after every other check: a grant lasts for the lifetime of the session (§5.1). That one is a
+    // tool that answered (a slow tool would only make the run wait).
     await Promise.all(tools.map(call));
-    ctx.atEnd(() => call(tools[0]!));
+    const granted = ctx.callsMade().filter((c) => c.fetched);
+    ctx.unprovenIfSilent('every call of a fetched tool', granted.map((c) => c.exchange));
+    const answered = granted.find((c) => !c.exchange.noResponse)?.tool;
+    if (answered) ctx.atEnd(() => call(answered));
   },
 });

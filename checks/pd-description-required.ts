@@ -6,7 +6,7 @@ const messages = {
   ...MODEL_MESSAGES['pd-description-required'],
   'sampled': 'Called unfetched: the first {tested} of {total} tools (read-only ones first).',
   'not-called': 'Not called unfetched: {tools} ({why}).',
-  'none-callable': 'No tool could be called unfetched without risk, so this criterion could not be tested (the lines above say why for each; --allow-destructive calls them).',
+  'none-callable': 'No tool could be called unfetched without risk, so this criterion could not be tested: {why}.',
 } as const;
 
 export default defineLiveCheck({
@@ -31,6 +31,7 @@ export default defineLiveCheck({
     const reasons = new Map<string, string[]>();
     for (const n of notCalled) if (!reasons.get(n.why)?.includes(n.tool)) reasons.set(n.why, [...(reasons.get(n.why) ?? []), n.tool]);
     for (const [why, tools] of reasons) ctx.info('not-called', { tools, why });
-    if (!unavailable && tried.length && !calls.length) ctx.skip('none-callable');
+    if (!unavailable && tried.length && !calls.length) ctx.skip('none-callable', { why: [...reasons].map(([why, tools]) => `${tools.map((t) => `'${t}'`).join(', ')}: ${why}`).join('; ') || 'no tool to call' });
+    ctx.unprovenIfSilent('every call made before its description was fetched', calls.map((c) => c.exchange));
   },
 });

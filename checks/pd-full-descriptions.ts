@@ -30,7 +30,8 @@ export default defineLiveCheck({
     if (names.length === 0) ctx.skip('no-tools-listed');
     // Small reads first: a server that returns every tool shows it only when asked for fewer.
     // Their keys are judged by the model, with every other read of the run.
-    await Promise.all([[names[0]!], ...(names.length > 1 ? [[names[0]!, names[1]!]] : []), [names[0]!, UNKNOWN_NAME]].map((requested) => fetchDescriptions(ctx.probe(), base, requested)));
+    const got = await Promise.all([[names[0]!], ...(names.length > 1 ? [[names[0]!, names[1]!]] : []), [names[0]!, UNKNOWN_NAME]].map((requested) => fetchDescriptions(ctx.probe(), base, requested)));
+    ctx.unprovenIfSilent('every read of ?tools=', got.map((g) => g.exchange));
     // Each description, by the same rules as the lint of tool_descriptions/<name>.json.
     const full = ctx.facts.descriptions.full;
     for (const name of names) {

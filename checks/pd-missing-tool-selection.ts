@@ -20,6 +20,7 @@ export default defineLiveCheck({
     const base = ctx.resourceUriOrSkip('the missing-selection error');
     // DESIGN: an empty ?tools= counts as missing too. Both answers are judged by the model
     // (src/model/missing-selection.ts), with every such read of the run.
-    await Promise.all([ctx.probe().readResource(base), ctx.probe().readResource(`${base}${base.includes('?') ? '&' : '?'}tools=`)]);
+    const got = await Promise.all([ctx.probe().readResource(base), ctx.probe().readResource(`${base}${base.includes('?') ? '&' : '?'}tools=`)]);
+    ctx.unprovenIfSilent('each read without a selection', got);
   },
 });

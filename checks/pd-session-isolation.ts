@@ -3,7 +3,7 @@ import { MODEL_MESSAGES } from '../src/model/rules.js';
 import { entryFor, fetchDescriptions, isDescriptionEntry } from '../src/protocol/fetch.js';
 import { classifyCall } from '../src/protocol/calls.js';
 import type { McpSession } from '../src/transport/session.js';
-import type { JsonObject } from '../src/transport/types.js';
+import type { Exchange, JsonObject } from '../src/transport/types.js';
 
 /** Tools every session calls, at most: N sessions × 10,000 tools would be a flood, not a test. */
 const SAMPLE = 100;
@@ -64,6 +64,8 @@ export default defineLiveCheck({
       const refused = burst[k + 2]![tools.indexOf(own(k))];
       if (refused && classifyCall(refused).kind === 'refused') await callOwn(session, k);
     }
+
+    ctx.unprovenIfSilent('every call of its sessions', burst.flat().filter((ex): ex is Exchange => ex !== undefined));
 
     // The sessions opened here end — half told (HTTP DELETE), half simply dropped, as clients
     // that vanish — and a session opened after them must start bare. Its calls wait for the end

@@ -1,6 +1,7 @@
 import { defineLiveCheck } from '../src/run/check.js';
 import type { CheckResult, TokenFigures } from '../src/generated/report.js';
-import { countTokensOf, minimalEntry, TOKEN_ENCODING, tokenCounter } from '../src/util/tokens.js';
+import { countTokensOf, TOKEN_ENCODING, tokenCounter, tokenSaving } from '../src/util/tokens.js';
+import { minimalEntry } from '../src/rules/minimal-description.js';
 
 /** Below this saving, progressive disclosure is not worth its extra round trip (DESIGN: warn). */
 const WARN_BELOW = 0.5;
@@ -41,7 +42,7 @@ export default defineLiveCheck({
         estimate += minimal;
         ctx.info('tool-cost', { tool: tool.name, listed: now, estimate: minimal, encoding: TOKEN_ENCODING }, { location: { tool: tool.name as string } });
       }
-      if (named.length) ctx.info('list-cost', { tools: named.length, listed, estimate, percent: listed ? Math.round((1 - estimate / listed) * 100) : 0, encoding: TOKEN_ENCODING });
+      if (named.length) ctx.info('list-cost', { tools: named.length, listed, estimate, percent: Math.round(tokenSaving(estimate, listed) * 100), encoding: TOKEN_ENCODING });
       ctx.skip('no-descriptions-resource');
     }
     const fullDescriptions = ctx.facts.descriptions.full;
@@ -58,7 +59,7 @@ export default defineLiveCheck({
       full += f;
       ctx.info('tool-tokens', { tool: name, listed: m, full: f, encoding: TOKEN_ENCODING }, { location: { tool: name } });
     }
-    const saving = full > 0 ? 1 - listed / full : 0;
+    const saving = tokenSaving(listed, full);
     const percent = Math.round(saving * 100);
     ctx.info('total-tokens', { listed, full, tools: both.length, percent, saving: Math.round(saving * 1000) / 1000, encoding: TOKEN_ENCODING });
     if (saving < WARN_BELOW) ctx.fail('low-saving', { percent, listed, full }, { transcript: ctx.discovery.toolsExchanges });

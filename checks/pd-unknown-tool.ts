@@ -23,6 +23,7 @@ export default defineLiveCheck({
     const base = ctx.resourceUriOrSkip('unknown tool names');
     // Judged by the model with every other read of the run: alone, and beside a known name.
     const known = ctx.discovery.toolNames.find((n) => !n.includes(','));
-    await Promise.all([[UNKNOWN_TOOL], ...(known ? [[known, UNKNOWN_TOOL]] : [])].map((requested) => fetchDescriptions(ctx.probe(), base, requested)));
+    const got = await Promise.all([[UNKNOWN_TOOL], ...(known ? [[known, UNKNOWN_TOOL]] : [])].map((requested) => fetchDescriptions(ctx.probe(), base, requested)));
+    ctx.unprovenIfSilent('each read of an unknown name', got.map((g) => g.exchange));
   },
 });

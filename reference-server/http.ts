@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { foreignRequest, isLoopbackAddress } from '../src/protocol/server/origin.js';
 import { isInitialize, readJson } from '../src/protocol/server/http-body.js';
-import { behaviourWith, createReferenceServer, type Behaviour } from './server.js';
+import { behaviourWith, createReferenceServer, type Behaviour, type ServerOptions } from './server.js';
 
 export interface HttpOptions {
   port: number;
@@ -19,7 +19,7 @@ export interface HttpOptions {
   /** Description fetches per minute and session (0: no limit). */
   fetchLimit?: number;
   /** Each request waits this long before it is handled, by method (tests and the bench). */
-  latencyMs?: (method: string) => number;
+  latencyMs?: ServerOptions['latencyMs'];
   /** Origins accepted besides the loopback ones (DNS rebinding protection). */
   allowedOrigins?: string[];
 }

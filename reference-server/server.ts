@@ -36,8 +36,11 @@ export interface SessionState {
 export interface ServerOptions {
   /** Description fetches allowed per minute and session; 0: no limit. */
   fetchLimit?: number;
-  /** How long each request waits before it is handled, by method (a slow server for tests and the bench). */
-  latencyMs?: (method: string) => number;
+  /**
+   * How long each request waits before it is handled, by method and params (a slow server for tests
+   * and the bench); Infinity: it is never answered (a tool that waits on an unreachable network).
+   */
+  latencyMs?: (method: string, params: Record<string, unknown>) => number;
 }
 
 /**
@@ -218,7 +221,8 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
     const handle = transport.onmessage;
     if (latency && handle) {
       transport.onmessage = (message, extra) => {
-        const ms = 'method' in message ? latency(message.method) : 0;
+        const ms = 'method' in message ? latency(message.method, (message.params ?? {}) as Record<string, unknown>) : 0;
+        if (ms === Infinity) return;
         if (ms > 0) setTimeout(() => handle(message, extra), ms);
         else handle(message, extra);
       };

@@ -3,7 +3,7 @@ import type { CheckReport } from '../src/generated/report.js';
 import { makeVisible } from '../src/util/text.js';
 import { fenceOffCommands } from './ci-fence.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
-import { entries, othersLine } from './group.js';
+import { countsLine, entries, othersLine } from './group.js';
 
 /**
  * Workflow-command data: no line break (or % that could forge one) survives, so no text can start
@@ -40,7 +40,7 @@ export function renderGithub(report: CheckReport, commandsOff?: string, verbose 
     }
   }
   const s = report.summary;
-  lines.push(`::notice title=mcp-pd-check::${data(`${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.errors} errors`)}`);
+  lines.push(`::notice title=mcp-pd-check::${data(countsLine(s))}`);
   // In an Actions log, the exchanges behind the failures follow in a folded group, fenced off.
   if (commandsOff && proofs.length) {
     lines.push('::group::mcp-pd-check: the JSON-RPC exchanges behind the failures', fenceOffCommands(proofs.join('\n\n'), commandsOff).trimEnd(), '::endgroup::');

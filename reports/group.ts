@@ -1,5 +1,5 @@
 import type { Finding } from '../src/generated/report.js';
-import { listing } from '../src/util/text.js';
+import { listing, plural } from '../src/util/text.js';
 
 /** A finding as shown, with the findings of the same code on other tools folded into it. */
 export interface Entry {
@@ -75,4 +75,16 @@ function commonFolder(paths: string[]): string {
   let prefix = paths[0] ?? '';
   for (const p of paths) while (!p.startsWith(prefix)) prefix = prefix.slice(0, -1);
   return prefix.slice(0, prefix.lastIndexOf('/') + 1);
+}
+
+/** A report's counts in words ("1 warning", "2 errors"), as every reporter says them. */
+export function countsLine(s: { passed: number; failed: number; warnings: number; skipped: number; errors: number }): string {
+  return `${s.passed} passed, ${s.failed} failed, ${plural(s.warnings, 'warning')}, ${s.skipped} skipped, ${plural(s.errors, 'error')}`;
+}
+
+/** The tools a run left uncalled, grouped by their own reason (each tool keeps its reason). */
+export function notCalledByReason(notCalled: ReadonlyArray<{ tool: string; why: string }>): Array<{ tools: string[]; why: string }> {
+  const groups = new Map<string, string[]>();
+  for (const n of notCalled) (groups.get(n.why) ?? groups.set(n.why, []).get(n.why)!).push(n.tool);
+  return [...groups].map(([why, tools]) => ({ tools, why }));
 }

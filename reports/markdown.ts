@@ -2,7 +2,7 @@ import { verdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { sanitizeLine } from '../src/util/text.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
-import { entries, othersLine } from './group.js';
+import { countsLine, entries, notCalledByReason, othersLine } from './group.js';
 
 const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥' };
 const VERDICT = { yes: '✅ yes', partly: '⚠️ partly', no: '❌ no' };
@@ -33,10 +33,10 @@ export function renderMarkdown(report: CheckReport, verbose = false): string {
   const t = report.target;
   const v = report.verdict;
   const out = [
-    `## mcp-pd-check: ${s.failed + s.errors ? '❌' : s.warnings ? '⚠️' : '✅'} ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.errors} errors`,
+    `## mcp-pd-check: ${s.failed + s.errors ? '❌' : s.warnings ? '⚠️' : '✅'} ${countsLine(s)}`,
     '',
     ...(v ? [`**Progressive disclosure: ${VERDICT[v.implements]}** — ${cell(verdictSentence(v))}`, ''] : []),
-    ...(v?.notCalled?.length ? [`Not called, to do no harm: ${cell(v.notCalled.map((n) => n.tool).join(', '))} (${cell(v.notCalled[0]!.why)}).`, ''] : []),
+    ...(v?.notCalled?.length ? [`Not called, to do no harm: ${cell(notCalledByReason(v.notCalled).map((g) => `${g.tools.join(', ')} (${g.why})`).join('; '))}.`, ''] : []),
     `Target: ${cell(t.command ?? t.url ?? (t.paths ?? []).join(' '))} (${t.kind})${t.serverInfo?.name ? `, server ${cell(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''}`,
     '',
     '| | check | spec | findings |',

@@ -2,7 +2,7 @@ import { verdictSentence } from '../src/core/verdict-sentence.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../src/generated/report.js';
 import { clip, inlineJson, listing, plural, sanitizeLine, asText } from '../src/util/text.js';
-import { entries, othersLine, type Entry } from './group.js';
+import { entries, notCalledByReason, othersLine, type Entry } from './group.js';
 import { fenceOffCommands } from './ci-fence.js';
 import { sequenceLines } from './exchange-text.js';
 
@@ -119,9 +119,12 @@ function renderVerdict(report: CheckReport, c: ChalkInstance): string[] {
   const lines = ['', VERDICT_PAINT[v.implements](c).bold(`PROGRESSIVE DISCLOSURE: ${v.implements.toUpperCase()}`), `  ${sanitizeLine(verdictSentence(v))}`];
   if (v.selection) lines.push(c.gray(`  found by their minimal descriptions: ${Math.round(v.selection.top1 * 100)} % of ${plural(v.selection.queries, 'query', 'queries')} from the tools' own descriptions rank their tool first (BM25, MRR ${v.selection.mrr.toFixed(2)})`));
   if (v.notTestable.length) lines.push(c.gray(`  not testable without the resource: ${v.notTestable.join(', ')}`));
+  // What would prove the unproven criteria: the hint their own finding carries.
+  const unprovenHint = report.results.flatMap((r) => r.findings).find((f) => f.code === 'unproven')?.hint;
+  if (v.unproven?.length && unprovenHint) lines.push(c.gray(`  to prove ${v.unproven.length === 1 ? 'it' : 'them'}: ${sanitizeLine(unprovenHint)}`));
   if (v.notCalled?.length) {
-    const tools = v.notCalled.map((n) => n.tool);
-    lines.push(c.gray(`  not called, to do no harm: ${sanitizeLine(listing(tools, 6))} (${sanitizeLine(v.notCalled[0]!.why)})`));
+    const said = notCalledByReason(v.notCalled).map((g) => `${listing(g.tools, 6)} (${g.why})`).join('; ');
+    lines.push(c.gray(`  not called, to do no harm: ${sanitizeLine(said)}`));
   }
   const e = report.exploration;
   if (e && !e.skipped) {
@@ -190,11 +193,14 @@ function exchangeKey(ex: TranscriptExchange): string {
 }
 
 function renderExchange(ex: TranscriptExchange, c: ChalkInstance, width: number): string[] {
-  const request = ex.request as { params?: unknown };
-  const lines = [c.gray(`        ${sanitizeLine(ex.session)} → ${sanitizeLine(ex.method)} `) + inlineJson(request.params ?? {}, width)];
+  const request = ex.request as { params?: unknown; truncatedByChecker?: boolean; preview?: string };
+  const sent = request.truncatedByChecker ? sanitizeLine(clip(request.preview ?? '', width)) : inlineJson(request.params ?? {}, width);
+  const lines = [c.gray(`        ${sanitizeLine(ex.session)} → ${sanitizeLine(ex.method)} `) + sent];
   if (ex.response) {
-    const r = ex.response as { result?: unknown; error?: unknown };
-    const body = 'error' in r ? `error ${inlineJson(r.error, width)}` : inlineJson(r.result, width);
+    const r = ex.response as { result?: unknown; error?: unknown; truncatedByChecker?: boolean; originalChars?: number; preview?: string };
+    // A message too large to keep whole is a preview: say so, and show it.
+    const body = r.truncatedByChecker ? `${c.gray(`(${r.originalChars?.toLocaleString('en-US') ?? 'many'} characters, shown in part)`)} ${sanitizeLine(clip(r.preview ?? '', width))}`
+      : 'error' in r ? `error ${inlineJson(r.error, width)}` : inlineJson(r.result, width);
     lines.push(c.gray(`        ${sanitizeLine(ex.session)} ← `) + body);
   } else {
     lines.push(c.gray(`        ${sanitizeLine(ex.session)} ← `) + c.red(`no response: ${sanitizeLine(clip(ex.note ?? ex.noResponse ?? '', width))}`));

@@ -68,7 +68,7 @@ t.test('the shrinker keeps only the moves that still break the rule', async (t) 
 
 t.test('every situation and every kind of near name is generated, whatever the seed', async (t) => {
   for (let seed = 1; seed <= 30; seed++) {
-    const world = { tools: TOOLS, toolSet: new Set(TOOLS), listed: true, listing: new Map(), descriptions: new Map(), readOnly: new Set(TOOLS.slice(0, 3)) };
+    const world = { tools: TOOLS, toolSet: new Set(TOOLS), listed: true, listing: new Map(), descriptions: new Map(), schemas: new Map(), readOnly: new Set(TOOLS.slice(0, 3)) };
     const { moves } = generate({ world, tools: TOOLS, callable: TOOLS.slice(0, 5), readOnly: TOOLS.slice(0, 3), liveSessions: 3, totalSessions: 9, maxPauseMs: 200, endsMatter: true }, new Random(seed), 60);
     const text = moves.map(describeMove).join('\n');
     const near = NEAR_KINDS.filter((kind) => TOOLS.some((tool) => text.includes(`?tools=${JSON.stringify(nearName(tool, kind, TOOLS)).slice(1, -1)}\n`)));

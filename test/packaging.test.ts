@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanStatusOverStdio, ROOT, tempDir } from './helpers.js';
+import type { CheckReport } from '../src/generated/report.js';
 
 const npm = (args: string[], cwd: string) => spawnSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', timeout: 300_000 });
 
@@ -44,15 +45,19 @@ t.test('the packed tarball works from an empty folder', async (t) => {
   t.match(first.stdout.split('\n').slice(2, 5).join('\n'), /^\nPROGRESSIVE DISCLOSURE: NO\n {2}No: .*14 tools cost [\d,]+ tokens in every prompt; listed minimally ≈ [\d,]+\./, 'the verdict and the token figures come first');
   t.same(readdirSync(join(app, 'sandbox')), [], 'nothing was written to the sandbox');
 
-  // Adopting: init from the installed package (json-schema-faker resolves from its dependencies),
-  // and the lint of what it wrote has no error.
+  // Adopting: init from the installed package, the lint of what it wrote has no error, and the
+  // config it wrote checks the server behind the installed package's own serve: yes.
   const init = spawnSync('npx', ['--no-install', 'mcp-pd-check', 'init', '--out', 'pd', '--', 'node', join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js'), './sandbox'], { cwd: app, encoding: 'utf8', timeout: 120_000 });
   t.equal(init.status, 0, init.stderr);
   t.match(init.stdout, /^Wrote 31 files to pd for 14 tools\./);
-  const written = JSON.parse(readFileSync(join(app, 'pd', 'tool_descriptions', 'write_file.json'), 'utf8')) as { examples: Array<{ input: { path?: unknown } }> };
-  t.ok(written.examples.length >= 1 && typeof written.examples[0]!.input.path === 'string', 'examples were generated from the schema');
+  const written = JSON.parse(readFileSync(join(app, 'pd', 'tool_descriptions', 'write_file.json'), 'utf8')) as { examples: unknown[]; usage_guidance: { common_patterns: string[] } };
+  t.same(written.examples, [], 'no example is made up (the server\'s descriptions give none)');
+  t.match(written.usage_guidance.common_patterns.join('\n'), /REVIEW: add an example call of write_file/, 'one is asked for');
   const lintInit = spawnSync('npx', ['--no-install', 'mcp-pd-check', 'lint', 'pd'], { cwd: app, encoding: 'utf8' });
   t.equal(lintInit.status, 0, lintInit.stdout.slice(-600));
+  const served = spawnSync('npx', ['--no-install', 'mcp-pd-check', '--config', 'pd/mcp-pd-check.config.json', '--only', 'pd-', '--format', 'json'], { cwd: app, encoding: 'utf8', timeout: 120_000 });
+  t.equal(served.status, 0, served.stderr);
+  t.equal((JSON.parse(served.stdout) as CheckReport).verdict?.implements, 'yes', 'the config checks the server behind the installed serve: yes');
 
   // The library: importing it does nothing; the README's node:test example passes as written.
   const quiet = spawnSync(process.execPath, ['--input-type=module', '-e', "const before = ['exit', 'SIGINT', 'SIGTERM'].map((e) => process.listenerCount(e)); await import('mcp-pd-check'); await import('mcp-pd-check/reports'); console.log(JSON.stringify({ before, after: ['exit', 'SIGINT', 'SIGTERM'].map((e) => process.listenerCount(e)) }));"], { cwd: app, encoding: 'utf8' });

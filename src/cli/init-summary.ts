@@ -10,19 +10,21 @@ export function initSummary(outcome: InitOutcome, options: { out: string }, runC
   lines.push(`Wrote ${written.length} file${written.length === 1 ? '' : 's'} to ${out} for ${tools} tool${tools === 1 ? '' : 's'}.`);
   if (kept.length) lines.push(`Kept ${kept.length} that already exist${kept.length === 1 ? 's' : ''} (--force overwrites them): ${kept.slice(0, 5).join(', ')}${kept.length > 5 ? `, … ${kept.length - 5} more` : ''}.`);
   if (plan.skipped.length) lines.push(`Skipped ${plan.skipped.length} tool${plan.skipped.length === 1 ? '' : 's'} whose name cannot be a file name: ${plan.skipped.slice(0, 5).join(', ')}.`);
-  if (plan.droppedExamples) lines.push(`${plan.droppedExamples} generated example${plan.droppedExamples === 1 ? ' was' : 's were'} dropped: ${plan.droppedExamples === 1 ? 'it did' : 'they did'} not validate against ${plan.droppedExamples === 1 ? 'its' : 'their'} schema.`);
+  const names = (tools: string[]) => `${tools.slice(0, 6).map((t) => `'${t}'`).join(', ')}${tools.length > 6 ? ` and ${tools.length - 6} more` : ''}`;
+  if (plan.withoutExamples.length) lines.push(`No example of a call in the description of ${plan.withoutExamples.length === 1 ? 'one tool' : `${plan.withoutExamples.length} tools`} (${names(plan.withoutExamples)}): none was made up — add real ones (marked REVIEW).`);
+  if (plan.unusableExamples.length) lines.push(`Calls shown in the description of ${names(plan.unusableExamples)} do not validate against ${plan.unusableExamples.length === 1 ? 'its' : 'their'} inputSchema, so they were left out of "examples".`);
   const configFile = join(out, 'mcp-pd-check.config.json');
   const inRoot = resolve(out) === process.cwd();
-  const { before, after, encoding } = plan.tokens;
-  const saved = before ? Math.round((1 - after / before) * 100) : 0;
-  lines.push('', `Tokens of tools/list (${encoding}), before → after (tools-list.minimal.json), and how often the`,
+  const { before, after, full, saving, encoding } = plan.tokens;
+  lines.push('', `Tokens of tools/list (${encoding}), today → minimal (tools-list.minimal.json), and how often the`,
     "tool's own sentences find it first by its minimal description (BM25, as clients that search tools do):");
   const width = Math.max(4, ...plan.tokens.perTool.map((t) => t.tool.length));
   const found = new Map(plan.selection.tools.map((f) => [f.tool, f]));
   const share = (f: { queries: number; top1: number } | undefined) => (f && f.queries ? `found first ${String(Math.round(f.top1 * 100)).padStart(3)} %` : '');
   for (const t of plan.tokens.perTool) lines.push(`  ${t.tool.padEnd(width)}  ${String(t.before).padStart(6)} → ${String(t.after).padStart(5)}   ${share(found.get(t.tool))}`.trimEnd());
-  lines.push(`  ${'all'.padEnd(width)}  ${String(before).padStart(6)} → ${String(after).padStart(5)}   ${share(plan.selection)}   ${saved} % less in every prompt`.replace(/ {4,}(\d+ % less)/, '   $1'));
+  lines.push(`  ${'all'.padEnd(width)}  ${String(before).padStart(6)} → ${String(after).padStart(5)}   ${share(plan.selection)}`.trimEnd());
   lines.push('  (each minimal entry keeps the title and annotations: clients choose and ask for approval by them)');
+  lines.push(`Saving: ${after.toLocaleString('en-US')} tokens in every prompt against ${full.toLocaleString('en-US')} for the full descriptions written, ${Math.round(saving * 100)} % (as pd-token-savings counts it behind serve).`);
   lines.push(
     '',
     'Next:',
@@ -32,8 +34,12 @@ export function initSummary(outcome: InitOutcome, options: { out: string }, runC
     `  2. Serve the folder, with no change to your server: put '${runCommand} serve --descriptions ${out} --'`,
     `     before its command in your client's configuration (or implement the resource, the grants and the`,
     `     refusals in your server: reference-server/server.ts in the mcp-pd-check repository does all of it).`,
-    `  3. Run the checker: '${runCommand} --config ${configFile}' (the config names the server;`,
-    `     paths in it are relative to it). ${join(out, '.github', 'workflows', 'mcp-pd-check.yml')} runs it in CI${inRoot ? '.' : ' once moved to'}`,
+    `  3. Run the checker: '${runCommand} --config ${configFile}'.`,
+    ...(plan.served ? [
+      '     The config starts the server behind serve with this folder (once the server implements',
+      "     progressive disclosure itself, drop the words up to '--' from its command).",
+    ] : ['     The config names the server.']),
+    `     Paths in it are relative to it. ${join(out, '.github', 'workflows', 'mcp-pd-check.yml')} runs it in CI${inRoot ? '.' : ' once moved to'}`,
     ...(inRoot ? [] : [`     your repository's .github/workflows/.`]),
     '',
   );

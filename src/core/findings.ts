@@ -53,6 +53,14 @@ export const SHARED_MESSAGES = {
     hint: 'The server must accept new sessions while others are open.',
   },
   'needs-http': 'This check needs a Streamable HTTP target (--url); this is a {kind} target.',
+  'inconclusive': {
+    message: '{subject} got no answer ({note}): that proves nothing about progressive disclosure (a slow tool, one that waits on the network or lacks credentials, or a server that went away), so it was not judged.',
+    hint: 'Give slow tools more time with --timeout 15000, or point the checker at a test instance that has what its tools need.',
+  },
+  'unproven': {
+    message: 'Not proven: {what} got no answer ({note}), so nothing showed whether the rule holds; this is no failure of the server.',
+    hint: 'Give slow tools more time with --timeout 15000, or point the checker at a test instance that has what its tools need.',
+  },
 } as const satisfies Messages;
 
 export type SharedCode = keyof typeof SHARED_MESSAGES;

@@ -15,11 +15,13 @@ export function verdictSentence(v: VerdictData): string {
   if (v.implements === 'yes') return `Yes: all nine progressive-disclosure criteria pass.${tokens}`;
   const run = v.criteriaRun ?? 0;
   const named = v.failing.map((id, i) => `${id} (#${v.failingCriteria?.[i] ?? '?'})`);
-  const why = v.failing.length ? `${v.failing.length} of ${run} criteria fail: ${named.join(', ')}` : `${run} of 9 criteria were run, and they pass`;
+  const unproven = v.unproven?.length ? ` Not proven (no failure): ${v.unproven.map((u) => `${u.id}, ${u.why}`).join('; ')}.` : '';
+  const why = v.failing.length ? `${v.failing.length} of ${run} criteria fail: ${named.join(', ')}`
+    : v.unproven?.length ? `no criterion fails, but only ${run - v.unproven.length} of ${run} were proven` : `${run} of 9 criteria were run, and they pass`;
   const unlisted = v.resource && v.resource.source !== 'listed'
     ? ` The resource works at ${v.resource.uri} (${v.resource.source === 'refusal' ? "named by a refusal's resource_uri" : "the spec's default URI"}), but resources/list does not list it; the other criteria were tested against it.`
     : '';
-  return `Partly: ${why}.${unlisted}${tokens}`;
+  return `Partly: ${why}.${unproven}${unlisted}${tokens}`;
 }
 
 /** The token figures in one sentence. */

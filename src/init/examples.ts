@@ -1,82 +1,77 @@
-import { createRequire } from 'node:module';
 import { isPlainObject } from '../protocol/payload.js';
 import { quickValidate } from '../util/schema.js';
-import { REVIEW } from './review.js';
 
-/** What `init` writes in a description's `examples`: inputs that validate against its schema. */
-export interface GeneratedExample {
+/** An example init writes in a full description: one the server's own text gives. */
+export interface FoundExample {
   description: string;
   input: Record<string, unknown>;
 }
 
-
-type Faker = { generate(schema: unknown): unknown; option(options: Record<string, unknown>): void };
-let faker: Faker | undefined;
-
-/**
- * json-schema-faker, deterministic (a seeded generator: two runs of init write the same files) and
- * bounded (a server's schema is not trusted: short strings, few items, no remote $ref, shallow).
- */
-function fakerFor(seed: number): Faker {
-  faker ??= (createRequire(import.meta.url)('json-schema-faker') as { JSONSchemaFaker: Faker }).JSONSchemaFaker;
-  let state = seed % 2147483647 || 1;
-  faker.option({
-    random: () => {
-      state = (state * 16807) % 2147483647;
-      return (state - 1) / 2147483646;
-    },
-    useExamplesValue: true,
-    useDefaultValue: true,
-    failOnInvalidTypes: false,
-    failOnInvalidFormat: false,
-    ignoreMissingRefs: true,
-    maxItems: 3,
-    maxLength: 24,
-    maxRegexRepetition: 8,
-    refDepthMax: 3,
-    fillProperties: false,
-    alwaysFakeOptionals: false,
-    requiredOnly: false,
-  });
-  return faker;
-}
+/** Objects read from one description, at most (a hostile text must not make init slow). */
+const MAX_OBJECTS = 20;
+/** Examples kept per tool. */
+const MAX_EXAMPLES = 3;
 
 /**
- * Up to two examples: the required arguments only, and every argument (when the tool has optional
- * ones). Each is kept only if it validates against the schema — a generator that misses a
- * constraint must not teach a model a wrong call.
+ * The examples a tool's own description gives: JSON objects written in it (in a code block, a
+ * tagged block of examples, after "Example:" — anywhere), kept when they are calls of this tool:
+ * they validate against its inputSchema and name only its parameters (an object of other keys is an
+ * output, not an input). Nothing is invented: a value a generator makes up, a real tool may refuse.
+ * `unusable`: objects that looked like calls (they name its parameters) but do not validate.
  */
-export function generateExamples(name: string, schema: unknown): { examples: GeneratedExample[]; dropped: number } {
-  if (!isPlainObject(schema)) return { examples: [], dropped: 0 };
-  const properties = isPlainObject(schema.properties) ? Object.keys(schema.properties) : [];
-  const required = Array.isArray(schema.required) ? schema.required.length : 0;
-  const kinds: Array<{ label: string; options: Record<string, unknown> }> = [
-    { label: required ? 'only the required arguments' : 'no arguments', options: { requiredOnly: true, alwaysFakeOptionals: false } },
-  ];
-  if (properties.length > required) kinds.push({ label: 'every argument', options: { requiredOnly: false, alwaysFakeOptionals: true } });
-  const examples: GeneratedExample[] = [];
-  let dropped = 0;
-  for (const [i, kind] of kinds.entries()) {
-    const jsf = fakerFor(hash(`${name}#${i}`));
-    jsf.option(kind.options);
-    let input: unknown;
-    try {
-      // The faker writes into the schema it is given: never the server's own (a frozen fact of the run).
-      input = jsf.generate(structuredClone(schema));
-    } catch {
-      input = undefined;
-    }
-    if (!isPlainObject(input) || quickValidate(schema, input).length) {
-      dropped++;
+export function examplesFromText(text: unknown, schema: unknown): { examples: FoundExample[]; unusable: number } {
+  if (typeof text !== 'string' || !isPlainObject(schema)) return { examples: [], unusable: 0 };
+  const parameters = isPlainObject(schema.properties) ? Object.keys(schema.properties) : [];
+  if (!parameters.length) return { examples: [], unusable: 0 };
+  const examples: FoundExample[] = [];
+  const seen = new Set<string>();
+  let unusable = 0;
+  for (const object of jsonObjectsIn(text)) {
+    const keys = Object.keys(object);
+    if (!keys.length || !keys.every((k) => parameters.includes(k))) continue;
+    const key = JSON.stringify(object);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (quickValidate(schema, object).length) {
+      unusable++;
       continue;
     }
-    examples.push({ description: `${REVIEW} generated from the inputSchema (${kind.label}); replace the values with a realistic call`, input });
+    if (examples.length < MAX_EXAMPLES) examples.push({ description: `From the tool's own description (example ${examples.length + 1})`, input: object });
   }
-  return { examples, dropped };
+  return { examples, unusable };
 }
 
-function hash(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
+/** Every JSON object written in a text, outermost first (strings and nested braces respected). */
+function jsonObjectsIn(text: string): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  for (let start = text.indexOf('{'); start >= 0 && out.length < MAX_OBJECTS; start = text.indexOf('{', start + 1)) {
+    const end = closingBrace(text, start);
+    if (end < 0) continue;
+    try {
+      const value = JSON.parse(text.slice(start, end + 1)) as unknown;
+      if (isPlainObject(value)) {
+        out.push(value);
+        start = end;
+      }
+    } catch {
+      // Not JSON (a template, prose in braces): look inside it.
+    }
+  }
+  return out;
+}
+
+/** The index of the brace that closes the one at `start`, or -1. */
+function closingBrace(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length && i < start + 10_000; i++) {
+    const c = text[i]!;
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return i;
+  }
+  return -1;
 }

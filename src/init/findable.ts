@@ -1,8 +1,10 @@
-// init's minimal descriptions: of the candidates (the first sentence, the first two, the title),
-// the shortest that keeps the tool findable by the selection rule (src/rules/selection.ts).
+// init's minimal descriptions: of the candidates (the first sentence of the prose, the first two,
+// with the title), those the minimal-description rule passes, and of them the shortest that keeps
+// the tool findable by the selection rule (src/rules/selection.ts).
 import { LOW_TOP1, queriesOf, selectionFigures, type SelectionFigures } from '../rules/selection.js';
-import { firstSentence } from '../util/tokens.js';
+import { minimalDescriptionProblems, minimalFrom, proseOf } from '../rules/minimal-description.js';
 import { sentences } from '../util/words.js';
+import { REVIEW } from './review.js';
 
 /** Rounds of lengthening: each gives the tools still hard to find their next candidate. */
 const ROUNDS = 3;
@@ -14,12 +16,15 @@ export interface Findable {
 }
 
 function candidates(tool: Record<string, unknown>): string[] {
-  const text = typeof tool.description === 'string' ? tool.description.replace(/\s+/g, ' ').trim() : '';
-  const said = sentences(text);
-  const out = [firstSentence(text)];
-  if (said.length > 1) out.push(`${said[0]} ${said[1]}`.trim());
-  if (typeof tool.title === 'string' && tool.title.trim()) out.push(`${tool.title.trim()}: ${firstSentence(text)}`);
-  return [...new Set(out.filter(Boolean))].sort((a, b) => a.length - b.length);
+  const text = typeof tool.description === 'string' ? tool.description : '';
+  const first = minimalFrom(text);
+  const out = [first];
+  if (sentences(proseOf(text)).length > 1) out.push(minimalFrom(text, 2));
+  if (typeof tool.title === 'string' && tool.title.trim() && first) out.push(`${tool.title.trim()}: ${first}`);
+  // Only what the rule the checker applies passes: no code, examples or usage, a bounded length.
+  const fit = [...new Set(out.filter(Boolean))].filter((c) => !minimalDescriptionProblems(String(tool.name), c).some((p) => p.level === 'fail'));
+  if (fit.length) return fit.sort((a, b) => a.length - b.length);
+  return [`${REVIEW} say in one sentence what ${String(tool.name)} does and when to use it`];
 }
 
 export function findableDescriptions(tools: ReadonlyArray<Record<string, unknown>>): Findable {

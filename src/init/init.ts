@@ -1,6 +1,7 @@
 import { isPlainObject } from '../protocol/payload.js';
-import { countTokensOf, minimalListing, TOKEN_ENCODING } from '../util/tokens.js';
-import { generateExamples } from './examples.js';
+import { countTokensOf, TOKEN_ENCODING, tokenSaving } from '../util/tokens.js';
+import { minimalListing } from '../rules/minimal-description.js';
+import { examplesFromText } from './examples.js';
 import { findableDescriptions } from './findable.js';
 import type { SelectionFigures } from '../rules/selection.js';
 import { REVIEW } from './review.js';
@@ -12,6 +13,8 @@ export interface InitSource {
   serverInfo?: { name?: string; version?: string };
   /** How the checker reaches the server: the command words (stdio) or the URL. */
   command?: string[];
+  /** Where the written folder is, relative to where the command runs (`cwd`): serve reads it from there. */
+  folderFromCwd?: string;
   /** Where the command runs, relative to the output folder (the config lives there). */
   cwd?: string;
   url?: string;
@@ -31,16 +34,27 @@ export interface TokenFigure {
   tool: string;
   before: number;
   after: number;
+  full: number;
 }
 
 export interface InitPlan {
   files: InitFile[];
-  tokens: { perTool: TokenFigure[]; before: number; after: number; encoding: string };
+  /**
+   * Tokens per tool: today's tools/list entry (`before`), the minimal one (`after`) and the full
+   * description written (`full`); `saving` is the share pd-token-savings will report behind serve
+   * (tokenSaving: the minimal list against the full descriptions).
+   */
+  tokens: { perTool: TokenFigure[]; before: number; after: number; full: number; saving: number; encoding: string };
   /** Whether each tool is still found by its proposed minimal description (src/rules/selection.ts). */
   selection: SelectionFigures;
-  /** Tools skipped (no usable name) and generated examples dropped because they did not validate. */
+  /** Tools skipped (no usable name). */
   skipped: string[];
-  droppedExamples: number;
+  /** Tools whose descriptions give no example of a call (their full description asks for one, REVIEW). */
+  withoutExamples: string[];
+  /** Tools whose descriptions show calls that do not validate against their own schema (left out). */
+  unusableExamples: string[];
+  /** Whether the config checks the server behind serve with the folder (a command), or as it is (a URL). */
+  served: boolean;
 }
 
 /** A name that is safe as a file name (the MCP name rules, which tools should follow anyway). */
@@ -54,7 +68,8 @@ const FILE_SAFE = /^[A-Za-z0-9_.-]{1,128}$/;
 export async function planInit(source: InitSource, where: { configPath?: string } = {}): Promise<InitPlan> {
   const files: InitFile[] = [];
   const skipped: string[] = [];
-  let droppedExamples = 0;
+  const withoutExamples: string[] = [];
+  const unusableExamples: string[] = [];
   const tools = source.tools.filter((tool) => {
     const ok = typeof tool.name === 'string' && FILE_SAFE.test(tool.name) && tool.name !== '.' && tool.name !== '..';
     if (!ok) skipped.push(typeof tool.name === 'string' ? tool.name : JSON.stringify(tool.name ?? null));
@@ -63,26 +78,37 @@ export async function planInit(source: InitSource, where: { configPath?: string 
   // Of the candidate minimal descriptions, the shortest that keeps each tool findable.
   const findable = findableDescriptions(tools);
   const minimal = tools.map((tool, i) => ({ ...minimalListing(tool), description: findable.descriptions[i] }));
-  for (const tool of tools) {
+  const full = tools.map((tool) => {
     const name = tool.name as string;
-    const { examples, dropped } = generateExamples(name, tool.inputSchema);
-    droppedExamples += dropped;
-    files.push(json(`tool_descriptions/${name}.json`, fullDescription(tool, examples)));
+    // Examples only from the server's own text: a value made up here, the real tool may refuse.
+    const { examples, unusable } = examplesFromText(tool.description, tool.inputSchema);
+    if (!examples.length && hasParameters(tool.inputSchema)) withoutExamples.push(name);
+    if (unusable) unusableExamples.push(name);
+    return fullDescription(tool, examples);
+  });
+  tools.forEach((tool, i) => {
+    const name = tool.name as string;
+    files.push(json(`tool_descriptions/${name}.json`, full[i]!));
     files.push(json(`.well-known/mcp-tools/${name}.json`, toolCardStub(tool, source)));
-  }
+  });
   files.push(json('tools-list.minimal.json', { tools: minimal }));
   files.push(json('mcp-pd-check.config.json', config(source)));
   files.push({ path: '.github/workflows/mcp-pd-check.yml', content: workflow(where.configPath ?? 'mcp-pd-check.config.json') });
   if (source.aiHelp) files.push({ path: 'SKILL.md', content: skill(source.aiHelp) });
 
-  const counts = await countTokensOf(tools.flatMap((tool, i) => [JSON.stringify(tool), JSON.stringify(minimal[i])]));
-  const perTool = tools.map((tool, i) => ({ tool: tool.name as string, before: counts[2 * i]!, after: counts[2 * i + 1]! }));
+  // Counted as pd-token-savings counts them behind serve: each entry and each description as JSON.
+  const counts = await countTokensOf(tools.flatMap((tool, i) => [JSON.stringify(tool), JSON.stringify(minimal[i]), JSON.stringify(full[i])]));
+  const perTool = tools.map((tool, i) => ({ tool: tool.name as string, before: counts[3 * i]!, after: counts[3 * i + 1]!, full: counts[3 * i + 2]! }));
+  const after = sum(perTool.map((t) => t.after));
+  const fullTokens = sum(perTool.map((t) => t.full));
   return {
     files,
-    tokens: { perTool, before: sum(perTool.map((t) => t.before)), after: sum(perTool.map((t) => t.after)), encoding: TOKEN_ENCODING },
+    tokens: { perTool, before: sum(perTool.map((t) => t.before)), after, full: fullTokens, saving: tokenSaving(after, fullTokens), encoding: TOKEN_ENCODING },
     selection: findable.figures,
     skipped,
-    droppedExamples,
+    withoutExamples,
+    unusableExamples,
+    served: !source.url && (source.command?.length ?? 0) > 0,
   };
 }
 
@@ -97,7 +123,10 @@ function fullDescription(tool: Record<string, unknown>, examples: unknown[]): Re
     ...(isPlainObject(tool.outputSchema) ? { outputSchema: tool.outputSchema } : {}),
     examples,
     usage_guidance: {
-      common_patterns: [`${REVIEW} when to use ${String(tool.name)}, and which arguments go together`],
+      common_patterns: [
+        `${REVIEW} when to use ${String(tool.name)}, and which arguments go together`,
+        ...(examples.length || !hasParameters(tool.inputSchema) ? [] : [`${REVIEW} add an example call of ${String(tool.name)} to "examples" (arguments a real call would send): its description gives none`]),
+      ],
       important_notes: [`${REVIEW} what is easy to get wrong (limits, formats, side effects)`],
     },
     error_guidance: {
@@ -114,14 +143,25 @@ function commandOf(source: InitSource): string[] {
   return source.command?.length ? source.command : PLACEHOLDER_COMMAND;
 }
 
+/**
+ * The checker's config. A command is checked through serve with this folder (what init wrote is what
+ * is checked; once the server implements progressive disclosure itself, drop the words up to `--`).
+ * A URL is checked as it is (serve --listen can put the folder in front of it).
+ */
 function config(source: InitSource): Record<string, unknown> {
+  const served = source.command?.length ? ['mcp-pd-check', 'serve', '--descriptions', source.folderFromCwd ?? '.', '--', ...source.command] : commandOf(source);
   return {
     $schema: 'https://mcp-pd-check.dev/schemas/config.schema.json',
     // cwd is always written: paths in a config are relative to the file, wherever the checker runs.
-    ...(source.url ? { url: source.url, ...(source.headers ? { headers: source.headers } : {}) } : { command: commandOf(source), cwd: source.cwd ?? '.' }),
+    ...(source.url ? { url: source.url, ...(source.headers ? { headers: source.headers } : {}) } : { command: served, cwd: source.cwd ?? '.' }),
     cards: '.well-known/mcp-tools',
     failOn: 'error',
   };
+}
+
+/** Whether a schema names any parameter (an example of a call says something only then). */
+function hasParameters(schema: unknown): boolean {
+  return isPlainObject(schema) && isPlainObject(schema.properties) && Object.keys(schema.properties).length > 0;
 }
 
 /** The CI workflow: the action reads the config, so the server is named in one place. */

@@ -44,12 +44,15 @@ export async function initServer(given: InitServerOptions, spell: Spelling = LIB
   } else {
     const { target, describe } = serverTarget(options, spell);
     // The config is read in the output folder: the command runs where it ran now.
-    const cwd = relative(resolve(options.out), options.cwd ? resolve(options.cwd) : process.cwd()) || '.';
+    const runsIn = options.cwd ? resolve(options.cwd) : process.cwd();
+    const cwd = relative(resolve(options.out), runsIn) || '.';
+    // serve, started there, reads the folder from there.
+    const folderFromCwd = relative(runsIn, resolve(options.out)).split('\\').join('/') || '.';
     // The config is committed: no credential of the URL or of a header goes into it.
     const headers = Object.keys(options.headers ?? {});
     const how = options.url !== undefined
       ? { url: publishableUrl(options.url), ...(headers.length ? { headers: publishableHeaders(headers, options.configHeaders ?? {}) } : {}) }
-      : { command: words, cwd };
+      : { command: words, cwd, folderFromCwd };
     source = await sourceFromServer(target, how).catch((err: unknown) => {
       if (err instanceof TargetUnavailableError) err.target = describe;
       throw err;
@@ -113,7 +116,7 @@ export function publishableHeaders(names: readonly string[], written: Record<str
 }
 
 /** Reads a live server: initialize, every page of tools/list, and ai_help when it speaks dashdash. */
-async function sourceFromServer(target: Target, how: { command?: string[]; cwd?: string; url?: string; headers?: Record<string, string> }): Promise<InitSource> {
+async function sourceFromServer(target: Target, how: { command?: string[]; cwd?: string; folderFromCwd?: string; url?: string; headers?: Record<string, string> }): Promise<InitSource> {
   try {
     const { discovery, session } = await discover(target);
     let aiHelp: string | undefined;

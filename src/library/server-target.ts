@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { PACKAGE_ROOT, TOOL_NAME } from '../util/version.js';
 import { parse as shellParse } from 'shell-quote';
 import { InputError } from '../core/input-error.js';
 import { Redactor } from '../safety/redact.js';
@@ -67,7 +68,15 @@ export function commandFrom(words: readonly string[], cwd: string | undefined, e
     argv = parsed as string[];
   }
   if (argv.length === 0 || !argv[0]) throw new InputError(`no server to check: ${spell.noServer}`);
-  return { command: argv[0], args: argv.slice(1), cwd, env };
+  // `mcp-pd-check serve -- …` (the config init writes) is this very checker, however it was installed.
+  if (argv[0] === TOOL_NAME) argv = [...selfCommand(), ...argv.slice(1)];
+  return { command: argv[0]!, args: argv.slice(1), cwd, env };
+}
+
+/** How to start this checker's own CLI: the node running now and its CLI file (built, or the one running). */
+export function selfCommand(): string[] {
+  const cli = [join(PACKAGE_ROOT, 'dist', 'cli', 'cli.js'), process.argv[1] ?? ''].find((f) => /cli\.js$/.test(f) && existsSync(f));
+  return cli ? [process.execPath, cli] : [TOOL_NAME];
 }
 
 /** An http(s) URL of a Streamable HTTP endpoint. */

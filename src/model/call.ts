@@ -1,4 +1,4 @@
-import { classifyCall, TOOL_DESCRIPTION_REQUIRED } from '../protocol/calls.js';
+import { classifyCall, rejectsArguments, TOOL_DESCRIPTION_REQUIRED } from '../protocol/calls.js';
 import { anySignalledCode, invalidErrorCode } from '../protocol/errors.js';
 import { isPlainObject } from '../protocol/payload.js';
 import { descriptionsUri, isToolDescriptionsUri, requestedTools, sameUri } from '../protocol/uri.js';
@@ -30,7 +30,7 @@ export function judgeCall(world: World, state: SessionModel, tool: string, args:
     if (outcome.kind === 'refused') return { kind: 'grant-lost', code: outcome.signal.code };
     return { kind: 'as-expected', breaks: exampleKept(world, tool, args, ex) };
   }
-  if (outcome.kind === 'authorized') return { kind: 'ran', how: howItRan(tool, ex) };
+  if (outcome.kind === 'authorized') return { kind: 'ran', how: howItRan(tool, ex, world.schemas.get(tool)) };
   const signal = outcome.signal;
   const breaks: RuleBreak[] = [];
   const add = (code: string, extra: Record<string, unknown> = {}, level: RuleBreak['level'] = 'fail') => breaks.push({ check: CRITERION.refusal, code, args: { tool, ...extra }, level, tool, proof: [ex] });
@@ -50,9 +50,9 @@ export function judgeCall(world: World, state: SessionModel, tool: string, args:
 }
 
 /** Criterion 7's code for an unfetched call that was not refused with TOOL_DESCRIPTION_REQUIRED. */
-function howItRan(tool: string, ex: Exchange): { code: string; args: Record<string, unknown> } {
+function howItRan(tool: string, ex: Exchange, schema: unknown): { code: string; args: Record<string, unknown> } {
   // It reached the tool's own argument check: the call was let through, whatever the check said.
-  if (rejectsArguments(ex)) return { code: 'ran-unfetched', args: { tool } };
+  if (rejectsArguments(ex, schema)) return { code: 'ran-unfetched', args: { tool } };
   const bad = invalidErrorCode(ex);
   if (bad) return { code: 'invalid-error-code', args: { tool, problem: bad } };
   const other = anySignalledCode(ex);
@@ -71,16 +71,6 @@ function exampleKept(world: World, tool: string, args: JsonObject, ex: Exchange)
   const examples = world.descriptions.get(tool)?.examples;
   if (!Array.isArray(examples)) return [];
   const number = examples.findIndex((e) => isPlainObject(e) && JSON.stringify(e.input) === JSON.stringify(args)) + 1;
-  if (number === 0 || !rejectsArguments(ex)) return [];
+  if (number === 0 || !rejectsArguments(ex, world.schemas.get(tool))) return [];
   return [{ check: CRITERION.answer, code: 'example-rejected', args: { tool, number }, level: 'fail', tool, proof: [ex] }];
-}
-
-/** An answer that refuses the arguments as invalid: -32602, or a tool error that says so. */
-export function rejectsArguments(ex: Exchange): boolean {
-  const error = ex.response?.error;
-  if (isPlainObject(error)) return error.code === -32602;
-  const result = ex.response?.result;
-  if (!isPlainObject(result) || result.isError !== true) return false;
-  const text = JSON.stringify(result.content ?? '') + JSON.stringify(result.structuredContent ?? '');
-  return /INVALID_(ARGUMENTS|PARAMS|INPUT)|invalid (arguments|params|parameters|input)|validation (error|failed)|must have required property|is required\b/i.test(text);
 }

@@ -11,9 +11,21 @@ import { CRITERION, emptySession, SESSION_LIFECYCLE, type RuleBreak, type Sessio
 /** What the model concluded about a run: every broken rule, and what the report says beside them. */
 export interface Judgement {
   breaks: RuleBreak[];
+  /** Requests that got no answer (a timeout, a closed transport): they prove nothing, and are said as such. */
+  inconclusive: Inconclusive[];
   /** How refusals and missing-selection errors were signalled (for the report). */
   refusalForms: Set<string>;
   missingForms: Set<string>;
+}
+
+/** A request that proves nothing about progressive disclosure, by the check whose rule it was to prove. */
+export interface Inconclusive {
+  check: string;
+  /** What was asked, in words ("calling 'x'", "reading ?tools=a"). */
+  subject: string;
+  tool?: string;
+  note: string;
+  proof: Exchange[];
 }
 
 interface Live {
@@ -33,7 +45,8 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
   const all = stepsOf(own, scope);
   const live = new Map<McpSession, Live>();
   const ended: Array<{ session: McpSession; grants: Map<string, Exchange | undefined> }> = [];
-  const out: Judgement = { breaks: [], refusalForms: new Set(), missingForms: new Set() };
+  const out: Judgement = { breaks: [], inconclusive: [], refusalForms: new Set(), missingForms: new Set() };
+  const inconclusive = (check: string, subject: string, ex: Exchange, tool?: string) => out.inconclusive.push({ check, subject, ...(tool !== undefined ? { tool } : {}), note: ex.note ?? ex.noResponse ?? 'no response', proof: [ex] });
   const ran: RanCall[] = [];
   const lost: Array<{ step: Step; code: string; fetch?: Exchange; concurrent: boolean; workedBefore: boolean }> = [];
   const refusedTools = new Set<string>();
@@ -57,6 +70,11 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
     }
     if (op.kind === 'read') {
       const analysis = transition(world, state.model, op, ex).read!;
+      if (analysis.inconclusive) {
+        // No answer: nothing is judged, and it is no read that could have authorized a later call.
+        if (record) inconclusive(CRITERION.names, `reading ?tools=${op.items.join(',')}`, ex);
+        return 'ok';
+      }
       if (!analysis.refused) for (const tool of analysis.returned) state.fetchOf.set(tool, ex);
       if (record) {
         out.breaks.push(...analysis.breaks);
@@ -67,6 +85,10 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
     }
     if (op.kind === 'read-missing') {
       const analysis = transition(world, state.model, op, ex).missing!;
+      if (analysis.inconclusive) {
+        if (record) inconclusive(CRITERION.missing, `reading ${op.uri}`, ex);
+        return 'ok';
+      }
       // A read without a selection grants nothing: a call it authorized is criterion 6's (a failed fetch).
       if (record) state.history.push({ kind: 'read', read: { items: [], refused: false, returned: new Set(), ex } });
       if (record) {
@@ -76,7 +98,7 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
       return 'ok';
     }
     const verdict = judgeCall(world, state.model, op.tool, op.args, ex);
-    if (record) state.history.push({ kind: 'call', tool: op.tool, refused: classifyCall(ex).kind === 'refused' });
+    if (record && !ex.noResponse) state.history.push({ kind: 'call', tool: op.tool, refused: classifyCall(ex).kind === 'refused' });
     if (verdict.kind === 'grant-lost' || verdict.kind === 'ran') {
       if (record && verdict.kind === 'grant-lost') {
         const workedBefore = state.history.slice(0, -1).some((h) => h.kind === 'call' && h.tool === op.tool && !h.refused);
@@ -93,9 +115,8 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
         refusedTools.add(op.tool);
       }
     } else if (verdict.kind === 'no-response') {
-      const check = overlapsOthers(step, all) ? CRITERION.isolation : verdict.granted ? CRITERION.grants : CRITERION.refusal;
-      const code = check === CRITERION.grants ? 'call-no-response' : 'no-response';
-      out.breaks.push({ check, code, args: { tool: op.tool, note: verdict.note, session: step.session.label }, level: 'fail', tool: op.tool, proof: [ex] });
+      // A slow tool, one that waits on the network, a server that went away: it proves nothing.
+      inconclusive(verdict.granted ? CRITERION.grants : CRITERION.refusal, `calling '${op.tool}'${verdict.granted ? '' : ' unfetched'}`, ex, op.tool);
     }
     return 'ok';
   };

@@ -8,6 +8,8 @@ import { CRITERION, type RuleBreak, type World } from './world.js';
 
 export interface MissingReadAnalysis {
   breaks: RuleBreak[];
+  /** No answer came: it proves nothing. */
+  inconclusive?: boolean;
   /** How the error was signalled, when it was (for the report). */
   form?: string;
   /** Tools whose descriptions came anyway: whether they are granted is left open. */
@@ -21,6 +23,7 @@ export interface MissingReadAnalysis {
 export function analyzeMissingRead(world: World, uri: string, ex: Exchange): MissingReadAnalysis {
   const what = toolsParameter(uri) === undefined ? 'without ?tools=' : 'with an empty ?tools=';
   const out: MissingReadAnalysis = { breaks: [], returned: [] };
+  if (ex.noResponse) return { ...out, inconclusive: true };
   const add = (code: string, args: Record<string, unknown>, level: RuleBreak['level'] = 'fail') => out.breaks.push({ check: CRITERION.missing, code, args: { uri, what, ...args }, level, proof: [ex] });
   const payload = resourceJson(ex);
   if (isPlainObject(payload.value)) out.returned = world.tools.filter((t) => isDescriptionEntry((payload.value as Record<string, unknown>)[t]));

@@ -10,8 +10,13 @@ export const NAMES_A_SERVER_MUST_TAKE = 20;
 
 /** What one read of `?tools=` says, whatever the session's state. */
 export interface ReadAnalysis {
-  /** Refused (a JSON-RPC error, no answer, or no JSON object): it grants nothing. */
+  /** Refused (a JSON-RPC error, or no JSON object): it grants nothing. */
   refused: boolean;
+  /**
+   * No answer came (a timeout, a closed transport): it proves nothing, and whether the server took
+   * it (and granted) is unknown: the tools it named are left open.
+   */
+  inconclusive?: boolean;
   problem?: string;
   /** Requested known tools whose description the answer carries (under whatever key): what it grants. */
   returned: Set<string>;
@@ -47,6 +52,9 @@ export function analyzeRead(world: World, items: string[], ex: Exchange): ReadAn
   const trimmed = distinct.filter((n) => !world.toolSet.has(n) && world.toolSet.has(n.trim()));
   const unknown = distinct.filter((n) => !world.toolSet.has(n) && !world.toolSet.has(n.trim()));
   const analysis: ReadAnalysis = { refused: false, returned: new Set(), unasked: new Set(), presence: new Map(), unknown, breaks: [] };
+  if (ex.noResponse) {
+    return { ...analysis, refused: true, inconclusive: true, problem: `no response (${ex.note ?? ex.noResponse})`, unasked: new Set([...known, ...trimmed.map((n) => n.trim())]) };
+  }
   const payload = resourceJson(ex);
   const entries = isPlainObject(payload.value) ? payload.value : undefined;
   if (!entries) {

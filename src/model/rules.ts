@@ -60,14 +60,12 @@ export const MODEL_MESSAGES = {
       message: "Calling '{tool}' was refused with {code} although its description had been fetched in this session: authorization must last for the whole session (§5.1).",
       hint: 'Keep the grant for the session: do not consume it on first use, expire it early, or drop it on any other request.',
     },
-    'call-no-response': { message: "Calling '{tool}', which this session had fetched, got no response ({note}).", hint: 'Answer every tools/call within the timeout.' },
     'fetch-authorized-other': {
       message: "Calling '{tool}' was not refused although this session had fetched only {fetched}: fetching a tool must authorize only that tool.",
       hint: 'Record grants per exact tool name, not as a single "has fetched something" flag or by a name it resembles.',
     },
   },
   [CRITERION.refusal]: {
-    'no-response': { message: "Calling '{tool}' before fetching its description got no response ({note}).", hint: REFUSAL_HINT },
     'invalid-error-code': { message: "Calling '{tool}' unfetched: {problem}. Put the string code in error.data.code and use an integer error.code.", hint: REFUSAL_HINT },
     'ran-unfetched': { message: "Calling '{tool}' before fetching its description was let through (it ran, or reached its own argument check), although its description had not been fetched in this session.", hint: REFUSAL_HINT },
     'other-code': { message: "Calling '{tool}' before fetching its description was refused with {code} instead.", hint: REFUSAL_HINT },
@@ -81,7 +79,6 @@ export const MODEL_MESSAGES = {
     'refusals-form': 'Refusals signalled as: {forms}.',
   },
   [CRITERION.isolation]: {
-    'no-response': { message: "Session {session}: calling '{tool}' got no response ({note}) while other sessions were active.", hint: 'Serve concurrent sessions independently; never block one session on another.' },
     'own-grant-refused': {
       message: "Session {session} fetched '{tool}', yet calling it was refused while other sessions were active: authorization is not kept per session (§5.1).",
       hint: 'Key grants by the MCP session, not by a shared "current session" variable.',

@@ -17,6 +17,8 @@ import { descriptionsUri } from '../protocol/uri.js';
 export function transition(world: World, model: SessionModel, op: Op, ex: Exchange): { read?: ReadAnalysis; missing?: MissingReadAnalysis } {
   if (op.kind === 'read') {
     const read = analyzeRead(world, op.items, ex);
+    // A read that got no answer may have been taken: what it named is left open.
+    if (read.inconclusive) for (const tool of read.unasked) if (!model.grants.has(tool)) model.open.add(tool);
     if (!read.refused) {
       for (const tool of read.returned) {
         model.grants.add(tool);

@@ -17,6 +17,8 @@ export interface World {
   listing: ReadonlyMap<string, string>;
   /** Full descriptions, where known. */
   descriptions: ReadonlyMap<string, JsonObject>;
+  /** Each tool's inputSchema: its full description's, else its tools/list entry's (what an argument error would name). */
+  schemas: ReadonlyMap<string, unknown>;
   /** Tools marked read-only (their examples are called for real; a rejected example is a broken contract). */
   readOnly: ReadonlySet<string>;
 }

@@ -51,6 +51,42 @@ export function classifyCall(ex: Exchange): CallOutcome {
   return signal ? { kind: 'refused', signal } : { kind: 'authorized' };
 }
 
+/** Words that say arguments were refused, whatever names them. */
+const REFUSAL_WORDS = /INVALID_(ARGUMENTS|PARAMS|INPUT)|invalid (arguments?|params?|parameters?|input)|validation (error|failed)|must have required property|schema validation/i;
+/** What a message about one of the tool's own parameters says of it. */
+const ABOUT_A_VALUE = /\b(required|missing|invalid|expected|must|not allowed|unknown|unrecognized|too (long|short|large|small))\b/i;
+
+/**
+ * Whether an answer refuses the call's arguments as invalid (and says so): JSON-RPC -32602, or an
+ * error or `isError` result whose text says the arguments are invalid, or names one of the tool's
+ * own parameters (from `schema`) and what is wrong with it. "getaddrinfo ENOTFOUND", "API key is
+ * required" or a stack trace say the tool ran and failed at its work, not that it checked them.
+ */
+export function rejectsArguments(ex: Exchange, schema?: unknown): boolean {
+  const error = ex.response?.error;
+  const result = ex.response?.result;
+  let text: string;
+  if (isPlainObject(error)) {
+    if (error.code === -32602) return true;
+    text = `${typeof error.message === 'string' ? error.message : ''} ${JSON.stringify(error.data ?? '')}`;
+  } else if (isPlainObject(result) && result.isError === true) {
+    text = JSON.stringify(result.content ?? '') + JSON.stringify(result.structuredContent ?? '');
+  } else {
+    return false;
+  }
+  if (REFUSAL_WORDS.test(text)) return true;
+  return ABOUT_A_VALUE.test(text) && parameterNames(schema).some((name) => new RegExp(`(^|[^A-Za-z0-9_])${escapeRegExp(name)}($|[^A-Za-z0-9_])`).test(text));
+}
+
+/** The names of a schema's top-level properties. */
+function parameterNames(schema: unknown): string[] {
+  return isPlainObject(schema) && isPlainObject(schema.properties) ? Object.keys(schema.properties).filter((n) => n.length > 1) : [];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /**
  * Arguments a tool's schema surely refuses: without a required property (`{}`), else a typed
  * property given a value of another type. Undefined when the schema says too little.

@@ -1,6 +1,14 @@
 import type { RuleProblem } from '../core/findings.js';
+import type { Messages } from '../core/messages.js';
 import { joinPointer, pointerSegments } from '../util/json-pointer.js';
 import { isPlainObject } from '../protocol/payload.js';
+
+const SCHEMA_HINT = 'In tools/list use { "type": "object", "additionalProperties": true } and move the real schema to the full description.';
+
+export const MINIMAL_SCHEMA_MESSAGES = {
+  'parameters-in-list': { message: "Tool '{tool}': the tools/list inputSchema details its parameters ({parameters}); §3.1 forbids detailed parameter schemas in stage 1.", hint: SCHEMA_HINT },
+  'required-in-list': { message: "Tool '{tool}': the tools/list inputSchema lists required parameters ({required}).", hint: SCHEMA_HINT },
+} as const satisfies Messages;
 
 /** Subschemas the walk follows, at most: a hostile schema must not make it long. */
 const MAX_NODES = 1000;

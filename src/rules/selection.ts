@@ -4,7 +4,7 @@
 // what the server itself says each tool is for, and see whether the tool comes first.
 import MiniSearch from 'minisearch';
 import type { RuleProblem } from '../core/findings.js';
-import { firstSentence } from '../util/tokens.js';
+import { minimalFrom } from './minimal-description.js';
 import { nameTerms, sentences, terms } from '../util/words.js';
 
 /** A tool as selection sees it: what tools/list says, and what its own description says it is for. */
@@ -69,7 +69,7 @@ export const SELECTION_MESSAGES = {
  * would keep and the rest of the listed text is asked.
  */
 export function selectionTool(name: string, listed: string, full: Record<string, unknown> | undefined): SelectionTool {
-  return { name, minimal: full ? listed : firstSentence(listed), queries: queriesOf(full, listed) };
+  return { name, minimal: full ? listed : minimalFrom(listed), queries: queriesOf(full, listed) };
 }
 
 /** The queries a full description gives: its sentences, its examples' descriptions, its usage patterns. */

@@ -11,7 +11,7 @@ import type { ToolFacts } from './tools.js';
 export type CallIntent = 'as-granted' | 'invalid-arguments';
 
 /** Why the door does not call a tool (the sentence of each is in `skip`). */
-export type SkipReason = 'safe-calls' | 'ran-unfetched' | 'destructive' | 'no-invalid-arguments' | 'may-change-data' | 'declined';
+export type SkipReason = 'safe-calls' | 'ran-unfetched' | 'destructive' | 'no-invalid-arguments' | 'may-change-data' | 'no-answer' | 'needs-task' | 'declined';
 
 /** The arguments of a call, or why the tool is not called at all. */
 export type CallPlan = { args: JsonObject; violation?: string } | { skip: string; because: SkipReason };
@@ -52,10 +52,13 @@ export class CallLedger {
   ranUnfetched: string | undefined;
   /** How many unfetched calls were refused with TOOL_DESCRIPTION_REQUIRED. */
   refusals = 0;
+  /** Tools that gave no answer to a call, with what was said of it (they are not called again). */
+  readonly unanswered = new Map<string, string>();
 
   /** Records a call that was made. */
   record(call: CallRecord): void {
     this.calls.push(call);
+    if (call.outcome.kind === 'no-response' && !this.unanswered.has(call.tool)) this.unanswered.set(call.tool, call.outcome.note);
     if (call.fetched) return;
     if (call.outcome.kind === 'refused') this.refusals++;
     if (call.outcome.kind === 'authorized') this.ranUnfetched ??= call.tool;
@@ -136,6 +139,9 @@ export class CallDoor {
       return invalid ? { args: invalid.args, violation: invalid.violation } : undefined;
     };
     if (!readOnly && safeCalls) return { skip: '--safe-calls: it is not marked read-only', because: 'safe-calls' };
+    if (tools.needsTask(tool)) return { skip: 'it can be called only as a task (execution.taskSupport: required), which the checker does not speak', because: 'needs-task' };
+    const unanswered = this.ledger.unanswered.get(tool);
+    if (unanswered !== undefined) return { skip: `an earlier call got no answer (${unanswered.replace(/;.*$/, '')}): another would only wait again`, because: 'no-answer' };
     if (!readOnly && !fetched && this.ledger.ranUnfetched) {
       return { skip: `'${this.ledger.ranUnfetched}' already ran unfetched, so the server does not enforce descriptions, and this tool is not marked read-only`, because: 'ran-unfetched' };
     }

@@ -6,7 +6,7 @@ import type { Messages } from '../core/messages.js';
 import type { Exchange, JsonObject } from '../transport/types.js';
 import type { OpenOptions, Target } from '../transport/target.js';
 import type { McpSession } from '../transport/session.js';
-import type { CallIntent, NotCalled } from './call-door.js';
+import type { CallIntent, CallRecord, NotCalled } from './call-door.js';
 import type { Descriptions, RunFacts, UnfetchedCalls } from './facts.js';
 import type { LiveOptions } from './options.js';
 import type { Run } from './run.js';
@@ -107,6 +107,26 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
   call(session: McpSession, tool: string, request: { intent?: CallIntent; entry?: JsonObject } = {}): Promise<Exchange | undefined> {
     this.reads('unfetched-calls');
     return this.run.door.call(session, tool, { by: this.check.id, ...request });
+  }
+
+  /** The calls the door made for this check so far. */
+  callsMade(): CallRecord[] {
+    return this.run.door.ledger.calls.filter((c) => c.by === this.check.id);
+  }
+
+  /**
+   * Ends the check as not proven when every request it meant to judge got no answer (`answers`: the
+   * exchanges; nothing happens when one was answered, or when none was meant to be made): a slow tool, or one
+   * that needs the network, says nothing about progressive disclosure (DESIGN, "When a proof is
+   * inconclusive").
+   */
+  unprovenIfSilent(what: string, answers: readonly Exchange[]): void {
+    if (answers.some((ex) => !ex.noResponse)) return;
+    if (answers.length) this.skip('unproven', { what, note: answers[0]!.note ?? answers[0]!.noResponse });
+    // None made: when the door declined them because those tools gave no answer before (in another
+    // check), nothing was proven either.
+    const declined = this.run.door.ledger.refusedToCall.find((n) => n.by === this.check.id && n.because === 'no-answer');
+    if (declined) this.skip('unproven', { what, note: this.run.door.ledger.unanswered.get(declined.tool) ?? declined.why });
   }
 
   /** Why the door did not call `tool` for this check. */

@@ -43,6 +43,16 @@ export function mergeJudgement(sinkOf: SinkOf, judgement: Judgement): void {
     }
     for (const [code, n] of counts) if (n > MAX_PER_CODE) sink.add('info', 'more-findings', { count: n - MAX_PER_CODE, code });
   }
+  // What proved nothing is said too, once per subject, so that a slow tool is seen for what it is.
+  const said = new Set<string>();
+  for (const i of judgement.inconclusive) {
+    const sink = sinkOf(i.check);
+    const subject = i.subject[0]!.toUpperCase() + i.subject.slice(1);
+    const key = `${i.check}\u0000${subject}`;
+    if (!sink || said.has(key) || sink.findings.some((f) => f.code === 'inconclusive' && f.args.subject === subject)) continue;
+    said.add(key);
+    sink.add('info', 'inconclusive', { subject, note: i.note }, { ...(i.tool !== undefined ? { location: { tool: i.tool } } : {}), transcript: i.proof });
+  }
 }
 
 /**

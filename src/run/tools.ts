@@ -49,6 +49,11 @@ export class ToolFacts {
     return isDestructiveTool(this.entries.get(name));
   }
 
+  /** Whether the tool can be called only with task augmentation (`execution.taskSupport: 'required'`, MCP 2025-11-25). */
+  needsTask(name: string): boolean {
+    return [this.entries.get(name), this.full.get(name)].some((e) => (e?.execution as { taskSupport?: unknown } | undefined)?.taskSupport === 'required');
+  }
+
   /** The example arguments of a tool (`entry`: a full description a session fetched; default the run's). */
   exampleArguments(name: string, entry?: JsonObject): JsonObject {
     return exampleArguments(entry ?? this.full.get(name));

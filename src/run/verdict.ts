@@ -6,8 +6,8 @@ import type { CallLedger } from './call-door.js';
 import type { ResolvedResource } from './facts.js';
 
 /**
- * Does the server implement progressive disclosure? `yes` when the nine criteria pass (a SHOULD
- * may warn), `no` when it lists no tool_descriptions resource and refused no unfetched call,
+ * Does the server implement progressive disclosure? `yes` when the nine criteria pass, each proven
+ * (a SHOULD may warn), `no` when it lists no tool_descriptions resource and refused no unfetched call,
  * else `partly`, naming what fails. Undefined when no criterion was run (--only).
  */
 export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], discovery: Discovery, calls: CallLedger, resource?: ResolvedResource): VerdictData | undefined {
@@ -18,17 +18,23 @@ export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], 
   const failing = failed.map((r) => r.id);
   const failingCriteria = failed.map((r) => r.spec.criterion ?? 0);
   const notTestable = ran.filter((r) => r.status === 'skip' && r.findings.some((f) => f.code === 'not-testable')).map((r) => r.id);
+  // Left without proof (every request meant to prove it got no answer): said, never counted as failing.
+  const unproven = ran.flatMap((r) => {
+    const f = r.status === 'skip' ? r.findings.find((x) => x.code === 'unproven') : undefined;
+    return f ? [{ id: r.id, why: `${String(f.args.what)} got no answer (${String(f.args.note).replace(/;.*$/, '')})` }] : [];
+  });
   // The figures are the token check's to read from its own findings: its definition says how.
   const tokens = checks.map((c) => c.tokenFigures?.(results.find((r) => r.id === c.id))).find((t): t is TokenFigures => t !== undefined);
   const selection = checks.map((c) => c.selectionFigures?.(results.find((r) => r.id === c.id))).find((x): x is SelectionFigures => x !== undefined);
   // Said per tool, from the ledger: a tool any part of the run called is never among them.
   const notCalled = calls.neverCalled();
   const data = {
-    failing, failingCriteria, notTestable, criteriaRun: ran.length,
+    failing, failingCriteria, notTestable, criteriaRun: ran.length, ...(unproven.length ? { unproven } : {}),
     ...(resource ? { resource } : {}), ...(tokens ? { tokens } : {}), ...(selection ? { selection } : {}), ...(notCalled.length ? { notCalled } : {}),
   };
   if (!resource && !discovery.descriptionsResource && calls.refusals === 0) {
     return { implements: 'no', ...data, ...(calls.ranUnfetched ? { unfetchedCallRan: calls.ranUnfetched } : {}) };
   }
-  return { implements: !failing.length && ran.length === 9 ? 'yes' : 'partly', ...data };
+  // Yes is said only of what was proven: a criterion left unproven keeps it at partly (no failure).
+  return { implements: !failing.length && !unproven.length && ran.length === 9 ? 'yes' : 'partly', ...data };
 }

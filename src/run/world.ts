@@ -12,6 +12,7 @@ export function worldOf(d: Discovery, descriptions?: Descriptions): World {
     if (tools !== undefined) listing.set(typeof cursor === 'string' ? cursor : '', JSON.stringify(tools));
   }
   const full = descriptions?.full ?? new Map();
+  const facts = new ToolFacts(d, full);
   return {
     tools: d.toolNames,
     toolSet: new Set(d.toolNames),
@@ -19,6 +20,7 @@ export function worldOf(d: Discovery, descriptions?: Descriptions): World {
     listed: d.descriptionsResource !== undefined,
     listing,
     descriptions: full,
-    readOnly: new ToolFacts(d, full).readOnly,
+    schemas: new Map(d.toolNames.map((n) => [n, facts.schema(n)])),
+    readOnly: facts.readOnly,
   };
 }

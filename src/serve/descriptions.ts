@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../core/input-error.js';
-import { minimalListing } from '../util/tokens.js';
+import { minimalListing } from '../rules/minimal-description.js';
 import { isPlainObject } from '../protocol/payload.js';
 import type { Catalog } from '../protocol/server/disclosure.js';
 
@@ -79,7 +79,7 @@ export class Disclosed implements Catalog {
 
 /** The upstream's tools/list entry as a full description (§4.4: name, description, inputSchema…). */
 function fullFromUpstream(tool: Tool): Record<string, unknown> {
-  const { name, title, description, inputSchema, outputSchema, annotations } = tool;
+  const { name, title, description, inputSchema, outputSchema, annotations, execution } = tool;
   return {
     name,
     ...(title !== undefined ? { title } : {}),
@@ -87,5 +87,6 @@ function fullFromUpstream(tool: Tool): Record<string, unknown> {
     inputSchema: isPlainObject(inputSchema) ? inputSchema : { type: 'object' },
     ...(outputSchema !== undefined ? { outputSchema } : {}),
     ...(annotations !== undefined ? { annotations } : {}),
+    ...(execution !== undefined ? { execution } : {}),
   };
 }

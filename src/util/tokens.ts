@@ -29,20 +29,11 @@ export function firstSentence(text: string): string {
 }
 
 /**
- * The tools/list entry a progressive-disclosure server would list for a tool: its name, the first
- * sentence of its description and an open object schema (§3.1). Used to estimate the saving.
+ * The saving progressive disclosure makes, as a share (0–1): what tools/list costs in every prompt
+ * against what the full descriptions would cost listed in its place. One definition, for
+ * pd-token-savings and init's summary.
  */
-export function minimalEntry(tool: Record<string, unknown>): Record<string, unknown> {
-  const description = typeof tool.description === 'string' ? firstSentence(tool.description) : '';
-  return { name: tool.name, description, inputSchema: { type: 'object', additionalProperties: true } };
-}
-
-/** The tools/list entry under progressive disclosure: name, first sentence, no parameter details (§3.1). */
-export function minimalListing(tool: Record<string, unknown>): Record<string, unknown> {
-  return {
-    ...minimalEntry(tool),
-    ...(typeof tool.title === 'string' ? { title: tool.title } : {}),
-    ...(tool.annotations !== null && typeof tool.annotations === 'object' && !Array.isArray(tool.annotations) ? { annotations: tool.annotations } : {}),
-  };
+export function tokenSaving(listed: number, full: number): number {
+  return full > 0 ? 1 - listed / full : 0;
 }
 

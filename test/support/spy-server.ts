@@ -2,6 +2,7 @@
 // server, passes every line through unchanged, and appends one JSON line per tools/call to LOG:
 // which tool, and whether the server refused it with TOOL_DESCRIPTION_REQUIRED. What the server
 // was really asked to run is then known from the server's side, not from the checker's report.
+// LOG.received gets a line per tools/call as it arrives, answered or not (a slow tool's call too).
 import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -17,7 +18,10 @@ const calls = new Map<unknown, string>();
 createInterface({ input: process.stdin }).on('line', (line) => {
   try {
     const m = JSON.parse(line) as { id?: unknown; method?: string; params?: { name?: string } };
-    if (m.method === 'tools/call' && m.id !== undefined) calls.set(m.id, String(m.params?.name));
+    if (m.method === 'tools/call' && m.id !== undefined) {
+      calls.set(m.id, String(m.params?.name));
+      appendFileSync(`${log}.received`, `${JSON.stringify({ pid: process.pid, tool: String(m.params?.name) })}\n`);
+    }
   } catch { /* not ours to judge */ }
   server.stdin.write(`${line}\n`);
 }).on('close', () => server.stdin.end());
