@@ -64,7 +64,14 @@ export function renderText(report: CheckReport, options: TextOptions): string {
       }
       continue;
     }
+    // Checks the run's time cut before they started say the same: one line, as the skipped do.
+    const notRun = group.status === 'error' && !options.verbose ? results.filter((r) => r.findings.length === 1 && r.findings[0]!.code === 'not-run') : [];
+    if (notRun.length > 1) {
+      out.push(`  ${paint(group.mark)} ${c.bold(listing(notRun.map((r) => `${r.id}${r.spec.criterion ? ` #${r.spec.criterion}` : ''}`), 12).replace(/'/g, ''))}`);
+      out.push(`      ${sanitizeLine(notRun[0]!.findings[0]!.message.replace('this check', 'these checks'))}`, `        ${c.gray(`fix: ${sanitizeLine(notRun[0]!.findings[0]!.hint ?? '')}`)}`);
+    }
     for (const r of results) {
+      if (notRun.length > 1 && notRun.includes(r)) continue;
       const crit = r.spec.criterion ? ` #${r.spec.criterion}` : '';
       out.push(`  ${paint(group.mark)} ${c.bold(r.id)}${c.gray(crit)}  ${r.title}  ${c.gray(`§${r.spec.section} ${r.spec.level}, ${r.durationMs} ms`)}`);
       const shown = new Set<string>();

@@ -3,6 +3,7 @@ import t from 'tap';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REFERENCE, ROOT, runCli, startHttp, tempDir } from './helpers.js';
+import type { CheckReport } from '../src/generated/report.js';
 
 const FILESYSTEM = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem');
 const SECRET = 'sk-fleet-secret-0123456789';
@@ -102,4 +103,34 @@ t.test('first contact: the text report of server-filesystem fits in 60 lines and
   t.equal(lines[lines.length - 1], `  mcp-pd-check init --out pd -- ${server.join(' ')}`, 'the last line is the init command for this server');
   t.match(run.stdout, /mcp-pd-check serve --descriptions pd -- /, 'and the serve line');
   t.equal(run.stdout.match(/not testable/gi)?.length, 1, 'the criteria not testable without the resource are said once');
+});
+
+t.test('servers checked in parallel (--jobs 3) get what each gets alone (--jobs 1): a run cleans up only its own processes', async (t) => {
+  // Each server runs as the child of a relay (the spy), as servers started through npx, uvx or a
+  // shell do: cleaning up after one server must never reach another's.
+  const spy = join(ROOT, 'dist', 'test', 'support', 'spy-server.js');
+  const modules = join(ROOT, 'node_modules', '@modelcontextprotocol');
+  const dir = tempDir();
+  const relayed = (log: string, ...command: string[]) => JSON.stringify({ command: 'node', args: [spy, join(dir, log), '--', 'node', ...command] });
+  const config = join(dir, 'mcp.json');
+  writeFileSync(config, `{ "mcpServers": {
+    "reference": ${relayed('reference.jsonl', REFERENCE)},
+    "memory": ${relayed('memory.jsonl', join(modules, 'server-memory', 'dist', 'index.js'))},
+    "filesystem": ${relayed('filesystem.jsonl', join(modules, 'server-filesystem', 'dist', 'index.js'), tempDir())},
+    "everything": ${relayed('everything.jsonl', join(modules, 'server-everything', 'dist', 'index.js'), 'stdio')}
+  } }`);
+  const outcome = async (jobs: string) => {
+    const file = join(dir, `fleet-${jobs}.json`);
+    const run = await runCli(['--seed', '7', '--jobs', jobs, '--server-config', config, '--report', `json=${file}`], { env: { MEMORY_FILE_PATH: join(tempDir(), 'memory.jsonl') } });
+    const fleet = JSON.parse(readFileSync(file, 'utf8')) as { servers: Array<{ name: string; report?: CheckReport; error?: string }> };
+    return { run, servers: Object.fromEntries(fleet.servers.map((s) => [s.name, {
+      verdict: s.report?.verdict?.implements ?? s.error,
+      statuses: Object.fromEntries((s.report?.results ?? []).map((r) => [r.id, r.status])),
+    }])) };
+  };
+  const alone = await outcome('1');
+  const together = await outcome('3');
+  t.same(Object.keys(together.servers).sort(), ['everything', 'filesystem', 'memory', 'reference']);
+  for (const name of Object.keys(alone.servers)) t.same(together.servers[name], alone.servers[name], `${name}: the same verdict and statuses`);
+  t.notMatch(together.run.stdout + together.run.stderr, /SIGKILL/, 'no server was killed that the run did not decide to stop');
 });

@@ -93,7 +93,8 @@ export function startHttp(bundle: string, env: Record<string, string> = {}): Pro
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bundle, '--http', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no URL from ${bundle}: ${out}`)); }, 10_000);
+    // A hang guard, not a race: a busy machine may take seconds to start a node process.
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no URL from ${bundle}: ${out}`)); }, 120_000);
     child.stdout.on('data', (d) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);

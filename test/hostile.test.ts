@@ -46,7 +46,7 @@ const STDIO: Record<string, Case> = {
 
 t.test('every hostile fixture has a case here, and every case a fixture', async (t) => {
   const files = readdirSync(SOURCES).filter((f) => f.endsWith('.ts') && !f.startsWith('raw-')).map((f) => f.slice(0, -3));
-  const covered = [...Object.keys(STDIO), 'hostile-text', 'remote-ref', 'http-500', 'http-404-session', 'http-html',
+  const covered = [...Object.keys(STDIO), 'hostile-text', 'remote-ref', 'http-500', 'http-404-session', 'http-html', 'http-silent', 'http-keep-alive', 'stalls-after-probe',
     // test/leaks.test.ts
     'env-echo', 'http-echo-headers', 'http-redirects', 'sigterm-proof-helpers'];
   t.same(files.sort(), covered.sort());
@@ -109,6 +109,33 @@ t.test('--max-duration bounds a run against a server that stalls', async (t) => 
   t.match(run.code === 3 ? run.stderr : run.stdout, /--max-duration \(2 s\)/, 'the report says the run was cut short');
   t.ok(run.ms < 60_000, `it ended after the limit, not after its requests (${Math.round(run.ms)} ms; a hang guard, not a timing test)`);
   t.same(survivors('stalls-after-one'), []);
+});
+
+t.test('--max-duration ends the run on time: requests in flight are abandoned, and the report says what was cut', async (t) => {
+  // Every request may wait a minute: only the run's deadline can end this run early.
+  const run = await runBounded(['--format', 'json', '--timeout', '60000', '--max-duration', '2', '--', 'node', join(HOSTILE, 'stalls-after-probe.js')]);
+  const report = assertVerdict(t, run, 1);
+  t.ok(run.ms < 30_000, `it ended with the deadline, not with its requests (${Math.round(run.ms)} ms; a hang guard, not a timing test)`);
+  const cut = report?.results.filter((r) => r.findings.some((f) => f.code === 'not-run' || f.code === 'run-time-up')).map((r) => r.id) ?? [];
+  t.ok(cut.includes('pd-description-required'), `the checks the deadline cut say so (${cut.join(', ')})`);
+  // What the checker did at the deadline (closing sessions) is no finding about the server.
+  const afterCut = report?.results.flatMap((r) => r.findings).filter((f) => /SIGTERM|session was closed/.test(JSON.stringify(f))) ?? [];
+  t.same(afterCut.map((f) => f.message), [], 'no finding blames the server for being stopped');
+  t.notOk(report?.verdict?.failing.includes('pd-description-required'), 'a criterion the deadline cut does not fail');
+  t.match(report?.verdict?.summary, /Not proven \(no failure\): .*not run: the run reached --max-duration \(2 s\)|Stopped: the run reached --max-duration/, 'the verdict says the deadline cut the rest');
+  t.same(survivors('stalls-after-probe'), []);
+});
+
+t.test('a URL that never answers: one connection attempt within --timeout, not a process\'s start-up allowance', async (t) => {
+  for (const fixture of ['http-silent', 'http-keep-alive']) {
+    const server = await startHttp(join(HOSTILE, `${fixture}.js`));
+    t.teardown(() => server.stop());
+    const run = await runBounded(['--timeout', '2000', '--url', server.url]);
+    t.equal(run.code, 3, `${fixture}: exit 3`);
+    t.match(run.stderr, /did not answer initialize within 2000 ms \(--timeout\)/, `${fixture}: says the time it really waited, and which option set it`);
+    // The old start-up allowance was 30 s, spent once per transport: a bound only that would exceed.
+    t.ok(run.ms < 30_000, `${fixture}: ended after ${Math.round(run.ms)} ms (a hang guard, not a timing test)`);
+  }
 });
 
 const HTTP: Record<string, Case> = {

@@ -65,6 +65,47 @@ t.test('a server that dies quoting its environment: the error line masks the sec
   assertNoSecret(t, { stderr: run.stderr, stdout: run.stdout }, [TOKEN, DB_PASSWORD]);
 });
 
+t.test('keys given to the server as arguments: masked in every output, and init writes ${VAR} in their place', async (t) => {
+  // A vendor's own prefix: no shape gives it away, only the flag that carries it.
+  const ACCESS = 'tvly-dev-9f8e7d6c5b4a3210';
+  const API_KEY = 'vendorkey-0a1b2c3d4e5f';
+  const server = ['node', join(HOSTILE, 'env-echo.js'), `--access-token=${ACCESS}`, '--api-key', API_KEY];
+  const { run, outputs } = await runAllFormats([...BOUNDS, '--', ...server], {});
+  const report = assertVerdict(t, run, 1) as CheckReport;
+  t.match(JSON.stringify(report), /\[redacted --access-token\]/, 'the report shows where the key was masked');
+  t.match(report.target.command, /--api-key '?\[redacted --api-key\]/, 'the command in the report is masked');
+  assertNoSecret(t, outputs, [ACCESS, API_KEY]);
+
+  const out = tempDir();
+  const init = await runBounded(['init', '--out', out, '--', ...server], {});
+  t.equal(init.code, 0, init.stderr);
+  assertNoSecret(t, { stdout: init.stdout, stderr: init.stderr }, [ACCESS, API_KEY]);
+  t.match(init.stdout, /\$ACCESS_TOKEN \(--access-token\), \$API_KEY \(--api-key\)/, 'init says which variables to set');
+  const written = execFileSync('find', [out, '-type', 'f']).toString().trim().split('\n');
+  assertNoSecret(t, Object.fromEntries(written.map((f) => [f, readFileSync(f, 'utf8')])), [ACCESS, API_KEY]);
+  const config = JSON.parse(readFileSync(join(out, 'mcp-pd-check.config.json'), 'utf8')) as { command: string[] };
+  t.same(config.command.slice(-3), ['--access-token=${ACCESS_TOKEN}', '--api-key', '${API_KEY}'], 'the config reads them from the environment');
+  const lint = await runBounded(['lint', '--format', 'json', '--only', 'lint-no-secrets', out]);
+  t.equal(lint.code, 0, 'the lint finds nothing to publish in what init wrote');
+
+  // The config runs with the variables set, and says which is missing otherwise.
+  const checked = await runBounded(['--format', 'json', ...BOUNDS, '--config', join(out, 'mcp-pd-check.config.json')], { ACCESS_TOKEN: ACCESS, API_KEY });
+  t.equal(checked.code, 0, `the config's check runs (through serve): ${checked.stderr}`);
+  t.match(checked.stdout, /\[redacted \$API_KEY\]|\[redacted --api-key\]/, 'the server got the key; the report masks it');
+  assertNoSecret(t, { stdout: checked.stdout, stderr: checked.stderr }, [ACCESS, API_KEY]);
+  const unset = await runBounded(['--config', join(out, 'mcp-pd-check.config.json')], {});
+  t.equal(unset.code, 2, 'a variable the config needs and the environment lacks is a usage error');
+  t.match(unset.stderr, /reads \$ACCESS_TOKEN, which is not set in this environment/);
+
+  // A key written literally into a config is found by the lint.
+  const leaky = join(tempDir(), 'mcp-pd-check.config.json');
+  writeFileSync(leaky, JSON.stringify({ command: ['node', 'server.js', '--api-key', API_KEY] }));
+  const found = await runBounded(['lint', '--format', 'json', '--fail-on', 'warning', '--only', 'lint-no-secrets', leaky]);
+  t.equal(found.code, 1, 'lint-no-secrets finds a literal key in a config\'s command (a RECOMMENDED rule: a warning)');
+  t.match(found.stdout, /passes --api-key a literal value/);
+  t.notOk(found.stdout.includes(API_KEY), 'and shows it masked');
+});
+
 t.test('--header values are masked in every format, whatever the server echoes', async (t) => {
   const server = await startHttp(join(HOSTILE, 'http-echo-headers.js'));
   t.teardown(() => server.stop());
@@ -196,7 +237,7 @@ t.test('lint: SIGTERM ends a lint promptly, whatever it is doing', async (t) => 
   const sent = performance.now();
   child.kill('SIGTERM');
   const signal = await new Promise<NodeJS.Signals | null>((done) => {
-    const guard = setTimeout(() => { child.kill('SIGKILL'); done(null); }, 10_000);
+    const guard = setTimeout(() => { child.kill('SIGKILL'); done(null); }, 120_000);
     child.on('exit', (code, sig) => { clearTimeout(guard); done(code === null ? sig : null); });
   });
   t.ok(signal === 'SIGTERM' || child.exitCode !== null, `the lint ended on SIGTERM (after ${Math.round(performance.now() - sent)} ms; a hang guard, not a timing test)`);

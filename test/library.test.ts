@@ -35,6 +35,15 @@ t.test('maxDurationMs bounds a library run against a server that stalls', async 
   t.match((outcome as Error).message, /within the run's time limit, --max-duration \(2 s\)/, 'and the error says the run\'s time limit ended it');
 });
 
+t.test('maxDurationMs holds once the server has been probed: requests in flight are abandoned, and a report comes back', async (t) => {
+  const started = performance.now();
+  const report = await checkServer({ command: ['node', join(HOSTILE, 'stalls-after-probe.js')], timeoutMs: 60_000, maxDurationMs: 2000 });
+  const seconds = (performance.now() - started) / 1000;
+  t.ok(seconds < 30, `returned after ${seconds.toFixed(1)} s, long before any request's own time limit (a hang guard)`);
+  t.ok(report.results.some((r) => r.findings.some((f) => f.code === 'not-run' || f.code === 'run-time-up')), 'the report says the deadline cut the rest');
+  t.ok(report.results.some((r) => r.status === 'pass'), 'and holds what was proven by then');
+});
+
 t.test('the library checks its options with its own errors, naming its own option keys', async (t) => {
   await t.rejects(checkServer({}), new InputError("no server to check: give command (e.g. ['node', 'server.js']) or url"));
   await t.rejects(checkServer({ url: 'ftp://x' }), /^url must be http:\/\/ or https:\/\//);

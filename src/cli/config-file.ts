@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { attributeOf, DEFAULT_CONFIG, OPTIONS } from '../library/option-table.js';
+import { ENV_REFERENCE } from '../library/server-options.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -35,5 +36,18 @@ export async function applyConfig(command: Command, explicit: string | undefined
     const value = spec.fromConfig ? spec.fromConfig(raw, path) : spec.path ? path(raw as string) : raw;
     command.setOptionValueWithSource(attribute, value, 'config');
   }
-  return (config.command as string[] | undefined) ?? [];
+  return ((config.command as string[] | undefined) ?? []).map((word) => withEnvironment(word, file));
+}
+
+/**
+ * `$VAR` and `${VAR}` in a config's command, read from the environment: how a committed config
+ * passes a server its key without holding it (init writes `--api-key ${API_KEY}`).
+ */
+function withEnvironment(word: string, file: string): string {
+  return word.replace(ENV_REFERENCE, (_m, braced?: string, bare?: string) => {
+    const key = (braced ?? bare)!;
+    const value = process.env[key];
+    if (value === undefined) throw new UsageError(`config ${file}: the server command reads $${key}, which is not set in this environment (set it where the check runs; in CI, as a secret)`);
+    return value;
+  });
 }

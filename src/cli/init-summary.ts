@@ -14,6 +14,10 @@ export function initSummary(outcome: InitOutcome, options: { out: string }, runC
   if (plan.withoutExamples.length) lines.push(`No example of a call in the description of ${plan.withoutExamples.length === 1 ? 'one tool' : `${plan.withoutExamples.length} tools`} (${names(plan.withoutExamples)}): none was made up — add real ones (marked REVIEW).`);
   if (plan.unusableExamples.length) lines.push(`Calls shown in the description of ${names(plan.unusableExamples)} do not validate against ${plan.unusableExamples.length === 1 ? 'its' : 'their'} inputSchema, so they were left out of "examples".`);
   const configFile = join(out, 'mcp-pd-check.config.json');
+  if (plan.variables.length) {
+    const each = plan.variables.map((v) => `$${v.variable} (${v.source})`).join(', ');
+    lines.push(`The server command holds secrets: the config reads them from the environment instead, never the value: ${each}. Set ${plan.variables.length === 1 ? 'it' : 'them'} where the check runs (in CI, as secrets).`);
+  }
   const inRoot = resolve(out) === process.cwd();
   const { before, after, full, saving, encoding } = plan.tokens;
   lines.push('', `Tokens of tools/list (${encoding}), today → minimal (tools-list.minimal.json), and how often the`,

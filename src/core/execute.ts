@@ -65,6 +65,7 @@ export async function runWork(sink: FindingSink, work: () => Promise<void>, limi
     }
     if (err instanceof CheckTimeout) {
       sink.add('error', limit.byRun ? 'run-time-up' : 'check-timeout', { seconds: limit.byRun ? limit.byRun.seconds : CHECK_TIME_LIMIT_MS / 1000 });
+      sink.seal();
       return { errored: true };
     }
     if (err instanceof TargetUnavailableError) {

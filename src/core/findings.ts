@@ -112,8 +112,18 @@ export function toTranscript(exchanges: Exchange[]): TranscriptExchange[] {
 export class FindingSink<C extends string = string> {
   readonly findings: Finding[] = [];
   private readonly proofs = new Map<string, number>();
+  /** Set when the check was stopped by a time limit: what its work still says after that is not kept. */
+  private sealed = false;
 
   constructor(private readonly messages: Messages, private readonly failLevel: FindingLevel) {}
+
+  /**
+   * Keeps no further findings: a check stopped by a time limit may still be running, and what it
+   * sees afterwards (sessions closed under it) says nothing about the server.
+   */
+  seal(): void {
+    this.sealed = true;
+  }
 
   fail(code: C | SharedCode, args: Args = {}, extras: FindingExtras = {}): void { this.add(this.failLevel, code, args, extras); }
   warn(code: C | SharedCode, args: Args = {}, extras: FindingExtras = {}): void { this.add('warning', code, args, extras); }
@@ -161,6 +171,7 @@ export class FindingSink<C extends string = string> {
   add(level: FindingLevel, code: string, args: Args, extras: FindingExtras = {}): void {
     const spec = this.messages[code] ?? SHARED_MESSAGES[code as SharedCode];
     if (spec === undefined) throw new Error(`the check reported the code '${code}', which its messages do not define`);
+    if (this.sealed) return;
     const finding: Finding = { level, code, args, message: renderTemplate(templateOf(spec), args) };
     const hint = hintOf(spec);
     if (hint) finding.hint = renderTemplate(hint, args);

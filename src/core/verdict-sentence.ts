@@ -15,13 +15,20 @@ export function verdictSentence(v: VerdictData): string {
   if (v.implements === 'yes') return `Yes: all nine progressive-disclosure criteria pass.${tokens}`;
   const run = v.criteriaRun ?? 0;
   const named = v.failing.map((id, i) => `${id} (#${v.failingCriteria?.[i] ?? '?'})`);
-  const unproven = v.unproven?.length ? ` Not proven (no failure): ${v.unproven.map((u) => `${u.id}, ${u.why}`).join('; ')}.` : '';
+  const unproven = v.unproven?.length ? ` Not proven (no failure): ${unprovenByReason(v.unproven)}.` : '';
   const why = v.failing.length ? `${v.failing.length} of ${run} criteria fail: ${named.join(', ')}`
     : v.unproven?.length ? `no criterion fails, but only ${run - v.unproven.length} of ${run} were proven` : `${run} of 9 criteria were run, and they pass`;
   const unlisted = v.resource && v.resource.source !== 'listed'
     ? ` The resource works at ${v.resource.uri} (${v.resource.source === 'refusal' ? "named by a refusal's resource_uri" : "the spec's default URI"}), but resources/list does not list it; the other criteria were tested against it.`
     : '';
   return `Partly: ${why}.${unproven}${unlisted}${tokens}`;
+}
+
+/** The unproven criteria, those with the same reason said together: "a, b (why); c, why". */
+function unprovenByReason(unproven: NonNullable<Verdict['unproven']>): string {
+  const byWhy = new Map<string, string[]>();
+  for (const u of unproven) byWhy.set(u.why, [...(byWhy.get(u.why) ?? []), u.id]);
+  return [...byWhy].map(([why, ids]) => (ids.length === 1 ? `${ids[0]}, ${why}` : `${ids.join(', ')} (${why})`)).join('; ');
 }
 
 /** The token figures in one sentence. */

@@ -13,6 +13,11 @@ export interface InitSource {
   serverInfo?: { name?: string; version?: string };
   /** How the checker reaches the server: the command words (stdio) or the URL. */
   command?: string[];
+  /**
+   * Secrets of the command that the written command reads from the environment instead
+   * (`--api-key ${API_KEY}`): the variables to set, and which argument each stands for.
+   */
+  variables?: Array<{ variable: string; source: string }>;
   /** Where the written folder is, relative to where the command runs (`cwd`): serve reads it from there. */
   folderFromCwd?: string;
   /** Where the command runs, relative to the output folder (the config lives there). */
@@ -55,6 +60,8 @@ export interface InitPlan {
   unusableExamples: string[];
   /** Whether the config checks the server behind serve with the folder (a command), or as it is (a URL). */
   served: boolean;
+  /** Environment variables the config's command reads in place of secrets given on the command line. */
+  variables: Array<{ variable: string; source: string }>;
 }
 
 /** A name that is safe as a file name (the MCP name rules, which tools should follow anyway). */
@@ -109,6 +116,7 @@ export async function planInit(source: InitSource, where: { configPath?: string 
     withoutExamples,
     unusableExamples,
     served: !source.url && (source.command?.length ?? 0) > 0,
+    variables: source.variables ?? [],
   };
 }
 

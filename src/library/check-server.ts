@@ -78,7 +78,7 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
   if (options.url === undefined && options.require?.includes('toolcards') && options.cards === undefined) {
     throw new InputError(`${s('require')} toolcards needs ${s('url')} (Tool Cards served at /.well-known/mcp-tools/) or ${s('cards')} DIR (card files to compare with the live tools)`);
   }
-  const { target, redactor, describe } = serverTarget(options, spell);
+  const { target, redactor, describe, startupTimeoutMs } = serverTarget(options, spell);
   const sessions = options.sessions ?? DEFAULT_SESSIONS[target.kind === 'http' ? 'http' : 'stdio'];
   // Every default is the option table's, applied here once.
   const timeoutMs = options.timeoutMs ?? defaultOf<number>('timeoutMs');
@@ -90,7 +90,7 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
     ...(options.cards !== undefined ? { cardsDir: resolve(options.cards) } : {}),
   };
   const reportOptions: ReportOptions = {
-    timeoutMs, startupTimeoutMs: options.startupTimeoutMs ?? defaultOf<number>('startupTimeoutMs'), sessions, safeCalls: live.safeCalls,
+    timeoutMs, startupTimeoutMs, sessions, safeCalls: live.safeCalls,
     allowDestructive: live.allowDestructive, failOn: options.failOn ?? defaultOf<FailOn>('failOn'), explore, seed,
   };
   return {

@@ -6,6 +6,7 @@ import { TargetUnavailableError } from '../transport/types.js';
 import { prepareCheck, type CheckServerOptions } from './check-server.js';
 import type { ServerConfig } from './server-config.js';
 import type { ServerOptions, Spelling } from './server-options.js';
+import { commandWords } from './server-target.js';
 
 export interface FleetEntry {
   name: string;
@@ -55,7 +56,7 @@ export function fleetRedactor(config: ServerConfig): Redactor {
   const base = Redactor.forRun();
   const known = config.servers.flatMap((s) => [
     ...s.secrets,
-    ...Redactor.forRun({ env: {}, serverEnv: s.options.env ?? {}, headers: s.options.headers ?? {}, ...(s.options.url ? { url: safeUrl(s.options.url) } : {}) }).known(),
+    ...Redactor.forRun({ env: {}, serverEnv: s.options.env ?? {}, headers: s.options.headers ?? {}, serverArgs: commandWords(s.options.command), ...(s.options.url ? { url: safeUrl(s.options.url) } : {}) }).known(),
   ]);
   return new Redactor([...base.known(), ...known]);
 }

@@ -12,6 +12,7 @@ import { REVIEW } from '../init/review.js';
 import { ENV_REFERENCE, LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
 import { commandWords, serverTarget } from './server-target.js';
 import { TargetUnavailableError } from '../transport/types.js';
+import { publishableArguments } from '../safety/arguments.js';
 
 /** Where init writes, and where the tools come from: a saved tools/list (`from`) or a live server. */
 export interface InitServerOptions extends ServerOptions {
@@ -52,7 +53,7 @@ export async function initServer(given: InitServerOptions, spell: Spelling = LIB
     const headers = Object.keys(options.headers ?? {});
     const how = options.url !== undefined
       ? { url: publishableUrl(options.url), ...(headers.length ? { headers: publishableHeaders(headers, options.configHeaders ?? {}) } : {}) }
-      : { command: words, cwd, folderFromCwd };
+      : { ...publishableCommand(words), cwd, folderFromCwd };
     source = await sourceFromServer(target, how).catch((err: unknown) => {
       if (err instanceof TargetUnavailableError) err.target = describe;
       throw err;
@@ -116,7 +117,13 @@ export function publishableHeaders(names: readonly string[], written: Record<str
 }
 
 /** Reads a live server: initialize, every page of tools/list, and ai_help when it speaks dashdash. */
-async function sourceFromServer(target: Target, how: { command?: string[]; cwd?: string; folderFromCwd?: string; url?: string; headers?: Record<string, string> }): Promise<InitSource> {
+/** The command as the committed config holds it: secrets among its arguments become `${VAR}`. */
+function publishableCommand(words: string[]): { command: string[]; variables?: Array<{ variable: string; source: string }> } {
+  const { args, variables } = publishableArguments(words);
+  return { command: args, ...(variables.length ? { variables } : {}) };
+}
+
+async function sourceFromServer(target: Target, how: Pick<InitSource, 'command' | 'variables' | 'cwd' | 'folderFromCwd' | 'url' | 'headers'>): Promise<InitSource> {
   try {
     const { discovery, session } = await discover(target);
     let aiHelp: string | undefined;

@@ -65,7 +65,8 @@ export const OPTIONS: readonly OptionSpec[] = [
     help: 'give the server the checker\'s whole environment (risky: CI secrets reach the server; by default it gets only HOME, LOGNAME, PATH, SHELL, TERM, USER and --env)' },
   { flag: '--timeout <ms>', kind: 'integer', min: 1, max: 600_000, library: 'timeoutMs', config: 'timeoutMs', commands: SERVER, default: DEFAULT_TIMEOUT_MS, help: 'time limit for every request' },
   { flag: '--startup-timeout <ms>', kind: 'integer', min: 1, max: 3_600_000, library: 'startupTimeoutMs', config: 'startupTimeoutMs', commands: SERVER, default: DEFAULT_STARTUP_TIMEOUT_MS,
-    help: 'time a server gets to start and answer initialize (a cold npx -y, uvx or JVM takes seconds); once it says anything, --timeout applies' },
+    defaultText: `${DEFAULT_STARTUP_TIMEOUT_MS} for a server command; --timeout for --url`,
+    help: 'time a server gets to start and answer initialize (a cold npx -y, uvx or JVM takes seconds); once it says anything, --timeout applies. For --url, one budget for the whole connection attempt, whatever transports are tried' },
   // A live run.
   { flag: '--sessions <n>', kind: 'integer', min: 2, max: 256, library: 'sessions', config: 'sessions', commands: LIVE,
     defaultText: `${DEFAULT_SESSIONS.stdio} over stdio: each is a process; ${DEFAULT_SESSIONS.http} over HTTP: sessions are cheap and races need company`,

@@ -15,6 +15,8 @@ export interface ServerTarget {
   redactor: Redactor;
   /** The command or URL as reports and errors show it. */
   describe: string;
+  /** The start-up allowance in effect (ms): a process's own, or, for a URL, the request limit unless given. */
+  startupTimeoutMs: number;
 }
 
 /**
@@ -34,18 +36,36 @@ export function serverTarget(options: ServerOptions, spell: Spelling = LIBRARY_S
     const given = parseUrl(options.url, spell);
     const { url, headers } = withUrlCredentials(given, options.headers ?? {});
     const redactor = Redactor.forRun({ headers, url: given });
-    const target = new HttpTarget(url, headers, { timeoutMs, startupTimeoutMs: options.startupTimeoutMs, limits, redactor, transport: options.transport });
-    return { target, redactor, describe: target.describe };
+    // No process to start behind a URL: its first request gets the request limit unless told otherwise.
+    const startup = options.startupTimeoutMs !== undefined ? { startupTimeoutMs: options.startupTimeoutMs, startupOption: s('startupTimeoutMs') } : { startupTimeoutMs: timeoutMs, startupOption: s('timeoutMs') };
+    const target = new HttpTarget(url, headers, { timeoutMs, ...startup, limits, redactor, transport: options.transport });
+    return { target, redactor, describe: target.describe, startupTimeoutMs: startup.startupTimeoutMs };
   }
   if (Object.keys(options.headers ?? {}).length) throw new InputError(`${s('headers')} goes with ${s('url')}`);
   if ((options.transport ?? 'auto') !== 'auto') throw new InputError(`${s('transport')} goes with ${s('url')} (a server command always speaks stdio)`);
   if (!words.length) throw new InputError(`no server to check: ${spell.noServer}`);
   const env = options.env ?? {};
-  const redactor = Redactor.forRun({ serverEnv: env });
   const command = { ...commandFrom(words, options.cwd !== undefined ? resolve(options.cwd) : undefined, env, spell), inheritEnv: options.inheritEnv ?? false };
+  const redactor = Redactor.forRun({ serverEnv: env, serverArgs: [command.command, ...command.args] });
   if (options.cwd !== undefined && !isDirectory(options.cwd)) throw new InputError(`${s('cwd')} '${options.cwd}' is not a directory`);
-  const target = new StdioTarget(command, { timeoutMs, startupTimeoutMs: options.startupTimeoutMs, limits, redactor });
-  return { target, redactor, describe: target.describe };
+  const startupTimeoutMs = options.startupTimeoutMs ?? Math.max(timeoutMs, defaultOf<number>('startupTimeoutMs'));
+  const target = new StdioTarget(command, { timeoutMs, startupTimeoutMs, startupOption: s('startupTimeoutMs'), limits, redactor });
+  return { target, redactor, describe: target.describe, startupTimeoutMs };
+}
+
+/**
+ * What a run against these options must mask, known before anything starts (for the messages of
+ * the CLI): the server's --env values, its headers and URL credentials, and secrets among its
+ * command's arguments (`--api-key X`). The same secrets serverTarget's redactor knows.
+ */
+export function redactorForServer(options: Pick<ServerOptions, 'command' | 'env' | 'headers' | 'url'>): Redactor {
+  const words = commandWords(options.command);
+  const argv = words.length === 1 && /\s/.test(words[0]!) ? shellParse(words[0]!, (key) => process.env[key] ?? '').filter((w): w is string => typeof w === 'string') : words;
+  let url: URL | undefined;
+  try {
+    url = options.url !== undefined ? new URL(options.url) : undefined;
+  } catch { /* serverTarget says what is wrong with it */ }
+  return Redactor.forRun({ serverEnv: options.env ?? {}, headers: options.headers ?? {}, serverArgs: argv, ...(url ? { url } : {}) });
 }
 
 /** The command option as words: one string stays one word (commandFrom splits it as a shell would). */

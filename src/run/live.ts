@@ -51,6 +51,10 @@ export async function checkTarget(
     : { at: t0 + extra.maxDurationMs, seconds: Math.round(extra.maxDurationMs / 100) / 10 };
   const checks = extra.checks;
   const phases = phasesFor(selectionOf(checks, options));
+  // When the run's time is up, every session ends at once: requests in flight are answered as
+  // closed and no session starts, so nothing waits for a slow server. A moment after the checks'
+  // own limits, so that each check in flight is said to be cut by the time, not by a closed session.
+  const cut = deadline && setTimeout(() => void target.dispose(), Math.max(0, deadline.at - performance.now()) + CUT_AFTER_DEADLINE_MS);
   try {
     // Sessions the checks will need start warming while the probe runs, and so does what the
     // checks will load (a tokenizer, schemas): both off the critical path.
@@ -92,10 +96,16 @@ export async function checkTarget(
       // Each phase in turn; one marked `alongside` starts with its partner and is awaited in its own place.
       const started = new Map<PhaseId, Promise<unknown>>();
       const start = (id: PhaseId) => started.get(id) ?? started.set(id, work[id]()).get(id)!;
+      const late = () => deadline !== undefined && performance.now() >= deadline.at;
       for (const phase of phases) {
-        if (deadline && performance.now() >= deadline.at) break;
+        if (late() && phase.onlySends) continue;
         for (const partner of phases.filter((p) => p.alongside === phase.id)) void start(partner.id).catch(() => {});
-        await start(phase.id);
+        try {
+          await start(phase.id);
+        } catch (err) {
+          // Cut by the run's time (its sessions were closed under it): what it had done stands.
+          if (!late()) throw err;
+        }
       }
       endOfChecks();
       // Checks still waiting when the run's time was up end by then too (their own limits).
@@ -121,9 +131,13 @@ export async function checkTarget(
       await session.close();
     }
   } finally {
+    clearTimeout(cut);
     await target.dispose();
   }
 }
+
+/** How long after the run's deadline its sessions are closed (see `cut` in checkTarget). */
+const CUT_AFTER_DEADLINE_MS = 50;
 
 /** The exploration, after the checks (their findings come first), within the run's time. */
 async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveOptions, deadline: RunDeadline | undefined, judgeAfter: Promise<unknown>): Promise<Exploration> {

@@ -22,6 +22,12 @@ export interface Phase {
   runs(selection: PhaseSelection): boolean;
   /** It starts when that phase starts (it depends on nothing it does), and is awaited in its own place. */
   alongside?: PhaseId;
+  /**
+   * It only sends requests: once the run's time (--max-duration) is up it does not start. The
+   * others still run then, to say what was cut (the checks end by their own limits, the model
+   * judges what was said, the traffic checks say they did not run).
+   */
+  onlySends?: true;
 }
 
 const always = () => true;
@@ -41,15 +47,15 @@ export const PHASES: readonly Phase[] = [
     what: 'initialize, tools/list and resources/list: what the server is',
   },
   {
-    id: 'unfetched-read-only', sessions: ['C'], runs: needsUnfetched,
+    id: 'unfetched-read-only', sessions: ['C'], runs: needsUnfetched, onlySends: true,
     what: 'read-only tools called before anything is fetched anywhere in the run: a refusal then shows the server enforces descriptions at all',
   },
   {
-    id: 'descriptions', produces: 'descriptions', sessions: ['S0'], runs: needsDescriptions,
+    id: 'descriptions', produces: 'descriptions', sessions: ['S0'], runs: needsDescriptions, onlySends: true,
     what: "the resource found (listed, else a refusal's resource_uri, else the spec's default) and every full description fetched once",
   },
   {
-    id: 'unfetched-others', produces: 'unfetched-calls', sessions: ['C'], runs: needsUnfetched,
+    id: 'unfetched-others', produces: 'unfetched-calls', sessions: ['C'], runs: needsUnfetched, onlySends: true,
     what: 'the tools that are not read-only called with arguments their full schema refuses, one at a time; the first tool called once more',
   },
   {

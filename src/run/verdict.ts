@@ -14,14 +14,18 @@ export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], 
   const criteria = checks.filter((c) => c.spec.criterion !== undefined);
   const ran = results.filter((r) => criteria.some((c) => c.id === r.id));
   if (!ran.length) return undefined;
-  const failed = ran.filter((r) => r.status === 'fail' || r.status === 'error');
+  // Only what was proven fails: a check that could not finish (the run's time, a crash) proved nothing.
+  const failed = ran.filter((r) => r.status === 'fail');
   const failing = failed.map((r) => r.id);
   const failingCriteria = failed.map((r) => r.spec.criterion ?? 0);
   const notTestable = ran.filter((r) => r.status === 'skip' && r.findings.some((f) => f.code === 'not-testable')).map((r) => r.id);
-  // Left without proof (every request meant to prove it got no answer): said, never counted as failing.
+  // Left without proof (every request meant to prove it got no answer, or the check could not
+  // finish): said, never counted as failing.
   const unproven = ran.flatMap((r) => {
     const f = r.status === 'skip' ? r.findings.find((x) => x.code === 'unproven') : undefined;
-    return f ? [{ id: r.id, why: `${String(f.args.what)} got no answer (${String(f.args.note).replace(/;.*$/, '')})` }] : [];
+    if (f) return [{ id: r.id, why: `${String(f.args.what)} got no answer (${String(f.args.note).replace(/;.*$/, '')})` }];
+    const cut = r.status === 'error' ? r.findings.find((x) => x.level === 'error') : undefined;
+    return cut ? [{ id: r.id, why: cut.message.replace(/\.$/, '').replace(/^Not run: /, 'not run: ') }] : [];
   });
   // The figures are the token check's to read from its own findings: its definition says how.
   const tokens = checks.map((c) => c.tokenFigures?.(results.find((r) => r.id === c.id))).find((t): t is TokenFigures => t !== undefined);

@@ -1,4 +1,5 @@
 import { CREDENTIAL_PATTERNS, isPlaceholder } from './credentials.js';
+import { argumentSecrets } from './arguments.js';
 
 /**
  * Secrets never reach a report. The checker knows some secrets by value (its own environment's
@@ -94,13 +95,17 @@ export class Redactor {
       : undefined;
   }
 
-  /** A redactor for a run: the environment's secrets plus those of the command line. */
-  static forRun(options: { env?: Record<string, string | undefined>; headers?: Record<string, string>; serverEnv?: Record<string, string>; url?: URL } = {}): Redactor {
+  /**
+   * A redactor for a run: the environment's secrets plus those of the command line (--header,
+   * --env, the --url's credentials, and the server command's own arguments: `--api-key X`).
+   */
+  static forRun(options: { env?: Record<string, string | undefined>; headers?: Record<string, string>; serverEnv?: Record<string, string>; url?: URL; serverArgs?: readonly string[] } = {}): Redactor {
     return new Redactor([
       ...environmentSecrets(options.env ?? process.env),
       ...environmentSecrets(options.serverEnv ?? {}),
       ...headerSecrets(options.headers ?? {}),
       ...(options.url ? urlSecrets(options.url) : []),
+      ...argumentSecrets(options.serverArgs ?? []).map((s) => ({ value: s.value, source: s.source })),
     ]);
   }
 

@@ -21,6 +21,8 @@ export class HttpWire implements Wire {
   private failHandler: (id: unknown, reason: string) => void = () => {};
   private closeHandlers: Array<(reason: string) => void> = [];
   private readonly inflight = new Set<AbortController>();
+  /** The POST of each request still waiting for its answer, by JSON-RPC id (to abandon it). */
+  private readonly byId = new Map<unknown, AbortController>();
   private readonly problems: string[] = [];
   private closed = false;
   /** The HTTP status of the first response (a 4xx to initialize suggests the older HTTP+SSE transport). */
@@ -51,6 +53,7 @@ export class HttpWire implements Wire {
     };
     const controller = new AbortController();
     this.inflight.add(controller);
+    if (id !== undefined) this.byId.set(id, controller);
     try {
       const posted = await this.post(JSON.stringify(message), controller.signal);
       if (posted.refused !== undefined) {
@@ -90,10 +93,15 @@ export class HttpWire implements Wire {
         fail(`HTTP ${res.status} with ${type || 'no content-type'} instead of JSON-RPC: ${clip(sanitizeLine(this.redact(text)), 120) || 'empty body'}`);
       }
     } catch (err) {
-      if (!this.closed) fail(networkReason(this.describe, err));
+      if (!this.closed && !controller.signal.aborted) fail(networkReason(this.describe, err));
     } finally {
       this.inflight.delete(controller);
+      if (this.byId.get(id) === controller) this.byId.delete(id);
     }
+  }
+
+  abandon(id: unknown): void {
+    this.byId.get(id)?.abort();
   }
 
   /** POSTs a message; redirects are followed only within the URL's origin (see fetchSameOrigin). */

@@ -40,6 +40,8 @@ export interface SessionOptions {
   timeoutMs: number;
   /** Time limit of initialize while the server starts (ms); the request limit when not given. */
   startupTimeoutMs?: number;
+  /** The option that set the start-up allowance, as errors name it (default '--startup-timeout'). */
+  startupOption?: string;
   /** Masks secrets in everything the server sends, before anything is kept or clipped. */
   redactor?: Redactor;
 }
@@ -161,6 +163,8 @@ export class McpSession {
     entry.timer = setTimeout(() => {
       if (this.pending.get(key) !== entry) return;
       this.pending.delete(key);
+      // Bounded whatever keeps arriving: a stream of keep-alives for this request is cut here.
+      this.wire.abandon?.(entry.exchange.request.id);
       entry.exchange.noResponse = 'timeout';
       entry.exchange.durationMs = Math.round(waited);
       entry.exchange.note = note;
@@ -171,7 +175,7 @@ export class McpSession {
 
   private timeoutNote(entry: Pending, waited: number): string {
     // A timer may fire up to a millisecond before performance.now() says it is due: that is the limit.
-    const limit = waited >= entry.limitMs - 1 ? entry.limitMs : Math.round(waited);
+    const limit = Math.round(waited >= entry.limitMs - 1 ? entry.limitMs : waited);
     const base = `no response within ${limit} ms`;
     const alive = this.wire.alive?.();
     if (alive === undefined) return base;
@@ -194,7 +198,8 @@ export class McpSession {
    * allowance until the server says anything, then the request limit. Throws
    * TargetUnavailableError when the server does not complete it.
    */
-  async initialize(timeoutMs = this.options.startupTimeoutMs ?? this.options.timeoutMs): Promise<JsonObject> {
+  async initialize(timeoutMs = this.options.startupTimeoutMs ?? this.options.timeoutMs, since = performance.now()): Promise<JsonObject> {
+    this.connectingSince = since;
     const ex = await this.request('initialize', {
       protocolVersion: PROTOCOL_VERSION,
       capabilities: {},
@@ -294,9 +299,13 @@ export class McpSession {
       : this.strayReplies.length ? `; it answered under an id that no request had: ${clip(this.strayReplies[0]!, 120)}` : '';
     if (ex.noResponse === 'closed') return `no answer to initialize: ${ex.note}${last}${garbage}`;
     if (ex.noResponse === 'timeout') {
-      const within = ex.note?.match(/\d+ ms/)?.[0] ?? `${this.options.timeoutMs} ms`;
+      // The time really waited: this request's limit, plus what the connection attempt had spent
+      // before it (starting the wire, another transport tried first).
+      const limit = Number(ex.note?.match(/(\d+) ms/)?.[1] ?? this.options.timeoutMs);
+      const before = Math.max(0, (TIMES.get(ex)?.sent ?? 0) - (this.connectingSince ?? Infinity));
+      const within = `${Math.round(limit + before)} ms`;
       const said = ex.note?.match(/ and (wrote .*)$/)?.[1];
-      const allowance = this.options.startupTimeoutMs !== undefined && this.heardAt === undefined ? ' (--startup-timeout)' : '';
+      const allowance = this.options.startupTimeoutMs !== undefined && this.heardAt === undefined ? ` (${this.options.startupOption ?? '--startup-timeout'})` : '';
       return `the server did not answer initialize within ${within}${allowance}${said ? `; it ${said}` : ''}${garbage}${said ? '' : last}`;
     }
     const error = ex.response?.error as JsonObject | undefined;
@@ -310,6 +319,8 @@ export class McpSession {
   }
 
   private heardAt: number | undefined;
+  /** When the connection attempt that led to this session's initialize began. */
+  private connectingSince: number | undefined;
 
   /** The server spoke: requests still waiting on the start-up allowance now get the request limit. */
   private started(): void {

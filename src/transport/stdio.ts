@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
 import { clip, sanitizeLine, asText } from '../util/text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
-import { killStragglers, markedEnvironment, rememberGroup } from './stragglers.js';
+import { killAllStragglers, ProcessFamily } from './stragglers.js';
 
 export interface StdioCommand {
   command: string;
@@ -53,7 +53,7 @@ function installExitHook(): void {
   exitHookInstalled = true;
   process.once('exit', () => {
     for (const child of liveChildren) killGroup(child, 'SIGKILL');
-    killStragglers();
+    killAllStragglers();
   });
 }
 
@@ -119,8 +119,11 @@ export class StdioWire implements Wire {
     });
   }
 
-  /** Spawns the command and resolves once the process is running; rejects if it cannot start. */
-  static start(cmd: StdioCommand, limits: WireLimits = DEFAULT_LIMITS, redact: (text: string) => string = (t) => t): Promise<StdioWire> {
+  /**
+   * Spawns the command and resolves once the process is running; rejects if it cannot start.
+   * `family`: the processes of the target that starts it (cleaned up together, and only them).
+   */
+  static start(cmd: StdioCommand, family: ProcessFamily, limits: WireLimits = DEFAULT_LIMITS, redact: (text: string) => string = (t) => t): Promise<StdioWire> {
     installExitHook();
     return new Promise((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
@@ -128,7 +131,7 @@ export class StdioWire implements Wire {
         child = spawn(cmd.command, cmd.args, {
           cwd: cmd.cwd,
           // The marker is inherited by every descendant, even one that leaves the process group.
-          env: { ...(cmd.inheritEnv ? process.env : defaultEnvironment()), ...cmd.env, ...markedEnvironment() },
+          env: { ...(cmd.inheritEnv ? process.env : defaultEnvironment()), ...cmd.env, ...family.environment() },
           stdio: ['pipe', 'pipe', 'pipe'],
           // Own process group, so that grandchildren die with it.
           detached: true,
@@ -139,7 +142,7 @@ export class StdioWire implements Wire {
       }
       child.once('error', (err) => reject(new TargetUnavailableError(startFailure(cmd, err))));
       child.once('spawn', () => {
-        if (child.pid !== undefined) rememberGroup(child.pid);
+        if (child.pid !== undefined) family.remember(child.pid);
         resolve(new StdioWire(cmd, child, limits, redact));
       });
     });

@@ -2,32 +2,81 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
- * Every server process this run starts carries this variable, and so does everything it starts
- * in turn: a grandchild that left the server's process group (setsid) is out of reach of a group
- * kill, but not of this marker.
+ * The processes one target started, and everything they started in turn: each server process of a
+ * family starts as the leader of its own process group and session, and carries the family's own
+ * marker variable, which its descendants inherit — a grandchild that left the group (setsid) is out
+ * of reach of a group kill, but not of the marker. Several targets of one process (a fleet run with
+ * --jobs) are several families: cleaning up after one never touches another's processes.
  */
-const MARKER_NAME = 'MCP_PD_CHECK_RUN';
-const MARKER_VALUE = `${process.pid}-${randomUUID()}`;
-const RUN_MARKER: Record<string, string> = { [MARKER_NAME]: MARKER_VALUE };
-/** Set when a server is started; a sweep clears it, so runs that started nothing never scan /proc. */
-let armed = false;
-/**
- * The process groups (= sessions: each server starts detached, as the leader of both) of every
- * server this run started. A helper that emptied its environment loses the marker but keeps these.
- */
-const groups = new Set<number>();
+export class ProcessFamily {
+  /** A variable of its own name (not a shared name with its own value): a server started by a server of another family keeps both marks. */
+  private readonly marker = `MCP_PD_CHECK_RUN_${process.pid}_${randomUUID().replace(/-/g, '')}`;
+  private readonly needle = Buffer.from(`${this.marker}=1\0`);
+  /** The process groups (= sessions) of the servers it started. */
+  private readonly groups = new Set<number>();
+  /** Set when a server is started; a sweep clears it, so families that started nothing never scan /proc. */
+  private armed = false;
 
-/** Records a started server's pid, which is its process group and session id. */
-export function rememberGroup(pid: number): void {
-  groups.add(pid);
+  /** The environment entries for a server of this family about to start. */
+  environment(): Record<string, string> {
+    this.armed = true;
+    LIVE_FAMILIES.add(this);
+    return { [this.marker]: '1' };
+  }
+
+  /** Records a started server's pid, which is its process group and session id. */
+  remember(pid: number): void {
+    this.groups.add(pid);
+  }
+
+  /**
+   * Kills every process that still carries this family's marker, or is in the process group or
+   * session of a server of this family (Linux: read from /proc; elsewhere the process-group kill
+   * is all there is). Synchronous, so that it can run in an 'exit' handler. Returns how many.
+   */
+  killStragglers(): number {
+    if (!this.armed) return 0;
+    this.armed = false;
+    LIVE_FAMILIES.delete(this);
+    let killed = 0;
+    for (const pid of processIds()) {
+      const ids = groupAndSession(pid);
+      const inOurGroups = ids !== undefined && (this.groups.has(ids[0]) || this.groups.has(ids[1]));
+      if (!inOurGroups && !this.marks(pid)) continue;
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+        killed++;
+      } catch {
+        /* exited meanwhile */
+      }
+    }
+    return killed;
+  }
+
+  private marks(pid: string): boolean {
+    try {
+      return readFileSync(`/proc/${pid}/environ`).indexOf(this.needle) >= 0;
+    } catch {
+      return false; // gone, or not ours to read
+    }
+  }
 }
 
-/** The environment entries for a server about to start (and a sweep due at the end). */
-export function markedEnvironment(): Record<string, string> {
-  armed = true;
-  return RUN_MARKER;
+/** Families that started servers and have not swept yet: the process's exit sweeps them all. */
+const LIVE_FAMILIES = new Set<ProcessFamily>();
+
+/** Sweeps every family of this process (its 'exit' handler). */
+export function killAllStragglers(): void {
+  for (const family of [...LIVE_FAMILIES]) family.killStragglers();
 }
-const NEEDLE = Buffer.from(`${MARKER_NAME}=${MARKER_VALUE}\0`);
+
+function processIds(): string[] {
+  try {
+    return readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
+  } catch {
+    return [];
+  }
+}
 
 /** The process group and session of a process, from /proc/<pid>/stat (after the command name). */
 function groupAndSession(pid: string): [number, number] | undefined {
@@ -38,42 +87,4 @@ function groupAndSession(pid: string): [number, number] | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Kills every process that still carries this run's marker, or is in the process group or
- * session of a server this run started (Linux: read from /proc; elsewhere there is nothing to
- * read and the process-group kill is all there is). Synchronous, so that it can run in an 'exit'
- * handler. Returns how many were killed.
- */
-export function killStragglers(): number {
-  if (!armed) return 0;
-  armed = false;
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
-  } catch {
-    return 0;
-  }
-  let killed = 0;
-  for (const pid of pids) {
-    const ids = groupAndSession(pid);
-    const inOurGroups = ids !== undefined && (groups.has(ids[0]) || groups.has(ids[1]));
-    if (!inOurGroups) {
-      let environ: Buffer;
-      try {
-        environ = readFileSync(`/proc/${pid}/environ`);
-      } catch {
-        continue; // gone, or not ours to read
-      }
-      if (environ.indexOf(NEEDLE) < 0) continue;
-    }
-    try {
-      process.kill(Number(pid), 'SIGKILL');
-      killed++;
-    } catch {
-      /* exited meanwhile */
-    }
-  }
-  return killed;
 }

@@ -5,7 +5,7 @@ import { StdioWire, type StdioCommand } from './stdio.js';
 import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
 import { postProbe, type ProbeResult } from './probe.js';
 import { DEFAULT_LIMITS, DEFAULT_STARTUP_TIMEOUT_MS, type WireLimits } from './limits.js';
-import { killStragglers } from './stragglers.js';
+import { ProcessFamily } from './stragglers.js';
 import type { ReportTarget } from '../generated/report.js';
 import { Redactor } from '../safety/redact.js';
 
@@ -19,8 +19,14 @@ const WARMERS = 16;
 export interface TargetOptions {
   /** Time limit of every request, in ms. */
   timeoutMs: number;
-  /** Time a session gets to start and answer initialize, in ms (default: 30 s, or timeoutMs if longer). */
+  /**
+   * Time a session gets to start and answer initialize, in ms: a process's start-up allowance
+   * (default: 30 s, or timeoutMs if longer); for a URL, one budget for the whole connection attempt
+   * whatever transports are tried (default: timeoutMs).
+   */
   startupTimeoutMs?: number;
+  /** The option that set `startupTimeoutMs`, as errors name it ('--startup-timeout' or '--timeout'). */
+  startupOption?: string;
   limits?: WireLimits;
   /** Masks secrets in what the server sends; by default, those of this process's environment. */
   redactor?: Redactor;
@@ -80,17 +86,20 @@ export abstract class PooledTarget implements Target {
   private readonly started = new Set<McpSession>();
   protected readonly timeoutMs: number;
   protected readonly startupTimeoutMs: number;
+  protected readonly startupOption: string;
   protected readonly limits: WireLimits;
   readonly redactor: Redactor;
 
   constructor(options: TargetOptions) {
     this.timeoutMs = options.timeoutMs;
     this.startupTimeoutMs = options.startupTimeoutMs ?? Math.max(options.timeoutMs, DEFAULT_STARTUP_TIMEOUT_MS);
+    this.startupOption = options.startupOption ?? '--startup-timeout';
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.redactor = options.redactor ?? Redactor.forRun();
   }
 
-  protected abstract startWire(): Promise<Wire>;
+  /** Starts a session's wire within `budgetMs` (the part of the start-up allowance it may use). */
+  protected abstract startWire(budgetMs: number): Promise<Wire>;
 
   sessionsStarted(): McpSession[] {
     return [...this.started];
@@ -115,11 +124,18 @@ export abstract class PooledTarget implements Target {
     return session;
   }
 
+  /**
+   * Ends every session now, spares and sessions still starting included: requests in flight are
+   * answered as closed, and no session starts after it (the end of a run, or its deadline).
+   */
   async dispose(): Promise<void> {
     this.disposed = true;
     const spares = this.spares.splice(0);
+    const closeStarted = () => Promise.all([...this.started].map((s) => s.close()));
+    // Sessions still starting are closed first, so that no one waits out their start-up allowance.
+    await closeStarted();
     await Promise.all(spares.map((s) => s.then((x) => x.close(), () => {})));
-    await Promise.all([...this.started].map((s) => s.close()));
+    await closeStarted();
   }
 
   private pump(): void {
@@ -134,18 +150,26 @@ export abstract class PooledTarget implements Target {
     }
   }
 
-  protected async start(label: string): Promise<McpSession> {
+  /**
+   * Starts one session: its wire, then initialize, within `budgetMs`. Counted from `since` when
+   * given (a URL: connecting is part of the attempt, and another transport may have spent some of
+   * it), else from once the wire has started (a process: the allowance is for its start-up).
+   */
+  protected async start(label: string, budgetMs = this.startupTimeoutMs, since?: number): Promise<McpSession> {
     // A check stopped by a time limit may still be running: it must not start servers after the run.
     if (this.disposed) throw new TargetUnavailableError('the run is over; no new session is started');
-    const wire = await this.startWire();
+    const leftSince = (from: number) => Math.max(1, Math.round(budgetMs - (performance.now() - from)));
+    const wire = await this.startWire(since === undefined ? budgetMs : leftSince(since));
+    const from = since ?? performance.now();
+    const left = () => leftSince(from);
     if (this.disposed) {
       await wire.close();
       throw new TargetUnavailableError('the run is over; no new session is started');
     }
-    const session = new McpSession(wire, { label, timeoutMs: this.timeoutMs, startupTimeoutMs: this.startupTimeoutMs, redactor: this.redactor });
+    const session = new McpSession(wire, { label, timeoutMs: this.timeoutMs, startupTimeoutMs: this.startupTimeoutMs, startupOption: this.startupOption, redactor: this.redactor });
     this.started.add(session);
     try {
-      await session.initialize();
+      await session.initialize(left(), from);
     } catch (err) {
       await session.close();
       throw err;
@@ -158,6 +182,8 @@ export abstract class PooledTarget implements Target {
 export class StdioTarget extends PooledTarget {
   readonly kind = 'stdio' as const;
   readonly describe: string;
+  /** Its servers and what they start: cleaned up at the end, and never another target's. */
+  private readonly family = new ProcessFamily();
 
   constructor(private readonly command: StdioCommand, options: TargetOptions) {
     super(options);
@@ -165,7 +191,7 @@ export class StdioTarget extends PooledTarget {
   }
 
   protected startWire(): Promise<Wire> {
-    return StdioWire.start(this.command, this.limits, (text) => this.redactor.text(text));
+    return StdioWire.start(this.command, this.family, this.limits, (text) => this.redactor.text(text));
   }
 
   transport(): 'stdio' {
@@ -174,8 +200,8 @@ export class StdioTarget extends PooledTarget {
 
   override async dispose(): Promise<void> {
     await super.dispose();
-    // Whatever the servers started and left behind (even outside their process groups).
-    killStragglers();
+    // Whatever its servers started and left behind (even outside their process groups).
+    this.family.killStragglers();
   }
 }
 
@@ -198,7 +224,8 @@ export class HttpTarget extends PooledTarget {
 
   /** `headers` go on every request and never into a report. */
   constructor(private readonly url: URL, private readonly headers: Record<string, string>, options: TargetOptions & { transport?: HttpTransport }) {
-    super({ ...options, redactor: options.redactor ?? Redactor.forRun({ headers }) });
+    // A URL has no process to start: its first request gets the request limit unless told otherwise.
+    super({ ...options, startupTimeoutMs: options.startupTimeoutMs ?? options.timeoutMs, startupOption: options.startupOption ?? '--timeout', redactor: options.redactor ?? Redactor.forRun({ headers }) });
     this.describe = displayUrl(url);
     this.mode = options.transport ?? 'auto';
     if (this.mode !== 'auto') this.chosen = this.mode;
@@ -208,23 +235,29 @@ export class HttpTarget extends PooledTarget {
     return this.chosen ?? 'streamable-http';
   }
 
-  protected async startWire(): Promise<Wire> {
+  protected async startWire(budgetMs: number): Promise<Wire> {
     const redact = (text: string) => this.redactor.text(text);
-    if (this.transport() === 'sse') return SseWire.connect(this.url, this.headers, this.startupTimeoutMs, this.limits, redact);
+    if (this.transport() === 'sse') return SseWire.connect(this.url, this.headers, budgetMs, this.limits, redact);
     const wire = new HttpWire(this.url, this.headers, this.limits, redact);
     this.lastHttpWire = wire;
     return wire;
   }
 
+  /**
+   * The first session decides the transport, within one start-up budget whatever transports it
+   * tries; the others wait for that decision, and fail with its error when it failed (one
+   * connection attempt, not one per session).
+   */
   protected override async start(label: string): Promise<McpSession> {
-    if (this.chosen) return super.start(label);
+    const since = performance.now();
+    if (this.chosen) return super.start(label, this.startupTimeoutMs, since);
     if (this.deciding) {
-      await this.deciding.catch(() => {});
-      return super.start(label);
+      await this.deciding;
+      return super.start(label, this.startupTimeoutMs, performance.now());
     }
     this.deciding = (async () => {
       try {
-        const session = await super.start(label);
+        const session = await super.start(label, this.startupTimeoutMs, since);
         this.chosen ??= 'streamable-http';
         return session;
       } catch (err) {
@@ -233,9 +266,10 @@ export class HttpTarget extends PooledTarget {
         if (!(err instanceof TargetUnavailableError) || status === undefined || status < 400 || status > 499 || status === 401 || status === 403) throw err;
         this.chosen = 'sse';
         try {
-          return await super.start(label);
+          return await super.start(label, this.startupTimeoutMs, since);
         } catch (sseErr) {
-          throw new TargetUnavailableError(`${err.message}; the older HTTP+SSE transport did not work either: ${(sseErr as Error).message}`);
+          const waited = Math.round(performance.now() - since);
+          throw new TargetUnavailableError(`${err.message}; the older HTTP+SSE transport did not work either: ${(sseErr as Error).message} (${waited} ms in all)`);
         }
       }
     })();

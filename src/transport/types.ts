@@ -35,6 +35,8 @@ export interface Wire {
   close(options?: { terminate?: boolean }): Promise<void>;
   /** A request the transport itself could not deliver or get an answer to (HTTP 500, HTML…). */
   onRequestFailed?(handler: (id: unknown, reason: string) => void): void;
+  /** The request `id` timed out: stop reading whatever still arrives for it (HTTP: its response stream). */
+  abandon?(id: unknown): void;
   /** Told the negotiated protocol version (HTTP sends it as a header on later requests). */
   setProtocolVersion?(version: string): void;
   /** The last lines the server wrote to its log stream (sanitised, bounded). */

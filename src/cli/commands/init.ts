@@ -30,8 +30,10 @@ export function initCommand(): Command {
 async function runInit(words: string[], flags: InitFlags): Promise<number> {
   exitOnSignals();
   const out = new CliOutput();
-  const { initServer } = await import('../../library/init-server.js');
+  const [{ initServer }, { redactorForServer }] = await Promise.all([import('../../library/init-server.js'), import('../../library/server-target.js')]);
   const options = { ...(libraryOptions(flags as unknown as Flags, 'init', words) as InitServerOptions), configHeaders: writtenHeaders(flags.header ?? []) };
+  // A key among the server's arguments is masked in everything init says (the config gets ${VAR}).
+  out.redactor = redactorForServer(options);
   try {
     const outcome = await initServer(options, CLI_SPELLING);
     out.print(initSummary(outcome, { out: options.out ?? defaultOf<string>('out') }, TOOL_NAME));
