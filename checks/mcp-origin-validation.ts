@@ -1,3 +1,4 @@
+import { openingRequest } from '../src/transport/era.js';
 import { defineLiveCheck } from '../src/run/check.js';
 import type { Exchange, JsonObject } from '../src/transport/types.js';
 import { isLoopbackAddress } from '../src/protocol/server/origin.js';
@@ -33,16 +34,17 @@ export default defineLiveCheck({
       return ctx.skip('not-streamable');
     }
     const local = isLoopbackAddress(url.hostname);
-    const initialize: JsonObject = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcp-pd-check origin probe', version: '1' } } };
+    // What opens a conversation in this run's era: initialize, or server/discover with its headers.
+    const opening = openingRequest(ctx.era, { name: 'mcp-pd-check origin probe', version: '1' });
     const probes: Array<{ code: 'foreign-origin-accepted' | 'foreign-host-accepted'; headers: Record<string, string> }> = [
       { code: 'foreign-origin-accepted', headers: { origin: `http://${FOREIGN}` } },
       // Only a local server can know its own Host: a remote one may sit behind any name.
       ...(local ? [{ code: 'foreign-host-accepted' as const, headers: { host: FOREIGN } }] : []),
     ];
     for (const probe of probes) {
-      const got = await ctx.httpProbe(initialize, probe.headers);
+      const got = await ctx.httpProbe(opening.message, { ...opening.headers, ...probe.headers });
       const ex: Exchange = {
-        session: 'probe (no session)', method: 'initialize', request: initialize, durationMs: 0,
+        session: 'probe (no session)', method: String(opening.message.method), request: opening.message, durationMs: 0, era: ctx.era,
         note: `POST ${got.url} with ${Object.entries(probe.headers).map(([k, v]) => `${k}: ${v}`).join(', ')}: ${got.status !== undefined ? `HTTP ${got.status}` : got.problem}`,
         noResponse: 'closed',
       };

@@ -1,3 +1,4 @@
+import { LEGACY_ERA } from '../src/transport/era.js';
 import { defineLiveCheck } from '../src/run/check.js';
 import { isPlainObject } from '../src/protocol/payload.js';
 import { clip } from '../src/util/text.js';
@@ -17,6 +18,8 @@ export default defineLiveCheck({
   id: 'mcp-ping',
   title: 'ping is answered promptly with an empty result',
   spec: { doc: 'mcp-base', section: 'Utilities: Ping', level: 'MUST', requirements: [] },
+  // 2026-07-28 has no ping and no session to end.
+  eras: [LEGACY_ERA],
   needs: 'session',
   messages,
   async run(ctx) {

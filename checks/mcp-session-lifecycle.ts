@@ -1,3 +1,4 @@
+import { LEGACY_ERA } from '../src/transport/era.js';
 import { defineLiveCheck } from '../src/run/check.js';
 import { MODEL_MESSAGES } from '../src/model/rules.js';
 import type { Exchange, JsonObject } from '../src/transport/types.js';
@@ -18,6 +19,8 @@ export default defineLiveCheck({
   id: 'mcp-session-lifecycle',
   title: 'Streamable HTTP sessions: a terminated session id is answered 404, a request without one 400',
   spec: { doc: 'mcp-base', section: 'Transports: Session Management', level: 'MUST', requirements: [] },
+  // 2026-07-28 has no session: nothing to start, end or refuse without an id.
+  eras: [LEGACY_ERA],
   needs: 'http',
   messages,
   async run(ctx) {

@@ -4,7 +4,10 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { foreignRequest, isLoopbackAddress } from '../src/protocol/server/origin.js';
 import { isInitialize, readJson } from '../src/protocol/server/http-body.js';
-import { behaviourWith, createReferenceServer, type Behaviour, type ServerOptions } from './server.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { behaviourWith, createReferenceServer, newSessionState, type Behaviour, type ServerOptions } from './server.js';
+import { eraOfRequest, MODERN_ERA, modernHeaders } from '../src/transport/era.js';
+import type { JsonObject } from '../src/transport/types.js';
 
 export interface HttpOptions {
   port: number;
@@ -116,6 +119,8 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
     }
     if (req.method !== 'POST') return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     const body = await readJson(req, MAX_BODY_BYTES);
+    // 2026-07-28: no session; each request is answered on its own.
+    if (isModernRequest(req, body)) return answerModern(req, res, body);
     if (!isInitialize(body)) {
       // A server that ignores the header serves the request in its latest session (a fixture's fault).
       const latest = [...sessions.entries()].pop();
@@ -137,6 +142,34 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
     };
     await createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit, latencyMs: options.latencyMs }).connect(transport);
     await transport.handleRequest(req, res, body);
+  }
+
+  /** Grants of 2026 clients kept for the whole process (a fixture's fault: any client's fetch opens the tool for all). */
+  const processWide = newSessionState(options.fetchLimit);
+
+  async function answerModern(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const message = body as JsonObject;
+    const refused = headerProblem(req, message);
+    if (refused) return rpcError(res, 400, -32020, `Header mismatch: ${refused}`);
+    if (message.id === undefined || message.id === null) {
+      res.writeHead(202).end();
+      return;
+    }
+    const grants = behaviour.modernHttpGrants();
+    const state = grants === 'process-wide' ? processWide : newSessionState(options.fetchLimit);
+    const server = createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit, latencyMs: options.latencyMs, state, gated: grants !== 'none' });
+    const [client, serverSide] = InMemoryTransport.createLinkedPair();
+    const answer = new Promise<JsonObject>((resolve) => {
+      client.onmessage = (m) => {
+        if ('id' in m && m.id === message.id && !('method' in m)) resolve(m as JsonObject);
+      };
+    });
+    await server.connect(serverSide);
+    await client.start();
+    await client.send(message as never);
+    const reply = await answer;
+    await server.close();
+    send(res, 200, reply);
   }
 
   const sweeper = setInterval(() => {
@@ -169,4 +202,22 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** A POST of a 2026-07-28 client: its protocol header, or the envelope in its body. */
+function isModernRequest(req: IncomingMessage, body: unknown): boolean {
+  if (req.headers['mcp-protocol-version'] === MODERN_ERA) return true;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && eraOfRequest(body as JsonObject) === MODERN_ERA;
+}
+
+/** What is wrong with a 2026 request's standard headers (they must agree with its body), if anything. */
+function headerProblem(req: IncomingMessage, message: JsonObject): string | undefined {
+  if (message.id === undefined || message.id === null) return undefined;
+  const want = modernHeaders(message);
+  for (const [name, value] of Object.entries(want)) {
+    const got = req.headers[name];
+    if (got === undefined) return `the ${name} header is missing (it must be ${value})`;
+    if (got !== value) return `the ${name} header says '${String(got)}' but the body says '${value}'`;
+  }
+  return undefined;
 }

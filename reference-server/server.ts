@@ -18,6 +18,8 @@ import { Notebook, NoteError } from './notes.js';
 import { parseSelection } from '../src/protocol/server/payloads.js';
 import { answerRead, DESCRIPTIONS_RESOURCE, gateCall, readResult, refusal } from '../src/protocol/server/disclosure.js';
 import { clarifyValidationError } from './sdk-errors.js';
+import { EraFront } from '../src/protocol/server/era-front.js';
+import type { Era } from '../src/transport/era.js';
 import { TOOLS } from './tools.js';
 import { DEFAULT_FETCH_LIMIT, FetchLimiter } from '../src/protocol/server/limits.js';
 
@@ -31,9 +33,21 @@ export interface SessionState {
   grants: Set<string>;
   notebook: Notebook;
   fetches: FetchLimiter;
+  /** The protocol era its client speaks, once its first request said it. */
+  era?: Era;
 }
 
+/**
+ * Whose grants a 2026-07-28 client over HTTP holds, where there is no session: none (calls are
+ * not gated: PD v2.1 §5 ties a grant to a session), each request its own, or one set for the process.
+ */
+export type ModernHttpGrants = 'none' | 'per-request' | 'process-wide';
+
 export interface ServerOptions {
+  /** The state to serve from (a 2026 HTTP request's); by default one of its own, for its one session. */
+  state?: SessionState;
+  /** Whether calls wait for their description to be fetched (default true; 2026 over HTTP: see ModernHttpGrants). */
+  gated?: boolean;
   /** Description fetches allowed per minute and session; 0: no limit. */
   fetchLimit?: number;
   /**
@@ -76,6 +90,8 @@ export interface Behaviour {
   requiresSessionId(): boolean;
   /** Whether ping is answered (MCP: with an empty result). */
   answersPing(): boolean;
+  /** Over HTTP in 2026-07-28, where there is no session: whose grants a request holds. */
+  modernHttpGrants(): ModernHttpGrants;
 }
 
 /** tools/list pages hold this many tools, so that clients are shown pagination working. */
@@ -139,6 +155,7 @@ export const referenceBehaviour: Behaviour = {
   validatesOrigin: () => true,
   requiresSessionId: () => true,
   answersPing: () => true,
+  modernHttpGrants: () => 'none',
 
   initializeExtras: () => ({ dashdash: SERVER_DASHDASH }),
   aiHelp: (params) => aiHelp(params),
@@ -159,13 +176,13 @@ export const referenceBehaviour: Behaviour = {
   },
 };
 
-function callTool(behaviour: Behaviour, state: SessionState, name: string, args: Record<string, unknown>): CallToolResult {
+function callTool(behaviour: Behaviour, state: SessionState, name: string, args: Record<string, unknown>, gated: boolean): CallToolResult {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) {
     // Unknown tools are protocol errors (MCP tools spec, Error Handling).
     throw Object.assign(new Error(`Unknown tool: ${name}`), { code: -32602 });
   }
-  if (gateCall(name, library, (t) => behaviour.isAuthorized(state, t))) return behaviour.refuse(name);
+  if (gated && gateCall(name, library, (t) => behaviour.isAuthorized(state, t))) return behaviour.refuse(name);
   const problems = behaviour.validateArguments(name, args);
   if (problems.length) return behaviour.rejectArguments(name, problems);
   try {
@@ -176,6 +193,11 @@ function callTool(behaviour: Behaviour, state: SessionState, name: string, args:
   }
 }
 
+/** A session's state at its start: no grants, an empty notebook, a full fetch budget. */
+export function newSessionState(fetchLimit?: number): SessionState {
+  return { grants: new Set(), notebook: new Notebook(), fetches: new FetchLimiter(fetchLimit ?? DEFAULT_FETCH_LIMIT) };
+}
+
 export function behaviourWith(overrides: Partial<Behaviour> = {}): Behaviour {
   return { ...referenceBehaviour, ...overrides };
 }
@@ -183,7 +205,8 @@ export function behaviourWith(overrides: Partial<Behaviour> = {}): Behaviour {
 /** One Server per MCP session: over stdio that is the process, over HTTP one per Mcp-Session-Id. */
 export function createReferenceServer(overrides: Partial<Behaviour> = {}, options: ServerOptions = {}): Server {
   const behaviour = behaviourWith(overrides);
-  const state: SessionState = { grants: new Set(), notebook: new Notebook(), fetches: new FetchLimiter(options.fetchLimit ?? DEFAULT_FETCH_LIMIT) };
+  const state: SessionState = options.state ?? newSessionState(options.fetchLimit);
+  const gated = options.gated ?? true;
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
@@ -210,23 +233,41 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
     return behaviour.readResource(req.params.uri, state);
   });
   server.setRequestHandler(CallToolRequestSchema, (req) =>
-    callTool(behaviour, state, req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>),
+    callTool(behaviour, state, req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, gated),
   );
   const connect = server.connect.bind(server);
   server.connect = async (transport) => {
     const send = transport.send.bind(transport);
-    transport.send = (message, options) => send(clarifyValidationError(message) as typeof message, options);
     await connect(transport);
     const latency = options.latencyMs;
-    const handle = transport.onmessage;
-    if (latency && handle) {
-      transport.onmessage = (message, extra) => {
+    const sdkHandle = transport.onmessage!;
+    const handle: typeof sdkHandle = latency
+      ? (message, extra) => {
         const ms = 'method' in message ? latency(message.method, (message.params ?? {}) as Record<string, unknown>) : 0;
         if (ms === Infinity) return;
-        if (ms > 0) setTimeout(() => handle(message, extra), ms);
-        else handle(message, extra);
-      };
-    }
+        if (ms > 0) setTimeout(() => sdkHandle(message, extra), ms);
+        else sdkHandle(message, extra);
+      }
+      : sdkHandle;
+    // Both protocol eras on one connection: its first request says which (the SDK speaks 2025-11-25).
+    let sendOptions: Parameters<typeof send>[1];
+    let extra: Parameters<typeof sdkHandle>[1];
+    const front = new EraFront({
+      toServer: (m) => handle(m as never, extra),
+      toClient: (m) => void send(clarifyValidationError(m as never) as never, sendOptions),
+      // tools/list and the resource list are the same for every client; a read is the client's own.
+      cacheScope: (method) => (method === 'resources/read' ? 'private' : 'public'),
+    });
+    transport.onmessage = (message, ex) => {
+      extra = ex;
+      front.fromClient(message as never);
+      state.era = front.era;
+    };
+    transport.send = (message, opts) => {
+      sendOptions = opts;
+      front.fromServer(message as never);
+      return Promise.resolve();
+    };
   };
   return server;
 }

@@ -1,9 +1,9 @@
-import { verdictSentence } from '../src/core/verdict-sentence.js';
+import { reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport } from '../src/generated/report.js';
 import { makeVisible } from '../src/util/text.js';
 import { fenceOffCommands } from './ci-fence.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
-import { countsLine, entries, othersLine } from './group.js';
+import { countsLine, entries, othersLine, resultName } from './group.js';
 
 /**
  * Workflow-command data: no line break (or % that could forge one) survives, so no text can start
@@ -25,18 +25,18 @@ function property(text: string): string {
 export function renderGithub(report: CheckReport, commandsOff?: string, verbose = false): string {
   const lines: string[] = [];
   const proofs: string[] = [];
-  if (report.verdict) lines.push(`::notice title=${property(`mcp-pd-check: progressive disclosure ${report.verdict.implements}`)}::${data(verdictSentence(report.verdict))}`);
+  if (report.verdict) lines.push(`::notice title=${property(`mcp-pd-check: progressive disclosure ${report.verdict.implements}`)}::${data(reportVerdictSentence(report))}`);
   for (const r of report.results) {
     for (const e of entries(r.findings.filter((f) => f.level !== 'info' && !f.accepted), verbose)) {
       const f = e.finding;
-      const props = [`title=${property(`${r.id}${f.location?.tool ? ` [${f.location.tool}]` : ''}`)}`];
+      const props = [`title=${property(`${resultName(report, r)}${f.location?.tool ? ` [${f.location.tool}]` : ''}`)}`];
       if (f.location?.file) {
         props.unshift(`file=${property(f.location.file)}`, ...(f.location.line ? [`line=${f.location.line}`, `col=${f.location.column ?? 1}`] : []));
       }
       const message = e.others.length ? `${f.message} (…${othersLine(e)})` : f.message;
       const text = f.hint ? `${message} Fix: ${f.hint}` : message;
       lines.push(`::${f.level === 'error' ? 'error' : 'warning'} ${props.join(',')}::${data(text)}`);
-      if (f.level === 'error' && f.transcript?.length) proofs.push(`${r.id}: ${makeVisible(f.message)}\n${[...sequenceLines(f), exchangesAsText(f.transcript.slice(-4))].map(makeVisible).join('\n')}`);
+      if (f.level === 'error' && f.transcript?.length) proofs.push(`${resultName(report, r)}: ${makeVisible(f.message)}\n${[...sequenceLines(f), exchangesAsText(f.transcript.slice(-4))].map(makeVisible).join('\n')}`);
     }
   }
   const s = report.summary;

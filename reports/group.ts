@@ -1,4 +1,4 @@
-import type { Finding } from '../src/generated/report.js';
+import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
 import { listing, plural } from '../src/util/text.js';
 
 /** A finding as shown, with the findings of the same code on other tools folded into it. */
@@ -87,4 +87,69 @@ export function notCalledByReason(notCalled: ReadonlyArray<{ tool: string; why: 
   const groups = new Map<string, string[]>();
   for (const n of notCalled) (groups.get(n.why) ?? groups.set(n.why, []).get(n.why)!).push(n.tool);
   return [...groups].map(([why, tools]) => ({ tools, why }));
+}
+
+/** How many protocol eras a report's results cover (1 for a report of one era or of files). */
+export function erasChecked(report: Pick<CheckReport, 'eras'>): number {
+  return Math.max(1, (report.eras ?? []).filter((e) => e.checked).length);
+}
+
+/** A result's name as reports show it: its id, with its era when the report covers several. */
+export function resultName(report: Pick<CheckReport, 'eras'>, r: CheckResult): string {
+  return r.era && erasChecked(report) > 1 ? `${r.id} (${r.era})` : r.id;
+}
+
+/**
+ * The names of several results for one line: a check that appears here in every era checked is
+ * named once, without its era; the others with theirs.
+ */
+export function resultNames(report: Pick<CheckReport, 'eras'>, results: readonly CheckResult[], name: (r: CheckResult, shown: string) => string = (_r, shown) => shown): string[] {
+  const eras = erasChecked(report);
+  const count = new Map<string, number>();
+  for (const r of results) count.set(r.id, (count.get(r.id) ?? 0) + 1);
+  const out: string[] = [];
+  const said = new Set<string>();
+  for (const r of results) {
+    if (eras > 1 && count.get(r.id) === eras) {
+      if (!said.has(r.id)) out.push(name(r, r.id));
+      said.add(r.id);
+    } else out.push(name(r, resultName(report, r)));
+  }
+  return out;
+}
+
+/** Results of one status with a check that has it in every era shown once, without an era. */
+export function acrossEras(report: Pick<CheckReport, 'eras'>, results: readonly CheckResult[]): CheckResult[] {
+  const eras = erasChecked(report);
+  if (eras < 2) return [...results];
+  const count = new Map<string, number>();
+  for (const r of results) count.set(r.id, (count.get(r.id) ?? 0) + 1);
+  const seen = new Set<string>();
+  return results.flatMap((r) => {
+    if (count.get(r.id) !== eras) return [r];
+    if (seen.has(r.id)) return [];
+    seen.add(r.id);
+    const { era: _era, ...same } = r;
+    return [same];
+  });
+}
+
+/**
+ * A report's results for a table: a check that found nothing in any era (the same status in each,
+ * no warnings or errors) is one row, without an era; the others one row per era.
+ */
+export function tableResults(report: Pick<CheckReport, 'eras' | 'results'>): CheckResult[] {
+  if (erasChecked(report) < 2) return report.results;
+  const quiet = (r: CheckResult) => !r.findings.some((f) => f.level !== 'info');
+  const byId = new Map<string, CheckResult[]>();
+  for (const r of report.results) byId.set(r.id, [...(byId.get(r.id) ?? []), r]);
+  const shown = new Set<string>();
+  return report.results.flatMap((r) => {
+    const all = byId.get(r.id)!;
+    if (!(all.every(quiet) && all.every((x) => x.status === r.status))) return [r];
+    if (shown.has(r.id)) return [];
+    shown.add(r.id);
+    const { era: _era, ...same } = r;
+    return [same];
+  });
 }

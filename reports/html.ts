@@ -1,7 +1,7 @@
-import { verdictSentence } from '../src/core/verdict-sentence.js';
+import { reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
-import { entries, othersLine, type Entry } from './group.js';
+import { entries, othersLine, type Entry, resultName } from './group.js';
 import { asText, plural } from '../src/util/text.js';
 
 /** HTML text: every server- or file-provided string goes through here. */
@@ -69,7 +69,7 @@ export function renderHtml(report: CheckReport, verbose = false): string {
   const t = report.target;
   const tokens = tokenData(report);
   const v = report.verdict;
-  const checks = report.results.map((r) => `<section class="check"><h3><span class="badge" style="background:${COLOR[r.status]}">${r.status}</span> <code>${esc(r.id)}</code> ${esc(r.title)} <span class="muted">§${esc(r.spec.section)} ${esc(r.spec.level)} · ${r.durationMs} ms</span></h3>`
+  const checks = report.results.map((r) => `<section class="check"><h3><span class="badge" style="background:${COLOR[r.status]}">${r.status}</span> <code>${esc(resultName(report, r))}</code> ${esc(r.title)} <span class="muted">§${esc(r.spec.section)} ${esc(r.spec.level)} · ${r.durationMs} ms</span></h3>`
     + (r.findings.length ? `<ul>${entries(r.findings, verbose, { files: true }).map(finding).join('')}</ul>` : '') + '</section>').join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -85,7 +85,7 @@ svg text{font-size:12px;fill:#1f2328}svg .n{fill:#57606a}
 <h1>mcp-pd-check ${esc(report.tool.version)}</h1>
 <p>${esc(t.command ?? t.url ?? (t.paths ?? []).join(' '))} (${esc(t.kind)})${t.serverInfo?.name ? ` — ${esc(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s</p>
 <p class="summary"><span style="color:${COLOR.pass}">${s.passed} passed</span><span style="color:${COLOR.fail}">${s.failed} failed</span><span style="color:${COLOR.warn}">${plural(s.warnings, 'warning')}</span><span class="muted">${s.skipped} skipped</span><span style="color:${COLOR.error}">${plural(s.errors, 'error')}</span></p>
-${v ? `<p id="verdict" class="verdict ${v.implements}"><b>Progressive disclosure: ${v.implements}</b> — ${esc(verdictSentence(v))}</p>` : ''}
+${v ? `<p id="verdict" class="verdict ${v.implements}"><b>Progressive disclosure: ${v.implements}</b> — ${esc(reportVerdictSentence(report))}</p>` : ''}
 <h2>Tokens per tool</h2>
 ${chart(tokens)}
 <h2>Checks</h2>

@@ -1,4 +1,5 @@
 import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
+import { resultName } from './group.js';
 import { inlineJson } from '../src/util/text.js';
 
 /** XML 1.0 text: escaped, and without the characters XML cannot carry at all. */
@@ -19,8 +20,8 @@ function describe(f: Finding): string {
   return lines.join('\n');
 }
 
-function testcase(r: CheckResult): string {
-  const open = `    <testcase classname="${xml(r.id.split('-')[0]!)}" name="${xml(`${r.id}: ${r.title}`)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
+function testcase(report: CheckReport, r: CheckResult): string {
+  const open = `    <testcase classname="${xml(r.id.split('-')[0]!)}" name="${xml(`${resultName(report, r)}: ${r.title}`)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
   const problems = r.findings.filter((f) => f.level !== 'info');
   const body = problems.map(describe).join('\n\n');
   const first = xml(problems[0]?.message ?? '');
@@ -52,7 +53,7 @@ export function renderJunitSuites(suites: Array<{ name?: string; report: CheckRe
   for (const { name, report } of suites) {
     const t = report.target;
     const suite = name ?? `mcp-pd-check ${t.command ?? t.url ?? (t.paths ?? []).join(' ')}`;
-    lines.push(`  <testsuite name="${xml(suite)}" ${counts([report])} timestamp="${xml(report.startedAt)}">`, ...report.results.map(testcase), '  </testsuite>');
+    lines.push(`  <testsuite name="${xml(suite)}" ${counts([report])} timestamp="${xml(report.startedAt)}">`, ...report.results.map((r) => testcase(report, r)), '  </testsuite>');
   }
   lines.push('</testsuites>', '');
   return lines.join('\n');

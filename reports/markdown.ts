@@ -1,8 +1,8 @@
-import { verdictSentence } from '../src/core/verdict-sentence.js';
+import { reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { sanitizeLine } from '../src/util/text.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
-import { countsLine, entries, notCalledByReason, othersLine } from './group.js';
+import { countsLine, entries, notCalledByReason, othersLine, resultName, tableResults } from './group.js';
 
 const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥' };
 const VERDICT = { yes: '✅ yes', partly: '⚠️ partly', no: '❌ no' };
@@ -35,17 +35,17 @@ export function renderMarkdown(report: CheckReport, verbose = false): string {
   const out = [
     `## mcp-pd-check: ${s.failed + s.errors ? '❌' : s.warnings ? '⚠️' : '✅'} ${countsLine(s)}`,
     '',
-    ...(v ? [`**Progressive disclosure: ${VERDICT[v.implements]}** — ${cell(verdictSentence(v))}`, ''] : []),
+    ...(v ? [`**Progressive disclosure: ${VERDICT[v.implements]}** — ${cell(reportVerdictSentence(report))}`, ''] : []),
     ...(v?.notCalled?.length ? [`Not called, to do no harm: ${cell(notCalledByReason(v.notCalled).map((g) => `${g.tools.join(', ')} (${g.why})`).join('; '))}.`, ''] : []),
     `Target: ${cell(t.command ?? t.url ?? (t.paths ?? []).join(' '))} (${t.kind})${t.serverInfo?.name ? `, server ${cell(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''}`,
     '',
     '| | check | spec | findings |',
     '| --- | --- | --- | --- |',
-    ...report.results.map((r) => `| ${ICON[r.status]} | \`${r.id}\` ${cell(r.title)} | §${cell(r.spec.section)} ${r.spec.level} | ${r.findings.filter((f) => f.level !== 'info').length} |`),
+    ...tableResults(report).map((r) => `| ${ICON[r.status]} | \`${resultName(report, r)}\` ${cell(r.title)} | §${cell(r.spec.section)} ${r.spec.level} | ${r.findings.filter((f) => f.level !== 'info').length} |`),
   ];
   const problems = report.results.filter((r) => r.status === 'fail' || r.status === 'error' || r.status === 'warn');
   for (const r of problems) {
-    out.push('', `### ${ICON[r.status]} \`${r.id}\``, '');
+    out.push('', `### ${ICON[r.status]} \`${resultName(report, r)}\``, '');
     for (const e of entries(r.findings.filter((f) => f.level !== 'info'), verbose, { files: true })) {
       const f = e.finding;
       const where = f.location?.file ? ` ${cell(`${f.location.file}:${f.location.line ?? 1}`)}` : f.location?.tool ? ` [${cell(f.location.tool)}]` : '';

@@ -1,6 +1,7 @@
 import { checkDocUrl, readCheckDoc } from '../src/core/check-docs.js';
 import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
 import { fingerprint } from '../src/core/baseline.js';
+import { erasChecked } from './group.js';
 
 const LEVEL: Record<Finding['level'], 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 
@@ -22,7 +23,7 @@ function rule(r: CheckResult) {
   };
 }
 
-function result(r: CheckResult, ruleIndex: number, f: Finding, baselined: boolean) {
+function result(r: CheckResult, ruleIndex: number, f: Finding, baselined: boolean, namesEra: boolean) {
   const loc = f.location;
   const location = loc?.file
     ? { physicalLocation: { artifactLocation: { uri: fileUri(loc.file) }, region: { startLine: loc.line ?? 1, startColumn: loc.column ?? 1 } } }
@@ -31,12 +32,12 @@ function result(r: CheckResult, ruleIndex: number, f: Finding, baselined: boolea
     ruleId: r.id,
     ruleIndex,
     level: LEVEL[f.level],
-    message: { text: f.hint ? `${f.message} Fix: ${f.hint}` : f.message },
+    message: { text: `${namesEra && r.era ? `[${r.era}] ` : ''}${f.hint ? `${f.message} Fix: ${f.hint}` : f.message}` },
     locations: [location],
     // Code scanning matches alerts across runs by this: check, code and location, never the text.
-    partialFingerprints: { 'mcpPdCheck/v2': fingerprint(r.id, f) },
+    partialFingerprints: { 'mcpPdCheck/v2': fingerprint(r.id, f, r.era) },
     ...(f.accepted !== undefined || baselined ? { baselineState: f.accepted ? 'unchanged' : 'new' } : {}),
-    properties: { code: f.code, args: f.args, ...(loc?.pointer ? { jsonPointer: loc.pointer } : {}) },
+    properties: { code: f.code, args: f.args, ...(loc?.pointer ? { jsonPointer: loc.pointer } : {}), ...(r.era ? { era: r.era } : {}) },
   };
 }
 
@@ -47,13 +48,16 @@ function fileUri(path: string): string {
 
 /** SARIF 2.1.0: a rule per check, a result per error/warning finding (files: physical locations; live: logical). */
 export function renderSarif(report: CheckReport): string {
+  // A rule per check, once however many protocol eras ran it; a result names its era in its text.
+  const ruleIds = [...new Set(report.results.map((r) => r.id))];
+  const rules = ruleIds.map((id) => rule(report.results.find((r) => r.id === id)!));
   const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [{
-      tool: { driver: { name: report.tool.name, version: report.tool.version, rules: report.results.map(rule) } },
+      tool: { driver: { name: report.tool.name, version: report.tool.version, rules } },
       invocations: [{ executionSuccessful: report.summary.errors === 0, startTimeUtc: report.startedAt }],
-      results: report.results.flatMap((r, i) => r.findings.filter((f) => f.level !== 'info').map((f) => result(r, i, f, report.baseline !== undefined))),
+      results: report.results.flatMap((r) => r.findings.filter((f) => f.level !== 'info').map((f) => result(r, ruleIds.indexOf(r.id), f, report.baseline !== undefined, erasChecked(report) > 1))),
     }],
   };
   return `${JSON.stringify(log, null, 2)}\n`;

@@ -1,8 +1,8 @@
-import { verdictSentence } from '../src/core/verdict-sentence.js';
+import { reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../src/generated/report.js';
 import { clip, inlineJson, listing, plural, sanitizeLine, asText } from '../src/util/text.js';
-import { entries, notCalledByReason, othersLine, type Entry } from './group.js';
+import { acrossEras, entries, notCalledByReason, othersLine, resultName, resultNames, type Entry } from './group.js';
 import { fenceOffCommands } from './ci-fence.js';
 import { sequenceLines } from './exchange-text.js';
 
@@ -48,7 +48,7 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     out.push('', paint.bold(`${group.heading} (${results.length})`));
     // A server without progressive disclosure: what passed is one line, what matters is above.
     if (r0IsPass(group.status) && firstContact) {
-      out.push(`  ${paint(group.mark)} ${c.gray(sanitizeLine(listing(results.map((r) => r.id), 12).replace(/'/g, '')))}`);
+      out.push(`  ${paint(group.mark)} ${c.gray(sanitizeLine(listing(resultNames(report, results), 12).replace(/'/g, '')))}`);
       continue;
     }
     if (group.status === 'skip' && !options.verbose) {
@@ -59,7 +59,7 @@ export function renderText(report: CheckReport, options: TextOptions): string {
         byReason.set(reason, [...(byReason.get(reason) ?? []), r]);
       }
       for (const [reason, same] of byReason) {
-        const ids = same.map((r) => `${r.id}${r.spec.criterion ? ` #${r.spec.criterion}` : ''}`).join(', ');
+        const ids = resultNames(report, same, (r, shown) => `${shown}${r.spec.criterion ? ` #${r.spec.criterion}` : ''}`).join(', ');
         out.push(`  ${paint(group.mark)} ${c.bold(ids)}  ${c.gray(sanitizeLine(clip(reason.replace(/^This check needs/, same.length > 1 ? 'These checks need' : 'This check needs'), width)))}`);
       }
       continue;
@@ -67,13 +67,14 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     // Checks the run's time cut before they started say the same: one line, as the skipped do.
     const notRun = group.status === 'error' && !options.verbose ? results.filter((r) => r.findings.length === 1 && r.findings[0]!.code === 'not-run') : [];
     if (notRun.length > 1) {
-      out.push(`  ${paint(group.mark)} ${c.bold(listing(notRun.map((r) => `${r.id}${r.spec.criterion ? ` #${r.spec.criterion}` : ''}`), 12).replace(/'/g, ''))}`);
+      out.push(`  ${paint(group.mark)} ${c.bold(listing(resultNames(report, notRun, (r, shown) => `${shown}${r.spec.criterion ? ` #${r.spec.criterion}` : ''}`), 12).replace(/'/g, ''))}`);
       out.push(`      ${sanitizeLine(notRun[0]!.findings[0]!.message.replace('this check', 'these checks'))}`, `        ${c.gray(`fix: ${sanitizeLine(notRun[0]!.findings[0]!.hint ?? '')}`)}`);
     }
-    for (const r of results) {
+    // A check that passed in every era checked is one line.
+    for (const r of group.status === 'pass' ? acrossEras(report, results) : results) {
       if (notRun.length > 1 && notRun.includes(r)) continue;
       const crit = r.spec.criterion ? ` #${r.spec.criterion}` : '';
-      out.push(`  ${paint(group.mark)} ${c.bold(r.id)}${c.gray(crit)}  ${r.title}  ${c.gray(`§${r.spec.section} ${r.spec.level}, ${r.durationMs} ms`)}`);
+      out.push(`  ${paint(group.mark)} ${c.bold(resultName(report, r))}${c.gray(crit)}  ${r.title}  ${c.gray(`§${r.spec.section} ${r.spec.level}, ${r.durationMs} ms`)}`);
       const shown = new Set<string>();
       // Info lines of a live run (token counts, forms seen) are for --verbose: the verdict sums them up.
       const showInfo = options.verbose || t.kind === 'files';
@@ -123,7 +124,7 @@ function nextSteps(report: CheckReport, command: string, c: ChalkInstance): stri
 function renderVerdict(report: CheckReport, c: ChalkInstance): string[] {
   const v = report.verdict;
   if (!v) return [];
-  const lines = ['', VERDICT_PAINT[v.implements](c).bold(`PROGRESSIVE DISCLOSURE: ${v.implements.toUpperCase()}`), `  ${sanitizeLine(verdictSentence(v))}`];
+  const lines = ['', VERDICT_PAINT[v.implements](c).bold(`PROGRESSIVE DISCLOSURE: ${v.implements.toUpperCase()}`), `  ${sanitizeLine(reportVerdictSentence(report))}`];
   if (v.selection) lines.push(c.gray(`  found by their minimal descriptions: ${Math.round(v.selection.top1 * 100)} % of ${plural(v.selection.queries, 'query', 'queries')} from the tools' own descriptions rank their tool first (BM25, MRR ${v.selection.mrr.toFixed(2)})`));
   if (v.notTestable.length) lines.push(c.gray(`  not testable without the resource: ${v.notTestable.join(', ')}`));
   // What would prove the unproven criteria: the hint their own finding carries.

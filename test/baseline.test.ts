@@ -17,23 +17,24 @@ t.test('a baseline makes a failing server pass the gate; fixing it makes the ent
 
   const update = await runCli(['--baseline', file, '--update-baseline', ...failing]);
   t.equal(update.code, 0, 'updating accepts every finding');
-  // Five tools called unfetched (the destructive one is never called), each refusal pointing at the bare resource.
-  t.match(update.stderr, /baseline .* written: 5 accepted findings/);
+  // Five tools called unfetched (the destructive one is never called), each refusal pointing at the bare
+  // resource, in each of the two protocol eras the fixture speaks (each era's findings are its own).
+  t.match(update.stderr, /baseline .* written: 10 accepted findings/);
   const written = JSON.parse(readFileSync(file, 'utf8'));
   t.equal(written.baselineVersion, 2);
   t.ok(written.accepted.every((e: { code?: string }) => e.code === 'wrong-resource-uri'), 'each entry names its code');
-  t.equal(written.accepted.length, 5);
+  t.equal(written.accepted.length, 10);
 
   const gated = await runCli(['--format', 'json', '--baseline', file, ...failing]);
   t.equal(gated.code, 0, 'with the baseline the same failures pass the gate');
   const report = JSON.parse(gated.stdout);
   t.same(reportSchemaErrors(report), []);
-  t.same({ accepted: report.baseline.accepted, stale: report.baseline.stale.length }, { accepted: 5, stale: 0 });
+  t.same({ accepted: report.baseline.accepted, stale: report.baseline.stale.length }, { accepted: 10, stale: 0 });
   t.ok(report.results.find((r: { id: string }) => r.id === 'pd-description-required').findings.some((f: { accepted?: boolean }) => f.accepted), 'findings are still reported, marked accepted');
 
   const fixed = await runCli(['--only', 'pd-description-required', '--explore', '0', '--baseline', file, '--', 'node', REFERENCE]);
   t.equal(fixed.code, 0);
-  t.match(fixed.stdout, /5 stale \(fixed — run with --update-baseline to drop them\)/);
+  t.match(fixed.stdout, /10 stale \(fixed — run with --update-baseline to drop them\)/);
 
   // A new failure is not covered by the old baseline.
   const other = await runCli(['--only', 'pd-description-required,pd-unknown-tool', '--explore', '0', '--baseline', file, '--', 'node', fixtureBundle('pd-unknown-tool--no-entry')]);

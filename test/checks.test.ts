@@ -35,7 +35,8 @@ function fixtureCases(check: LiveCheck): InvalidCase[] {
   for (const fixture of FIXTURES.filter((f) => f.check === check.id)) {
     // A fault that shows only over a whole run (a grant that expires) is tested end to end only;
     // one of Mcp-Session-Id (an ended session still answered) needs the HTTP transport itself.
-    if (fixture.expectation.wholeRunOnly || fixture.expectation.httpLayer) continue;
+    // A fault of one protocol era is proven in both eras, over real transports (the tester speaks 2025-11-25).
+    if (fixture.expectation.wholeRunOnly || fixture.expectation.httpLayer || fixture.expectation.era) continue;
     // HTTP-only fixtures fail in-process too: every in-process session shares the process.
     // A fixture that breaks a rule of the model: the exploration finds it and shrinks it.
     const shortest = fixture.modelRule ? MAX_STEPS : undefined;

@@ -25,7 +25,9 @@ t.test('one run against the reference server writes all five CI outputs', async 
 
   const junit = readFileSync(files.junit, 'utf8');
   t.match(junit, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites /);
-  t.equal((junit.match(/<testcase /g) ?? []).length, LIVE_CHECKS.length, 'a testcase per check');
+  // The reference server speaks both protocol eras: every check runs in each.
+  t.equal((junit.match(/<testcase /g) ?? []).length, 2 * LIVE_CHECKS.length, 'a testcase per check and era');
+  t.match(junit, /name="pd-session-isolation \(2026-07-28\): /, 'a testcase names its era');
   t.notMatch(junit, /<failure /, 'no failures against the reference server');
 
   const sarif = JSON.parse(readFileSync(files.sarif, 'utf8'));
@@ -41,7 +43,9 @@ t.test('one run against the reference server writes all five CI outputs', async 
 
   t.match(readFileSync(files.github, 'utf8'), /^::notice title=mcp-pd-check::\d+ passed, 0 failed/m);
   const markdown = readFileSync(files.markdown, 'utf8');
-  for (const c of LIVE_CHECKS) t.match(markdown, new RegExp(`^\\| \\S+ \\| \`${c.id}\` `, "m"), `markdown table lists ${c.id}`);
+  // A check that passed in both eras is one row; mcp-ping, which 2026-07-28 does not have, one row per era.
+  for (const c of LIVE_CHECKS.filter((c) => c.id !== 'mcp-ping')) t.match(markdown, new RegExp(`^\\| \\S+ \\| \`${c.id}\` `, "m"), `markdown table lists ${c.id}`);
+  t.match(markdown, /^\| \S+ \| `mcp-ping \(2026-07-28\)` /m, 'a check of one era only is shown with its era');
 });
 
 t.test('the HTML report renders its token chart in a headless browser', { skip: process.env.MCP_PD_CHECK_REQUIRE_BROWSER ? false : browserMissing }, async (t) => {
@@ -78,8 +82,8 @@ t.test('the HTML report renders its token chart in a headless browser', { skip: 
     t.ok(full.width > minimal.width && Math.abs(drawn / counted - 1) < 0.03,
       `${full.title} vs ${minimal.title}: drawn ${Math.round(full.width)} px vs ${Math.round(minimal.width)} px`);
   }
-  t.match(await page.locator('#verdict').textContent(), /Progressive disclosure: yes — Yes: all nine .*\(\d+ % saved\)/);
-  t.equal(await page.locator('section.check').count(), LIVE_CHECKS.length, 'every check is on the page');
+  t.match(await page.locator('#verdict').textContent(), /Progressive disclosure: yes — For clients of 2025-11-25 and 2026-07-28 alike — Yes: all nine .*\(\d+ % saved\)/);
+  t.equal(await page.locator('section.check').count(), 2 * LIVE_CHECKS.length, 'every check is on the page, in each era');
   t.same(requests.filter((u) => !u.startsWith('file:')), [], 'the page loaded nothing from the network');
 
   // The browser's XML parser agrees that the JUnit file is well-formed.

@@ -13,12 +13,14 @@ t.test('mcp-pd-check.config.json supplies what a command line can say; the comma
     failOn: 'warning',
     only: ['pd-unknown-tool'],
     explore: 0,
+    protocol: '2025-11-25',
     reports: { junit: 'out.xml' },
   }));
   const fromFile = await runCli(['--format', 'json'], { cwd: dir });
   t.equal(fromFile.code, 1, 'failOn: warning from the file turns the warning into exit 1');
   const report = JSON.parse(fromFile.stdout);
   t.same(report.results.map((r: { id: string }) => r.id), ['pd-unknown-tool'], 'only from the file');
+  t.same(report.eras.map((e: { era: string; checked: boolean }) => [e.era, e.checked]), [['2025-11-25', true], ['2026-07-28', false]], 'protocol from the file: one era');
   t.equal(report.options.sessions, 3);
   t.ok(existsSync(join(dir, 'out.xml')), 'reports from the file are written');
   const overridden = await runCli(['--fail-on', 'error'], { cwd: dir });

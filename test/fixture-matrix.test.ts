@@ -10,7 +10,7 @@ import type { Behaviour } from '../reference-server/server.js';
 import { DEFAULT_SESSIONS } from '../src/run/session-plan.js';
 import { checkServer } from '../src/index.js';
 import { ROOT, tempDir } from './helpers.js';
-import { FIXTURES, judgeFixtureRun, TEST_SEED } from './support/fixtures.js';
+import { FIXTURES, judgeFixtureRun, protocolOf, TEST_SEED } from './support/fixtures.js';
 
 for (const fixture of FIXTURES) {
   t.test(`${fixture.name} over HTTP (in-process) fails ${fixture.check} and nothing else`, async (t) => {
@@ -22,7 +22,7 @@ for (const fixture of FIXTURES) {
     // A static rule needs no exploration; a rule of the model is found by it and shrunk.
     const explore = fixture.modelRule ? { seed: TEST_SEED } : { explore: 0 };
     // Through the library's one door, as a user's code would call it.
-    const report = await checkServer({ url: server.url, timeoutMs: 30_000, sessions, ...explore, ...(fixture.cards ? { cards: fixture.cards } : {}), checks: LIVE_CHECKS });
+    const report = await checkServer({ url: server.url, protocol: protocolOf(fixture), timeoutMs: 30_000, sessions, ...explore, ...(fixture.cards ? { cards: fixture.cards } : {}), checks: LIVE_CHECKS });
     judgeFixtureRun(t, fixture, report, 'http');
   });
 }

@@ -7,7 +7,7 @@ import { LIVE_CHECKS } from '../checks/index.js';
 import { severityOf } from '../src/core/check.js';
 import type { CheckReport } from '../src/generated/report.js';
 import { fixtureBundle, reportSchemaErrors, runCli, startHttp, tempDir } from './helpers.js';
-import { FIXTURES, judgeFixtureRun, TEST_SEED } from './support/fixtures.js';
+import { FIXTURES, judgeFixtureRun, protocolOf, TEST_SEED } from './support/fixtures.js';
 
 t.test('every live check has at least one negative fixture, and every fixture declares what it breaks', async (t) => {
   for (const check of LIVE_CHECKS) t.ok(FIXTURES.some((f) => f.check === check.id), `${check.id} has a fixtures/servers/${check.id}--<violation>.ts`);
@@ -38,7 +38,7 @@ for (const fixture of FIXTURES) {
     // A rule of the model: the whole run, its exploration finds it and shrinks it. A static rule:
     // its check alone (that no other check fails is proven in-process, test/fixture-matrix.test.ts).
     const scope = fixture.modelRule ? ['--seed', String(TEST_SEED)] : ['--explore', '0', '--only', fixture.check];
-    const run = await runCli(['--format', 'json', ...scope, ...cards, ...args]);
+    const run = await runCli(['--format', 'json', '--protocol', protocolOf(fixture), ...scope, ...cards, ...args]);
     let report: CheckReport;
     try {
       report = JSON.parse(run.stdout) as CheckReport;

@@ -114,8 +114,10 @@ export function startHttp(bundle: string, env: Record<string, string> = {}): Pro
 }
 
 /** What a check that passes against a conforming server reports over stdio (Tool Cards need HTTP or --cards). */
-export function cleanStatusOverStdio(id: string): 'pass' | 'skip' {
-  return id === 'toolcard-files' || LIVE_CHECKS.find((c) => c.id === id)?.needs === 'http' ? 'skip' : 'pass';
+export function cleanStatusOverStdio(id: string, era?: string): 'pass' | 'skip' {
+  const check = LIVE_CHECKS.find((c) => c.id === id);
+  const outOfEra = era !== undefined && check?.eras !== undefined && !check.eras.includes(era as never);
+  return id === 'toolcard-files' || check?.needs === 'http' || outOfEra ? 'skip' : 'pass';
 }
 
 /** The Tool Card files of the reference server. */

@@ -27,8 +27,8 @@ t.test('the packed tarball works from an empty folder', async (t) => {
 
   const run = spawnSync('npx', ['--no-install', 'mcp-pd-check', '--format', 'json', '--', 'npx', '--no-install', 'mcp-pd-reference-server'], { cwd: app, encoding: 'utf8', timeout: 120_000 });
   t.equal(run.status, 0, run.stderr);
-  const report = JSON.parse(run.stdout) as { results: Array<{ id: string; status: string }> };
-  for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id), r.id);
+  const report = JSON.parse(run.stdout) as { results: Array<{ id: string; status: string; era?: string }> };
+  for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id, r.era), r.id);
 
   const explain = spawnSync('npx', ['--no-install', 'mcp-pd-check', 'explain', 'pd-unknown-tool'], { cwd: app, encoding: 'utf8' });
   t.equal(explain.status, 0, explain.stderr);

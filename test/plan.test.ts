@@ -12,7 +12,8 @@ import { DEFAULT_EXPLORE } from '../src/model/explore/defaults.js';
 /** The reference server behind a line that records each start in a file: one line per process. */
 function countingServer(file: string): { args: string[]; extra: string[] } {
   const code = "require('fs').appendFileSync(process.env.COUNT_FILE, process.pid + '\\n'); import(require('url').pathToFileURL(process.argv[1]).href)";
-  return { args: [process.execPath, '-e', code, REFERENCE], extra: ['--env', `COUNT_FILE=${file}`] };
+  // The plan is one era's: the run is held to 2025-11-25 (its other era is another run of the same plan).
+  return { args: [process.execPath, '-e', code, REFERENCE], extra: ['--env', `COUNT_FILE=${file}`, '--protocol', '2025-11-25'] };
 }
 
 function starts(file: string): number {

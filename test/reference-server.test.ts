@@ -18,10 +18,13 @@ t.test('the reference server passes every check: the text report on stdout, JSON
 
   const report = JSON.parse(readFileSync(files.json, 'utf8')) as CheckReport;
   t.same(reportSchemaErrors(report), [], 'report valid against schemas/report.schema.json');
-  t.same(report.results.map((r) => r.id), LIVE_CHECKS.map((c) => c.id), 'every registered check ran, in order');
-  t.equal(report.results.filter((r) => r.spec.criterion).length, 9, 'the nine criteria are there');
-  for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id), `${r.id}: ${JSON.stringify(r.findings.filter((f) => f.level !== 'info'))}`);
-  t.same(report.summary, { passed: LIVE_CHECKS.length - SKIPPED, failed: 0, warnings: 0, skipped: SKIPPED, errors: 0 });
+  // It speaks both protocol eras: every check, in order, in each.
+  t.same(report.results.map((r) => `${r.id} ${r.era}`), ['2025-11-25', '2026-07-28'].flatMap((era) => LIVE_CHECKS.map((c) => `${c.id} ${era}`)), 'every registered check ran, in order, in each era');
+  t.equal(report.results.filter((r) => r.spec.criterion).length, 18, 'the nine criteria are there, in each era');
+  t.equal(report.verdict?.implements, 'yes', 'yes in both eras');
+  for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id, r.era), `${r.id}: ${JSON.stringify(r.findings.filter((f) => f.level !== 'info'))}`);
+  // Over stdio the process is the session: 2026-07-28 loses only ping.
+  t.same(report.summary, { passed: 2 * (LIVE_CHECKS.length - SKIPPED) - 1, failed: 0, warnings: 0, skipped: 2 * SKIPPED + 1, errors: 0 });
   t.match(report.results.find((r) => r.id === 'toolcard-well-known')!.findings[0]!.message, /needs a Streamable HTTP target/);
   t.equal(report.target.kind, 'stdio');
   t.equal(report.target.serverInfo?.name, 'mcp-pd-reference-server');
@@ -33,8 +36,11 @@ t.test('the reference server passes every check: the text report on stdout, JSON
   t.match(info('pd-missing-tool-selection'), /JSON text in a successful result/);
 
   // The text report lists every check as passed (Tool Cards skipped over stdio), without colour when not a terminal.
-  t.match(run.stdout, new RegExp(`PASSED \\(${LIVE_CHECKS.length - SKIPPED}\\)`));
-  t.match(run.stdout, new RegExp(`${LIVE_CHECKS.length} checks: ${LIVE_CHECKS.length - SKIPPED} passed, 0 failed, 0 warnings, ${SKIPPED} skipped`));
+  const passed = 2 * (LIVE_CHECKS.length - SKIPPED) - 1;
+  t.match(run.stdout, new RegExp(`PASSED \\(${passed}\\)`));
+  t.match(run.stdout, new RegExp(`${2 * LIVE_CHECKS.length} checks: ${passed} passed, 0 failed, 0 warnings, ${2 * SKIPPED + 1} skipped`));
+  t.match(run.stdout, /server: mcp-pd-reference-server \S+, protocol 2025-11-25 and 2026-07-28\n/, 'the eras it was checked in');
+  t.match(run.stdout, /  ✓ pd-session-isolation #8 /, 'a check that passed in both eras is one line');
   t.notMatch(run.stdout, /\u001b\[/, 'no escape sequences');
 
   // The HTML report is self-contained and charts tokens per tool.
@@ -43,7 +49,7 @@ t.test('the reference server passes every check: the text report on stdout, JSON
   t.match(html, /<svg id="token-chart"/);
   t.equal((html.match(/<title>[a-z_]+: full description \d+ tokens<\/title>/g) ?? []).length, 6, 'a full-description bar for each of the six tools');
   t.equal((html.match(/<title>[a-z_]+: tools\/list \(minimal\) \d+ tokens<\/title>/g) ?? []).length, 6, 'and a tools/list bar');
-  t.match(html, /<p id="verdict" class="verdict yes"><b>Progressive disclosure: yes<\/b> — Yes: all nine progressive-disclosure criteria pass\. tools\/list costs [\d,]+ tokens for 6 tools; their full descriptions [\d,]+ \(\d+ % saved\)\.<\/p>/, 'the verdict on top, with the token figures');
+  t.match(html, /<p id="verdict" class="verdict yes"><b>Progressive disclosure: yes<\/b> — For clients of 2025-11-25 and 2026-07-28 alike — Yes: all nine progressive-disclosure criteria pass\. tools\/list costs [\d,]+ tokens for 6 tools; their full descriptions [\d,]+ \(\d+ % saved\)\.<\/p>/, 'the verdict on top, with the token figures');
   t.equal(report.verdict?.implements, 'yes');
   t.equal((html.match(/<section class="check">/g) ?? []).length, report.results.length, 'every check');
 });
@@ -53,5 +59,5 @@ t.test('--safe-calls still passes: only read-only tools are called', async (t) =
   t.equal(run.code, 0);
   t.match(report.options, { timeoutMs: 5000, startupTimeoutMs: 30000, sessions: 3, safeCalls: true, allowDestructive: false, failOn: 'error', explore: DEFAULT_EXPLORE });
   t.type(report.options?.seed, 'number', 'the seed is in the report');
-  for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id), r.id);
+  for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id, r.era), r.id);
 });

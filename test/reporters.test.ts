@@ -79,7 +79,8 @@ t.test('the nastiest strings are neutralised by every reporter', async (t) => {
 t.test('one run writes JUnit, SARIF, GitHub and Markdown next to the text report', async (t) => {
   const dir = tempDir();
   const files = { junit: join(dir, 'r.xml'), sarif: join(dir, 'r.sarif'), github: join(dir, 'r.gh.txt'), markdown: join(dir, 'r.md') };
-  const run = await runCli(['--only', 'pd-description-required', '--explore', '0', ...Object.entries(files).flatMap(([k, v]) => ['--report', `${k}=${v}`]), '--', 'node', fixtureBundle('pd-description-required--wrong-resource-uri')]);
+  // One era: what is tested is that every format is written (era names: test/ci-outputs.test.ts).
+  const run = await runCli(['--protocol', '2025-11-25', '--only', 'pd-description-required', '--explore', '0', ...Object.entries(files).flatMap(([k, v]) => ['--report', `${k}=${v}`]), '--', 'node', fixtureBundle('pd-description-required--wrong-resource-uri')]);
   t.equal(run.code, 1);
   t.match(run.stdout, /FAILED \(1\)/, 'the text report still goes to stdout');
   const sarif = JSON.parse(readFileSync(files.sarif, 'utf8'));

@@ -1,3 +1,4 @@
+import { MODERN_ERA } from '../transport/era.js';
 import { createHash } from 'node:crypto';
 import type { BaselineEntry, CheckReport, CheckResult, Finding } from '../generated/report.js';
 import type { Baseline } from '../generated/baseline.js';
@@ -8,9 +9,11 @@ import { summarize } from './build-report.js';
  * A finding's identity across runs: its check, its code and where it is (tool, or file and JSON
  * pointer). Never its text: rewording a message, or a count that changes, keeps every baseline.
  */
-export function fingerprint(checkId: string, f: Pick<Finding, 'code' | 'location'>): string {
+export function fingerprint(checkId: string, f: Pick<Finding, 'code' | 'location'>, era?: string): string {
   const where = [f.location?.tool, f.location?.file, f.location?.pointer].map((x) => x ?? '').join('|');
-  return createHash('sha256').update([checkId, f.code, where].join('\n')).digest('hex').slice(0, 16);
+  // A finding of the 2026-07-28 era is its own; those of 2025-11-25 keep the fingerprints baselines were written with.
+  const parts = era === MODERN_ERA ? [checkId, f.code, where, era] : [checkId, f.code, where];
+  return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
 }
 
 /** The version of the baseline file format this checker reads and writes. */
@@ -26,7 +29,7 @@ export function baselineFrom(report: CheckReport): Baseline {
   const seen = new Set<string>();
   for (const r of report.results) {
     for (const f of gating(r)) {
-      const fp = fingerprint(r.id, f);
+      const fp = fingerprint(r.id, f, r.era);
       if (seen.has(fp)) continue;
       seen.add(fp);
       accepted.push({ check: r.id, code: f.code, fingerprint: fp, message: f.message });
@@ -47,7 +50,7 @@ export function applyBaseline(report: CheckReport, baseline: Baseline, file: str
     if (r.status === 'skip' || r.status === 'error') return r;
     const findings = r.findings.map((f) => {
       if (f.level === 'info') return f;
-      const fp = fingerprint(r.id, f);
+      const fp = fingerprint(r.id, f, r.era);
       if (!byFingerprint.has(fp)) return f;
       matched.add(fp);
       accepted++;

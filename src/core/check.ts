@@ -1,5 +1,6 @@
 import type { CheckResult, FindingLevel, SelectionFigures, SpecRef, TokenFigures } from '../generated/report.js';
 import { isCode, type Messages } from './messages.js';
+import type { Era } from '../transport/era.js';
 
 /** What a check needs from the run: a live session, many sessions, files, or an HTTP target. */
 export type CheckNeeds = 'session' | 'sessions' | 'folder' | 'http';
@@ -38,6 +39,8 @@ export interface CheckDefinition<Ctx, M extends Messages = Messages> {
   spec: CheckSpec;
   /** The runner skips a check whose needs the target cannot meet (an `http` check over stdio). */
   needs: CheckNeeds;
+  /** The protocol eras it applies to (live checks; default: both). In another era it is skipped. */
+  eras?: readonly Era[];
   /** The facts of the run it reads (live checks; default: the discovery only). */
   reads?: readonly Fact[];
   /**

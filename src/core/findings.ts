@@ -53,6 +53,8 @@ export const SHARED_MESSAGES = {
     hint: 'The server must accept new sessions while others are open.',
   },
   'needs-http': 'This check needs a Streamable HTTP target (--url); this is a {kind} target.',
+  'needs-era': 'This check applies to protocol {eras} only (what it checks is not in {era}).',
+  'not-applicable-era': 'Not applicable in {era} over HTTP: there is no session to tie a grant to, and this server gates no call — descriptions are served on demand, calls are not gated (PD v2.1 §5 needs a session).',
   'inconclusive': {
     message: '{subject} got no answer ({note}): that proves nothing about progressive disclosure (a slow tool, one that waits on the network or lacks credentials, or a server that went away), so it was not judged.',
     hint: 'Give slow tools more time with --timeout 15000, or point the checker at a test instance that has what its tools need.',

@@ -1,6 +1,6 @@
 // The verdict in one sentence: the one place it is written, for every reporter (and for the
 // JSON report's `summary`). The core decides the verdict as data; this says it.
-import type { TokenFigures, Verdict } from '../generated/report.js';
+import type { CheckReport, TokenFigures, Verdict } from '../generated/report.js';
 import { formatArg } from './messages.js';
 
 /** The verdict's data, without the sentence itself. */
@@ -11,6 +11,9 @@ export function verdictSentence(v: VerdictData): string {
   if (v.implements === 'no') {
     const ran = v.unfetchedCallRan ? `, and calling '${v.unfetchedCallRan}' without fetching its description was not refused` : '';
     return `No: this server does not implement progressive disclosure — it lists no tool_descriptions resource${ran}.${tokens}`;
+  }
+  if (v.implements === 'yes' && v.notApplicable?.length) {
+    return `Yes, as far as this era allows: every criterion that applies passes; descriptions are served on demand but calls are not gated, since ${v.era ?? 'this era'} over HTTP has no session to tie a grant to (PD v2.1 §5 needs one; ${v.notApplicable.join(', ')} do not apply).${tokens}`;
   }
   if (v.implements === 'yes') return `Yes: all nine progressive-disclosure criteria pass.${tokens}`;
   const run = v.criteriaRun ?? 0;
@@ -41,4 +44,21 @@ function tokenSentence(t: TokenFigures | undefined): string {
     return ` tools/list costs ${formatArg(t.listed)} tokens for ${n}; their full descriptions ${formatArg(t.full)} (${saved} % saved).`;
   }
   return '';
+}
+
+/**
+ * A report's verdict in words: its one verdict's sentence, or, when several protocol eras were
+ * checked, each era's own ("For 2025-11-25 clients — Yes: … For 2026-07-28 clients — …").
+ */
+export function reportVerdictSentence(report: Pick<CheckReport, 'verdict' | 'eras'>): string {
+  const perEra = (report.eras ?? []).map((e) => e.verdict).filter((v): v is Verdict => v !== undefined);
+  if (perEra.length > 1) return erasSentence(perEra);
+  return report.verdict ? verdictSentence(report.verdict) : '';
+}
+
+/** Each era's verdict sentence, named by its era. */
+export function erasSentence(verdicts: readonly VerdictData[]): string {
+  const said = verdicts.map((v) => verdictSentence(v));
+  if (said.every((x) => x === said[0])) return `For clients of ${verdicts.map((v) => v.era ?? '?').join(' and ')} alike — ${said[0]}`;
+  return verdicts.map((v, i) => `For ${v.era ?? '?'} clients — ${said[i]}`).join(' ');
 }

@@ -4,7 +4,8 @@ import type { LiveCheck } from '../run/check.js';
 import type { LiveOptions } from '../run/options.js';
 import type { FailOn } from '../core/exit-codes.js';
 import { InputError } from '../core/input-error.js';
-import { checkTarget } from '../run/live.js';
+import { checkEras } from '../run/live.js';
+import type { ProtocolChoice } from '../run/eras.js';
 import type { RunHooks } from '../core/hooks.js';
 import { selectChecks } from '../core/select.js';
 import { DEFAULT_SESSIONS, sessionPlan, type SessionPlan } from '../run/session-plan.js';
@@ -78,7 +79,8 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
   if (options.url === undefined && options.require?.includes('toolcards') && options.cards === undefined) {
     throw new InputError(`${s('require')} toolcards needs ${s('url')} (Tool Cards served at /.well-known/mcp-tools/) or ${s('cards')} DIR (card files to compare with the live tools)`);
   }
-  const { target, redactor, describe, startupTimeoutMs } = serverTarget(options, spell);
+  const { target, inEra, redactor, describe, startupTimeoutMs } = serverTarget(options, spell);
+  const protocol = options.protocol ?? defaultOf<ProtocolChoice>('protocol');
   const sessions = options.sessions ?? DEFAULT_SESSIONS[target.kind === 'http' ? 'http' : 'stdio'];
   // Every default is the option table's, applied here once.
   const timeoutMs = options.timeoutMs ?? defaultOf<number>('timeoutMs');
@@ -96,7 +98,7 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
   return {
     describe, redactor, checks, sessions,
     async run() {
-      const report = await checkTarget(target, live, { checks, hooks: options.hooks, reportOptions, maxDurationMs: options.maxDurationMs ?? defaultOf<number>('maxDurationMs') }).catch((err: unknown) => {
+      const report = await checkEras(inEra, protocol, live, { checks, hooks: options.hooks, reportOptions, maxDurationMs: options.maxDurationMs ?? defaultOf<number>('maxDurationMs') }).catch((err: unknown) => {
         if (err instanceof TargetUnavailableError) err.target = describe;
         throw err;
       });

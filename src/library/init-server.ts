@@ -8,6 +8,8 @@ import { InputError } from '../core/input-error.js';
 import { planInit, type InitPlan, type InitSource } from '../init/init.js';
 import { isPlainObject } from '../protocol/payload.js';
 import type { Target } from '../transport/target.js';
+import type { McpSession } from '../transport/session.js';
+import { openFirstEra, type ProtocolChoice } from '../run/eras.js';
 import { REVIEW } from '../init/review.js';
 import { ENV_REFERENCE, LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
 import { commandWords, serverTarget } from './server-target.js';
@@ -43,7 +45,7 @@ export async function initServer(given: InitServerOptions, spell: Spelling = LIB
   if (options.from !== undefined) {
     source = sourceFromFile(options.from, spell);
   } else {
-    const { target, describe } = serverTarget(options, spell);
+    const { inEra, describe } = serverTarget(options, spell);
     // The config is read in the output folder: the command runs where it ran now.
     const runsIn = options.cwd ? resolve(options.cwd) : process.cwd();
     const cwd = relative(resolve(options.out), runsIn) || '.';
@@ -54,7 +56,9 @@ export async function initServer(given: InitServerOptions, spell: Spelling = LIB
     const how = options.url !== undefined
       ? { url: publishableUrl(options.url), ...(headers.length ? { headers: publishableHeaders(headers, options.configHeaders ?? {}) } : {}) }
       : { ...publishableCommand(words), cwd, folderFromCwd };
-    source = await sourceFromServer(target, how).catch((err: unknown) => {
+    const protocol = options.protocol ?? defaultOf<ProtocolChoice>('protocol');
+    const timeoutMs = options.timeoutMs ?? defaultOf<number>('timeoutMs');
+    source = await openFirstEra(inEra, protocol, timeoutMs).then(({ target, session }) => sourceFromServer(target, how, session)).catch((err: unknown) => {
       if (err instanceof TargetUnavailableError) err.target = describe;
       throw err;
     });
@@ -123,9 +127,9 @@ function publishableCommand(words: string[]): { command: string[]; variables?: A
   return { command: args, ...(variables.length ? { variables } : {}) };
 }
 
-async function sourceFromServer(target: Target, how: Pick<InitSource, 'command' | 'variables' | 'cwd' | 'folderFromCwd' | 'url' | 'headers'>): Promise<InitSource> {
+async function sourceFromServer(target: Target, how: Pick<InitSource, 'command' | 'variables' | 'cwd' | 'folderFromCwd' | 'url' | 'headers'>, opened: McpSession): Promise<InitSource> {
   try {
-    const { discovery, session } = await discover(target);
+    const { discovery, session } = await discover(target, undefined, opened);
     let aiHelp: string | undefined;
     if (isPlainObject(discovery.initializeResult.dashdash)) {
       const ex = await session.request('ai_help', {});

@@ -1,4 +1,5 @@
 import type { HttpTransport } from '../transport/target.js';
+import type { Era } from '../transport/era.js';
 
 /** How a server is reached: a command started over stdio, or a Streamable HTTP URL. */
 export interface ServerOptions {
@@ -16,6 +17,11 @@ export interface ServerOptions {
   headers?: Record<string, string>;
   /** HTTP transport for `url`: `auto` (default) tries Streamable HTTP, then the older HTTP+SSE. */
   transport?: HttpTransport;
+  /**
+   * The protocol era to speak: `all` (default) checks every era the server speaks; `2025-11-25`
+   * (initialize, sessions) or `2026-07-28` (server/discover, no sessions) only that one.
+   */
+  protocol?: 'all' | Era;
   /** Time limit of every request, ms (default 5000). */
   timeoutMs?: number;
   /** Time a server gets to start and answer initialize, ms (default 30,000). */

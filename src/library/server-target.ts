@@ -7,11 +7,15 @@ import { Redactor } from '../safety/redact.js';
 import type { StdioCommand } from '../transport/stdio.js';
 import { HttpTarget, StdioTarget, type Target } from '../transport/target.js';
 import { LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
+import { LEGACY_ERA, type Era } from '../transport/era.js';
 import { defaultOf } from './option-table.js';
 
 /** A target ready to start, and the redactor that knows this run's secrets (its headers, its env). */
 export interface ServerTarget {
+  /** The target in the 2025-11-25 era. */
   target: Target;
+  /** The same server, in a given protocol era (each a target of its own; nothing starts until opened). */
+  inEra(era: Era): Target;
   redactor: Redactor;
   /** The command or URL as reports and errors show it. */
   describe: string;
@@ -38,8 +42,9 @@ export function serverTarget(options: ServerOptions, spell: Spelling = LIBRARY_S
     const redactor = Redactor.forRun({ headers, url: given });
     // No process to start behind a URL: its first request gets the request limit unless told otherwise.
     const startup = options.startupTimeoutMs !== undefined ? { startupTimeoutMs: options.startupTimeoutMs, startupOption: s('startupTimeoutMs') } : { startupTimeoutMs: timeoutMs, startupOption: s('timeoutMs') };
-    const target = new HttpTarget(url, headers, { timeoutMs, ...startup, limits, redactor, transport: options.transport });
-    return { target, redactor, describe: target.describe, startupTimeoutMs: startup.startupTimeoutMs };
+    const inEra = (era: Era) => new HttpTarget(url, headers, { timeoutMs, ...startup, limits, redactor, transport: options.transport, era });
+    const target = inEra(LEGACY_ERA);
+    return { target, inEra, redactor, describe: target.describe, startupTimeoutMs: startup.startupTimeoutMs };
   }
   if (Object.keys(options.headers ?? {}).length) throw new InputError(`${s('headers')} goes with ${s('url')}`);
   if ((options.transport ?? 'auto') !== 'auto') throw new InputError(`${s('transport')} goes with ${s('url')} (a server command always speaks stdio)`);
@@ -49,8 +54,9 @@ export function serverTarget(options: ServerOptions, spell: Spelling = LIBRARY_S
   const redactor = Redactor.forRun({ serverEnv: env, serverArgs: [command.command, ...command.args] });
   if (options.cwd !== undefined && !isDirectory(options.cwd)) throw new InputError(`${s('cwd')} '${options.cwd}' is not a directory`);
   const startupTimeoutMs = options.startupTimeoutMs ?? Math.max(timeoutMs, defaultOf<number>('startupTimeoutMs'));
-  const target = new StdioTarget(command, { timeoutMs, startupTimeoutMs, startupOption: s('startupTimeoutMs'), limits, redactor });
-  return { target, redactor, describe: target.describe, startupTimeoutMs };
+  const inEra = (era: Era) => new StdioTarget(command, { timeoutMs, startupTimeoutMs, startupOption: s('startupTimeoutMs'), limits, redactor, era });
+  const target = inEra(LEGACY_ERA);
+  return { target, inEra, redactor, describe: target.describe, startupTimeoutMs };
 }
 
 /**

@@ -66,15 +66,25 @@ export class CheckRuns {
     return state?.ctx && !state.outcome.skipped && !state.outcome.errored ? state.ctx : undefined;
   }
 
-  /** Every check's result, in registry order, built once from its sink and outcome. */
-  results(): CheckResult[] {
-    return this.states.map((s) => s.runnerResult ?? resultOf(s.check, statusOf(s.outcome, s.ctx?.findings ?? []), s.ctx?.findings ?? [], s.durationMs));
+  /**
+   * Every check's result, in registry order, built once from its sink and outcome; the checks named
+   * in `notApplicable` are said not to apply in this run's era, whatever they found.
+   */
+  results(notApplicable: readonly string[] = []): CheckResult[] {
+    return this.states.map((s) => {
+      if (notApplicable.includes(s.check.id) && !s.runnerResult) return runnerResult(s.check, 'skip', 'info', 'not-applicable-era', { era: this.run.target.era });
+      return s.runnerResult ?? resultOf(s.check, statusOf(s.outcome, s.ctx?.findings ?? []), s.ctx?.findings ?? [], s.durationMs);
+    });
   }
 
   private async runOne(state: CheckState): Promise<void> {
     const { check } = state;
     if (check.needs === 'http' && this.run.target.kind !== 'http') {
       state.runnerResult = runnerResult(check, 'skip', 'info', 'needs-http', { kind: this.run.target.kind });
+      return;
+    }
+    if (check.eras && !check.eras.includes(this.run.target.era)) {
+      state.runnerResult = runnerResult(check, 'skip', 'info', 'needs-era', { eras: check.eras.join(' and '), era: this.run.target.era });
       return;
     }
     for (const fact of check.reads ?? []) {

@@ -1,3 +1,4 @@
+import type { Era } from '../transport/era.js';
 import type { Fact } from '../core/check.js';
 import { FindingSink, type RuleProblem } from '../core/findings.js';
 import { StopCheck } from '../core/execute.js';
@@ -184,6 +185,11 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
   }
 
   /** How the target is spoken to, once known (over HTTP: Streamable HTTP or legacy SSE). */
+  /** The protocol era of this run. */
+  get era(): Era {
+    return this.target.era;
+  }
+
   get transport(): ReturnType<NonNullable<Target['transport']>> | undefined {
     return this.target.transport?.();
   }

@@ -3,6 +3,7 @@ import type { McpSession } from '../transport/session.js';
 import type { Exchange, JsonObject } from '../transport/types.js';
 import { isToolDescriptionsUri } from '../protocol/uri.js';
 import { isPlainObject } from '../protocol/payload.js';
+import type { Era } from '../transport/era.js';
 
 /** What one probe session learned about the server: the run's first fact, frozen once made. */
 export interface Discovery {
@@ -10,7 +11,9 @@ export interface Discovery {
   protocolVersion?: string;
   capabilities: JsonObject;
   initializeResult: JsonObject;
-  /** The initialize exchange of the probe session (the proof for findings about it). */
+  /** The protocol era of the run (its probe session's). */
+  era: Era;
+  /** The opening exchange of the probe session, initialize or server/discover (the proof for findings about it). */
   initializeExchanges: Exchange[];
   /** tools/list entries, raw (unknown fields such as `dashdash` kept). */
   tools: JsonObject[];
@@ -29,10 +32,10 @@ export interface Discovery {
  * that only read resources share it). A target that cannot be started or initialized throws
  * TargetUnavailableError.
  */
-export async function discover(target: Target, onStarted: () => void = () => {}): Promise<{ discovery: Discovery; session: McpSession }> {
+export async function discover(target: Target, onStarted: () => void = () => {}, opened?: McpSession): Promise<{ discovery: Discovery; session: McpSession }> {
   let session: McpSession;
   try {
-    session = await target.open('probe');
+    session = opened ?? await target.open('probe');
   } finally {
     onStarted();
   }
@@ -49,7 +52,8 @@ export async function discover(target: Target, onStarted: () => void = () => {})
       protocolVersion: typeof init.protocolVersion === 'string' ? init.protocolVersion : undefined,
       capabilities: isPlainObject(init.capabilities) ? init.capabilities : {},
       initializeResult: init,
-      initializeExchanges: session.exchanges.filter((ex) => ex.method === 'initialize'),
+      era: session.era,
+      initializeExchanges: session.exchanges.filter((ex) => ex.method === 'initialize' || ex.method === 'server/discover'),
       tools: toolEntries,
       toolNames,
       toolsExchanges: tools.exchanges,

@@ -6,6 +6,10 @@ import type { CheckReport, ExplorationSummary, ReportOptions } from '../generate
 import { explore, explorationSessions, type ExploreDeps, type Exploration } from '../model/explore/explore.js';
 import { TargetUnavailableError, type Target } from '../transport/target.js';
 import type { LiveCheck } from './check.js';
+import type { McpSession } from '../transport/session.js';
+import { MODERN_ERA, type Era } from '../transport/era.js';
+import { CRITERION } from '../model/world.js';
+import { eraRuns, mergeEraReports, noEraError, probeEras, probeOrder, type EraProbe, type ProtocolChoice } from './eras.js';
 import { CheckRuns } from './checks-phase.js';
 import { fetchAllDescriptions } from './descriptions.js';
 import { discover } from './discovery.js';
@@ -43,12 +47,11 @@ export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOpt
 export async function checkTarget(
   target: Target,
   options: LiveOptions,
-  extra: { checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number },
+  extra: { checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number; probe?: McpSession; since?: number },
 ): Promise<CheckReport> {
   const startedAt = new Date();
   const t0 = performance.now();
-  const deadline: RunDeadline | undefined = extra.maxDurationMs === undefined ? undefined
-    : { at: t0 + extra.maxDurationMs, seconds: Math.round(extra.maxDurationMs / 100) / 10 };
+  const deadline = deadlineOf(extra.maxDurationMs, extra.since ?? t0);
   const checks = extra.checks;
   const phases = phasesFor(selectionOf(checks, options));
   // When the run's time is up, every session ends at once: requests in flight are answered as
@@ -58,10 +61,10 @@ export async function checkTarget(
   try {
     // Sessions the checks will need start warming while the probe runs, and so does what the
     // checks will load (a tokenizer, schemas): both off the critical path.
-    target.reserve(1 + plannedOpens(checks, options, target.cheapSessions === true));
+    target.reserve((extra.probe ? 0 : 1) + plannedOpens(checks, options, target.cheapSessions === true));
     for (const check of checks) void check.preload?.().catch(() => {});
     const ticker = waitTicker(extra.hooks);
-    const { discovery, session } = await withinDeadline(discover(target, ticker), deadline);
+    const { discovery, session } = await withinDeadline(discover(target, ticker, extra.probe), deadline);
     try {
       const run = new Run(target, options, session, discovery);
       const runs = new CheckRuns(run, checks, extra.hooks, deadline);
@@ -110,7 +113,9 @@ export async function checkTarget(
       endOfChecks();
       // Checks still waiting when the run's time was up end by then too (their own limits).
       await checksDone;
-      const results = runs.results();
+      // 2026-07-28 over HTTP has no session: a server that gates no call there is not wrong (DESIGN, "Two protocol eras").
+      const sessionless = target.era === MODERN_ERA && target.kind === 'http' && run.door.ledger.refusals === 0;
+      const results = runs.results(sessionless ? SESSION_CRITERIA : []);
       const verdict = verdictOf(checks, results, discovery, run.door.ledger, run.descriptions?.resource);
       return buildReport({
         verdict,
@@ -135,6 +140,75 @@ export async function checkTarget(
     await target.dispose();
   }
 }
+
+/**
+ * A live run in every protocol era asked for (and spoken): the eras are found out first, then each
+ * is checked on its own, one after the other, within the run's one time limit; one report.
+ */
+export async function checkEras(
+  inEra: (era: Era) => Target,
+  choice: ProtocolChoice,
+  options: LiveOptions,
+  extra: { checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number },
+): Promise<CheckReport> {
+  const t0 = performance.now();
+  const deadline = deadlineOf(extra.maxDurationMs, t0);
+  // Until the run's deadline at most (then every era's sessions end with it).
+  const patience = deadline ? Math.max(1, Math.min(options.timeoutMs, deadline.at - performance.now())) : options.timeoutMs;
+  const targets: Target[] = [];
+  const outcomes = probeEras((era) => targets[targets.push(inEra(era)) - 1]!, choice, patience);
+  const probes: EraProbe[] = [];
+  const reports: Array<{ era: Era; report: CheckReport }> = [];
+  try {
+    for (const [i, outcome] of outcomes.entries()) {
+      // Once an era has its report, the run's deadline ends the wait for the others (said, not thrown).
+      const probe = reports.length ? await settledBy(outcome, deadline) : await withinDeadline(outcome, deadline);
+      if (!probe) {
+        const era = probeOrder(choice)[i]!;
+        probes.push({ era, target: targets[i]!, why: `the run reached --max-duration (${deadline!.seconds} s) before this era` });
+        await targets[i]!.dispose();
+        continue;
+      }
+      probes.push(probe);
+      if (!probe.session) continue;
+      if (deadline && performance.now() >= deadline.at) {
+        // The run's time went to the eras before it: this one is said, not checked.
+        probe.why = `the run reached --max-duration (${deadline.seconds} s) before this era`;
+        await probe.session.close();
+        await probe.target.dispose();
+        delete probe.session;
+        continue;
+      }
+      reports.push({ era: probe.era, report: await checkTarget(probe.target, options, { ...extra, probe: probe.session, since: t0 }) });
+    }
+  } catch (err) {
+    await Promise.all(targets.map((t) => t.dispose()));
+    throw err;
+  }
+  if (!reports.length) throw noEraError(probes);
+  const verdicts = new Map(reports.map(({ era, report }) => [era, report.verdict ? { ...report.verdict, era } : undefined]));
+  return mergeEraReports(reports, eraRuns(probes, choice, verdicts), performance.now() - t0);
+}
+
+/** What `outcome` settles with by the deadline, or undefined when the deadline comes first. */
+async function settledBy<T>(outcome: Promise<T>, deadline: RunDeadline | undefined): Promise<T | undefined> {
+  if (!deadline) return outcome;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, deadline.at - performance.now()))));
+  try {
+    return await Promise.race([outcome, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The run's deadline, from its start, when it has a time limit. */
+function deadlineOf(maxDurationMs: number | undefined, since: number): RunDeadline | undefined {
+  return maxDurationMs === undefined ? undefined : { at: since + maxDurationMs, seconds: Math.round(maxDurationMs / 100) / 10 };
+}
+
+/** The criteria that need a session: grants (6), refusals (7), isolation (8). */
+const SESSION_CRITERIA = [CRITERION.grants, CRITERION.refusal, CRITERION.isolation];
 
 /** How long after the run's deadline its sessions are closed (see `cut` in checkTarget). */
 const CUT_AFTER_DEADLINE_MS = 50;

@@ -19,6 +19,7 @@ export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], 
   const failing = failed.map((r) => r.id);
   const failingCriteria = failed.map((r) => r.spec.criterion ?? 0);
   const notTestable = ran.filter((r) => r.status === 'skip' && r.findings.some((f) => f.code === 'not-testable')).map((r) => r.id);
+  const notApplicable = ran.filter((r) => r.status === 'skip' && r.findings.some((f) => f.code === 'not-applicable-era')).map((r) => r.id);
   // Left without proof (every request meant to prove it got no answer, or the check could not
   // finish): said, never counted as failing.
   const unproven = ran.flatMap((r) => {
@@ -33,7 +34,7 @@ export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], 
   // Said per tool, from the ledger: a tool any part of the run called is never among them.
   const notCalled = calls.neverCalled();
   const data = {
-    failing, failingCriteria, notTestable, criteriaRun: ran.length, ...(unproven.length ? { unproven } : {}),
+    failing, failingCriteria, notTestable, criteriaRun: ran.length, ...(unproven.length ? { unproven } : {}), ...(notApplicable.length ? { notApplicable, era: discovery.era } : {}),
     ...(resource ? { resource } : {}), ...(tokens ? { tokens } : {}), ...(selection ? { selection } : {}), ...(notCalled.length ? { notCalled } : {}),
   };
   if (!resource && !discovery.descriptionsResource && calls.refusals === 0) {

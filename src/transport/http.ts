@@ -1,4 +1,5 @@
 import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
+import { MODERN_ERA, modernHeaders } from './era.js';
 import { clip, sanitizeLine } from '../util/text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
 import { EventTooLarge, readEventStream } from './event-stream.js';
@@ -55,7 +56,7 @@ export class HttpWire implements Wire {
     this.inflight.add(controller);
     if (id !== undefined) this.byId.set(id, controller);
     try {
-      const posted = await this.post(JSON.stringify(message), controller.signal);
+      const posted = await this.post(message, controller.signal);
       if (posted.refused !== undefined) {
         fail(posted.refused);
         return;
@@ -105,8 +106,8 @@ export class HttpWire implements Wire {
   }
 
   /** POSTs a message; redirects are followed only within the URL's origin (see fetchSameOrigin). */
-  private async post(body: string, signal: AbortSignal): Promise<SameOriginResult> {
-    const got = await fetchSameOrigin(this.url, { method: 'POST', headers: this.requestHeaders(), body, signal });
+  private async post(message: JsonObject, signal: AbortSignal): Promise<SameOriginResult> {
+    const got = await fetchSameOrigin(this.url, { method: 'POST', headers: this.requestHeaders(message), body: JSON.stringify(message), signal });
     // A permanent move holds for the rest of the session.
     if (got.res && got.movedTo) this.url = got.movedTo;
     return got;
@@ -143,10 +144,12 @@ export class HttpWire implements Wire {
     }
   }
 
-  private requestHeaders(): Record<string, string> {
+  /** The user's headers, then the transport's; a 2026-07-28 request also names its method and target. */
+  private requestHeaders(message?: JsonObject): Record<string, string> {
     const h: Record<string, string> = { ...this.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     if (this.sessionId) h['mcp-session-id'] = this.sessionId;
     if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
+    if (this.protocolVersion === MODERN_ERA && message) Object.assign(h, modernHeaders(message));
     return h;
   }
 

@@ -3,12 +3,16 @@ import { TargetUnavailableError } from './types.js';
 import { clip, asText } from '../util/text.js';
 import { TOOL_VERSION } from '../util/version.js';
 import type { Redactor } from '../safety/redact.js';
+import { LEGACY_ERA, META, MODERN_ERA, withEnvelope, type Era } from './era.js';
 
 /**
  * The protocol version the checker asks for. Kept here rather than imported from the SDK's types
  * module, whose load costs ~0.2 s of every run; a test keeps it equal to the SDK's latest.
  */
-export const PROTOCOL_VERSION = '2025-11-25';
+export const PROTOCOL_VERSION = LEGACY_ERA;
+
+/** How the checker names itself to servers. */
+const CLIENT_INFO = { name: 'mcp-pd-check', version: TOOL_VERSION };
 
 interface Pending {
   exchange: Exchange;
@@ -44,6 +48,16 @@ export interface SessionOptions {
   startupOption?: string;
   /** Masks secrets in everything the server sends, before anything is kept or clipped. */
   redactor?: Redactor;
+  /** The protocol era spoken (default 2025-11-25): 2026-07-28 opens with server/discover and sends the envelope. */
+  era?: Era;
+}
+
+/**
+ * The server answered the opening request (initialize, server/discover) with an error, or said it
+ * does not speak the era: the target is up, it speaks another era.
+ */
+export class EraRefusedError extends TargetUnavailableError {
+  override name = 'EraRefusedError';
 }
 
 /**
@@ -96,7 +110,13 @@ export class McpSession {
   readonly garbage: string[] = [];
   /** Replies under an id that no request of this session had (bounded). */
   readonly strayReplies: string[] = [];
+  /**
+   * What the opening request said: initialize's result, or (2026-07-28) server/discover's, with
+   * `protocolVersion` and `serverInfo` where initialize has them.
+   */
   initializeResult: JsonObject | undefined;
+  /** The protocol era this session speaks. */
+  readonly era: Era;
   /** When the session started (performance.now()), and when and how it ended. */
   readonly startedAt = performance.now();
   endedAt: number | undefined;
@@ -108,6 +128,8 @@ export class McpSession {
 
   constructor(private readonly wire: Wire, private readonly options: SessionOptions) {
     this.label = options.label;
+    this.era = options.era ?? LEGACY_ERA;
+    if (this.era === MODERN_ERA) wire.setProtocolVersion?.(MODERN_ERA);
     wire.onMessage((m) => this.onMessage(m));
     wire.onGarbage((line) => {
       if (this.garbage.length < MAX_GARBAGE) this.garbage.push(clip(line, 300));
@@ -130,8 +152,9 @@ export class McpSession {
   request(method: string, params?: JsonObject, timeoutMs = this.options.timeoutMs, startup = false): Promise<Exchange> {
     const id = this.nextId++;
     const request: JsonObject = { jsonrpc: '2.0', id, method };
-    if (params !== undefined) request.params = params;
-    const exchange: Exchange = { session: this.label, method, request, durationMs: 0 };
+    if (this.era === MODERN_ERA) request.params = withEnvelope(params, CLIENT_INFO);
+    else if (params !== undefined) request.params = params;
+    const exchange: Exchange = { session: this.label, method, request, durationMs: 0, era: this.era };
     this.exchanges.push(exchange);
     const started = performance.now();
     TIMES.set(exchange, { sent: started });
@@ -200,19 +223,44 @@ export class McpSession {
    */
   async initialize(timeoutMs = this.options.startupTimeoutMs ?? this.options.timeoutMs, since = performance.now()): Promise<JsonObject> {
     this.connectingSince = since;
+    if (this.era === MODERN_ERA) return this.discover(timeoutMs);
     const ex = await this.request('initialize', {
       protocolVersion: PROTOCOL_VERSION,
       capabilities: {},
-      clientInfo: { name: 'mcp-pd-check', version: TOOL_VERSION },
+      clientInfo: CLIENT_INFO,
     }, timeoutMs, true);
     const result = ex.response?.result;
     if (!result || typeof result !== 'object') {
-      throw new TargetUnavailableError(this.describeInitFailure(ex));
+      const error = this.describeInitFailure(ex);
+      throw ex.response?.error ? new EraRefusedError(error) : new TargetUnavailableError(error);
     }
     this.initializeResult = result as JsonObject;
     const version = (result as JsonObject).protocolVersion;
     if (typeof version === 'string') this.wire.setProtocolVersion?.(version);
     await this.notify('notifications/initialized');
+    return this.initializeResult;
+  }
+
+  /**
+   * The opening of a 2026-07-28 client: server/discover, which must list 2026-07-28 among its
+   * supported versions. Nothing else is sent first, and there is no session to end.
+   */
+  private async discover(timeoutMs: number): Promise<JsonObject> {
+    const ex = await this.request('server/discover', {}, timeoutMs, true);
+    const result = ex.response?.result as JsonObject | undefined;
+    if (!result || typeof result !== 'object') {
+      const error = this.describeInitFailure(ex);
+      // Over HTTP a server of the other era may answer with a plain 4xx.
+      const refused = ex.response?.error !== undefined || /^no answer to server\/discover: HTTP 4(?!01|03)\d\d/.test(error);
+      throw refused ? new EraRefusedError(error) : new TargetUnavailableError(error);
+    }
+    const versions = Array.isArray(result.supportedVersions) ? result.supportedVersions : [];
+    if (!versions.includes(MODERN_ERA)) {
+      throw new EraRefusedError(`the server answered server/discover without ${MODERN_ERA} among its supportedVersions (${versions.map(String).join(', ') || 'none'})`);
+    }
+    const meta = typeof result._meta === 'object' && result._meta !== null ? result._meta as JsonObject : {};
+    const serverInfo = meta[META.serverInfo] ?? result.serverInfo;
+    this.initializeResult = { ...result, protocolVersion: MODERN_ERA, ...(serverInfo !== undefined ? { serverInfo } : {}) };
     return this.initializeResult;
   }
 
@@ -297,7 +345,8 @@ export class McpSession {
     const last = said && !ex.note?.includes('it said on stderr') ? `; it said on stderr: "${clip(said, 200)}"` : '';
     const garbage = this.garbage.length ? `; it wrote non-JSON to stdout: "${clip(this.garbage[0]!, 120)}"`
       : this.strayReplies.length ? `; it answered under an id that no request had: ${clip(this.strayReplies[0]!, 120)}` : '';
-    if (ex.noResponse === 'closed') return `no answer to initialize: ${ex.note}${last}${garbage}`;
+    const opening = ex.method;
+    if (ex.noResponse === 'closed') return `no answer to ${opening}: ${ex.note}${last}${garbage}`;
     if (ex.noResponse === 'timeout') {
       // The time really waited: this request's limit, plus what the connection attempt had spent
       // before it (starting the wire, another transport tried first).
@@ -306,11 +355,11 @@ export class McpSession {
       const within = `${Math.round(limit + before)} ms`;
       const said = ex.note?.match(/ and (wrote .*)$/)?.[1];
       const allowance = this.options.startupTimeoutMs !== undefined && this.heardAt === undefined ? ` (${this.options.startupOption ?? '--startup-timeout'})` : '';
-      return `the server did not answer initialize within ${within}${allowance}${said ? `; it ${said}` : ''}${garbage}${said ? '' : last}`;
+      return `the server did not answer ${opening} within ${within}${allowance}${said ? `; it ${said}` : ''}${garbage}${said ? '' : last}`;
     }
     const error = ex.response?.error as JsonObject | undefined;
-    if (error) return `the server refused initialize: ${clip(asText(error.message ?? JSON.stringify(error)), 200)}`;
-    return 'the server answered initialize without a result object';
+    if (error) return `the server refused ${opening}: ${clip(asText(error.message ?? JSON.stringify(error)), 200)}`;
+    return `the server answered ${opening} without a result object`;
   }
 
   /** Whether the server has sent any JSON-RPC message yet (then it has started). */

@@ -8,6 +8,7 @@ import { DEFAULT_LIMITS, DEFAULT_STARTUP_TIMEOUT_MS, type WireLimits } from './l
 import { ProcessFamily } from './stragglers.js';
 import type { ReportTarget } from '../generated/report.js';
 import { Redactor } from '../safety/redact.js';
+import { LEGACY_ERA, MODERN_ERA, type Era } from './era.js';
 
 /**
  * How many spare sessions start at the same time: all a default run needs (1 + N over stdio, as
@@ -30,6 +31,8 @@ export interface TargetOptions {
   limits?: WireLimits;
   /** Masks secrets in what the server sends; by default, those of this process's environment. */
   redactor?: Redactor;
+  /** The protocol era its sessions speak (default 2025-11-25). */
+  era?: Era;
 }
 
 export interface OpenOptions {
@@ -40,6 +43,8 @@ export interface OpenOptions {
 /** Something that can open initialized MCP sessions: a stdio command or a Streamable HTTP URL. */
 export interface Target {
   readonly kind: ReportTarget['kind'];
+  /** The protocol era its sessions speak. */
+  readonly era: Era;
   readonly describe: string;
   open(label: string, options?: OpenOptions): Promise<McpSession>;
   /** A hint: about `count` sessions will be opened soon; a target may start them ahead. */
@@ -89,8 +94,10 @@ export abstract class PooledTarget implements Target {
   protected readonly startupOption: string;
   protected readonly limits: WireLimits;
   readonly redactor: Redactor;
+  readonly era: Era;
 
   constructor(options: TargetOptions) {
+    this.era = options.era ?? LEGACY_ERA;
     this.timeoutMs = options.timeoutMs;
     this.startupTimeoutMs = options.startupTimeoutMs ?? Math.max(options.timeoutMs, DEFAULT_STARTUP_TIMEOUT_MS);
     this.startupOption = options.startupOption ?? '--startup-timeout';
@@ -166,7 +173,7 @@ export abstract class PooledTarget implements Target {
       await wire.close();
       throw new TargetUnavailableError('the run is over; no new session is started');
     }
-    const session = new McpSession(wire, { label, timeoutMs: this.timeoutMs, startupTimeoutMs: this.startupTimeoutMs, startupOption: this.startupOption, redactor: this.redactor });
+    const session = new McpSession(wire, { label, timeoutMs: this.timeoutMs, startupTimeoutMs: this.startupTimeoutMs, startupOption: this.startupOption, redactor: this.redactor, era: this.era });
     this.started.add(session);
     try {
       await session.initialize(left(), from);
@@ -227,7 +234,8 @@ export class HttpTarget extends PooledTarget {
     // A URL has no process to start: its first request gets the request limit unless told otherwise.
     super({ ...options, startupTimeoutMs: options.startupTimeoutMs ?? options.timeoutMs, startupOption: options.startupOption ?? '--timeout', redactor: options.redactor ?? Redactor.forRun({ headers }) });
     this.describe = displayUrl(url);
-    this.mode = options.transport ?? 'auto';
+    // 2026-07-28 is spoken over Streamable HTTP only: the older HTTP+SSE transport is of 2024.
+    this.mode = options.era === MODERN_ERA ? 'streamable-http' : options.transport ?? 'auto';
     if (this.mode !== 'auto') this.chosen = this.mode;
   }
 

@@ -1,0 +1,145 @@
+import { summarize } from '../core/build-report.js';
+import { erasSentence, type VerdictData } from '../core/verdict-sentence.js';
+import type { CheckReport, EraRun, Verdict } from '../generated/report.js';
+import { ERAS, LEGACY_ERA, MODERN_ERA, type Era } from '../transport/era.js';
+import { EraRefusedError, type McpSession } from '../transport/session.js';
+import { TargetUnavailableError, type Target } from '../transport/target.js';
+
+/** Which eras to check: every one the server speaks, or one. */
+export type ProtocolChoice = 'all' | Era;
+
+/** One era tried: its target, and its open probe session, or why it is not checked. */
+export interface EraProbe {
+  era: Era;
+  target: Target;
+  session?: McpSession;
+  why?: string;
+  /** What the opening request met, when it did not open. */
+  error?: Error;
+}
+
+/**
+ * Finds out which eras a target speaks by opening a probe session in each era asked for, all at
+ * once (over stdio, one process each): the sessions that open become the runs' probes. Once one
+ * era has answered, each other gets `patienceMs` more, not a start-up allowance: a server that
+ * ignores a request of the other era is not waited for. Each era's outcome settles on its own, so
+ * the first era's run need not wait for the others.
+ */
+export function probeEras(makeTarget: (era: Era) => Target, choice: ProtocolChoice, patienceMs: number): Array<Promise<EraProbe>> {
+  const eras = probeOrder(choice);
+  let firstAnswer!: () => void;
+  const answered = new Promise<void>((resolve) => (firstAnswer = resolve));
+  return eras.map(async (era) => {
+    const probe: EraProbe = { era, target: makeTarget(era) };
+    const opening = probe.target.open('probe').then((session) => {
+      probe.session = session;
+      firstAnswer();
+    }, (err: Error) => {
+      probe.why = `the server does not speak it: ${err.message}`;
+      probe.error = err;
+    });
+    if (eras.length > 1) {
+      let timer: NodeJS.Timeout | undefined;
+      const patience = answered.then(() => new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), patienceMs))));
+      const first = await Promise.race([opening.then(() => 'done' as const), patience]);
+      clearTimeout(timer);
+      if (first === 'late' && !probe.session && !probe.error) {
+        probe.error = new EraRefusedError(`no answer to ${era === MODERN_ERA ? 'server/discover' : 'initialize'} within ${patienceMs} ms, while the other era answered`);
+        probe.why = `the server does not speak it: ${probe.error.message}`;
+        await probe.target.dispose();
+      }
+    } else await opening;
+    if (!probe.session) await probe.target.dispose();
+    return probe;
+  });
+}
+
+/** The eras a choice tries, in the order they are checked. */
+export function probeOrder(choice: ProtocolChoice): readonly Era[] {
+  return choice === 'all' ? ERAS : [choice];
+}
+
+/**
+ * Why no era could be checked, as one error: a server that is down is said as such; one that
+ * refused every era asked for, with each reason.
+ */
+export function noEraError(probes: readonly EraProbe[]): Error {
+  const down = probes.map((p) => p.error).find((e) => e && !(e instanceof EraRefusedError));
+  if (down) return down;
+  if (probes.length === 1) {
+    const only = probes[0]!;
+    const other = only.era === LEGACY_ERA ? MODERN_ERA : LEGACY_ERA;
+    return new TargetUnavailableError(`${only.error?.message ?? 'it did not answer'} (it may speak ${other} only: --protocol all checks whichever era it speaks)`);
+  }
+  return new TargetUnavailableError(`the server speaks neither protocol era: ${probes.map((p) => `${p.era}: ${p.error?.message ?? 'no answer'}`).join('; ')}`);
+}
+
+/** The eras not checked because --protocol left them out. */
+export function eraRuns(probes: readonly EraProbe[], choice: ProtocolChoice, verdicts: ReadonlyMap<Era, Verdict | undefined>): EraRun[] {
+  return ERAS.map((era) => {
+    const probe = probes.find((p) => p.era === era);
+    if (!probe) return { era, checked: false, why: `--protocol ${choice} leaves it out` };
+    if (!probe.session) return { era, checked: false, why: probe.why ?? 'not checked' };
+    const verdict = verdicts.get(era);
+    return { era, checked: true, ...(verdict ? { verdict } : {}) };
+  });
+}
+
+const RANK = { no: 0, partly: 1, yes: 2 } as const;
+
+/**
+ * One report from the reports of each era checked: every result and every exchange names its era;
+ * the verdict is the weakest era's word, its sentence says each era's own.
+ */
+export function mergeEraReports(reports: ReadonlyArray<{ era: Era; report: CheckReport }>, eras: EraRun[], durationMs: number): CheckReport {
+  const first = reports[0]!.report;
+  const results = reports.flatMap(({ era, report }) => report.results.map((r) => ({ ...r, era })));
+  const verdicts: Verdict[] = reports.flatMap(({ era, report }) => (report.verdict ? [{ ...report.verdict, era }] : []));
+  const merged: CheckReport = { ...first, eras, results, summary: summarize(results), durationMs: Math.round(durationMs) };
+  if (reports.length > 1) {
+    merged.target = { ...first.target, protocolVersion: reports.map((r) => r.era).join(' and ') };
+  }
+  delete merged.verdict;
+  if (verdicts.length === 1) merged.verdict = verdicts[0];
+  else if (verdicts.length > 1) merged.verdict = combinedVerdict(verdicts);
+  return merged;
+}
+
+/** The verdict over every era: the weakest word, what fails in any era, and a sentence per era. */
+function combinedVerdict(verdicts: Verdict[]): Verdict {
+  const weakest = verdicts.reduce((a, b) => (RANK[b.implements] < RANK[a.implements] ? b : a));
+  const union = (pick: (v: Verdict) => readonly string[] | undefined) => [...new Set(verdicts.flatMap((v) => pick(v) ?? []))];
+  const failing = union((v) => v.failing);
+  const data: VerdictData = {
+    ...verdicts[0]!,
+    implements: weakest.implements,
+    failing,
+    failingCriteria: failing.map((id) => verdicts.map((v) => v.failingCriteria?.[v.failing.indexOf(id)]).find((n) => n !== undefined) ?? 0),
+    notTestable: union((v) => v.notTestable),
+  };
+  delete data.era;
+  delete data.notApplicable;
+  return { ...data, summary: erasSentence(verdicts) };
+}
+
+/**
+ * The first era the server speaks, of those asked for (2025-11-25 first), with its open probe
+ * session; the other eras' targets are let go. For what reads a server once (init, serve).
+ */
+export async function openFirstEra(makeTarget: (era: Era) => Target, choice: ProtocolChoice, patienceMs: number): Promise<{ target: Target; session: McpSession }> {
+  const outcomes = probeEras(makeTarget, choice, patienceMs);
+  const probes: EraProbe[] = [];
+  let chosen: EraProbe | undefined;
+  for (const outcome of outcomes) {
+    const probe = await outcome;
+    probes.push(probe);
+    if (!probe.session) continue;
+    if (!chosen) chosen = probe;
+    else {
+      await probe.session.close();
+      await probe.target.dispose();
+    }
+  }
+  if (!chosen) throw noEraError(probes);
+  return { target: chosen.target, session: chosen.session! };
+}
