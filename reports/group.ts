@@ -100,38 +100,28 @@ export function resultName(report: Pick<CheckReport, 'eras'>, r: CheckResult): s
 }
 
 /**
- * The names of several results for one line: a check that appears here in every era checked is
- * named once, without its era; the others with theirs.
+ * Results with a check shown once, without its era, where it appears in every era checked and
+ * `alike` holds of its results (by default: always); the others one per era.
  */
-export function resultNames(report: Pick<CheckReport, 'eras'>, results: readonly CheckResult[], name: (r: CheckResult, shown: string) => string = (_r, shown) => shown): string[] {
-  const eras = erasChecked(report);
-  const count = new Map<string, number>();
-  for (const r of results) count.set(r.id, (count.get(r.id) ?? 0) + 1);
-  const out: string[] = [];
-  const said = new Set<string>();
-  for (const r of results) {
-    if (eras > 1 && count.get(r.id) === eras) {
-      if (!said.has(r.id)) out.push(name(r, r.id));
-      said.add(r.id);
-    } else out.push(name(r, resultName(report, r)));
-  }
-  return out;
-}
-
-/** Results of one status with a check that has it in every era shown once, without an era. */
-export function acrossEras(report: Pick<CheckReport, 'eras'>, results: readonly CheckResult[]): CheckResult[] {
+export function acrossEras(report: Pick<CheckReport, 'eras'>, results: readonly CheckResult[], alike: (all: CheckResult[]) => boolean = () => true): CheckResult[] {
   const eras = erasChecked(report);
   if (eras < 2) return [...results];
-  const count = new Map<string, number>();
-  for (const r of results) count.set(r.id, (count.get(r.id) ?? 0) + 1);
-  const seen = new Set<string>();
+  const byId = new Map<string, CheckResult[]>();
+  for (const r of results) byId.set(r.id, [...(byId.get(r.id) ?? []), r]);
+  const shown = new Set<string>();
   return results.flatMap((r) => {
-    if (count.get(r.id) !== eras) return [r];
-    if (seen.has(r.id)) return [];
-    seen.add(r.id);
+    const all = byId.get(r.id)!;
+    if (all.length !== eras || !alike(all)) return [r];
+    if (shown.has(r.id)) return [];
+    shown.add(r.id);
     const { era: _era, ...same } = r;
     return [same];
   });
+}
+
+/** The names of several results for one line: a check here in every era is named once, without its era. */
+export function resultNames(report: Pick<CheckReport, 'eras'>, results: readonly CheckResult[], name: (r: CheckResult, shown: string) => string = (_r, shown) => shown): string[] {
+  return acrossEras(report, results).map((r) => name(r, resultName(report, r)));
 }
 
 /**
@@ -139,17 +129,6 @@ export function acrossEras(report: Pick<CheckReport, 'eras'>, results: readonly 
  * no warnings or errors) is one row, without an era; the others one row per era.
  */
 export function tableResults(report: Pick<CheckReport, 'eras' | 'results'>): CheckResult[] {
-  if (erasChecked(report) < 2) return report.results;
   const quiet = (r: CheckResult) => !r.findings.some((f) => f.level !== 'info');
-  const byId = new Map<string, CheckResult[]>();
-  for (const r of report.results) byId.set(r.id, [...(byId.get(r.id) ?? []), r]);
-  const shown = new Set<string>();
-  return report.results.flatMap((r) => {
-    const all = byId.get(r.id)!;
-    if (!(all.every(quiet) && all.every((x) => x.status === r.status))) return [r];
-    if (shown.has(r.id)) return [];
-    shown.add(r.id);
-    const { era: _era, ...same } = r;
-    return [same];
-  });
+  return acrossEras(report, report.results, (all) => all.every(quiet) && all.every((x) => x.status === all[0]!.status));
 }

@@ -74,13 +74,13 @@ export function noEraError(probes: readonly EraProbe[]): Error {
   return new TargetUnavailableError(`the server speaks neither protocol era: ${probes.map((p) => `${p.era}: ${p.error?.message ?? 'no answer'}`).join('; ')}`);
 }
 
-/** The eras not checked because --protocol left them out. */
-export function eraRuns(probes: readonly EraProbe[], choice: ProtocolChoice, verdicts: ReadonlyMap<Era, Verdict | undefined>): EraRun[] {
+/** Every era: checked (with its verdict), or why not (not spoken, out of time, left out by --protocol). */
+function eraRuns(probes: readonly EraProbe[], choice: ProtocolChoice, verdicts: readonly Verdict[]): EraRun[] {
   return ERAS.map((era) => {
     const probe = probes.find((p) => p.era === era);
     if (!probe) return { era, checked: false, why: `--protocol ${choice} leaves it out` };
     if (!probe.session) return { era, checked: false, why: probe.why ?? 'not checked' };
-    const verdict = verdicts.get(era);
+    const verdict = verdicts.find((v) => v.era === era);
     return { era, checked: true, ...(verdict ? { verdict } : {}) };
   });
 }
@@ -91,11 +91,11 @@ const RANK = { no: 0, partly: 1, yes: 2 } as const;
  * One report from the reports of each era checked: every result and every exchange names its era;
  * the verdict is the weakest era's word, its sentence says each era's own.
  */
-export function mergeEraReports(reports: ReadonlyArray<{ era: Era; report: CheckReport }>, eras: EraRun[], durationMs: number): CheckReport {
+export function mergeEraReports(reports: ReadonlyArray<{ era: Era; report: CheckReport }>, probes: readonly EraProbe[], choice: ProtocolChoice, durationMs: number): CheckReport {
   const first = reports[0]!.report;
   const results = reports.flatMap(({ era, report }) => report.results.map((r) => ({ ...r, era })));
   const verdicts: Verdict[] = reports.flatMap(({ era, report }) => (report.verdict ? [{ ...report.verdict, era }] : []));
-  const merged: CheckReport = { ...first, eras, results, summary: summarize(results), durationMs: Math.round(durationMs) };
+  const merged: CheckReport = { ...first, eras: eraRuns(probes, choice, verdicts), results, summary: summarize(results), durationMs: Math.round(durationMs) };
   if (reports.length > 1) {
     merged.target = { ...first.target, protocolVersion: reports.map((r) => r.era).join(' and ') };
   }

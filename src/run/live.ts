@@ -9,7 +9,7 @@ import type { LiveCheck } from './check.js';
 import type { McpSession } from '../transport/session.js';
 import { MODERN_ERA, type Era } from '../transport/era.js';
 import { CRITERION } from '../model/world.js';
-import { eraRuns, mergeEraReports, noEraError, probeEras, probeOrder, type EraProbe, type ProtocolChoice } from './eras.js';
+import { mergeEraReports, noEraError, probeEras, probeOrder, type EraProbe, type ProtocolChoice } from './eras.js';
 import { CheckRuns } from './checks-phase.js';
 import { fetchAllDescriptions } from './descriptions.js';
 import { discover } from './discovery.js';
@@ -163,22 +163,14 @@ export async function checkEras(
     for (const [i, outcome] of outcomes.entries()) {
       // Once an era has its report, the run's deadline ends the wait for the others (said, not thrown).
       const probe = reports.length ? await settledBy(outcome, deadline) : await withinDeadline(outcome, deadline);
-      if (!probe) {
-        const era = probeOrder(choice)[i]!;
-        probes.push({ era, target: targets[i]!, why: `the run reached --max-duration (${deadline!.seconds} s) before this era` });
+      if (!probe || (probe.session && deadline && performance.now() >= deadline.at)) {
+        // The run's time went to the eras before it: this one is said, not checked.
+        probes.push({ era: probeOrder(choice)[i]!, target: targets[i]!, why: `the run reached --max-duration (${deadline!.seconds} s) before this era` });
         await targets[i]!.dispose();
         continue;
       }
       probes.push(probe);
       if (!probe.session) continue;
-      if (deadline && performance.now() >= deadline.at) {
-        // The run's time went to the eras before it: this one is said, not checked.
-        probe.why = `the run reached --max-duration (${deadline.seconds} s) before this era`;
-        await probe.session.close();
-        await probe.target.dispose();
-        delete probe.session;
-        continue;
-      }
       reports.push({ era: probe.era, report: await checkTarget(probe.target, options, { ...extra, probe: probe.session, since: t0 }) });
     }
   } catch (err) {
@@ -186,8 +178,7 @@ export async function checkEras(
     throw err;
   }
   if (!reports.length) throw noEraError(probes);
-  const verdicts = new Map(reports.map(({ era, report }) => [era, report.verdict ? { ...report.verdict, era } : undefined]));
-  return mergeEraReports(reports, eraRuns(probes, choice, verdicts), performance.now() - t0);
+  return mergeEraReports(reports, probes, choice, performance.now() - t0);
 }
 
 /** What `outcome` settles with by the deadline, or undefined when the deadline comes first. */
