@@ -3,10 +3,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { foreignRequest, isLoopbackAddress } from '../src/protocol/server/origin.js';
-import { isInitialize, readJson } from '../src/protocol/server/http-body.js';
+import { headerProblem, isInitialize, isModernRequest, readJson } from '../src/protocol/server/http-body.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { behaviourWith, createReferenceServer, newSessionState, type Behaviour, type ServerOptions } from './server.js';
-import { eraOfRequest, MODERN_ERA, modernHeaders } from '../src/transport/era.js';
 import type { JsonObject } from '../src/transport/types.js';
 
 export interface HttpOptions {
@@ -202,22 +201,4 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
-}
-
-/** A POST of a 2026-07-28 client: its protocol header, or the envelope in its body. */
-function isModernRequest(req: IncomingMessage, body: unknown): boolean {
-  if (req.headers['mcp-protocol-version'] === MODERN_ERA) return true;
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && eraOfRequest(body as JsonObject) === MODERN_ERA;
-}
-
-/** What is wrong with a 2026 request's standard headers (they must agree with its body), if anything. */
-function headerProblem(req: IncomingMessage, message: JsonObject): string | undefined {
-  if (message.id === undefined || message.id === null) return undefined;
-  const want = modernHeaders(message);
-  for (const [name, value] of Object.entries(want)) {
-    const got = req.headers[name];
-    if (got === undefined) return `the ${name} header is missing (it must be ${value})`;
-    if (got !== value) return `the ${name} header says '${String(got)}' but the body says '${value}'`;
-  }
-  return undefined;
 }

@@ -54,9 +54,12 @@ export const OPTIONS: readonly OptionSpec[] = [
   // How a server is reached.
   { flag: '--url <url>', kind: 'text', library: 'url', config: 'url', commands: [...SERVER, 'serve'], help: 'check a Streamable HTTP server at this URL instead of starting a command',
     helpFor: { init: 'read a Streamable HTTP server at this URL instead of starting a command', serve: 'an upstream server over Streamable HTTP instead of a command' } },
-  { flag: '--protocol <version>', kind: 'choice', choices: ['all', '2025-11-25', '2026-07-28'], library: 'protocol', config: 'protocol', commands: SERVER, default: 'all',
+  { flag: '--protocol <version>', kind: 'choice', choices: ['all', '2025-11-25', '2026-07-28'], library: 'protocol', config: 'protocol', commands: [...SERVER, 'serve'], default: 'all',
     help: 'protocol era to speak: all checks every era the server speaks, each on its own; 2025-11-25 (initialize, sessions) or 2026-07-28 (server/discover, a _meta envelope on every request, no session) checks only that one',
-    helpFor: { init: 'protocol era to read the server in: all (default) takes the first it speaks, 2025-11-25 first' } },
+    helpFor: {
+      init: 'protocol era to read the server in: all (default) takes the first it speaks, 2025-11-25 first',
+      serve: 'protocol era to speak to the upstream: all (default) takes the first it speaks, 2025-11-25 first (clients of either era are served)',
+    } },
   { flag: '--transport <transport>', kind: 'choice', choices: ['auto', 'streamable-http', 'sse'], library: 'transport', config: 'transport', commands: SERVER, default: 'auto',
     help: 'HTTP transport for --url: auto tries Streamable HTTP, then the older HTTP+SSE (2024-11-05) on a 4xx' },
   { flag: '--header <Name: value>', kind: 'text', repeat: true, library: 'headers', config: 'headers', fromConfig: lines(': '), commands: [...SERVER, 'serve'],

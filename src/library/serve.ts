@@ -5,6 +5,9 @@ import { ChildTransport } from '../serve/child.js';
 import { readDescriptionFolder, type DescriptionFolder } from '../serve/descriptions.js';
 import { Hub } from '../serve/hub.js';
 import { StdioClientSide } from '../serve/stdio-client.js';
+import { UpstreamEra, type UpstreamProtocol } from '../serve/upstream-era.js';
+import { MODERN_ERA, modernHeaders } from '../transport/era.js';
+import type { JsonObject } from '../transport/types.js';
 import { LIBRARY_SPELLING, type Spelling } from './server-options.js';
 import { defaultOf } from './option-table.js';
 import { commandFrom, commandWords, isDirectory, parseUrl, withUrlCredentials } from './server-target.js';
@@ -24,6 +27,8 @@ export interface ServeOptions {
   host?: string;
   /** Origins allowed besides the loopback ones (`--allowed-origin`), e.g. https://app.example.com. */
   allowedOrigins?: string[];
+  /** The protocol era spoken to the upstream: `all` (default) the first it speaks, 2025-11-25 first. Clients of either era are served. */
+  protocol?: UpstreamProtocol;
   /** Told of errors that do not stop the proxy. */
   onError?: (err: Error) => void;
 }
@@ -45,19 +50,20 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
   if (!words.length && options.url === undefined) throw new InputError(`no upstream server: ${spell.noServer}`);
   if (options.cwd !== undefined && !isDirectory(options.cwd)) throw new InputError(`${s('cwd')} '${options.cwd}' is not a directory`);
   const folder: DescriptionFolder | undefined = options.descriptions !== undefined ? readDescriptionFolder(options.descriptions) : undefined;
-  let upstream: Transport;
+  let upstream: UpstreamEra;
   let exited: Promise<number>;
   if (options.url !== undefined) {
     const { url, headers } = withUrlCredentials(parseUrl(options.url, spell), options.headers ?? {});
     // Loaded only here: the SDK's HTTP transports bring its schemas (~25 MB).
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-    upstream = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    const http = new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: (to, init) => fetch(to, withModernHeaders(init, upstream)) });
+    upstream = new UpstreamEra(http, options.protocol);
     exited = new Promise((resolve) => { upstream.onclose = () => resolve(0); });
   } else {
     const { command, args } = commandFrom(words, options.cwd, {}, spell);
     const child = new ChildTransport(command, args, { cwd: options.cwd });
     exited = new Promise((resolve) => { child.onexit = resolve; });
-    upstream = child;
+    upstream = new UpstreamEra(child, options.protocol);
   }
   const hub = new Hub(upstream, folder, options.onError);
   await upstream.start();
@@ -85,4 +91,19 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
       await upstream.close();
     },
   };
+}
+
+/** A POST to a 2026-07-28 upstream with the headers that era wants (the SDK's transport knows only 2025's). */
+function withModernHeaders(init: RequestInit | undefined, upstream: UpstreamEra): RequestInit | undefined {
+  if (upstream.era !== MODERN_ERA || init?.method !== 'POST' || typeof init.body !== 'string') return init;
+  let message: unknown;
+  try {
+    message = JSON.parse(init.body);
+  } catch {
+    return init;
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return init;
+  const headers = new Headers(init.headers);
+  for (const [name, value] of Object.entries(modernHeaders(message as JsonObject))) headers.set(name, value);
+  return { ...init, headers };
 }

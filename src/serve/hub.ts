@@ -4,6 +4,8 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { answerRead, DESCRIPTIONS_RESOURCE, gateCall, readResult } from '../protocol/server/disclosure.js';
+import { EraFront } from '../protocol/server/era-front.js';
+import type { JsonObject } from '../transport/types.js';
 import { Disclosed, type DescriptionFolder, type Tool } from './descriptions.js';
 
 type Message = Record<string, unknown> & { id?: string | number; method?: string; params?: Record<string, unknown> };
@@ -11,11 +13,14 @@ type Id = string | number;
 
 const OWN = 'mcp-pd-serve:';
 
-/** One client session: its transport and its grants (§5.1: per session, for its lifetime). */
+/** One client session: where its answers go and its grants (§5.1: per session, for its lifetime). */
 interface Client {
-  transport: Transport;
+  /** To the client, through its era's front (a 2026-07-28 client gets 2026 answers). */
+  send(message: Message): Promise<void>;
   grants: Set<string>;
   initialized: boolean;
+  /** Whether calls of unfetched tools are refused: not for a 2026-07-28 request over HTTP, which has no session to keep a grant in. */
+  gated: boolean;
 }
 
 interface Pending {
@@ -56,21 +61,52 @@ export class Hub {
     this.firstListing.catch(() => {});
   }
 
-  /** Attaches a client transport (stdio: the one client; HTTP: one per Mcp-Session-Id). */
-  attach(transport: Transport): void {
-    const client: Client = { transport, grants: new Set(), initialized: false };
+  /**
+   * Attaches a client transport (stdio: the one client; HTTP: one per Mcp-Session-Id), of either
+   * protocol era: its first request says which, and a 2026-07-28 client is answered as that era wants.
+   */
+  attach(transport: Transport, options: { gated?: boolean } = {}): void {
+    const front = new EraFront({
+      toServer: (message) => handle(message as Message),
+      toClient: (message) => void transport.send(message as JSONRPCMessage).catch((err: Error) => this.onError(err)),
+      // The listing and the resource list are the same for every client; a read is the client's own.
+      cacheScope: (method) => (method === 'resources/read' ? 'private' : 'public'),
+    });
+    const client: Client = { send: async (message) => front.fromServer(message as JsonObject), grants: new Set(), initialized: false, gated: options.gated ?? true };
     this.clients.add(client);
-    transport.onmessage = (raw) => {
-      const message = raw as unknown as Message;
+    const handle = (message: Message) => {
       void this.fromClient(client, message).catch((err: Error) => {
         this.onError(err);
         if (message.id !== undefined && message.method !== undefined) {
-          void transport.send({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: err.message } } as JSONRPCMessage).catch(() => {});
+          void client.send({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: err.message } }).catch(() => {});
         }
       });
     };
+    transport.onmessage = (raw) => front.fromClient(raw as unknown as JsonObject);
     // A session that ends takes its grants with it.
     transport.onclose = () => this.clients.delete(client);
+  }
+
+  /**
+   * Answers one 2026-07-28 request that came without a session (Streamable HTTP): a client of its
+   * own for the one request, not gated (no grant could outlive it), gone once answered.
+   */
+  answerAlone(request: Message): Promise<Message> {
+    return new Promise((resolve) => {
+      const alone: Transport = {
+        start: async () => {},
+        close: async () => { alone.onclose?.(); },
+        send: async (raw) => {
+          const message = raw as unknown as Message;
+          if (message.method === undefined && message.id === request.id) {
+            resolve(message);
+            void alone.close();
+          }
+        },
+      };
+      this.attach(alone, { gated: false });
+      alone.onmessage!(request as JSONRPCMessage);
+    });
   }
 
   /** The upstream's tools, disclosed; loaded once, and again after tools/list_changed. */
@@ -119,8 +155,8 @@ export class Hub {
       return;
     }
     if (id === undefined) return this.clientNotification(client, message);
-    const reply = (result: unknown) => client.transport.send({ jsonrpc: '2.0', id, result } as JSONRPCMessage);
-    const fail = (code: number, text: string, data?: unknown) => client.transport.send({ jsonrpc: '2.0', id, error: { code, message: text, ...(data !== undefined ? { data } : {}) } } as JSONRPCMessage);
+    const reply = (result: unknown) => client.send({ jsonrpc: '2.0', id, result });
+    const fail = (code: number, text: string, data?: unknown) => client.send({ jsonrpc: '2.0', id, error: { code, message: text, ...(data !== undefined ? { data } : {}) } });
     switch (method) {
       case 'initialize':
         return this.initialize(client, message);
@@ -141,7 +177,7 @@ export class Hub {
         return this.listResources(client, message);
       case 'tools/call': {
         // A listed tool not fetched in this session is refused and never reaches the upstream.
-        const refused = gateCall(String(message.params?.name ?? ''), await this.tools(), (tool) => client.grants.has(tool));
+        const refused = gateCall(String(message.params?.name ?? ''), await this.tools(), (tool) => !client.gated || client.grants.has(tool));
         if (refused) return reply(refused);
         break;
       }
@@ -153,7 +189,7 @@ export class Hub {
   private async listResources(client: Client, message: Message): Promise<void> {
     const ours = { ...DESCRIPTIONS_RESOURCE };
     if (!this.upstreamResources) {
-      await client.transport.send({ jsonrpc: '2.0', id: message.id!, result: { resources: [ours] } } as JSONRPCMessage);
+      await client.send({ jsonrpc: '2.0', id: message.id!, result: { resources: [ours] } });
       return;
     }
     const first = message.params?.cursor === undefined;
@@ -177,7 +213,7 @@ export class Hub {
       return;
     }
     const reply = await this.initializing;
-    await client.transport.send(this.amendInitialize({ ...reply, id: message.id }) as JSONRPCMessage);
+    await client.send(this.amendInitialize({ ...reply, id: message.id }));
   }
 
   /** Declares the resources capability (the tool_descriptions resource needs it) if the upstream lacks it. */
@@ -229,7 +265,7 @@ export class Hub {
       const pending = this.pending.get(key);
       if (!pending) return;
       this.pending.delete(key);
-      void pending.client.transport.send(pending.rewrite({ ...message, id: pending.id }) as JSONRPCMessage).catch((err: Error) => this.onError(err));
+      void pending.client.send(pending.rewrite({ ...message, id: pending.id })).catch((err: Error) => this.onError(err));
       return;
     }
     if (method === 'notifications/tools/list_changed') this.disclosed = undefined;
@@ -246,6 +282,6 @@ export class Hub {
     } else {
       to = [...this.clients].filter((c) => c.initialized || this.clients.size === 1);
     }
-    for (const client of to) void client.transport.send(message as JSONRPCMessage).catch((err: Error) => this.onError(err));
+    for (const client of to) void client.send(message).catch((err: Error) => this.onError(err));
   }
 }

@@ -3,15 +3,19 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitialize, readJson } from '../protocol/server/http-body.js';
+import { headerProblem, isInitialize, isModernRequest, readJson } from '../protocol/server/http-body.js';
+import type { JsonObject } from '../transport/types.js';
 import { foreignRequest, isLoopbackAddress } from '../protocol/server/origin.js';
 import type { Hub } from './hub.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-function rpcError(res: ServerResponse, status: number, message: string): void {
-  const text = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } });
-  res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+function rpcError(res: ServerResponse, status: number, message: string, code = -32000): void {
+  json(res, status, { jsonrpc: '2.0', id: null, error: { code, message } });
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
 export async function listen(hub: Hub, port: number, host = '127.0.0.1', allowedOrigins: readonly string[] = []): Promise<{ url: string; close(): Promise<void> }> {
@@ -40,6 +44,8 @@ export async function listen(hub: Hub, port: number, host = '127.0.0.1', allowed
     }
     if (req.method !== 'POST') return rpcError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
     const body = await readJson(req, MAX_BODY_BYTES);
+    // 2026-07-28: no session; each request is answered on its own.
+    if (isModernRequest(req, body)) return answerModern(req, res, body as JsonObject);
     if (!isInitialize(body)) return rpcError(res, 400, 'Bad Request: no session; send initialize first');
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -53,6 +59,16 @@ export async function listen(hub: Hub, port: number, host = '127.0.0.1', allowed
     };
     await transport.start();
     await transport.handleRequest(req, res, body);
+  }
+
+  async function answerModern(req: IncomingMessage, res: ServerResponse, message: JsonObject): Promise<void> {
+    const refused = headerProblem(req, message);
+    if (refused) return rpcError(res, 400, `Header mismatch: ${refused}`, -32020);
+    if (message.id === undefined || message.id === null) {
+      res.writeHead(202).end();
+      return;
+    }
+    json(res, 200, await hub.answerAlone(message as Parameters<Hub['answerAlone']>[0]));
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -23,11 +23,11 @@ export const META = {
 } as const;
 
 /** A request's params with the 2026-07-28 envelope added to `_meta` (what the caller put there kept). */
-export function withEnvelope(params: JsonObject | undefined, clientInfo: { name: string; version: string }): JsonObject {
+export function withEnvelope(params: JsonObject | undefined, clientInfo: { name: string; version: string }, capabilities: JsonObject = {}): JsonObject {
   const meta = typeof params?._meta === 'object' && params._meta !== null ? params._meta as JsonObject : {};
   return {
     ...params,
-    _meta: { ...meta, [META.protocolVersion]: MODERN_ERA, [META.clientCapabilities]: {}, [META.clientInfo]: clientInfo },
+    _meta: { ...meta, [META.protocolVersion]: MODERN_ERA, [META.clientCapabilities]: capabilities, [META.clientInfo]: clientInfo },
   };
 }
 

@@ -14,6 +14,10 @@ session) and passes everything else through: other resources, prompts, notificat
 cancellation, sampling, elicitation, roots, errors. Your server's stderr is passed through, and
 its exit ends the proxy with its code.
 
+Clients of either protocol era are served: 2025-11-25 (initialize, a session) and 2026-07-28
+(server/discover, no session; over HTTP its calls are not gated, since no grant could outlive the
+request). Your server is spoken to in the era it speaks, 2025-11-25 first (--protocol to choose).
+
 In a client's configuration (Claude Desktop, VS Code, Cursor), replace the server's command:
   "command": "npx", "args": ["-y", "${TOOL_NAME}", "serve", "--", "node", "server.js"]
 

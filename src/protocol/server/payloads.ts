@@ -27,12 +27,14 @@ export function parseSelection(uri: string): ToolSelection {
 }
 
 export function missingToolSelection(exampleTools: string[]) {
-  const [a = 'tool_name', b = 'tool2'] = exampleTools;
+  const [a = 'tool_name', b] = exampleTools;
+  // Examples a client can follow: real names only (a server of one tool shows one example).
+  const examples = [`${RESOURCE_URI}?tools=${a}`, ...(b !== undefined ? [`${RESOURCE_URI}?tools=${a},${b}`] : [])];
   return {
     error: {
       code: 'MISSING_TOOL_SELECTION',
       message: "You must specify one or more tool names in the 'tools' parameter.",
-      examples: [`${RESOURCE_URI}?tools=${a}`, `${RESOURCE_URI}?tools=${a},${b}`],
+      examples,
     },
   };
 }
