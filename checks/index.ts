@@ -21,6 +21,8 @@ import mcpInputValidation from './mcp-input-validation.js';
 import mcpPing from './mcp-ping.js';
 import mcpSessionLifecycle from './mcp-session-lifecycle.js';
 import mcpOriginValidation from './mcp-origin-validation.js';
+import mcpModernResults from './mcp-modern-results.js';
+import mcpResourceNotFound from './mcp-resource-not-found.js';
 import dashdashServerMetadata from './dashdash-server-metadata.js';
 import dashdashToolMetadata from './dashdash-tool-metadata.js';
 import dashdashResourceMetadata from './dashdash-resource-metadata.js';
@@ -62,12 +64,14 @@ export const LIVE_CHECKS: readonly LiveCheck[] = [
   mcpPing,
   mcpSessionLifecycle,
   mcpOriginValidation,
+  mcpResourceNotFound,
   dashdashServerMetadata,
   dashdashToolMetadata,
   dashdashResourceMetadata,
   dashdashAiHelp,
   toolcardWellKnown,
   toolcardFiles,
+  mcpModernResults,
   mcpWireValid,
 ];
 

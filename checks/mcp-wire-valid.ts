@@ -3,6 +3,7 @@ import { afterEndOf } from '../src/transport/session.js';
 import { isPlainObject } from '../src/protocol/payload.js';
 import { clip } from '../src/util/text.js';
 import { MAX_DEPTH, TOO_DEEP, TOO_LARGE } from '../src/transport/limits.js';
+import { MODERN_ERA, type Era } from '../src/transport/era.js';
 
 const MAX_FINDINGS = 20;
 
@@ -23,8 +24,8 @@ const messages = {
   'not-json-rpc': { message: 'Session {session}: the server wrote something that is not a JSON-RPC message: "{text}".', hint: 'Over stdio, write only JSON-RPC to stdout; send logs to stderr.' },
   'stray-reply': { message: 'Session {session}: the server answered under an id that no request had: {reply}.', hint: 'Echo the id of each request in its response, unchanged (same value and type).' },
   'bad-envelope': { message: 'The reply to {method} is not valid JSON-RPC: {problem}.', hint: 'Reply with {"jsonrpc":"2.0","id":<request id>,"result"|"error":…}; error.code is an integer.' },
-  'schema-mismatch': { message: 'The {method} result does not match the MCP schema: {issues}.', hint: 'Fix the result shape; the MCP SDKs reject such replies.' },
-  'checked': '{count|reply|replies} checked against the MCP SDK schemas.',
+  'schema-mismatch': { message: 'The {method} result does not match the MCP {era} schema: {issues}.', hint: 'Fix the result shape; the MCP SDKs reject such replies.' },
+  'checked': '{count|reply|replies} checked against the MCP SDK schemas of {era} ({sdk}).',
 } as const;
 
 export default defineLiveCheck({
@@ -38,15 +39,7 @@ export default defineLiveCheck({
   preload: () => import('@modelcontextprotocol/sdk/types.js'),
   messages,
   async run(ctx) {
-    // The SDK's schemas are loaded only here (~0.2 s): they are the reference for valid messages.
-    const sdk = await import('@modelcontextprotocol/sdk/types.js');
-    const byMethod: Record<string, ResultSchema> = {
-      initialize: sdk.InitializeResultSchema,
-      'tools/list': sdk.ListToolsResultSchema,
-      'tools/call': sdk.CallToolResultSchema,
-      'resources/list': sdk.ListResourcesResultSchema,
-      'resources/read': sdk.ReadResourceResultSchema,
-    } as unknown as Record<string, ResultSchema>;
+    const { schemas: byMethod, sdk } = await schemasOf(ctx.era);
     const { fail, done } = ctx.capped(MAX_FINDINGS);
     let checked = 0;
     for (const session of ctx.facts.traffic) {
@@ -71,14 +64,42 @@ export default defineLiveCheck({
         const parsed = schema.safeParse(r.result);
         if (!parsed.success) {
           const issues = parsed.error!.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(result)'}: ${i.message}`).join('; ');
-          fail('schema-mismatch', { method: ex.method, issues }, { transcript: [ex] });
+          fail('schema-mismatch', { method: ex.method, era: ctx.era, issues }, { transcript: [ex] });
         }
       }
     }
     done();
-    ctx.info('checked', { count: checked });
+    ctx.info('checked', { count: checked, era: ctx.era, sdk });
   },
 });
+
+/**
+ * The result schemas of an era's SDK, loaded only here (~0.1–0.2 s): 2025-11-25 by the SDK v1 the
+ * checker speaks with, 2026-07-28 by the SDK v2's core (`@modelcontextprotocol/core`), whose
+ * schemas hold that era's messages (server/discover among them).
+ */
+async function schemasOf(era: Era): Promise<{ schemas: Record<string, ResultSchema>; sdk: string }> {
+  if (era === MODERN_ERA) {
+    const core = await import('@modelcontextprotocol/core');
+    const schemas = {
+      'server/discover': core.DiscoverResultSchema,
+      'tools/list': core.ListToolsResultSchema,
+      'tools/call': core.CallToolResultSchema,
+      'resources/list': core.ListResourcesResultSchema,
+      'resources/read': core.ReadResourceResultSchema,
+    } as unknown as Record<string, ResultSchema>;
+    return { schemas, sdk: '@modelcontextprotocol/core 2' };
+  }
+  const sdk = await import('@modelcontextprotocol/sdk/types.js');
+  const schemas = {
+    initialize: sdk.InitializeResultSchema,
+    'tools/list': sdk.ListToolsResultSchema,
+    'tools/call': sdk.CallToolResultSchema,
+    'resources/list': sdk.ListResourcesResultSchema,
+    'resources/read': sdk.ReadResourceResultSchema,
+  } as unknown as Record<string, ResultSchema>;
+  return { schemas, sdk: '@modelcontextprotocol/sdk 1' };
+}
 
 function envelopeProblem(r: Record<string, unknown>, id: unknown): string | undefined {
   if (r.jsonrpc !== '2.0') return `"jsonrpc" is ${JSON.stringify(r.jsonrpc)}, not "2.0"`;

@@ -3,7 +3,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { foreignRequest, isLoopbackAddress } from '../src/protocol/server/origin.js';
-import { headerProblem, isInitialize, isModernRequest, readJson } from '../src/protocol/server/http-body.js';
+import { isInitialize, readJson } from '../src/protocol/server/http-body.js';
+import { isModernRequest, modernStatus, refuseModernRequest } from '../src/protocol/server/modern-http.js';
+import { ERAS } from '../src/transport/era.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { behaviourWith, createReferenceServer, newSessionState, type Behaviour, type ServerOptions } from './server.js';
 import type { JsonObject } from '../src/transport/types.js';
@@ -148,8 +150,8 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
 
   async function answerModern(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const message = body as JsonObject;
-    const refused = headerProblem(req, message);
-    if (refused) return rpcError(res, 400, -32020, `Header mismatch: ${refused}`);
+    const refused = refuseModernRequest(req, message, ERAS);
+    if (refused) return send(res, refused.status, refused.answer);
     if (message.id === undefined || message.id === null) {
       res.writeHead(202).end();
       return;
@@ -168,7 +170,7 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
     await client.send(message as never);
     const reply = await answer;
     await server.close();
-    send(res, 200, reply);
+    send(res, modernStatus(reply), reply);
   }
 
   const sweeper = setInterval(() => {

@@ -4,6 +4,8 @@ import {
   InitializeRequestSchema,
   CallToolRequestSchema,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListPromptsRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   type CallToolResult,
@@ -20,6 +22,7 @@ import { answerRead, DESCRIPTIONS_RESOURCE, gateCall, readResult, refusal } from
 import { clarifyValidationError } from './sdk-errors.js';
 import { EraFront } from '../src/protocol/server/era-front.js';
 import type { Era } from '../src/transport/era.js';
+import type { JsonObject } from '../src/transport/types.js';
 import { TOOLS } from './tools.js';
 import { DEFAULT_FETCH_LIMIT, FetchLimiter } from '../src/protocol/server/limits.js';
 
@@ -92,6 +95,10 @@ export interface Behaviour {
   answersPing(): boolean;
   /** Over HTTP in 2026-07-28, where there is no session: whose grants a request holds. */
   modernHttpGrants(): ModernHttpGrants;
+  /** prompts/list: the reference has no prompts, but answers the list it declares. */
+  listPrompts(): Array<{ name: string; description?: string }>;
+  /** A 2026-07-28 answer as it leaves the server (`resultType`, caching fields and error codes in place). */
+  modernAnswer(method: string, answer: JsonObject): JsonObject;
 }
 
 /** tools/list pages hold this many tools, so that clients are shown pagination working. */
@@ -156,6 +163,8 @@ export const referenceBehaviour: Behaviour = {
   requiresSessionId: () => true,
   answersPing: () => true,
   modernHttpGrants: () => 'none',
+  modernAnswer: (_method, answer) => answer,
+  listPrompts: () => [],
 
   initializeExtras: () => ({ dashdash: SERVER_DASHDASH }),
   aiHelp: (params) => aiHelp(params),
@@ -210,7 +219,8 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
-      capabilities: { tools: {}, resources: {} },
+      // Prompts: none, but the list answers (clients and 2026-07-28 caches ask for every list).
+      capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions:
         "Tools use progressive disclosure: pick a tool from tools/list, fetch its full description from resource:///tool_descriptions?tools=NAME, then call it.",
     },
@@ -227,6 +237,8 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
   if (!behaviour.answersPing()) server.setRequestHandler(PingRequestSchema, () => { throw Object.assign(new Error('Method not found: ping'), { code: -32601 }); });
   server.setRequestHandler(ListToolsRequestSchema, (req) => behaviour.pageTools(behaviour.listTools(state), req.params?.cursor));
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: behaviour.listResources(state) }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: behaviour.listPrompts() }));
   server.setRequestHandler(ReadResourceRequestSchema, (req) => {
     // Counted before any work: a refused fetch costs nothing and authorizes nothing.
     if (parseSelection(req.params.uri).kind !== 'not-this-resource') state.fetches.take();
@@ -257,6 +269,7 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
       toClient: (m) => void send(clarifyValidationError(m as never) as never, sendOptions),
       // tools/list and the resource list are the same for every client; a read is the client's own.
       cacheScope: (method) => (method === 'resources/read' ? 'private' : 'public'),
+      amend: (method, answer) => behaviour.modernAnswer(method, answer),
     });
     transport.onmessage = (message, ex) => {
       extra = ex;

@@ -54,7 +54,13 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     if (group.status === 'skip' && !options.verbose) {
       // Skipped checks with the same reason are one line (the optional extensions, the HTTP-only checks).
       const byReason = new Map<string, CheckResult[]>();
-      for (const r of results.filter((x) => !saidInVerdict.has(x.id))) {
+      // A check of an era this run did not check says only that the server does not speak it (the JSON keeps it).
+      const checkedEras = new Set((report.eras ?? []).filter((e) => e.checked).map((e) => e.era as string));
+      const ofUncheckedEra = (r: CheckResult) => {
+        const skip = r.findings[r.findings.length - 1];
+        return skip?.code === 'needs-era' && !String(skip.args.eras ?? '').split(' and ').some((era) => checkedEras.has(era));
+      };
+      for (const r of results.filter((x) => !saidInVerdict.has(x.id) && !ofUncheckedEra(x))) {
         const reason = r.findings[r.findings.length - 1]?.message ?? '';
         byReason.set(reason, [...(byReason.get(reason) ?? []), r]);
       }

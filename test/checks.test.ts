@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { LIVE_CHECKS } from '../checks/index.js';
 import { referenceBehaviour, type Behaviour } from '../reference-server/server.js';
 import type { LiveCheck } from '../src/run/check.js';
+import { LEGACY_ERA, MODERN_ERA, type Era } from '../src/transport/era.js';
 import { cleanStatusOverStdio, REFERENCE_CARDS, ROOT, tempDir } from './helpers.js';
 import { runInProcess, testCheck, type InProcessServer, type InvalidCase, type Script, type ValidCase } from './support/check-tester.js';
 import { rewriteReads } from '../fixtures/servers/serve.js';
@@ -14,10 +15,23 @@ import { FIXTURES, MAX_STEPS } from './support/fixtures.js';
 // The shared-grant-store fixture keeps its grants in this file (one per test run).
 process.env.GRANT_STORE = join(tempDir(), 'grants.json');
 
-const ref = (overrides: Partial<Behaviour> = {}, kind: 'stdio' | 'http' = 'stdio'): InProcessServer => ({ reference: overrides, kind });
+const ref = (overrides: Partial<Behaviour> = {}, kind: 'stdio' | 'http' = 'stdio', era?: Era): InProcessServer => ({ reference: overrides, kind, ...(era ? { era } : {}) });
+/** The era a check is run in-process in: 2025-11-25, unless the check is of 2026-07-28 only. */
+const eraOf = (check: LiveCheck): Era | undefined => (check.eras && !check.eras.includes(LEGACY_ERA) ? check.eras[0] : undefined);
 const mapTools = (f: (tool: Record<string, unknown>, i: number) => Record<string, unknown>): Partial<Behaviour> => ({
   listTools: (state) => referenceBehaviour.listTools(state).map((tool, i) => f(tool as unknown as Record<string, unknown>, i) as never),
 });
+
+/** A reference server whose 2026-07-28 answers to one method are changed: the result, or an error in place of any error. */
+function amendModern(method: string, result: (r: Record<string, unknown>) => Record<string, unknown>, error?: Record<string, unknown>): Partial<Behaviour> {
+  return {
+    modernAnswer(m, answer) {
+      if (m !== method) return answer;
+      if (answer.error !== undefined) return error ? { ...answer, error } : answer;
+      return { ...answer, result: result(answer.result as Record<string, unknown>) };
+    },
+  };
+}
 
 /** A plain server without progressive disclosure: tools only, calls always run. */
 const plain: Script = (m) => {
@@ -35,12 +49,14 @@ function fixtureCases(check: LiveCheck): InvalidCase[] {
   for (const fixture of FIXTURES.filter((f) => f.check === check.id)) {
     // A fault that shows only over a whole run (a grant that expires) is tested end to end only;
     // one of Mcp-Session-Id (an ended session still answered) needs the HTTP transport itself.
-    // A fault of one protocol era is proven in both eras, over real transports (the tester speaks 2025-11-25).
-    if (fixture.expectation.wholeRunOnly || fixture.expectation.httpLayer || fixture.expectation.era) continue;
+    // A fault of one protocol era is proven in both eras, over real transports; in-process only
+    // when its check is of that era alone (the tester then speaks it).
+    const era = fixture.expectation.era;
+    if (fixture.expectation.wholeRunOnly || fixture.expectation.httpLayer || (era && eraOf(check) !== era)) continue;
     // HTTP-only fixtures fail in-process too: every in-process session shares the process.
     // A fixture that breaks a rule of the model: the exploration finds it and shrinks it.
     const shortest = fixture.modelRule ? MAX_STEPS : undefined;
-    cases.push({ name: `fixture ${fixture.name}`, server: ref(fixture.overrides, check.needs === 'http' ? 'http' : 'stdio'), codes: fixture.codes, ...(shortest ? { shortest } : {}), ...(fixture.cards ? { options: { cardsDir: fixture.cards } } : {}) });
+    cases.push({ name: `fixture ${fixture.name}`, server: ref(fixture.overrides, check.needs === 'http' ? 'http' : 'stdio', era), codes: fixture.codes, ...(shortest ? { shortest } : {}), ...(fixture.cards ? { options: { cardsDir: fixture.cards } } : {}) });
   }
   return cases;
 }
@@ -173,6 +189,23 @@ const CASES: Record<string, { valid?: ValidCase[]; invalid: InvalidCase[] }> = {
     ],
   },
   'mcp-ping': { invalid: [] },
+  'mcp-modern-results': {
+    invalid: [
+      { name: 'a negative ttlMs on tools/list', server: ref(amendModern('tools/list', (r) => ({ ...r, ttlMs: -1 })), 'stdio', MODERN_ERA), codes: ['bad-ttl'] },
+      { name: 'cacheScope "shared" on resources/list', server: ref(amendModern('resources/list', (r) => ({ ...r, cacheScope: 'shared' })), 'stdio', MODERN_ERA), codes: ['bad-cache-scope'] },
+      { name: 'server/discover without serverInfo', server: ref(amendModern('server/discover', (r) => ({ ...r, _meta: {} })), 'stdio', MODERN_ERA), codes: ['no-server-info'] },
+    ],
+  },
+  'mcp-resource-not-found': {
+    valid: [
+      { name: 'a server that serves any URI (contents for all)', server: ref({ readResource: (uri) => ({ contents: [{ uri, text: 'anything' }] }) }, 'stdio', MODERN_ERA) },
+      { name: 'a server without resources', server: ref({ initializeExtras: () => ({ capabilities: { tools: {} } }), listResources: () => [] }, 'stdio', MODERN_ERA), status: 'skip' },
+    ],
+    invalid: [
+      { name: 'empty contents for an unknown resource', server: ref({ readResource: (uri, state) => (uri.startsWith('resource:///tool_descriptions') ? referenceBehaviour.readResource(uri, state) : { contents: [] }) }, 'stdio', MODERN_ERA), codes: ['empty-contents'] },
+      { name: 'internal error for an unknown resource', server: ref(amendModern('resources/read', (r) => r, { code: -32603, message: 'boom' }), 'stdio', MODERN_ERA), codes: ['wrong-not-found-code'] },
+    ],
+  },
   'pd-selection-fidelity': { invalid: [] },
   'mcp-session-lifecycle': { invalid: [] },
   'mcp-origin-validation': { invalid: [] },
@@ -192,7 +225,7 @@ t.test('every live check has in-process cases', async (t) => {
 for (const check of LIVE_CHECKS) {
   t.test(`${check.id}: valid and invalid cases, in-process`, async (t) => {
     const own = CASES[check.id]!;
-    const reference = ref({}, check.needs === 'http' ? 'http' : 'stdio');
+    const reference = ref({}, check.needs === 'http' ? 'http' : 'stdio', eraOf(check));
     const invalid = [...fixtureCases(check), ...own.invalid];
     // A fault of the HTTP layer is proven by its fixture over real HTTP (fixtures.test, fixture-matrix.test).
     t.ok(invalid.length > 0 || FIXTURES.some((f) => f.check === check.id && f.expectation.httpLayer), 'at least one invalid case');
@@ -220,7 +253,7 @@ t.test('a correct server with a server-specific URI scheme (no //) passes every 
     },
   });
   const report = await runInProcess(LIVE_CHECKS, server);
-  for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id), `${r.id}: ${JSON.stringify(r.findings.filter((f) => f.level !== 'info').map((f) => f.message))}`);
+  for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id, r.era ?? LEGACY_ERA), `${r.id}: ${JSON.stringify(r.findings.filter((f) => f.level !== 'info').map((f) => f.message))}`);
   t.equal(report.verdict?.implements, 'yes');
 });
 

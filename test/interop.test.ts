@@ -26,6 +26,8 @@ const PLAIN_SERVER: Record<string, string> = {
   // Judged on the {} calls criterion 7 made (no new call on a server without the resource): they were refused as results.
   'mcp-input-validation': 'pass',
   'mcp-ping': 'pass', 'mcp-session-lifecycle': 'skip', 'mcp-origin-validation': 'skip',
+  // They speak 2025-11-25 only: the rules of 2026-07-28 do not apply.
+  'mcp-resource-not-found': 'skip', 'mcp-modern-results': 'skip',
   // Cut to their first sentences, some tools are found as others (README, "Will a client still find the tool?").
   'pd-selection-fidelity': 'warn',
 };

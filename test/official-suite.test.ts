@@ -4,7 +4,7 @@
 // reaches the project's PATH or node_modules. Skipped with a reason only when npm cannot be reached.
 import t from 'tap';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +15,13 @@ const SUITE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 const NODE = 'node@22.23.3';
 /** The generic server scenarios, each with the check of ours that covers the same ground (README). */
 export const SCENARIOS = ['server-initialize', 'server-session-lifecycle', 'ping', 'tools-list', 'resources-list', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
+/** The scenarios of its requirements/2026-07-28.yaml that apply to any server, run at that revision's wire version. */
+export const MODERN_SCENARIOS = ['server-stateless', 'tools-list', 'resources-list', 'sep-2164-resource-not-found', 'caching', 'dns-rebinding-protection'];
+/**
+ * What the suite cannot test on a server without its own diagnostic tools (test_missing_capability,
+ * test_streaming_elicitation, test_logging_tool): it marks these "Not testable", and says so.
+ */
+const NEEDS_DIAGNOSTIC_TOOLS = ['sep-2575-server-rejects-undeclared-capability', 'sep-2575-missing-capability-http-400', 'sep-2575-http-server-no-independent-requests-on-stream', 'sep-2575-server-no-log-without-loglevel'];
 
 /** npm's own exit says whether the registry answered: only then is a failure to install a failure. */
 async function install(dir: string): Promise<string | undefined> {
@@ -49,5 +56,26 @@ t.test(`the official conformance suite (${SUITE}) passes its generic server scen
     const done = await run(node, [cli, 'server', '--url', url, '--scenario', scenario], { timeout: 120_000 }).then((r) => ({ ...r, code: 0 }), (err: { stdout?: string; stderr?: string; code?: number }) => ({ stdout: err.stdout ?? '', stderr: err.stderr ?? '', code: err.code ?? 1 }));
     const summary = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(done.stdout);
     t.ok(done.code === 0 && summary && summary[3] === '0' && summary[1] === summary[2], `${scenario}: ${summary?.[0] ?? done.stdout.slice(-300) + done.stderr.slice(-300)}`);
+  }
+});
+
+interface SuiteCheck { id: string; status: string; errorMessage?: string; details?: { untestable?: boolean } }
+
+t.test(`the official conformance suite's 2026-07-28 scenarios that apply to any server pass against the reference server`, { skip: unreachable ?? false }, async (t) => {
+  const server = await startHttp(REFERENCE);
+  t.teardown(server.stop);
+  const node = join(dir, 'node_modules', '.bin', 'node');
+  const cli = join(dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+  for (const scenario of MODERN_SCENARIOS) {
+    const url = scenario === 'dns-rebinding-protection' ? server.url.replace('127.0.0.1', 'localhost') : server.url;
+    const out = mkdtempSync(join(tmpdir(), 'official-suite-'));
+    await run(node, [cli, 'server', '--url', url, '--scenario', scenario, '--spec-version', '2026-07-28', '-o', out], { timeout: 120_000 }).catch(() => undefined);
+    const [folder] = readdirSync(out);
+    if (!t.ok(folder, `${scenario}: the suite wrote its results`)) continue;
+    const checks = JSON.parse(readFileSync(join(out, folder!, 'checks.json'), 'utf8')) as SuiteCheck[];
+    const failed = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
+    const untestable = failed.filter((c) => c.details?.untestable === true && NEEDS_DIAGNOSTIC_TOOLS.includes(c.id));
+    t.same(failed.filter((c) => !untestable.includes(c)).map((c) => `${c.id}: ${c.errorMessage ?? ''}`), [], `${scenario}: ${checks.length - failed.length}/${checks.length} passed, nothing failed but what needs the suite's diagnostic tools (${untestable.length})`);
+    t.ok(checks.some((c) => c.status === 'SUCCESS'), `${scenario}: something was checked`);
   }
 });

@@ -21,7 +21,7 @@ await build({
   target: 'node20',
   // ESM builds first: jsonc-parser's UMD build requires its own files at run time.
   mainFields: ['module', 'main'],
-  external: ['@secretlint/*', 'gpt-tokenizer', 'gpt-tokenizer/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
+  external: ['@secretlint/*', 'gpt-tokenizer', 'gpt-tokenizer/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', '@modelcontextprotocol/core'],
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',

@@ -168,7 +168,11 @@ export class Hub {
         // requested names (§4.4, §6.3); a read grants exactly what it returned.
         const uri = String(message.params?.uri ?? '');
         const answer = answerRead(uri, await this.tools());
-        if (answer.kind === 'not-this-resource') break;
+        if (answer.kind === 'not-this-resource') {
+          // An upstream without resources of its own would say "Method not found": the resource is unknown.
+          if (this.upstreamResources === false) return fail(-32002, `Resource not found: ${uri}`);
+          break;
+        }
         if (answer.kind === 'refused') return fail(answer.error.code, answer.error.message, answer.error.data);
         for (const name of answer.grants) client.grants.add(name);
         return reply(readResult(uri, answer.body));

@@ -3,15 +3,17 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { headerProblem, isInitialize, isModernRequest, readJson } from '../protocol/server/http-body.js';
+import { isInitialize, readJson } from '../protocol/server/http-body.js';
+import { isModernRequest, modernStatus, refuseModernRequest } from '../protocol/server/modern-http.js';
+import { ERAS } from '../transport/era.js';
 import type { JsonObject } from '../transport/types.js';
 import { foreignRequest, isLoopbackAddress } from '../protocol/server/origin.js';
 import type { Hub } from './hub.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-function rpcError(res: ServerResponse, status: number, message: string, code = -32000): void {
-  json(res, status, { jsonrpc: '2.0', id: null, error: { code, message } });
+function rpcError(res: ServerResponse, status: number, message: string): void {
+  json(res, status, { jsonrpc: '2.0', id: null, error: { code: -32000, message } });
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
@@ -62,13 +64,14 @@ export async function listen(hub: Hub, port: number, host = '127.0.0.1', allowed
   }
 
   async function answerModern(req: IncomingMessage, res: ServerResponse, message: JsonObject): Promise<void> {
-    const refused = headerProblem(req, message);
-    if (refused) return rpcError(res, 400, `Header mismatch: ${refused}`, -32020);
+    const refused = refuseModernRequest(req, message, ERAS);
+    if (refused) return json(res, refused.status, refused.answer);
     if (message.id === undefined || message.id === null) {
       res.writeHead(202).end();
       return;
     }
-    json(res, 200, await hub.answerAlone(message as Parameters<Hub['answerAlone']>[0]));
+    const answer = await hub.answerAlone(message as Parameters<Hub['answerAlone']>[0]);
+    json(res, modernStatus(answer as JsonObject), answer);
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -13,14 +13,15 @@ import { Redactor } from '../../src/safety/redact.js';
 import { DEFAULT_EXPLORE } from '../../src/model/explore/defaults.js';
 import { PooledTarget, type HttpGetResult } from '../../src/transport/target.js';
 import type { JsonObject, Wire } from '../../src/transport/types.js';
+import type { Era } from '../../src/transport/era.js';
 
 /** A scripted server: answers each request (undefined: no answer), per session. */
 export type Script = (message: JsonObject, session: number) => { result: unknown } | { error: unknown } | undefined | Promise<{ result: unknown } | { error: unknown } | undefined>;
 
 /** What a case runs against: the reference with overrides, or a script. */
 export type InProcessServer =
-  | { reference: Partial<Behaviour>; kind?: 'stdio' | 'http' }
-  | { script: Script; kind?: 'stdio' | 'http' };
+  | { reference: Partial<Behaviour>; kind?: 'stdio' | 'http'; era?: Era }
+  | { script: Script; kind?: 'stdio' | 'http'; era?: Era };
 
 /** A Wire over an in-process transport or script: the same McpSession code runs on top. */
 class InProcessWire implements Wire {
@@ -70,7 +71,8 @@ class InProcessTarget extends PooledTarget {
   private count = 0;
 
   constructor(private readonly server: InProcessServer, timeoutMs: number) {
-    super({ timeoutMs, redactor: new Redactor() });
+    // The era the checker speaks to it (default 2025-11-25); the reference answers either.
+    super({ timeoutMs, redactor: new Redactor(), ...(server.era ? { era: server.era } : {}) });
     this.kind = server.kind ?? 'stdio';
     if (this.kind === 'http') this.get = (path) => this.wellKnown(path);
   }

@@ -7,8 +7,8 @@ import type { JsonObject } from '../../transport/types.js';
 
 /** Results that a 2026 client may cache, and so carry `ttlMs` and `cacheScope`. */
 const CACHEABLE = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/read']);
-/** Methods of 2025-11-25 that 2026-07-28 no longer has. */
-const GONE = new Set(['initialize', 'ping', 'logging/setLevel']);
+/** Methods of 2025-11-25 that 2026-07-28 no longer has (subscriptions/listen replaced resources/subscribe). */
+const GONE = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 /** The id of the initialize the front sends for a 2026 client (never a client's id: those are numbers or plain strings). */
 const OPENING_ID = '\u0000era-front-initialize';
 
@@ -23,6 +23,8 @@ export interface EraFrontOptions {
   legacy?: boolean;
   /** What `cacheScope` this server's cacheable results say (default `private`: they may depend on the client). */
   cacheScope?(method: string): 'public' | 'private';
+  /** A last say on each 2026 answer (by its request's method) before it leaves. */
+  amend?(method: string, answer: JsonObject): JsonObject;
 }
 
 /**
@@ -70,7 +72,11 @@ export class EraFront {
     const method = message.id !== undefined && message.method === undefined ? this.methods.get(key(message.id)) : undefined;
     if (method === undefined) return this.options.toClient(message);
     this.methods.delete(key(message.id));
-    this.options.toClient(this.modernAnswer(method, message));
+    this.toModernClient(method, this.modernAnswer(method, message));
+  }
+
+  private toModernClient(method: string, answer: JsonObject): void {
+    this.options.toClient(this.options.amend ? this.options.amend(method, answer) : answer);
   }
 
   /** A 2026 client's first request: the server gets a quiet initialize first (its answer is the front's). */
@@ -87,7 +93,7 @@ export class EraFront {
       this.methods.delete(key(message.id));
       const { protocolVersion: _v, serverInfo, capabilities, ...rest } = this.opening!;
       const meta = typeof rest._meta === 'object' && rest._meta !== null ? rest._meta as JsonObject : {};
-      return this.options.toClient({
+      return this.toModernClient(method, {
         jsonrpc: '2.0', id: message.id,
         result: { ...rest, supportedVersions: this.options.legacy === false ? [MODERN_ERA] : [MODERN_ERA, LEGACY_ERA], capabilities: capabilities ?? {}, resultType: 'complete', ttlMs: 0, cacheScope: 'public', _meta: { ...meta, [META.serverInfo]: serverInfo } },
       });

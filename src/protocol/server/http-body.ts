@@ -1,6 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import { eraOfRequest, MODERN_ERA, modernHeaders } from '../../transport/era.js';
-import type { JsonObject } from '../../transport/types.js';
 
 /** A request's JSON body, at most `limit` bytes (413 beyond it, 400 if it is not JSON). */
 export async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
@@ -22,22 +20,4 @@ export async function readJson(req: IncomingMessage, limit: number): Promise<unk
 export function isInitialize(body: unknown): boolean {
   const first = Array.isArray(body) ? body[0] : body;
   return typeof first === 'object' && first !== null && (first as { method?: unknown }).method === 'initialize';
-}
-
-/** A POST of a 2026-07-28 client: its protocol header, or the envelope in its body. */
-export function isModernRequest(req: IncomingMessage, body: unknown): boolean {
-  if (req.headers['mcp-protocol-version'] === MODERN_ERA) return true;
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && eraOfRequest(body as JsonObject) === MODERN_ERA;
-}
-
-/** What is wrong with a 2026 request's standard headers (they must agree with its body), if anything. */
-export function headerProblem(req: IncomingMessage, message: JsonObject): string | undefined {
-  if (message.id === undefined || message.id === null) return undefined;
-  const want = modernHeaders(message);
-  for (const [name, value] of Object.entries(want)) {
-    const got = req.headers[name];
-    if (got === undefined) return `the ${name} header is missing (it must be ${value})`;
-    if (got !== value) return `the ${name} header says '${String(got)}' but the body says '${value}'`;
-  }
-  return undefined;
 }
