@@ -3,7 +3,7 @@
 // in front of it serves clients of either era with progressive disclosure.
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckReport } from '../src/generated/report.js';
 import { CLI, ROOT, runCli, startHttp, tempDir } from './helpers.js';
@@ -113,3 +113,16 @@ async function listening(args: string[]): Promise<{ url: string; stop(): Promise
   });
   return { url, stop: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill(); }) };
 }
+
+t.test('a fleet of a modern-only server and serve in front of it: a verdict for each', async (t) => {
+  const config = join(tempDir(), 'mcp.json');
+  writeFileSync(config, JSON.stringify({ mcpServers: {
+    modern: { command: process.execPath, args: [MODERN_ONLY] },
+    'modern-pd': { command: process.execPath, args: [CLI, 'serve', '--', process.execPath, MODERN_ONLY] },
+  } }));
+  const run = await runCli(['--format', 'json', '--server-config', config, '--jobs', '2']);
+  t.equal(run.code, 1, 'the server without progressive disclosure fails');
+  const fleet = JSON.parse(run.stdout) as { servers: Array<{ name: string; report?: CheckReport }> };
+  const verdicts = Object.fromEntries(fleet.servers.map((s) => [s.name, s.report ? eraVerdicts(s.report) : 'not checked']));
+  t.same(verdicts, { modern: { '2025-11-25': 'not checked', '2026-07-28': 'no' }, 'modern-pd': { '2025-11-25': 'yes', '2026-07-28': 'yes' } });
+});

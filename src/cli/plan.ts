@@ -1,7 +1,9 @@
 import type { PlanStep, SessionPlan } from '../run/session-plan.js';
+import { LIVE_CHECKS } from '../../checks/index.js';
+import { ERAS, type Era } from '../transport/era.js';
 
 /** The session plan as `--explain-plan` prints it: what starts when, and why each check needs it. */
-export function planText(plan: SessionPlan): string {
+export function planText(plan: SessionPlan, protocol: 'all' | Era = 'all'): string {
   const unit = plan.transport === 'stdio' ? 'server processes' : 'sessions of one server';
   const later = plan.total - plan.upFront;
   const lines = [
@@ -14,6 +16,10 @@ export function planText(plan: SessionPlan): string {
   const width = (k: 1 | 2) => Math.max(k === 1 ? 4 : 8, ...rows.map((r) => r[k].length));
   lines.push(`${'#'.padStart(5)}  ${'step'.padEnd(width(1))}  ${'sessions'.padEnd(width(2))}  why`);
   for (const [order, name, sessions, use] of rows) lines.push(`${order.padStart(5)}  ${name.padEnd(width(1))}  ${sessions.padEnd(width(2))}  ${use}`);
+  // The plan is one era's: which eras a server speaks is known only once it answered.
+  lines.push('', protocol === 'all'
+    ? `Protocol eras (--protocol all): this plan runs once for each era the server speaks, ${ERAS.join(' then ')}, each after its own probe (both probes start at once); checks of one era (${LIVE_CHECKS.filter((c) => c.eras).map((c) => c.id).join(', ')}) skip in the other.`
+    : `Protocol era: ${protocol} only (--protocol ${protocol}).`);
   lines.push('', 'Phases run in this order; checks start as soon as the facts they read exist, independent ones at the same time.', 'Why each session exists: docs/DESIGN.md, "The session plan". Nothing was started.', '');
   return lines.join('\n');
 }

@@ -250,8 +250,9 @@ export class McpSession {
     const result = ex.response?.result as JsonObject | undefined;
     if (!result || typeof result !== 'object') {
       const error = this.describeInitFailure(ex);
-      // Over HTTP a server of the other era may answer with a plain 4xx.
-      const refused = ex.response?.error !== undefined || /^no answer to server\/discover: HTTP 4(?!01|03)\d\d/.test(error);
+      // Over HTTP a server of the other era may answer with a plain 4xx (401/403 are about credentials).
+      const status = this.wire.firstStatus;
+      const refused = ex.response?.error !== undefined || (status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403);
       throw refused ? new EraRefusedError(error) : new TargetUnavailableError(error);
     }
     const versions = Array.isArray(result.supportedVersions) ? result.supportedVersions : [];

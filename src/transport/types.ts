@@ -39,6 +39,8 @@ export interface Wire {
   abandon?(id: unknown): void;
   /** Told the negotiated protocol version (HTTP sends it as a header on later requests). */
   setProtocolVersion?(version: string): void;
+  /** HTTP: the status of the first response (a 4xx to an opening request: the server speaks something else). */
+  readonly firstStatus?: number;
   /** The last lines the server wrote to its log stream (sanitised, bounded). */
   stderrTail(): string[];
   /** How many lines the server has written to stderr so far (a process only). */

@@ -55,7 +55,7 @@ async function runCheck(words: string[], flags: CheckFlags, subcommands: readonl
   const options = checkOptionsFrom(words, flags);
   if (flags.explainPlan) {
     const { planText } = await import('../plan.js');
-    process.stdout.write(planText(planCheck(options)));
+    process.stdout.write(planText(planCheck(options), options.protocol));
     return EXIT.ok;
   }
   const progress = out.progress(flags);
