@@ -95,6 +95,8 @@ export interface Behaviour {
   answersPing(): boolean;
   /** Over HTTP in 2026-07-28, where there is no session: whose grants a request holds. */
   modernHttpGrants(): ModernHttpGrants;
+  /** The tool a call's name means: exactly the listed one of that name (§4.3), or none. */
+  toolNamed(name: string): string;
   /** prompts/list: the reference has no prompts, but answers the list it declares. */
   listPrompts(): Array<{ name: string; description?: string }>;
   /** A 2026-07-28 answer as it leaves the server (`resultType`, caching fields and error codes in place). */
@@ -165,6 +167,7 @@ export const referenceBehaviour: Behaviour = {
   modernHttpGrants: () => 'none',
   modernAnswer: (_method, answer) => answer,
   listPrompts: () => [],
+  toolNamed: (name) => name,
 
   initializeExtras: () => ({ dashdash: SERVER_DASHDASH }),
   aiHelp: (params) => aiHelp(params),
@@ -185,13 +188,15 @@ export const referenceBehaviour: Behaviour = {
   },
 };
 
-function callTool(behaviour: Behaviour, state: SessionState, name: string, args: Record<string, unknown>, gated: boolean): CallToolResult {
+function callTool(behaviour: Behaviour, state: SessionState, asked: string, args: Record<string, unknown>, gated: boolean): CallToolResult {
+  // Authorization is checked on the name as called (a listed tool not fetched is refused), then the name is resolved.
+  if (gated && gateCall(asked, library, (t) => behaviour.isAuthorized(state, t))) return behaviour.refuse(asked);
+  const name = behaviour.toolNamed(asked);
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) {
     // Unknown tools are protocol errors (MCP tools spec, Error Handling).
-    throw Object.assign(new Error(`Unknown tool: ${name}`), { code: -32602 });
+    throw Object.assign(new Error(`Unknown tool: ${asked}`), { code: -32602 });
   }
-  if (gated && gateCall(name, library, (t) => behaviour.isAuthorized(state, t))) return behaviour.refuse(name);
   const problems = behaviour.validateArguments(name, args);
   if (problems.length) return behaviour.rejectArguments(name, problems);
   try {

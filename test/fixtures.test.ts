@@ -37,7 +37,8 @@ for (const fixture of FIXTURES) {
     // Default settings: 3 sessions over stdio, 16 over HTTP.
     // A rule of the model: the whole run, its exploration finds it and shrinks it. A static rule:
     // its check alone (that no other check fails is proven in-process, test/fixture-matrix.test.ts).
-    const scope = fixture.modelRule ? ['--seed', String(TEST_SEED)] : ['--explore', '0', '--only', fixture.check];
+    // The idle session (2 s by default) only where the fault needs it: the others would only wait.
+    const scope = fixture.modelRule ? ['--seed', String(TEST_SEED), ...(fixture.expectation.idle ? [] : ['--idle', '0'])] : ['--explore', '0', '--only', fixture.check];
     const run = await runCli(['--format', 'json', '--protocol', protocolOf(fixture), ...scope, ...cards, ...args]);
     let report: CheckReport;
     try {

@@ -36,6 +36,8 @@ export interface CheckServerOptions extends ServerOptions {
   skip?: string[];
   /** Requests the model-based exploration may send (default 60; 0 turns it off). */
   explore?: number;
+  /** Seconds one exploration session stays idle after a fetch before it calls the tool (default 2; 0: off). */
+  idleSeconds?: number;
   /** Seed of the exploration (default: a new one; the report gives it, and it replays the run). */
   seed?: number;
   /** Lowest finding level that fails the run, as recorded in the report (default `error`). */
@@ -89,6 +91,7 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
   const live: LiveOptions = {
     timeoutMs, sessions, safeCalls: options.safeCalls ?? defaultOf<boolean>('safeCalls'), allowDestructive: options.allowDestructive ?? defaultOf<boolean>('allowDestructive'),
     require: options.require ?? defaultOf<LiveOptions['require']>('require'), explore, seed,
+    idleMs: 1000 * (options.idleSeconds ?? defaultOf<number>('idleSeconds')),
     ...(options.cards !== undefined ? { cardsDir: resolve(options.cards) } : {}),
   };
   const reportOptions: ReportOptions = {

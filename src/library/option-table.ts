@@ -1,7 +1,7 @@
 // Every option, once: its flag, its key in the library and in mcp-pd-check.config.json, its type,
 // its default and its help. The CLI builds its commander options, its config-file mapping and the
 // way errors name options from this table; the library resolves defaults from it, and nowhere else.
-import { DEFAULT_EXPLORE } from '../model/explore/defaults.js';
+import { DEFAULT_EXPLORE, DEFAULT_IDLE_SECONDS } from '../model/explore/defaults.js';
 import { DEFAULT_SESSIONS } from '../run/session-plan.js';
 import { DEFAULT_MAX_MESSAGE_MB, DEFAULT_STARTUP_TIMEOUT_MS } from '../transport/limits.js';
 
@@ -88,6 +88,8 @@ export const OPTIONS: readonly OptionSpec[] = [
     help: 'a folder of Tool Card files (<tool>.json) to compare with the live tools: a card per listed tool, none for an unlisted one, no schema drift (over stdio or HTTP)' },
   { flag: '--explore <requests>', kind: 'integer', min: 0, max: 100_000, library: 'explore', config: 'explore', commands: LIVE, default: DEFAULT_EXPLORE,
     help: 'requests the model-based exploration may send: generated sequences over sessions of its own, judged by the model, a divergence shrunk to its shortest sequence (0: off)' },
+  { flag: '--idle <seconds>', kind: 'integer', min: 0, max: 600, library: 'idleSeconds', config: 'idle', commands: LIVE, default: DEFAULT_IDLE_SECONDS,
+    help: 'how long the exploration keeps one session idle after a fetch before it calls the tool: a grant must outlast idleness (§5.1: for the lifetime of the session); 0: off' },
   { flag: '--seed <n>', kind: 'integer', min: 0, max: 2 ** 31 - 1, library: 'seed', config: 'seed', commands: LIVE, defaultText: 'a new one, given in the report',
     help: 'seed of the exploration: the report of a run gives the one it used, and the same seed replays it exactly' },
   { flag: '--require <extensions...>', kind: 'choices', choices: ['dashdash', 'toolcards'], library: 'require', config: 'require', commands: LIVE, default: [],

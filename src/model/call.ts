@@ -2,6 +2,7 @@ import { classifyCall, rejectsArguments, TOOL_DESCRIPTION_REQUIRED } from '../pr
 import { anySignalledCode, invalidErrorCode } from '../protocol/errors.js';
 import { isPlainObject } from '../protocol/payload.js';
 import { descriptionsUri, isToolDescriptionsUri, requestedTools, sameUri } from '../protocol/uri.js';
+import { resembled } from './ops.js';
 import type { Exchange, JsonObject } from '../transport/types.js';
 import { inlineJson } from '../util/text.js';
 import { CRITERION, type RuleBreak, type SessionModel, type World } from './world.js';
@@ -22,6 +23,7 @@ export type CallJudgement =
   | { kind: 'ran'; how: { code: string; args: Record<string, unknown> } };
 
 export function judgeCall(world: World, state: SessionModel, tool: string, args: JsonObject, ex: Exchange): CallJudgement {
+  if (!world.toolSet.has(tool)) return judgeNearName(world, tool, ex);
   if (state.open.has(tool)) return { kind: 'open' };
   const granted = state.grants.has(tool);
   const outcome = classifyCall(ex);
@@ -47,6 +49,30 @@ export function judgeCall(world: World, state: SessionModel, tool: string, args:
   if (signal.isError === false) add('no-is-error', {}, 'warn');
   const form = signal.form + (signal.isError === undefined ? '' : signal.isError ? ' (isError: true)' : ' (no isError)');
   return { kind: 'as-expected', breaks, form };
+}
+
+/** How a near name differs from the tool's, in words. */
+const NEAR_HOW: Record<string, string> = { case: 'other case', spaces: 'spaces around it', separator: 'other separators', prefix: 'a part left out', suffix: 'something added', edit: 'a letter changed' };
+/** What an answer to an unknown tool says of it: not found, unknown, no such tool. */
+const UNKNOWN_TOOL = /unknown|not found|no such|does not exist|doesn't exist|not exist|not available|unrecognized|invalid tool/i;
+
+/**
+ * A call of a name that is no listed tool but resembles one (§4.3: names match exactly): a correct
+ * server answers it as an unknown tool, or refuses it. One that runs the tool, or reaches its own
+ * argument check, resolved the name loosely past the authorization check: criterion 7.
+ */
+function judgeNearName(world: World, name: string, ex: Exchange): CallJudgement {
+  const near = resembled(name, world.tools);
+  const outcome = classifyCall(ex);
+  if (!near || outcome.kind !== 'authorized') return outcome.kind === 'no-response' ? { kind: 'no-response', granted: false, note: outcome.note } : { kind: 'as-expected', breaks: [] };
+  const error = ex.response?.error;
+  const result = ex.response?.result as { isError?: unknown; content?: unknown } | undefined;
+  const failed = error !== undefined || result?.isError === true;
+  const text = failed ? JSON.stringify(error ?? result?.content ?? '') : '';
+  if (failed && (UNKNOWN_TOOL.test(text) || text.includes(JSON.stringify(name).slice(1, -1)))) return { kind: 'as-expected', breaks: [] };
+  // It ran (a result), or it reached the tool's own argument check (which names the tool's parameters).
+  if (failed && !rejectsArguments(ex, world.schemas.get(near.tool))) return { kind: 'as-expected', breaks: [] };
+  return { kind: 'as-expected', breaks: [{ check: CRITERION.refusal, code: 'near-name-ran', args: { name, tool: near.tool, how: NEAR_HOW[near.how] ?? near.how }, level: 'fail', tool: near.tool, proof: [ex] }] };
 }
 
 /** Criterion 7's code for an unfetched call that was not refused with TOOL_DESCRIPTION_REQUIRED. */

@@ -16,6 +16,18 @@ export interface Judgement {
   /** How refusals and missing-selection errors were signalled (for the report). */
   refusalForms: Set<string>;
   missingForms: Set<string>;
+  /** What the judged sessions leave behind for a later run against the same server. */
+  leftBehind: LeftBehind;
+}
+
+/**
+ * What one run's sessions leave behind for a later run against the same server (the next
+ * protocol era): each session with the grants it held, as ended, and the tools the run saw
+ * refused. A grant of theirs that a later session can use is inherited (§5.1, §5.2).
+ */
+export interface LeftBehind {
+  ended: ReadonlyArray<{ session: McpSession; grants: ReadonlyMap<string, Exchange | undefined> }>;
+  refusedTools: ReadonlySet<string>;
 }
 
 /** A request that proves nothing about progressive disclosure, by the check whose rule it was to prove. */
@@ -40,16 +52,18 @@ interface Live {
  * each owned by one criterion. Steps of one session in flight together are taken in the order
  * the model can explain best (some serial order must explain them).
  */
-export function judge(world: World, sessions: readonly McpSession[], scope: Scope = ALL_EXCHANGES): Judgement {
+export function judge(world: World, sessions: readonly McpSession[], scope: Scope = ALL_EXCHANGES, prior?: LeftBehind): Judgement {
   const own = [...new Set(sessions)];
   const all = stepsOf(own, scope);
   const live = new Map<McpSession, Live>();
-  const ended: Array<{ session: McpSession; grants: Map<string, Exchange | undefined> }> = [];
-  const out: Judgement = { breaks: [], inconclusive: [], refusalForms: new Set(), missingForms: new Set() };
+  // Sessions of an earlier run against the same server (the other protocol era) count as ended ones.
+  const ended: Array<{ session: McpSession; grants: ReadonlyMap<string, Exchange | undefined> }> = [...(prior?.ended ?? [])];
+  const priorSessions = new Set((prior?.ended ?? []).map((e) => e.session));
+  const out: Judgement = { breaks: [], inconclusive: [], refusalForms: new Set(), missingForms: new Set(), leftBehind: { ended: [], refusedTools: new Set() } };
   const inconclusive = (check: string, subject: string, ex: Exchange, tool?: string) => out.inconclusive.push({ check, subject, ...(tool !== undefined ? { tool } : {}), note: ex.note ?? ex.noResponse ?? 'no response', proof: [ex] });
   const ran: RanCall[] = [];
   const lost: Array<{ step: Step; code: string; fetch?: Exchange; concurrent: boolean; workedBefore: boolean }> = [];
-  const refusedTools = new Set<string>();
+  const refusedTools = new Set<string>(prior?.refusedTools ?? []);
   const presence = new Map<string, Array<{ presence: 'keyed' | 'wrapped' | 'absent'; items: string[]; unknown: string[]; ex: Exchange }>>();
   const stateOf = (session: McpSession) => live.get(session) ?? live.set(session, { model: emptySession(), history: [], fetchOf: new Map() }).get(session)!;
 
@@ -104,7 +118,7 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
         const workedBefore = state.history.slice(0, -1).some((h) => h.kind === 'call' && h.tool === op.tool && !h.refused);
         lost.push({ step, code: verdict.code, fetch: state.fetchOf.get(op.tool), concurrent: overlapsOthers(step, all), workedBefore });
       }
-      if (record && verdict.kind === 'ran') ran.push(ranCall(step, verdict.how, state, live, ended));
+      if (record && verdict.kind === 'ran') ran.push(ranCall(step, verdict.how, state, live, ended, priorSessions));
       return 'bad';
     }
     if (!record) return 'ok';
@@ -138,6 +152,7 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
   for (const call of ran) out.breaks.push(attribute(call, evidence, proven));
   for (const l of lost) out.breaks.push(lostGrant(l.step.session, (l.step.op as { tool: string }).tool, l.code, l.step.ex, l.fetch, l.concurrent && l.workedBefore && recovered(l.step, all)));
   out.breaks.push(...presenceBreaks(presence));
+  out.leftBehind = { ended: [...ended, ...[...live].map(([session, state]) => ({ session, grants: new Map([...state.model.grants].map((t) => [t, state.fetchOf.get(t)])) }))], refusedTools };
   return out;
 }
 
@@ -156,10 +171,13 @@ function recovered(step: Step, all: readonly Step[]): boolean {
   return false;
 }
 
-function ranCall(step: Step, how: RanCall['how'], state: Live, live: Map<McpSession, Live>, ended: Array<{ session: McpSession; grants: Map<string, Exchange | undefined> }>): RanCall {
+function ranCall(step: Step, how: RanCall['how'], state: Live, live: Map<McpSession, Live>, ended: ReadonlyArray<{ session: McpSession; grants: ReadonlyMap<string, Exchange | undefined> }>, prior: ReadonlySet<McpSession>): RanCall {
   const tool = (step.op as { tool: string }).tool;
   const holders = [...live].filter(([s, l]) => s !== step.session && l.model.grants.has(tool)).map(([session, l]) => ({ session, fetch: l.fetchOf.get(tool) }));
-  const endedHolders = ended.filter((e) => e.session !== step.session && e.grants.has(tool)).map((e) => ({ session: e.session, fetch: e.grants.get(tool) }));
+  const heldBy = (list: typeof ended) => list.filter((e) => e.session !== step.session && e.grants.has(tool)).map((e) => ({ session: e.session, fetch: e.grants.get(tool) }));
+  // An earlier run's sessions (the other era's) explain a grant only where this run's do not.
+  const ownEnded = heldBy(ended.filter((e) => !prior.has(e.session)));
+  const endedHolders = holders.length || ownEnded.length ? ownEnded : heldBy(ended.filter((e) => prior.has(e.session)));
   return { session: step.session, tool, ex: step.ex, how, history: state.history.slice(0, -1), holders, endedHolders };
 }
 

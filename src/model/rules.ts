@@ -69,6 +69,10 @@ export const MODEL_MESSAGES = {
     'invalid-error-code': { message: "Calling '{tool}' unfetched: {problem}. Put the string code in error.data.code and use an integer error.code.", hint: REFUSAL_HINT },
     'ran-unfetched': { message: "Calling '{tool}' before fetching its description was let through (it ran, or reached its own argument check), although its description had not been fetched in this session.", hint: REFUSAL_HINT },
     'other-code': { message: "Calling '{tool}' before fetching its description was refused with {code} instead.", hint: REFUSAL_HINT },
+    'near-name-ran': {
+      message: "Calling '{name}' (no listed tool: '{tool}' with {how}) ran '{tool}' although its description had not been fetched: the name was resolved loosely past the authorization check.",
+      hint: "Match tool names exactly: answer a name that is not listed as an unknown tool, and check authorization on the tool a call resolves to, not on the name as sent.",
+    },
     'error-without-code': { message: "Calling '{tool}' before fetching its description failed with a JSON-RPC error without the code: {error}.", hint: REFUSAL_HINT },
     'tool-error-without-code': { message: "Calling '{tool}' before fetching its description failed with a tool error that does not carry the code.", hint: REFUSAL_HINT },
     'only-in-text': { message: `Calling '{tool}' unfetched mentions ${TOOL_DESCRIPTION_REQUIRED} only in message text, where clients cannot read it as a code.`, hint: REFUSAL_HINT },

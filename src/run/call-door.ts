@@ -1,7 +1,11 @@
 import type { McpSession } from '../transport/session.js';
 import type { Exchange, JsonObject } from '../transport/types.js';
-import { classifyCall, invalidArguments, type CallOutcome } from '../protocol/calls.js';
+import { classifyCall, invalidArguments, rejectsArguments, type CallOutcome } from '../protocol/calls.js';
 import type { ToolFacts } from './tools.js';
+import { resembled, type Resemblance } from '../model/ops.js';
+
+/** The near names a call is made with: those a server may resolve to the tool (§4.3 wants exact names). */
+const NEAR_CALLS: readonly Resemblance[] = ['case', 'spaces', 'separator'];
 
 /**
  * What a call is for: `as-granted` gives a tool what the session's grant allows (its example once
@@ -28,6 +32,10 @@ export interface CallRecord {
   args: JsonObject;
   /** The schema violation the arguments were built to commit (refused-argument calls). */
   violation?: string;
+  /** The call named no listed tool, but one it resembles (the exploration's near-name calls). */
+  nearName?: boolean;
+  /** The answer refused the arguments: the tool's own argument check answered. */
+  argumentsRefused?: boolean;
   exchange: Exchange;
   outcome: CallOutcome;
 }
@@ -50,6 +58,11 @@ export class CallLedger {
   readonly refusedToCall: NotCalled[] = [];
   /** The first tool that ran although its session had not fetched it, if any. */
   ranUnfetched: string | undefined;
+  /**
+   * An unfetched call was answered by the tool's own argument check: the server validates
+   * arguments, so more calls with arguments a schema refuses are as harmless as that one.
+   */
+  validates = false;
   /** How many unfetched calls were refused with TOOL_DESCRIPTION_REQUIRED. */
   refusals = 0;
   /** Tools that gave no answer to a call, with what was said of it (they are not called again). */
@@ -59,9 +72,11 @@ export class CallLedger {
   record(call: CallRecord): void {
     this.calls.push(call);
     if (call.outcome.kind === 'no-response' && !this.unanswered.has(call.tool)) this.unanswered.set(call.tool, call.outcome.note);
-    if (call.fetched) return;
+    // A name that is no listed tool proves nothing about enforcement (the model judges it).
+    if (call.fetched || call.nearName) return;
     if (call.outcome.kind === 'refused') this.refusals++;
     if (call.outcome.kind === 'authorized') this.ranUnfetched ??= call.tool;
+    if (call.outcome.kind === 'authorized' && call.argumentsRefused) this.validates = true;
   }
 
   /** The calls made of a tool. */
@@ -133,6 +148,7 @@ export class CallDoor {
   plan(tool: string, fetched: boolean, intent: CallIntent = 'as-granted', entry?: JsonObject): CallPlan {
     const tools = this.run.tools();
     const { safeCalls, allowDestructive } = this.run.options;
+    if (!tools.names.includes(tool)) return this.planNearName(tool, tools);
     const readOnly = tools.isReadOnly(tool);
     const refused = () => {
       const invalid = invalidArguments(entry?.inputSchema ?? tools.schema(tool));
@@ -142,7 +158,8 @@ export class CallDoor {
     if (tools.needsTask(tool)) return { skip: 'it can be called only as a task (execution.taskSupport: required), which the checker does not speak', because: 'needs-task' };
     const unanswered = this.ledger.unanswered.get(tool);
     if (unanswered !== undefined) return { skip: `an earlier call got no answer (${unanswered.replace(/;.*$/, '')}): another would only wait again`, because: 'no-answer' };
-    if (!readOnly && !fetched && this.ledger.ranUnfetched) {
+    // Once a tool ran unfetched, only calls its schema refuses, and only of a server shown to check them.
+    if (!readOnly && !fetched && this.ledger.ranUnfetched && !(this.ledger.validates && intent === 'invalid-arguments')) {
       return { skip: `'${this.ledger.ranUnfetched}' already ran unfetched, so the server does not enforce descriptions, and this tool is not marked read-only`, because: 'ran-unfetched' };
     }
     if (tools.isDestructive(tool) && !allowDestructive) return { skip: 'it is annotated destructiveHint: true (--allow-destructive calls it)', because: 'destructive' };
@@ -151,6 +168,18 @@ export class CallDoor {
     }
     if (readOnly || allowDestructive) return { args: fetched ? tools.exampleArguments(tool, entry) : {} };
     return refused() ?? { skip: 'it is not marked read-only, and its inputSchema refuses no arguments the checker could build, so any call could change data (--allow-destructive calls it)', because: 'may-change-data' };
+  }
+
+  /**
+   * A name that is no listed tool: called only when it resembles a read-only tool (other case,
+   * spaces, separators), with `{}` as that tool unfetched, so that a server that resolves names
+   * loosely does at most what the unfetched call of the tool itself does.
+   */
+  private planNearName(name: string, tools: ToolFacts): CallPlan {
+    const near = resembled(name, tools.names);
+    if (!near || !NEAR_CALLS.includes(near.how)) return { skip: 'it is no listed tool, nor one a loose server would take for a listed one', because: 'declined' };
+    if (!tools.isReadOnly(near.tool) || tools.needsTask(near.tool)) return { skip: `it may be taken for '${near.tool}', which is not marked read-only`, because: 'declined' };
+    return { args: {} };
   }
 
   /** Records that a phase or check chose not to call `tool`, and why (its own reason, for the report). */
@@ -177,12 +206,17 @@ export class CallDoor {
     const intent = request.intent ?? 'as-granted';
     const plan = this.plan(tool, fetched, intent, request.entry);
     if ('skip' in plan) {
+      // A near name not called is no tool left uncalled (the report speaks of listed tools).
+      if (!this.run.tools().names.includes(tool)) return undefined;
       this.ledger.refusedToCall.push({ tool, by: request.by, fetched, why: plan.skip, because: plan.because });
       return undefined;
     }
     const exchange = await session.callTool(tool, plan.args);
     const outcome = classifyCall(exchange);
-    this.ledger.record({ tool, session: session.label, by: request.by, intent, fetched, args: plan.args, ...(plan.violation ? { violation: plan.violation } : {}), exchange, outcome });
+    const tools = this.run.tools();
+    const nearName = !tools.names.includes(tool);
+    const argumentsRefused = outcome.kind === 'authorized' && rejectsArguments(exchange, request.entry?.inputSchema ?? tools.schema(tool));
+    this.ledger.record({ tool, session: session.label, by: request.by, intent, fetched, args: plan.args, ...(plan.violation ? { violation: plan.violation } : {}), ...(nearName ? { nearName } : {}), ...(argumentsRefused ? { argumentsRefused } : {}), exchange, outcome });
     return exchange;
   }
 }

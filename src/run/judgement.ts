@@ -1,4 +1,4 @@
-import { judge } from '../model/judge.js';
+import { judge, type LeftBehind } from '../model/judge.js';
 import { laboratory, MAX_SHRUNK, shortest, type ExploreDeps, type Exploration, type Found, type Lab } from '../model/explore/explore.js';
 import { historyOf } from '../model/explore/history.js';
 import type { RuleBreak } from '../model/world.js';
@@ -12,12 +12,13 @@ import type { Run } from './run.js';
  * broken rules become findings of the checks that own them. A rule the checks broke and the
  * exploration did not is shrunk from the checks' own sessions.
  */
-export async function judgeRun(run: Run, deps: ExploreDeps, sinkOf: SinkOf, exploration: Exploration | undefined, deadline: RunDeadline | undefined): Promise<void> {
+export async function judgeRun(run: Run, deps: ExploreDeps, sinkOf: SinkOf, exploration: Exploration | undefined, deadline: RunDeadline | undefined): Promise<LeftBehind> {
   const world = run.world;
   const own = run.target.sessionsStarted().filter((s) => !run.marks.openedBy(s));
-  const judgement = judge(world, own, (s) => run.marks.checksExchanges(s));
+  const judgement = judge(world, own, (s) => run.marks.checksExchanges(s), deps.prior);
   mergeJudgement(sinkOf, judgement);
-  if (!exploration) return;
+  const left = judgement.leftBehind;
+  if (!exploration) return left;
   mergeExploration(sinkOf, exploration.found);
   const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
   const lab = laboratory(deps, world, exploration.seed, until);
@@ -25,6 +26,7 @@ export async function judgeRun(run: Run, deps: ExploreDeps, sinkOf: SinkOf, expl
   exploration.replays += shrunk.replays;
   exploration.found.push(...shrunk.found);
   mergeExploration(sinkOf, shrunk.found);
+  return left;
 }
 
 /**

@@ -14,6 +14,7 @@ import { CheckRuns } from './checks-phase.js';
 import { fetchAllDescriptions } from './descriptions.js';
 import { discover } from './discovery.js';
 import { judgeRun } from './judgement.js';
+import type { LeftBehind } from '../model/judge.js';
 import type { LiveOptions } from './options.js';
 import { phasesFor, type PhaseId, type PhaseSelection } from './phases.js';
 import { Run } from './run.js';
@@ -47,7 +48,13 @@ export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOpt
 export async function checkTarget(
   target: Target,
   options: LiveOptions,
-  extra: { checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number; probe?: McpSession; since?: number },
+  extra: {
+    checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number; probe?: McpSession; since?: number;
+    /** What the run of another protocol era against the same server left behind (its sessions' grants, its refusals). */
+    prior?: LeftBehind;
+    /** Told what this run leaves behind, once judged. */
+    onLeftBehind?: (left: LeftBehind) => void;
+  },
 ): Promise<CheckReport> {
   const startedAt = new Date();
   const t0 = performance.now();
@@ -73,6 +80,7 @@ export async function checkTarget(
         get resource() { return run.descriptions?.resource?.uri; },
         call: (s, tool) => run.door.call(s, tool, { by: 'exploration' }),
         callable: (tool, fetched) => !('skip' in run.door.plan(tool, fetched)),
+        ...(extra.prior ? { prior: extra.prior } : {}),
       };
       let exploration: Exploration | undefined;
       const checksDone = runs.runChecks();
@@ -94,7 +102,10 @@ export async function checkTarget(
           await runs.closeSessions();
           await runs.runTrafficChecks();
         },
-        judgement: () => judgeRun(run, deps, (id) => runs.sinkOf(id), exploration, deadline),
+        judgement: async () => {
+          const left = await judgeRun(run, deps, (id) => runs.sinkOf(id), exploration, deadline);
+          extra.onLeftBehind?.(left);
+        },
       };
       // Each phase in turn; one marked `alongside` starts with its partner and is awaited in its own place.
       const started = new Map<PhaseId, Promise<unknown>>();
@@ -159,6 +170,7 @@ export async function checkEras(
   const outcomes = probeEras((era) => targets[targets.push(inEra(era)) - 1]!, choice, patience);
   const probes: EraProbe[] = [];
   const reports: Array<{ era: Era; report: CheckReport }> = [];
+  let prior: LeftBehind | undefined;
   try {
     for (const [i, outcome] of outcomes.entries()) {
       // Once an era has its report, the run's deadline ends the wait for the others (said, not thrown).
@@ -171,7 +183,12 @@ export async function checkEras(
       }
       probes.push(probe);
       if (!probe.session) continue;
-      reports.push({ era: probe.era, report: await checkTarget(probe.target, options, { ...extra, probe: probe.session, since: t0 }) });
+      // The same server's grants and refusals carry over from one era's run to the next: a grant of
+      // the earlier era's sessions that a later session can use was inherited (criterion 8).
+      // One idle session per run, in the first era checked: a grant that lapses with idleness is the
+      // grant store's doing, which the eras share, and each idle second would be paid once per era.
+      const eraOptions = reports.length ? { ...options, idleMs: 0 } : options;
+      reports.push({ era: probe.era, report: await checkTarget(probe.target, eraOptions, { ...extra, probe: probe.session, since: t0, ...(prior ? { prior } : {}), onLeftBehind: (left) => { prior = left; } }) });
     }
   } catch (err) {
     await Promise.all(targets.map((t) => t.dispose()));
@@ -209,7 +226,7 @@ async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveOptions,
   const { explore: budget, seed } = options;
   const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
   try {
-    return await explore(deps, run.world, { budget, seed, sessions: run.target.cheapSessions ? 'cheap' : 'process', until }, judgeAfter);
+    return await explore(deps, run.world, { budget, seed, sessions: run.target.cheapSessions ? 'cheap' : 'process', until, ...(options.idleMs ? { idleMs: options.idleMs } : {}) }, judgeAfter);
   } catch (err) {
     // A server that cannot open more sessions is the checks' finding; the exploration says it stopped.
     if (err instanceof TargetUnavailableError) return { seed, budget, requests: 0, sessions: 0, replays: 0, found: [], skipped: `a session could not be opened: ${err.message}` };

@@ -16,4 +16,6 @@ export interface LiveOptions {
   explore: number;
   /** Seed of the exploration. */
   seed: number;
+  /** How long one exploration session stays idle after a fetch before it calls the tool (ms; default: none). */
+  idleMs?: number;
 }

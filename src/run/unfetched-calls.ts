@@ -20,7 +20,8 @@ function tried(run: Run): { tried: string[]; total: number } {
 /**
  * The first calls of the run, before anything is fetched anywhere (DESIGN, "Calling tools"):
  * read-only tools in the clean session. A refusal here shows the server enforces descriptions at
- * all; once one ran, more would prove nothing new.
+ * all; once one ran, more prove something only with arguments their schema refuses, on a server
+ * whose argument check answered the one that ran (a refusal of another then shows enforcement).
  */
 export async function callReadOnlyUnfetched(run: Run): Promise<void> {
   const readOnly = tried(run).tried.filter((t) => run.tools.isReadOnly(t));
@@ -29,8 +30,10 @@ export async function callReadOnlyUnfetched(run: Run): Promise<void> {
   if (!clean) return;
   const ledger = run.door.ledger;
   const call = async (tool: string) => {
-    if (ledger.ranUnfetched) return declineProven(run, tool);
-    await run.door.call(clean, tool, { by: UNFETCHED_PHASE });
+    // After a tool ran unfetched, more calls prove something only where they stay harmless: with
+    // arguments their schema refuses, on a server shown to check them (another session's grant, or none?).
+    if (ledger.ranUnfetched && !ledger.validates) return declineProven(run, tool);
+    await run.door.call(clean, tool, { by: UNFETCHED_PHASE, ...(ledger.ranUnfetched ? { intent: 'invalid-arguments' as const } : {}) });
   };
   // One at a time until the server has refused one (it enforces descriptions): a server that
   // does not is shown by its first call, and no other tool runs for nothing.
@@ -53,8 +56,9 @@ export async function callOthersUnfetched(run: Run): Promise<void> {
     const first = run.door.ledger.calls.find((c) => c.by === UNFETCHED_PHASE);
     const again = first && !run.door.ledger.ranUnfetched ? [run.door.call(clean, first.tool, { by: UNFETCHED_PHASE })] : [];
     await Promise.all([...again, mapLimit(tools.filter((t) => !run.tools.isReadOnly(t)), AT_ONCE, async (tool) => {
-      if (run.door.ledger.ranUnfetched) declineProven(run, tool);
-      else await run.door.call(clean, tool, { by: UNFETCHED_PHASE });
+      const ledger = run.door.ledger;
+      if (ledger.ranUnfetched && !ledger.validates) declineProven(run, tool);
+      else await run.door.call(clean, tool, { by: UNFETCHED_PHASE, ...(ledger.ranUnfetched ? { intent: 'invalid-arguments' as const } : {}) });
     })]);
     if (!first) {
       const firstNow = run.door.ledger.calls.find((c) => c.by === UNFETCHED_PHASE);

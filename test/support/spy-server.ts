@@ -1,6 +1,7 @@
 // A stdio relay for interop tests: `node spy-server.js LOG -- <server command…>` starts the real
 // server, passes every line through unchanged, and appends one JSON line per tools/call to LOG:
-// which tool, and whether the server refused it with TOOL_DESCRIPTION_REQUIRED. What the server
+// which tool, whether the server refused it with TOOL_DESCRIPTION_REQUIRED, and whether its argument
+// check refused it (the tool did not run). What the server
 // was really asked to run is then known from the server's side, not from the checker's report.
 // LOG.received gets a line per tools/call as it arrives, answered or not (a slow tool's call too).
 import { spawn } from 'node:child_process';
@@ -32,7 +33,9 @@ createInterface({ input: server.stdout }).on('line', (line) => {
     const tool = calls.get(m.id);
     if (tool !== undefined) {
       calls.delete(m.id);
-      appendFileSync(log, `${JSON.stringify({ pid: process.pid, tool, refused: line.includes('TOOL_DESCRIPTION_REQUIRED') })}\n`);
+      // Whether its own argument check refused the call (it did not run): the SDKs' wording, or -32602.
+      const argumentsRefused = /invalid (arguments|input|params)|validation error|"code":-32602/i.test(line);
+      appendFileSync(log, `${JSON.stringify({ pid: process.pid, tool, refused: line.includes('TOOL_DESCRIPTION_REQUIRED'), argumentsRefused })}\n`);
     }
   } catch { /* passed through as it is */ }
   process.stdout.write(`${line}\n`);

@@ -2,7 +2,7 @@ import type { Target } from '../../transport/target.js';
 import type { McpSession } from '../../transport/session.js';
 import type { Exchange } from '../../transport/types.js';
 import type { ExplorationMarks } from './marks.js';
-import { judge } from '../judge.js';
+import { judge, type LeftBehind } from '../judge.js';
 import type { RuleBreak, World } from '../world.js';
 import { generate } from './generate.js';
 import { renumbered, weight, type Move } from './moves.js';
@@ -20,6 +20,8 @@ export interface ExploreOptions {
   sessions: 'process' | 'cheap';
   /** performance.now() time by which exploration and shrinking must be done. */
   until: number;
+  /** How long one session stays idle between a fetch and a call (ms; 0 or none: no such situation). */
+  idleMs?: number;
 }
 
 /** A rule the exploration found broken, with the shortest sequence that breaks it. */
@@ -80,6 +82,8 @@ export interface ExploreDeps {
   callable(tool: string, fetched: boolean): boolean;
   /** Which exchanges of each session the exploration sent. */
   marks: ExplorationMarks;
+  /** What an earlier run against the same server left behind (the other protocol era's sessions). */
+  prior?: LeftBehind;
 }
 
 /** The stage and judge of a run: moves reach the target through the run's door. */
@@ -92,7 +96,7 @@ export function laboratory(deps: ExploreDeps, world: World, seed: number, until:
     const context = target.sessionsStarted().filter((s) => !marks.openedBy(s) && !played.sessions.includes(s));
     const own = new Set(played.exchanges.flat());
     const scope = (s: McpSession) => (played.sessions.includes(s) ? s.exchanges : marks.checksExchanges(s));
-    return judge(world, [...context, ...played.sessions], scope).breaks.filter((b) => b.level !== 'info' && own.has(b.proof[b.proof.length - 1]!));
+    return judge(world, [...context, ...played.sessions], scope, deps.prior).breaks.filter((b) => b.level !== 'info' && own.has(b.proof[b.proof.length - 1]!));
   };
   return { stage, judged, seed, until, cheapSessions: target.cheapSessions === true, marks };
 }
@@ -132,8 +136,9 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
       return { replays: replays + shrunk.replays, reproduced: true, found: foundOf(lab, last!) };
     }
   }
-  // Then its skeleton: the first step of that session about the tool, the time and the other sessions' steps after it, the last step.
-  const bones = brk.tool === undefined ? undefined : skeleton(moves, brk.tool);
+  // Then its skeleton: the first step of that session about the tool, the time and the other sessions' steps after it, the last step;
+  // for a rule about no one tool (the listing), the session's fetches and the last step.
+  const bones = brk.tool === undefined ? fetchesThenLast(moves) : skeleton(moves, brk.tool);
   if (bones && bones.length < moves.length && bones.length !== pair?.length) {
     replays++;
     const kept = await reproduces(bones);
@@ -187,6 +192,14 @@ function skeleton(moves: readonly Move[], tool: string): Move[] | undefined {
 }
 
 /** The last move and the move of the same session before it (a pause between them kept). */
+/** The fetches of the last move's session, then the last move (what changes a listing is a fetch). */
+function fetchesThenLast(moves: readonly Move[]): Move[] | undefined {
+  const last = moves[moves.length - 1];
+  if (!last || last.kind === 'together' || last.kind === 'pause') return undefined;
+  const fetches = moves.slice(0, -1).filter((m) => m.kind === 'fetch' && m.session === last.session);
+  return fetches.length ? [...fetches, last] : undefined;
+}
+
 function lastPair(moves: readonly Move[]): Move[] | undefined {
   const last = moves[moves.length - 1];
   if (!last || last.kind === 'together' || last.kind === 'pause') return undefined;
@@ -215,7 +228,7 @@ export async function explore(deps: ExploreDeps, world: World, options: ExploreO
   const byRank = (t: string) => (world.readOnly.has(t) ? 0 : 1);
   const callable = world.tools.filter((t) => !t.includes(',') && deps.callable(t, false) && deps.callable(t, true)).sort((a, b) => byRank(a) - byRank(b));
   const limits = explorationSessions(options.sessions, options.budget);
-  const { moves, blocks } = generate({ world, tools: world.tools.filter((t) => !t.includes(',')), callable, readOnly: callable.filter((t) => world.readOnly.has(t)), liveSessions: limits.live, totalSessions: limits.total, maxPauseMs: 200, endsMatter: options.sessions === 'cheap' }, new Random(options.seed), options.budget);
+  const { moves, blocks } = generate({ world, tools: world.tools.filter((t) => !t.includes(',')), callable, readOnly: callable.filter((t) => world.readOnly.has(t)), liveSessions: limits.live, totalSessions: limits.total, maxPauseMs: 200, idleMs: options.idleMs ?? 0, endsMatter: options.sessions === 'cheap' }, new Random(options.seed), options.budget);
   // The run started its sessions ahead (they are in its plan): no reservation of its own here.
   const first = await play(moves, { ...lab.stage, reserve: undefined }, blocks);
   out.requests = moves.reduce((n, m) => n + weight(m), 0);

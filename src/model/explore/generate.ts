@@ -1,5 +1,5 @@
 import { sessionsOf, type Move } from './moves.js';
-import type { Random } from './random.js';
+import { Random } from './random.js';
 import { readAsServed } from '../state.js';
 import { emptySession, type SessionModel, type World } from '../world.js';
 
@@ -20,6 +20,8 @@ export interface GeneratorInput {
   totalSessions: number;
   /** Longest pause (ms): long enough for state that expires to show, short enough for a run. */
   maxPauseMs: number;
+  /** One session's idleness between a fetch and a call (ms; 0: none), beside the rest of the work. */
+  idleMs?: number;
   /** Over HTTP an ended session's id must be answered 404 afterwards. */
   endsMatter: boolean;
 }
@@ -44,7 +46,11 @@ export function nearName(tool: string, kind: NearKind, tools: readonly string[])
 }
 
 /** The situations the generator makes, each a few moves; every one comes at least once (in an order the seed picks). */
-const TEMPLATES = ['near-fetch', 'grant-kept', 'twice-unfetched', 'other-fetched', 'batch', 'in-flight', 'other-session', 'ended', 'listing', 'missing-then-call', 'refused-read'] as const;
+const TEMPLATES = ['idle', 'reads-together', 'near-fetch', 'near-call', 'grant-kept', 'twice-unfetched', 'other-fetched', 'batch', 'in-flight', 'other-session', 'ended', 'listing', 'missing-then-call', 'refused-read'] as const;
+/** The situations that fill the budget once each came: a near-name call comes once per kind, first. */
+const FILLERS = TEMPLATES.filter((t) => t !== 'near-call' && t !== 'idle' && t !== 'reads-together');
+/** The near names a call is made with (of read-only tools only): those a loose server resolves to the tool. */
+const NEAR_CALL_KINDS = ['case', 'spaces', 'separator'] as const satisfies readonly NearKind[];
 type Template = (typeof TEMPLATES)[number];
 /** What comes between a fetch and the next call of the tool: none of it may take the grant away. */
 const BETWEEN = ['missing', 'unknown', 'list', 'call-other', 'pause', 'fetch-other', 'fetch-elsewhere'] as const;
@@ -54,7 +60,7 @@ const BESIDE = ['pair', 'repeated', 'unknown', 'spaces'] as const;
 type Beside = (typeof BESIDE)[number];
 
 /** Situations whose call a right server refuses (the tool is not fetched in that session). */
-const REFUSED_AT: readonly Template[] = ['near-fetch', 'twice-unfetched', 'other-fetched', 'other-session', 'ended', 'missing-then-call', 'refused-read'];
+const REFUSED_AT: readonly Template[] = ['near-fetch', 'near-call', 'twice-unfetched', 'other-fetched', 'other-session', 'ended', 'missing-then-call', 'refused-read'];
 
 /** Names in a read meant to be too many (a server may refuse more than it takes, §10.3). */
 const OVERSIZED = 100;
@@ -93,7 +99,7 @@ export function generate(input: GeneratorInput, rng: Random, budget: number): Ge
   // First the situations no check's own requests make (in an order the seed picks), then the rest.
   type Item = { template: Template; near?: NearKind; between?: Between; beside?: Beside };
   const all: Item[] = [
-    ...TEMPLATES.filter((t) => t !== 'near-fetch' && t !== 'grant-kept' && t !== 'batch').map((template) => ({ template })),
+    ...TEMPLATES.filter((t) => t !== 'near-fetch' && t !== 'near-call' && t !== 'idle' && t !== 'reads-together' && t !== 'grant-kept' && t !== 'batch').map((template) => ({ template })),
     ...NEAR_KINDS.map((near) => ({ template: 'near-fetch' as const, near })),
     { template: 'grant-kept' as const },
     ...BESIDE.map((beside) => ({ template: 'batch' as const, beside })),
@@ -103,15 +109,24 @@ export function generate(input: GeneratorInput, rng: Random, budget: number): Ge
   const refusing = (i: Item) => REFUSED_AT.includes(i.template);
   const first = all.filter((i) => !checksDoIt(i));
   const queue: Item[] = [...rng.shuffle(first.filter(refusing)), ...rng.shuffle(first.filter((i) => !refusing(i))), ...rng.shuffle(all.filter(checksDoIt))];
+  // Calls of near names first (they grant nothing), from a generator of their own: the other
+  // situations come from the seed as they did before there were any.
+  if (input.readOnly.length) queue.unshift(...NEAR_CALL_KINDS.map((near) => ({ template: 'near-call' as const, near })));
+  // Two reads of one session in flight together, each granting its own tool.
+  if (input.callable.length > 1) queue.unshift({ template: 'reads-together' });
+  // The idle session first of all: its idleness then passes while everything else is done.
+  if ((input.idleMs ?? 0) > input.maxPauseMs) queue.unshift({ template: 'idle' });
+  const nameRng = new Random((rng.seed ^ 0x9e3779b9) >>> 0);
   let cost = 0;
   let retries = queue.length;
   const tails: Array<readonly [Move, number]> = [];
   for (let guard = 0; cost < budget && guard < budget * 4; guard++) {
     sim.balanced = queue.length === 0;
-    const next = queue.shift() ?? { template: rng.pick(TEMPLATES) };
+    const next = queue.shift() ?? { template: rng.pick(FILLERS) };
     const prelude: Move[] = [];
     const later: Move[] = [];
-    const made = make(next.template, { near: next.near ?? rng.pick(NEAR_KINDS), between: next.between ?? rng.pick(BETWEEN), beside: next.beside ?? rng.pick(BESIDE) }, input, rng, sim, prelude, later);
+    const own = next.template === 'near-call' || next.template === 'idle' || next.template === 'reads-together' ? nameRng : rng;
+    const made = make(next.template, { near: next.near ?? own.pick(NEAR_KINDS), between: next.between ?? own.pick(BETWEEN), beside: next.beside ?? own.pick(BESIDE) }, input, own, sim, prelude, later);
     for (const m of prelude) {
       moves.push(m);
       carry(m);
@@ -191,6 +206,38 @@ function make(template: Template, variant: { near: NearKind; between: Between; b
     if (state) readAsServed(input.world, state, names);
   };
   switch (template) {
+    case 'idle': {
+      // A grant lasts for the lifetime of the session (§5.1), idle or not: fetched and called, the
+      // session stays idle while the other situations are played, then the tool is called again.
+      if (!tool) return undefined;
+      const s = lacking(tool, input, rng, sim, undefined, prelude);
+      if (s === undefined) return undefined;
+      grant(s, [tool]);
+      const call: Move = { kind: 'call', session: s, tool };
+      later.push({ kind: 'pause', session: s, ms: input.idleMs! }, call);
+      // Nothing else goes to this session while it waits.
+      sim.load.set(s, Number.MAX_SAFE_INTEGER / 2);
+      return [{ kind: 'fetch', session: s, names: [tool] }, call];
+    }
+    case 'reads-together': {
+      // Reads in flight together in one session each grant their own tool: a grant store that is
+      // read, changed and written back per request loses one (§5.1); both tools are then called.
+      const pair = rng.shuffle(input.callable).slice(0, 2);
+      if (pair.length < 2) return undefined;
+      const s = lacking(pair[0]!, input, rng, sim, undefined, prelude);
+      if (s === undefined || sim.live.get(s)?.grants.has(pair[1]!)) return undefined;
+      grant(s, pair);
+      return [{ kind: 'together', moves: pair.map((tool) => ({ kind: 'fetch' as const, session: s, names: [tool] })) }, ...pair.map((tool) => ({ kind: 'call' as const, session: s, tool }))];
+    }
+    case 'near-call': {
+      // A call of a name that resembles a read-only tool's, in a session that lacks the tool: a
+      // right server answers it as an unknown tool (§4.3: names match exactly).
+      const target = input.readOnly.includes(tool ?? '') ? tool! : input.readOnly.length ? rng.pick(input.readOnly) : undefined;
+      if (target === undefined || !(NEAR_CALL_KINDS as readonly string[]).includes(near)) return undefined;
+      const name = nearName(target, near, input.tools);
+      const s = name === undefined ? undefined : lacking(target, input, rng, sim, undefined, prelude);
+      return s === undefined || name === undefined ? undefined : [{ kind: 'call', session: s, tool: name }];
+    }
     case 'near-fetch': {
       // A fetch of a name that resembles a tool's grants nothing; the tool stays refused.
       const target = tool ?? any;
