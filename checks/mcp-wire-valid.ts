@@ -76,29 +76,20 @@ export default defineLiveCheck({
 /**
  * The result schemas of an era's SDK, loaded only here (~0.1–0.2 s): 2025-11-25 by the SDK v1 the
  * checker speaks with, 2026-07-28 by the SDK v2's core (`@modelcontextprotocol/core`), whose
- * schemas hold that era's messages (server/discover among them).
+ * schemas hold that era's messages (server/discover in place of initialize).
  */
 async function schemasOf(era: Era): Promise<{ schemas: Record<string, ResultSchema>; sdk: string }> {
-  if (era === MODERN_ERA) {
-    const core = await import('@modelcontextprotocol/core');
-    const schemas = {
-      'server/discover': core.DiscoverResultSchema,
-      'tools/list': core.ListToolsResultSchema,
-      'tools/call': core.CallToolResultSchema,
-      'resources/list': core.ListResourcesResultSchema,
-      'resources/read': core.ReadResourceResultSchema,
-    } as unknown as Record<string, ResultSchema>;
-    return { schemas, sdk: '@modelcontextprotocol/core 2' };
-  }
-  const sdk = await import('@modelcontextprotocol/sdk/types.js');
+  const modern = era === MODERN_ERA;
+  type Schemas = Record<'DiscoverResultSchema' | 'InitializeResultSchema' | 'ListToolsResultSchema' | 'CallToolResultSchema' | 'ListResourcesResultSchema' | 'ReadResourceResultSchema', ResultSchema>;
+  const lib = (modern ? await import('@modelcontextprotocol/core') : await import('@modelcontextprotocol/sdk/types.js')) as unknown as Schemas;
   const schemas = {
-    initialize: sdk.InitializeResultSchema,
-    'tools/list': sdk.ListToolsResultSchema,
-    'tools/call': sdk.CallToolResultSchema,
-    'resources/list': sdk.ListResourcesResultSchema,
-    'resources/read': sdk.ReadResourceResultSchema,
-  } as unknown as Record<string, ResultSchema>;
-  return { schemas, sdk: '@modelcontextprotocol/sdk 1' };
+    ...(modern ? { 'server/discover': lib.DiscoverResultSchema } : { initialize: lib.InitializeResultSchema }),
+    'tools/list': lib.ListToolsResultSchema,
+    'tools/call': lib.CallToolResultSchema,
+    'resources/list': lib.ListResourcesResultSchema,
+    'resources/read': lib.ReadResourceResultSchema,
+  };
+  return { schemas, sdk: modern ? '@modelcontextprotocol/core 2' : '@modelcontextprotocol/sdk 1' };
 }
 
 function envelopeProblem(r: Record<string, unknown>, id: unknown): string | undefined {

@@ -127,3 +127,18 @@ export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
+
+/** `serve --listen 0` (CLI bundle) as a process; resolves with its URL once it listens. */
+export async function serveListening(args: string[], env: Record<string, string> = {}): Promise<RunningServer> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--listen', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+  let said = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      said += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(said);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${said}`)));
+  });
+  return { url, stop: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill(); }) };
+}

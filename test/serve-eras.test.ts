@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckReport } from '../src/generated/report.js';
-import { CLI, ROOT, runCli, startHttp, tempDir } from './helpers.js';
+import { CLI, ROOT, runCli, serveListening, startHttp, tempDir } from './helpers.js';
 
 const MODERN_ONLY = join(ROOT, 'dist', 'fixtures', 'sdk-v2', 'modern-notes.js');
 const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' } };
@@ -49,7 +49,7 @@ t.test('serve in front of a modern-only server: the checker says yes in both era
   const upstream = await startHttp(MODERN_ONLY);
   t.teardown(upstream.stop);
   for (const [how, args] of [['a stdio upstream', ['--', process.execPath, MODERN_ONLY]], ['an HTTP upstream', ['--url', upstream.url]]] as const) {
-    const proxy = await listening([...args]);
+    const proxy = await serveListening([...args]);
     const report = await check(t, ['--url', proxy.url]);
     await proxy.stop();
     t.same(eraVerdicts(report), { '2025-11-25': 'yes', '2026-07-28': 'yes' }, `serve --listen, ${how}: ${report.verdict?.summary}`);
@@ -98,21 +98,6 @@ t.test('a 2026-07-28 client over stdio: the process is its session, so a call wa
   const ping = (await ask('ping')).error as { code: number } | undefined;
   t.equal(ping?.code, -32601, 'ping is not a 2026-07-28 method');
 });
-
-/** `serve --listen 0` as a process; resolves with its URL once it listens. */
-async function listening(args: string[]): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--listen', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let said = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      said += chunk.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(said);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${said}`)));
-  });
-  return { url, stop: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill(); }) };
-}
 
 t.test('a fleet of a modern-only server and serve in front of it: a verdict for each', async (t) => {
   const config = join(tempDir(), 'mcp.json');

@@ -11,7 +11,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { CheckReport } from '../src/generated/report.js';
 import { Hub } from '../src/serve/hub.js';
-import { CLI, ROOT, runCli, tempDir } from './helpers.js';
+import { CLI, ROOT, runCli, serveListening, tempDir } from './helpers.js';
 
 const MODULES = join(ROOT, 'node_modules', '@modelcontextprotocol');
 const FILESYSTEM = join(MODULES, 'server-filesystem', 'dist', 'index.js');
@@ -23,21 +23,6 @@ function sandbox(): string {
   return dir;
 }
 
-/** `serve --listen 0` as a process; resolves with its URL once it listens. */
-async function listening(args: string[]): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--listen', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MEMORY_FILE_PATH: join(tempDir(), 'memory.jsonl') } });
-  let said = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      said += chunk.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(said);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${said}`)));
-  });
-  return { url, stop: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill(); }) };
-}
-
 t.test('the checker says yes to serve in front of server-filesystem over stdio, exploration included', async (t) => {
   const run = await runCli(['--format', 'json', '--', process.execPath, CLI, 'serve', '--', 'node', FILESYSTEM, sandbox()]);
   const report = JSON.parse(run.stdout) as CheckReport;
@@ -47,7 +32,7 @@ t.test('the checker says yes to serve in front of server-filesystem over stdio, 
 });
 
 t.test('the checker says yes to serve --listen in front of server-filesystem; a foreign Host or Origin is refused', async (t) => {
-  const server = await listening(['--', 'node', FILESYSTEM, sandbox()]);
+  const server = await serveListening(['--', 'node', FILESYSTEM, sandbox()], { MEMORY_FILE_PATH: join(tempDir(), 'memory.jsonl') });
   t.teardown(server.stop);
   const run = await runCli(['--format', 'json', '--url', server.url]);
   const report = JSON.parse(run.stdout) as CheckReport;
@@ -196,7 +181,7 @@ t.test('everything else passes through: sampling, progress, prompts, other resou
 });
 
 t.test('serve --listen on a port in use is one line and exit 2', async (t) => {
-  const server = await listening(['--', 'node', MEMORY]);
+  const server = await serveListening(['--', 'node', MEMORY], { MEMORY_FILE_PATH: join(tempDir(), 'memory.jsonl') });
   t.teardown(server.stop);
   const port = new URL(server.url).port;
   const busy = await runCli(['serve', '--listen', port, '--', 'node', MEMORY]);

@@ -72,6 +72,9 @@ export function resemblance(name: string, tool: string): Resemblance | undefined
   return looser(name, tool);
 }
 
+/** The near names a call is made with: those a server may resolve to the tool (§4.3 wants exact names). */
+export const NEAR_CALL_KINDS = ['case', 'spaces', 'separator'] as const satisfies readonly Resemblance[];
+
 /** The listed tool an unknown name most resembles (exact case first), if any. */
 export function resembled(name: string, tools: readonly string[]): { tool: string; how: Resemblance } | undefined {
   if (tools.length === 1) {

@@ -2,10 +2,7 @@ import type { McpSession } from '../transport/session.js';
 import type { Exchange, JsonObject } from '../transport/types.js';
 import { classifyCall, invalidArguments, rejectsArguments, type CallOutcome } from '../protocol/calls.js';
 import type { ToolFacts } from './tools.js';
-import { resembled, type Resemblance } from '../model/ops.js';
-
-/** The near names a call is made with: those a server may resolve to the tool (§4.3 wants exact names). */
-const NEAR_CALLS: readonly Resemblance[] = ['case', 'spaces', 'separator'];
+import { NEAR_CALL_KINDS, resembled, type Resemblance } from '../model/ops.js';
 
 /**
  * What a call is for: `as-granted` gives a tool what the session's grant allows (its example once
@@ -148,7 +145,7 @@ export class CallDoor {
   plan(tool: string, fetched: boolean, intent: CallIntent = 'as-granted', entry?: JsonObject): CallPlan {
     const tools = this.run.tools();
     const { safeCalls, allowDestructive } = this.run.options;
-    if (!tools.names.includes(tool)) return this.planNearName(tool, tools);
+    if (!tools.isListed(tool)) return this.planNearName(tool, tools);
     const readOnly = tools.isReadOnly(tool);
     const refused = () => {
       const invalid = invalidArguments(entry?.inputSchema ?? tools.schema(tool));
@@ -177,7 +174,7 @@ export class CallDoor {
    */
   private planNearName(name: string, tools: ToolFacts): CallPlan {
     const near = resembled(name, tools.names);
-    if (!near || !NEAR_CALLS.includes(near.how)) return { skip: 'it is no listed tool, nor one a loose server would take for a listed one', because: 'declined' };
+    if (!near || !(NEAR_CALL_KINDS as readonly Resemblance[]).includes(near.how)) return { skip: 'it is no listed tool, nor one a loose server would take for a listed one', because: 'declined' };
     if (!tools.isReadOnly(near.tool) || tools.needsTask(near.tool)) return { skip: `it may be taken for '${near.tool}', which is not marked read-only`, because: 'declined' };
     return { args: {} };
   }
@@ -207,14 +204,14 @@ export class CallDoor {
     const plan = this.plan(tool, fetched, intent, request.entry);
     if ('skip' in plan) {
       // A near name not called is no tool left uncalled (the report speaks of listed tools).
-      if (!this.run.tools().names.includes(tool)) return undefined;
+      if (!this.run.tools().isListed(tool)) return undefined;
       this.ledger.refusedToCall.push({ tool, by: request.by, fetched, why: plan.skip, because: plan.because });
       return undefined;
     }
     const exchange = await session.callTool(tool, plan.args);
     const outcome = classifyCall(exchange);
     const tools = this.run.tools();
-    const nearName = !tools.names.includes(tool);
+    const nearName = !tools.isListed(tool);
     const argumentsRefused = outcome.kind === 'authorized' && rejectsArguments(exchange, request.entry?.inputSchema ?? tools.schema(tool));
     this.ledger.record({ tool, session: session.label, by: request.by, intent, fetched, args: plan.args, ...(plan.violation ? { violation: plan.violation } : {}), ...(nearName ? { nearName } : {}), ...(argumentsRefused ? { argumentsRefused } : {}), exchange, outcome });
     return exchange;

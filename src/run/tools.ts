@@ -27,6 +27,11 @@ export class ToolFacts {
     return this.discovery.toolNames;
   }
 
+  /** Whether tools/list lists a tool of this name (a near name of one is not). */
+  isListed(name: string): boolean {
+    return this.entries.has(name);
+  }
+
   /** The tools/list entry of a tool (the first one listed under its name). */
   entry(name: string): JsonObject | undefined {
     return this.entries.get(name);

@@ -1,4 +1,5 @@
 import { sessionsOf, type Move } from './moves.js';
+import { NEAR_CALL_KINDS } from '../ops.js';
 import { Random } from './random.js';
 import { readAsServed } from '../state.js';
 import { emptySession, type SessionModel, type World } from '../world.js';
@@ -47,10 +48,10 @@ export function nearName(tool: string, kind: NearKind, tools: readonly string[])
 
 /** The situations the generator makes, each a few moves; every one comes at least once (in an order the seed picks). */
 const TEMPLATES = ['idle', 'reads-together', 'near-fetch', 'near-call', 'grant-kept', 'twice-unfetched', 'other-fetched', 'batch', 'in-flight', 'other-session', 'ended', 'listing', 'missing-then-call', 'refused-read'] as const;
+/** Situations made first, from a generator of their own: the seed's other situations come out as they did before them. */
+const OWN_GENERATOR: ReadonlySet<Template> = new Set(['idle', 'reads-together', 'near-call']);
 /** The situations that fill the budget once each came: a near-name call comes once per kind, first. */
-const FILLERS = TEMPLATES.filter((t) => t !== 'near-call' && t !== 'idle' && t !== 'reads-together');
-/** The near names a call is made with (of read-only tools only): those a loose server resolves to the tool. */
-const NEAR_CALL_KINDS = ['case', 'spaces', 'separator'] as const satisfies readonly NearKind[];
+const FILLERS = TEMPLATES.filter((t) => !OWN_GENERATOR.has(t));
 type Template = (typeof TEMPLATES)[number];
 /** What comes between a fetch and the next call of the tool: none of it may take the grant away. */
 const BETWEEN = ['missing', 'unknown', 'list', 'call-other', 'pause', 'fetch-other', 'fetch-elsewhere'] as const;
@@ -99,7 +100,7 @@ export function generate(input: GeneratorInput, rng: Random, budget: number): Ge
   // First the situations no check's own requests make (in an order the seed picks), then the rest.
   type Item = { template: Template; near?: NearKind; between?: Between; beside?: Beside };
   const all: Item[] = [
-    ...TEMPLATES.filter((t) => t !== 'near-fetch' && t !== 'near-call' && t !== 'idle' && t !== 'reads-together' && t !== 'grant-kept' && t !== 'batch').map((template) => ({ template })),
+    ...TEMPLATES.filter((t) => t !== 'near-fetch' && !OWN_GENERATOR.has(t) && t !== 'grant-kept' && t !== 'batch').map((template) => ({ template })),
     ...NEAR_KINDS.map((near) => ({ template: 'near-fetch' as const, near })),
     { template: 'grant-kept' as const },
     ...BESIDE.map((beside) => ({ template: 'batch' as const, beside })),
@@ -125,7 +126,7 @@ export function generate(input: GeneratorInput, rng: Random, budget: number): Ge
     const next = queue.shift() ?? { template: rng.pick(FILLERS) };
     const prelude: Move[] = [];
     const later: Move[] = [];
-    const own = next.template === 'near-call' || next.template === 'idle' || next.template === 'reads-together' ? nameRng : rng;
+    const own = OWN_GENERATOR.has(next.template) ? nameRng : rng;
     const made = make(next.template, { near: next.near ?? own.pick(NEAR_KINDS), between: next.between ?? own.pick(BETWEEN), beside: next.beside ?? own.pick(BESIDE) }, input, own, sim, prelude, later);
     for (const m of prelude) {
       moves.push(m);
