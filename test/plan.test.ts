@@ -7,7 +7,7 @@ import { DEFAULT_SESSIONS, sessionPlan } from '../src/run/session-plan.js';
 import { selectChecks } from '../src/core/select.js';
 import { REFERENCE, checkJson, runCli, tempDir } from './helpers.js';
 import { explorationSessions } from '../src/model/explore/explore.js';
-import { DEFAULT_EXPLORE } from '../src/model/explore/defaults.js';
+import { DEFAULT_EXPLORE, DEFAULT_IDLE_SECONDS } from '../src/model/explore/defaults.js';
 
 /** The reference server behind a line that records each start in a file: one line per process. */
 function countingServer(file: string): { args: string[]; extra: string[] } {
@@ -20,19 +20,19 @@ function starts(file: string): number {
   return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').length : 0;
 }
 
-/** The exploration's sessions over stdio at the default budget: its own, beside the checks. */
-const EXPLORING = explorationSessions('process', DEFAULT_EXPLORE).total;
+/** The exploration's sessions over stdio at the default budget and idleness: its own, beside the checks, the idle session among them. */
+const EXPLORING = explorationSessions('process', DEFAULT_EXPLORE, 1000 * DEFAULT_IDLE_SECONDS).total;
 
 t.test('a default stdio run starts the processes its plan says: the probe, the clean session, N for the checks, the exploration\'s', async (t) => {
   const plan = sessionPlan(LIVE_CHECKS, { sessions: DEFAULT_SESSIONS.stdio, transport: 'stdio', explore: EXPLORING });
   t.equal(plan.total, 2 + DEFAULT_SESSIONS.stdio + EXPLORING, 'probe, clean, criterion 6\'s, N − 2 that each fetch one tool, one after they ended, the exploration\'s');
   t.equal(plan.upFront, plan.total - 1, 'all but the session started after the others ended start at once');
-  t.match(plan.steps.find((s) => s.id === 'exploration'), { sessions: { clean: false, opened: ['X1', 'X2'] } }, 'the exploration starts sessions of its own');
+  t.match(plan.steps.find((s) => s.id === 'exploration'), { sessions: { clean: false, opened: ['X1', 'X2', 'X3'] } }, 'the exploration starts sessions of its own: two, and the idle session');
   const file = join(tempDir(), 'starts');
   const server = countingServer(file);
   const { report } = await checkJson(server.args, server.extra);
   t.equal(report.verdict?.implements, 'yes', 'the reference server still passes');
-  t.equal(report.exploration?.sessions, EXPLORING, 'the exploration ran in two sessions');
+  t.equal(report.exploration?.sessions, EXPLORING, 'the exploration ran in two sessions and the idle one');
   t.equal(starts(file), plan.total, 'processes started by the run');
 });
 
@@ -57,7 +57,7 @@ t.test('a run of criterion 8 alone opens its own sessions', async (t) => {
     ['descriptions', { probe: true, clean: false, opened: [], fresh: [] }],
     ['unfetched-others', { probe: false, clean: true, opened: [], fresh: [] }],
     ['pd-session-isolation', { probe: true, clean: true, opened: ['S1'], fresh: ['S2'] }],
-    ['exploration', { probe: false, clean: false, opened: ['X1', 'X2'], fresh: [] }],
+    ['exploration', { probe: false, clean: false, opened: ['X1', 'X2', 'X3'], fresh: [] }],
   ]);
   const file = join(tempDir(), 'starts');
   const server = countingServer(file);
@@ -72,15 +72,19 @@ t.test('--explain-plan prints the plan and starts nothing', async (t) => {
   const run = await runCli(['--explain-plan', ...server.extra, '--', ...server.args]);
   t.equal(run.code, 0);
   t.equal(starts(file), 0, 'no server was started');
-  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 7 server processes in all\./);
+  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 8 server processes in all\./);
   t.match(run.stdout, /pd-authorization-enforced \(#6\)\s+S0, S1 new/);
   t.match(run.stdout, /pd-session-isolation \(#8\)\s+S0, C, S2 new, S3 after/);
-  t.match(run.stdout, /exploration\s+X1 X2 new\s+sequences of operations/);
+  t.match(run.stdout, /exploration\s+X1–X3 new\s+sequences of operations/);
+  t.match(run.stdout, /X1 is the idle session \(--idle\): it fetches and calls one tool, stays idle 2 s/);
+  const quiet = await runCli(['--explain-plan', '--idle', '0', ...server.extra, '--', ...server.args]);
+  t.match(quiet.stdout, /7 server processes in all/, 'without the idle session, one process less');
+  t.notMatch(quiet.stdout, /idle session/);
   t.match(run.stdout, /mcp-wire-valid\s+none/);
 
   const http = await runCli(['--explain-plan', '--url', 'http://127.0.0.1:9/mcp', '--only', 'pd-']);
   t.equal(http.code, 0, 'no connection is attempted either');
-  t.match(http.stdout, /Session plan \(http, --sessions 16\): 30 sessions of one server in all\./);
+  t.match(http.stdout, /Session plan \(http, --sessions 16\): 31 sessions of one server in all\./);
   t.match(http.stdout, /S0, C, S2–S15 new, S16 after/);
 });
 

@@ -1,4 +1,4 @@
-import { judge, type LeftBehind } from '../model/judge.js';
+import { judge, type Judgement } from '../model/judge.js';
 import { laboratory, MAX_SHRUNK, shortest, type ExploreDeps, type Exploration, type Found, type Lab } from '../model/explore/explore.js';
 import { historyOf } from '../model/explore/history.js';
 import type { RuleBreak } from '../model/world.js';
@@ -7,18 +7,28 @@ import type { RunDeadline } from '../core/execute.js';
 import { mergeExploration, mergeJudgement, type SinkOf } from './merge.js';
 import type { Run } from './run.js';
 
+/** The sessions of the run that are not the exploration's. */
+function checksSessions(run: Run): McpSession[] {
+  return run.target.sessionsStarted().filter((s) => !run.marks.openedBy(s));
+}
+
 /**
- * Every exchange of the run, whichever check made it, judged by the model (DESIGN, "The model");
- * broken rules become findings of the checks that own them. A rule the checks broke and the
- * exploration did not is shrunk from the checks' own sessions.
+ * Every exchange the checks' sessions made, whichever check made it, judged by the model (DESIGN,
+ * "The model"), once the checks and their work at the end are done.
  */
-export async function judgeRun(run: Run, deps: ExploreDeps, sinkOf: SinkOf, exploration: Exploration | undefined, deadline: RunDeadline | undefined): Promise<LeftBehind> {
+export function judgeChecks(run: Run, deps: Pick<ExploreDeps, 'prior'>): Judgement {
+  return judge(run.world, checksSessions(run), (s) => run.marks.checksExchanges(s), deps.prior);
+}
+
+/**
+ * The checks' judgement and the exploration's findings become findings of the checks that own
+ * them. A rule the checks broke and the exploration did not is shrunk from the checks' own sessions.
+ */
+export async function judgeRun(run: Run, deps: ExploreDeps, sinkOf: SinkOf, judgement: Judgement, exploration: Exploration | undefined, deadline: RunDeadline | undefined): Promise<void> {
   const world = run.world;
-  const own = run.target.sessionsStarted().filter((s) => !run.marks.openedBy(s));
-  const judgement = judge(world, own, (s) => run.marks.checksExchanges(s), deps.prior);
+  const own = checksSessions(run);
   mergeJudgement(sinkOf, judgement);
-  const left = judgement.leftBehind;
-  if (!exploration) return left;
+  if (!exploration) return;
   mergeExploration(sinkOf, exploration.found);
   const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
   const lab = laboratory(deps, world, exploration.seed, until);
@@ -26,7 +36,6 @@ export async function judgeRun(run: Run, deps: ExploreDeps, sinkOf: SinkOf, expl
   exploration.replays += shrunk.replays;
   exploration.found.push(...shrunk.found);
   mergeExploration(sinkOf, shrunk.found);
-  return left;
 }
 
 /**

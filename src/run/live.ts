@@ -13,7 +13,7 @@ import { mergeEraReports, noEraError, probeEras, probeOrder, type EraProbe, type
 import { CheckRuns } from './checks-phase.js';
 import { fetchAllDescriptions } from './descriptions.js';
 import { discover } from './discovery.js';
-import { judgeRun } from './judgement.js';
+import { judgeChecks, judgeRun } from './judgement.js';
 import type { LeftBehind } from '../model/judge.js';
 import type { LiveOptions } from './options.js';
 import { phasesFor, type PhaseId, type PhaseSelection } from './phases.js';
@@ -33,10 +33,10 @@ export function selectionOf(checks: readonly LiveCheck[], options: Pick<LiveOpti
  * How many sessions a run opens besides the probe at first: the clean session (if some check uses
  * it), the checks' own, and the exploration's (it runs beside the checks).
  */
-export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'sessions' | 'explore'>, cheapSessions = false): number {
+export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'sessions' | 'explore' | 'idleMs'>, cheapSessions = false): number {
   const clean = checks.some((c) => c.clean || c.reads?.includes('unfetched-calls')) ? 1 : 0;
   const selected = checks.map((c) => c.id);
-  const exploring = selectionOf(checks, options).explores ? explorationSessions(cheapSessions ? 'cheap' : 'process', options.explore).live : 0;
+  const exploring = selectionOf(checks, options).explores ? explorationSessions(cheapSessions ? 'cheap' : 'process', options.explore, options.idleMs).live : 0;
   return clean + exploring + checks.reduce((sum, c) => sum + opensOf(c, { sessions: options.sessions, selected }), 0);
 }
 
@@ -52,7 +52,11 @@ export async function checkTarget(
     checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number; probe?: McpSession; since?: number;
     /** What the run of another protocol era against the same server left behind (its sessions' grants, its refusals). */
     prior?: LeftBehind;
-    /** Told what this run leaves behind, once judged. */
+    /**
+     * Told what this run leaves behind (its checks' sessions, judged) as soon as it is quiet: the
+     * checks and the exploration are done but for the idle session's wait, which a later era's run
+     * may then fill.
+     */
     onLeftBehind?: (left: LeftBehind) => void;
   },
 ): Promise<CheckReport> {
@@ -87,6 +91,18 @@ export async function checkTarget(
       // The exploration is judged once the checks and their work at the end are done.
       let endOfChecks!: () => void;
       const checksOver = new Promise<void>((resolve) => (endOfChecks = resolve));
+      // Quiet: the checks are over and the exploration only waits in its idle session. Their
+      // sessions are judged then, and what they leave behind is told at once.
+      let explorationBusyOver!: () => void;
+      const explorationBusy = new Promise<void>((resolve) => (explorationBusyOver = resolve));
+      if (!phases.some((p) => p.id === 'exploration')) explorationBusyOver();
+      const judgement = Promise.all([checksOver, explorationBusy]).then(() => {
+        const judged = judgeChecks(run, deps);
+        extra.onLeftBehind?.(judged.leftBehind);
+        return judged;
+      });
+      // Awaited by the judgement phase; a run cut before it must not leave it unhandled.
+      judgement.catch(() => {});
       const work: Record<PhaseId, () => Promise<unknown>> = {
         probe: async () => {},
         'unfetched-read-only': () => callReadOnlyUnfetched(run),
@@ -95,17 +111,18 @@ export async function checkTarget(
         checks: () => checksDone,
         'end-of-checks': () => runs.runDeferred().finally(endOfChecks),
         exploration: async () => {
-          exploration = await exploreIfAsked(deps, run, options, deadline, checksOver);
+          try {
+            exploration = await exploreIfAsked(deps, run, options, deadline, checksOver, explorationBusyOver);
+          } finally {
+            explorationBusyOver();
+          }
         },
         traffic: async () => {
           // The checks kept sessions for their work at the end: those close now.
           await runs.closeSessions();
           await runs.runTrafficChecks();
         },
-        judgement: async () => {
-          const left = await judgeRun(run, deps, (id) => runs.sinkOf(id), exploration, deadline);
-          extra.onLeftBehind?.(left);
-        },
+        judgement: async () => judgeRun(run, deps, (id) => runs.sinkOf(id), await judgement, exploration, deadline),
       };
       // Each phase in turn; one marked `alongside` starts with its partner and is awaited in its own place.
       const started = new Map<PhaseId, Promise<unknown>>();
@@ -154,7 +171,9 @@ export async function checkTarget(
 
 /**
  * A live run in every protocol era asked for (and spoken): the eras are found out first, then each
- * is checked on its own, one after the other, within the run's one time limit; one report.
+ * is checked on its own, one after the other, within the run's one time limit; one report. An era
+ * starts once the one before it is quiet (only its idle session still waits), so that the idle
+ * time is spent checking the next era.
  */
 export async function checkEras(
   inEra: (era: Era) => Target,
@@ -169,12 +188,12 @@ export async function checkEras(
   const targets: Target[] = [];
   const outcomes = probeEras((era) => targets[targets.push(inEra(era)) - 1]!, choice, patience);
   const probes: EraProbe[] = [];
-  const reports: Array<{ era: Era; report: CheckReport }> = [];
+  const running: Array<Promise<{ era: Era; report: CheckReport }>> = [];
   let prior: LeftBehind | undefined;
   try {
     for (const [i, outcome] of outcomes.entries()) {
-      // Once an era has its report, the run's deadline ends the wait for the others (said, not thrown).
-      const probe = reports.length ? await settledBy(outcome, deadline) : await withinDeadline(outcome, deadline);
+      // Once an era is checked, the run's deadline ends the wait for the others (said, not thrown).
+      const probe = running.length ? await settledBy(outcome, deadline) : await withinDeadline(outcome, deadline);
       if (!probe || (probe.session && deadline && performance.now() >= deadline.at)) {
         // The run's time went to the eras before it: this one is said, not checked.
         probes.push({ era: probeOrder(choice)[i]!, target: targets[i]!, why: `the run reached --max-duration (${deadline!.seconds} s) before this era` });
@@ -186,16 +205,33 @@ export async function checkEras(
       // The same server's grants and refusals carry over from one era's run to the next: a grant of
       // the earlier era's sessions that a later session can use was inherited (criterion 8).
       // One idle session per run, in the first era checked: a grant that lapses with idleness is the
-      // grant store's doing, which the eras share, and each idle second would be paid once per era.
-      const eraOptions = reports.length ? { ...options, idleMs: 0 } : options;
-      reports.push({ era: probe.era, report: await checkTarget(probe.target, eraOptions, { ...extra, probe: probe.session, since: t0, ...(prior ? { prior } : {}), onLeftBehind: (left) => { prior = left; } }) });
+      // grant store's doing, which the eras share, and the later eras are checked while it waits.
+      const eraOptions = running.length ? { ...options, idleMs: 0 } : options;
+      let left: LeftBehind | undefined;
+      let quiet!: () => void;
+      const quieted = new Promise<void>((resolve) => (quiet = resolve));
+      const report = checkTarget(probe.target, eraOptions, {
+        ...extra, probe: probe.session, since: t0, ...(prior ? { prior } : {}),
+        onLeftBehind: (l) => {
+          left = l;
+          quiet();
+        },
+      });
+      const checked = report.then((r) => ({ era: probe.era, report: r }));
+      // Its failure is thrown where every era is awaited, not meanwhile as unhandled.
+      checked.catch(() => {});
+      running.push(checked);
+      await Promise.race([quieted, report]);
+      prior = left;
     }
+    const reports = await Promise.all(running);
+    if (!reports.length) throw noEraError(probes);
+    return mergeEraReports(reports, probes, choice, performance.now() - t0);
   } catch (err) {
     await Promise.all(targets.map((t) => t.dispose()));
+    await Promise.allSettled(running);
     throw err;
   }
-  if (!reports.length) throw noEraError(probes);
-  return mergeEraReports(reports, probes, choice, performance.now() - t0);
 }
 
 /** What `outcome` settles with by the deadline, or undefined when the deadline comes first. */
@@ -222,11 +258,11 @@ const SESSION_CRITERIA = [CRITERION.grants, CRITERION.refusal, CRITERION.isolati
 const CUT_AFTER_DEADLINE_MS = 50;
 
 /** The exploration, after the checks (their findings come first), within the run's time. */
-async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveOptions, deadline: RunDeadline | undefined, judgeAfter: Promise<unknown>): Promise<Exploration> {
+async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveOptions, deadline: RunDeadline | undefined, judgeAfter: Promise<unknown>, onBusyDone: () => void): Promise<Exploration> {
   const { explore: budget, seed } = options;
   const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
   try {
-    return await explore(deps, run.world, { budget, seed, sessions: run.target.cheapSessions ? 'cheap' : 'process', until, ...(options.idleMs ? { idleMs: options.idleMs } : {}) }, judgeAfter);
+    return await explore(deps, run.world, { budget, seed, sessions: run.target.cheapSessions ? 'cheap' : 'process', until, onBusyDone, ...(options.idleMs ? { idleMs: options.idleMs } : {}) }, judgeAfter);
   } catch (err) {
     // A server that cannot open more sessions is the checks' finding; the exploration says it stopped.
     if (err instanceof TargetUnavailableError) return { seed, budget, requests: 0, sessions: 0, replays: 0, found: [], skipped: `a session could not be opened: ${err.message}` };

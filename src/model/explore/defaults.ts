@@ -2,3 +2,5 @@
 export const DEFAULT_EXPLORE = 60;
 /** How long one exploration session stays idle between a fetch and the call (s): a grant that lapses with idleness shows, beside the rest of the work. */
 export const DEFAULT_IDLE_SECONDS = 2;
+/** The longest pause between two moves of a session (ms): long enough for state that expires to show, short enough for a run. A longer wait is the idle session's. */
+export const MAX_PAUSE_MS = 200;

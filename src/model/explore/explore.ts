@@ -11,6 +11,7 @@ import { play, type Played, type Stage } from './play.js';
 import { Random } from './random.js';
 import { shrink } from './shrink.js';
 import { resembled } from '../ops.js';
+import { MAX_PAUSE_MS } from './defaults.js';
 
 export interface ExploreOptions {
   /** Requests to generate (0: no exploration). */
@@ -22,6 +23,8 @@ export interface ExploreOptions {
   until: number;
   /** How long one session stays idle between a fetch and a call (ms; 0 or none: no such situation). */
   idleMs?: number;
+  /** Told once every generated move is done but the idle session's wait and its call after it. */
+  onBusyDone?: () => void;
 }
 
 /** A rule the exploration found broken, with the shortest sequence that breaks it. */
@@ -43,11 +46,15 @@ export interface Exploration {
 
 /**
  * Sessions the exploration keeps alive at once, and uses in all, for a budget: over stdio each is
- * a server process (three at once, one more per 100 requests), over HTTP they are cheap (six at
- * once). Its situations run in them at the same time, beside the checks.
+ * a server process (two at once, one more per 100 requests), over HTTP they are cheap (six at
+ * once); and the idle session, when there is one. Its situations run in them at the same time,
+ * beside the checks.
  */
-export function explorationSessions(cost: 'process' | 'cheap', budget: number): { live: number; total: number } {
-  return cost === 'process' ? { live: 2, total: 2 + Math.floor(budget / 100) } : { live: 6, total: 6 + Math.max(3, Math.floor(budget / 10)) };
+export function explorationSessions(cost: 'process' | 'cheap', budget: number, idleMs = 0): { live: number; total: number } {
+  // The idle session is one more, of its own: nothing else is played in it while it waits.
+  const idle = idleMs > MAX_PAUSE_MS ? 1 : 0;
+  const own = cost === 'process' ? { live: 2, total: 2 + Math.floor(budget / 100) } : { live: 6, total: 6 + Math.max(3, Math.floor(budget / 10)) };
+  return { live: own.live + idle, total: own.total + idle };
 }
 
 /** Broken rules shrunk per run, at most (each shrink replays sequences from new sessions). */
@@ -228,9 +235,9 @@ export async function explore(deps: ExploreDeps, world: World, options: ExploreO
   const byRank = (t: string) => (world.readOnly.has(t) ? 0 : 1);
   const callable = world.tools.filter((t) => !t.includes(',') && deps.callable(t, false) && deps.callable(t, true)).sort((a, b) => byRank(a) - byRank(b));
   const limits = explorationSessions(options.sessions, options.budget);
-  const { moves, blocks } = generate({ world, tools: world.tools.filter((t) => !t.includes(',')), callable, readOnly: callable.filter((t) => world.readOnly.has(t)), liveSessions: limits.live, totalSessions: limits.total, maxPauseMs: 200, idleMs: options.idleMs ?? 0, endsMatter: options.sessions === 'cheap' }, new Random(options.seed), options.budget);
+  const { moves, blocks } = generate({ world, tools: world.tools.filter((t) => !t.includes(',')), callable, readOnly: callable.filter((t) => world.readOnly.has(t)), liveSessions: limits.live, totalSessions: limits.total, maxPauseMs: MAX_PAUSE_MS, idleMs: options.idleMs ?? 0, endsMatter: options.sessions === 'cheap' }, new Random(options.seed), options.budget);
   // The run started its sessions ahead (they are in its plan): no reservation of its own here.
-  const first = await play(moves, { ...lab.stage, reserve: undefined }, blocks);
+  const first = await play(moves, { ...lab.stage, reserve: undefined }, blocks, options.onBusyDone);
   out.requests = moves.reduce((n, m) => n + weight(m), 0);
   out.sessions = first.sessions.length;
   await judgeAfter;

@@ -115,8 +115,12 @@ export function generate(input: GeneratorInput, rng: Random, budget: number): Ge
   if (input.readOnly.length) queue.unshift(...NEAR_CALL_KINDS.map((near) => ({ template: 'near-call' as const, near })));
   // Two reads of one session in flight together, each granting its own tool.
   if (input.callable.length > 1) queue.unshift({ template: 'reads-together' });
-  // The idle session first of all: its idleness then passes while everything else is done.
-  if ((input.idleMs ?? 0) > input.maxPauseMs) queue.unshift({ template: 'idle' });
+  // The idle session first of all: its idleness then passes while everything else is done. It is
+  // one session more than the limits (explorationSessions counts it).
+  if ((input.idleMs ?? 0) > input.maxPauseMs) {
+    queue.unshift({ template: 'idle' });
+    input = { ...input, totalSessions: input.totalSessions + 1 };
+  }
   const nameRng = new Random((rng.seed ^ 0x9e3779b9) >>> 0);
   let cost = 0;
   let retries = queue.length;
@@ -210,14 +214,12 @@ function make(template: Template, variant: { near: NearKind; between: Between; b
     case 'idle': {
       // A grant lasts for the lifetime of the session (§5.1), idle or not: fetched and called, the
       // session stays idle while the other situations are played, then the tool is called again.
+      // A session of its own, never live for the others: nothing else goes to it while it waits,
+      // and nothing waits for it.
       if (!tool) return undefined;
-      const s = lacking(tool, input, rng, sim, undefined, prelude);
-      if (s === undefined) return undefined;
-      grant(s, [tool]);
+      const s = sim.opened++;
       const call: Move = { kind: 'call', session: s, tool };
-      later.push({ kind: 'pause', session: s, ms: input.idleMs! }, call);
-      // Nothing else goes to this session while it waits.
-      sim.load.set(s, Number.MAX_SAFE_INTEGER / 2);
+      later.push({ kind: 'pause', session: s, ms: input.idleMs!, idle: true }, call);
       return [{ kind: 'fetch', session: s, names: [tool] }, call];
     }
     case 'reads-together': {

@@ -9,8 +9,11 @@ export type Move =
   | { kind: 'call'; session: number; tool: string }
   | { kind: 'list'; session: number }
   | { kind: 'end'; session: number; terminate: boolean }
-  /** The session stays idle this long (other sessions may work meanwhile). */
-  | { kind: 'pause'; session: number; ms: number }
+  /**
+   * The session stays idle this long (other sessions may work meanwhile). An `idle` pause is the
+   * idle session's: the rest of the run does not wait for it (nor for what follows it there).
+   */
+  | { kind: 'pause'; session: number; ms: number; idle?: true }
   /** Requests sent together, in flight at the same time (fetches, calls, lists, missing reads). */
   | { kind: 'together'; moves: Move[] };
 

@@ -26,9 +26,10 @@ export interface Played {
  * Without `blocks`, in order. With `blocks` (the situation each move belongs to, -1 for none), a
  * move waits only for what it depends on — the move before it in each session it uses, the move
  * before it in its situation, and, for a session's first move, every end before it — so that
- * situations in different sessions run at the same time.
+ * situations in different sessions run at the same time. `onBusyDone` is told once every move is
+ * done but the idle sessions' tails (an idle pause and what follows it in its session).
  */
-export async function play(moves: readonly Move[], stage: Stage, blocks?: readonly number[]): Promise<Played> {
+export async function play(moves: readonly Move[], stage: Stage, blocks?: readonly number[], onBusyDone?: () => void): Promise<Played> {
   stage.reserve?.(sessionsOf(moves).length);
   const sessions = new Map<number, McpSession>();
   const opened: McpSession[] = [];
@@ -78,6 +79,7 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
   const exchanges: Exchange[][] = [];
   if (!blocks) {
     for (const move of moves) exchanges.push(await run(move));
+    onBusyDone?.();
     return { sessions: opened, exchanges };
   }
   const lastInSession = new Map<number, Promise<unknown>>();
@@ -97,6 +99,20 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
     if (move.kind === 'end') ends.push(done);
     return done;
   });
+  if (onBusyDone) {
+    const waiting = idleTails(moves);
+    void Promise.all(all.filter((_, i) => !waiting.has(i))).then(onBusyDone, onBusyDone);
+  }
   await Promise.all(all);
   return { sessions: opened, exchanges };
+}
+
+/** The moves that only wait: each idle pause, and every later move of its session. */
+function idleTails(moves: readonly Move[]): Set<number> {
+  const out = new Set<number>();
+  moves.forEach((move, i) => {
+    if (move.kind !== 'pause' || !move.idle) return;
+    for (let j = i; j < moves.length; j++) if (sessionsOf([moves[j]!]).includes(move.session)) out.add(j);
+  });
+  return out;
 }
