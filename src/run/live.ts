@@ -72,10 +72,13 @@ export async function checkTarget(
   try {
     // Sessions the checks will need start warming while the probe runs, and so does what the
     // checks will load (a tokenizer, schemas): both off the critical path.
-    target.reserve((extra.probe ? 0 : 1) + plannedOpens(checks, options, target.cheapSessions === true));
+    // The exploration's only once the server lists something to explore (most servers do not).
+    const cheap = target.cheapSessions === true;
+    target.reserve((extra.probe ? 0 : 1) + plannedOpens(checks, { ...options, explore: 0 }, cheap));
     for (const check of checks) void check.preload?.().catch(() => {});
     const ticker = waitTicker(extra.hooks);
     const { discovery, session } = await withinDeadline(discover(target, ticker, extra.probe), deadline);
+    if (discovery.descriptionsResource) target.reserve(plannedOpens(checks, options, cheap));
     try {
       const run = new Run(target, options, session, discovery);
       const runs = new CheckRuns(run, checks, extra.hooks, deadline);
