@@ -11,7 +11,7 @@ import { selectChecks } from '../core/select.js';
 import { DEFAULT_SESSIONS, sessionPlan, type SessionPlan } from '../run/session-plan.js';
 import type { CheckReport, ReportOptions } from '../generated/report.js';
 import { explorationSessions } from '../model/explore/explore.js';
-import { MAX_PAUSE_MS } from '../model/explore/defaults.js';
+import { holdsIdleSession } from '../model/explore/defaults.js';
 import { freshSeed } from '../model/explore/random.js';
 import { safeReport } from '../safety/output.js';
 import type { Redactor } from '../safety/redact.js';
@@ -119,5 +119,5 @@ export function planCheck(options: Pick<CheckServerOptions, 'url' | 'sessions' |
   // The first era's (the one with the idle session, when there is one).
   const idleMs = 1000 * (options.idleSeconds ?? defaultOf<number>('idleSeconds'));
   const explore = budget > 0 && checks.some((c) => c.spec.criterion !== undefined) ? explorationSessions(transport === 'http' ? 'cheap' : 'process', budget, idleMs).total : 0;
-  return sessionPlan(checks, { sessions: options.sessions ?? DEFAULT_SESSIONS[transport], transport, explore, ...(explore && idleMs > MAX_PAUSE_MS ? { idleSeconds: idleMs / 1000 } : {}) });
+  return sessionPlan(checks, { sessions: options.sessions ?? DEFAULT_SESSIONS[transport], transport, explore, ...(explore && holdsIdleSession(idleMs) ? { idleSeconds: idleMs / 1000 } : {}) });
 }

@@ -4,6 +4,7 @@ import type { CheckReport, EraRun, Verdict } from '../generated/report.js';
 import { ERAS, LEGACY_ERA, MODERN_ERA, type Era } from '../transport/era.js';
 import { EraRefusedError, type McpSession } from '../transport/session.js';
 import { TargetUnavailableError, type Target } from '../transport/target.js';
+import { latch } from '../util/concurrency.js';
 
 /** Which eras to check: every one the server speaks, or one. */
 export type ProtocolChoice = 'all' | Era;
@@ -27,8 +28,7 @@ export interface EraProbe {
  */
 export function probeEras(makeTarget: (era: Era) => Target, choice: ProtocolChoice, patienceMs: number): Array<Promise<EraProbe>> {
   const eras = probeOrder(choice);
-  let firstAnswer!: () => void;
-  const answered = new Promise<void>((resolve) => (firstAnswer = resolve));
+  const { opened: answered, open: firstAnswer } = latch();
   return eras.map(async (era) => {
     const probe: EraProbe = { era, target: makeTarget(era) };
     const opening = probe.target.open('probe').then((session) => {

@@ -20,6 +20,7 @@ import { phasesFor, type PhaseId, type PhaseSelection } from './phases.js';
 import { Run } from './run.js';
 import { callOthersUnfetched, callReadOnlyUnfetched } from './unfetched-calls.js';
 import { verdictOf } from './verdict.js';
+import { latch } from '../util/concurrency.js';
 
 /** What decides the phases of a run: the facts its checks read, and whether it explores. */
 export function selectionOf(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'explore'>): PhaseSelection {
@@ -92,12 +93,10 @@ export async function checkTarget(
       let exploration: Exploration | undefined;
       const checksDone = runs.runChecks();
       // The exploration is judged once the checks and their work at the end are done.
-      let endOfChecks!: () => void;
-      const checksOver = new Promise<void>((resolve) => (endOfChecks = resolve));
+      const { opened: checksOver, open: endOfChecks } = latch();
       // Quiet: the checks are over and the exploration only waits in its idle session. Their
       // sessions are judged then, and what they leave behind is told at once.
-      let explorationBusyOver!: () => void;
-      const explorationBusy = new Promise<void>((resolve) => (explorationBusyOver = resolve));
+      const { opened: explorationBusy, open: explorationBusyOver } = latch();
       if (!phases.some((p) => p.id === 'exploration')) explorationBusyOver();
       const judgement = Promise.all([checksOver, explorationBusy]).then(() => {
         const judged = judgeChecks(run, deps);
@@ -211,8 +210,7 @@ export async function checkEras(
       // grant store's doing, which the eras share, and the later eras are checked while it waits.
       const eraOptions = running.length ? { ...options, idleMs: 0 } : options;
       let left: LeftBehind | undefined;
-      let quiet!: () => void;
-      const quieted = new Promise<void>((resolve) => (quiet = resolve));
+      const { opened: quieted, open: quiet } = latch();
       const report = checkTarget(probe.target, eraOptions, {
         ...extra, probe: probe.session, since: t0, ...(prior ? { prior } : {}),
         onLeftBehind: (l) => {

@@ -11,3 +11,10 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, work: (
   await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
   return out;
 }
+
+/** A promise that settles when `open` is called (any number of times; the first counts). */
+export function latch(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}

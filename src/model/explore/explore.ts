@@ -11,7 +11,7 @@ import { play, type Played, type Stage } from './play.js';
 import { Random } from './random.js';
 import { shrink } from './shrink.js';
 import { resembled } from '../ops.js';
-import { MAX_PAUSE_MS } from './defaults.js';
+import { holdsIdleSession, MAX_PAUSE_MS } from './defaults.js';
 
 export interface ExploreOptions {
   /** Requests to generate (0: no exploration). */
@@ -52,7 +52,7 @@ export interface Exploration {
  */
 export function explorationSessions(cost: 'process' | 'cheap', budget: number, idleMs = 0): { live: number; total: number } {
   // The idle session is one more, of its own: nothing else is played in it while it waits.
-  const idle = idleMs > MAX_PAUSE_MS ? 1 : 0;
+  const idle = holdsIdleSession(idleMs) ? 1 : 0;
   const own = cost === 'process' ? { live: 2, total: 2 + Math.floor(budget / 100) } : { live: 6, total: 6 + Math.max(3, Math.floor(budget / 10)) };
   return { live: own.live + idle, total: own.total + idle };
 }

@@ -3,6 +3,7 @@ import { NEAR_CALL_KINDS } from '../ops.js';
 import { Random } from './random.js';
 import { readAsServed } from '../state.js';
 import { emptySession, type SessionModel, type World } from '../world.js';
+import { holdsIdleSession } from './defaults.js';
 
 /** What the generator needs to know of the server. */
 export interface GeneratorInput {
@@ -117,7 +118,7 @@ export function generate(input: GeneratorInput, rng: Random, budget: number): Ge
   if (input.callable.length > 1) queue.unshift({ template: 'reads-together' });
   // The idle session first of all: its idleness then passes while everything else is done. It is
   // one session more than the limits (explorationSessions counts it).
-  if ((input.idleMs ?? 0) > input.maxPauseMs) {
+  if (holdsIdleSession(input.idleMs, input.maxPauseMs)) {
     queue.unshift({ template: 'idle' });
     input = { ...input, totalSessions: input.totalSessions + 1 };
   }
