@@ -109,7 +109,10 @@ function said(ex: Exchange): string {
 async function callOnce(ctx: LiveContext<keyof typeof messages>, name: string, emptyRefused: boolean): Promise<{ ex?: Exchange; why?: string }> {
   if (ctx.facts.descriptions.resource) {
     const ex = await ctx.call(ctx.probe(), name, { intent: 'invalid-arguments' });
-    return ex ? { ex } : { why: ctx.whyNotCalled(name) };
+    if (ex) return { ex };
+    // Those arguments already ran once (a tool that may change data is not sent them again): that run is the answer.
+    const earlier = ctx.notCalledBecause(name) === 'ran-before' ? ctx.earlierRun(name) : undefined;
+    return earlier ? { ex: earlier } : { why: ctx.whyNotCalled(name) };
   }
   const earlier = ctx.facts.unfetched.calls.find((c) => c.tool === name && Object.keys(c.args).length === 0);
   if (earlier && emptyRefused) return { ex: earlier.exchange };

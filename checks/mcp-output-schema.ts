@@ -52,8 +52,10 @@ export default defineLiveCheck({
       const name = tool.name as string;
       if (ctx.options.safeCalls && !ctx.tools.isReadOnly(name)) return undefined;
       // Without the resource every call is unfetched: a call made before anything was fetched is reused.
-      return base ? ctx.call(session, name, { entry: fullDescriptions.get(name) })
-        : ctx.facts.unfetched.calls.find((c) => c.tool === name)?.exchange ?? ctx.call(session, name);
+      const made = base ? await ctx.call(session, name, { entry: fullDescriptions.get(name) })
+        : ctx.facts.unfetched.calls.find((c) => c.tool === name)?.exchange ?? await ctx.call(session, name);
+      // A tool that may change data runs once with the same arguments: that run's result is the one to check.
+      return made ?? (ctx.notCalledBecause(name) === 'ran-before' ? ctx.earlierRun(name) : undefined);
     });
     for (const [i, tool] of withSchema.entries()) {
       const name = tool.name as string;

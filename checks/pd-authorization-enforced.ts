@@ -3,6 +3,26 @@ import { MODEL_MESSAGES } from '../src/model/rules.js';
 import { entryFor, fetchDescriptions, isDescriptionEntry } from '../src/protocol/fetch.js';
 import { descriptionsUri } from '../src/protocol/uri.js';
 import type { JsonObject } from '../src/transport/types.js';
+import type { McpSession } from '../src/transport/session.js';
+import { MODERN_ERA } from '../src/transport/era.js';
+
+/**
+ * What a session may do after a grant, one after the other: list the tools, read another tool's
+ * description, an unknown name, no selection, more names than a server takes (a refused read),
+ * ping, and call another tool unfetched. None of it may take the grant away.
+ */
+async function sequels(session: McpSession, base: string, all: readonly string[], granted: string, call: (tool: string) => Promise<void>): Promise<void> {
+  // The other read names a tool outside the first ones tested, where there is one (their refusals unfetched still come).
+  const other = all.length > 1 ? all[all.length - 1]! : undefined;
+  await session.request('tools/list', {});
+  if (other && other !== granted) await session.readResource(descriptionsUri(base, [other]));
+  await session.readResource(descriptionsUri(base, ['pd_check_no_such_tool']));
+  await session.readResource(base);
+  await session.readResource(descriptionsUri(base, [granted, ...Array.from({ length: OVERSIZED_READ }, (_, k) => `pd_check_no_such_tool_${k + 1}`)]));
+  if (session.era !== MODERN_ERA) await session.request('ping', {});
+  const unfetched = all.find((t) => t !== granted && t !== other);
+  if (unfetched) await call(unfetched);
+}
 
 /** How often an authorized tool is called in a row ("authorization persists"). */
 const REPEAT_CALLS = 2;
@@ -32,7 +52,7 @@ export default defineLiveCheck({
   needs: 'session',
   reads: ['unfetched-calls', 'descriptions'],
   opens: 1,
-  sessionUse: 'a new session: failed and refused fetches, then each tool fetched and called one by one (the next one called unfetched); its first grant is called once more at the end of the run, after every other check',
+  sessionUse: 'a new session: failed and refused fetches, then each tool fetched and called one by one (the next one called unfetched); the first grant is called again after each kind of request a session may make next (a listing, other reads, ping, another call) and once more at the end of the run, after every other check',
   messages,
   async run(ctx) {
     const base = ctx.resourceUriOrSkip('authorization');
@@ -65,12 +85,21 @@ export default defineLiveCheck({
     await Promise.all([call(tools[0]!), ...(all.length > 1 && oversized[0] !== tools[0] ? [call(oversized[0]!)] : [])]);
 
     // 2. Each fetch authorizes that tool, call after call, and no other: once it is fetched, its
-    // calls and the next tool's (unfetched) go together.
+    // calls and the next tool's (unfetched) go together. The first grant also meets every one-step
+    // sequel a session may make, each in turn, and is called after them (in every run, not left to
+    // the exploration's seed): a grant lasts whatever else the session does (§5.1).
     for (const [i, name] of tools.entries()) {
       const fetched = await fetchDescriptions(session, base, [name]);
       const entry = entryFor(fetched.entries, name);
       if (isDescriptionEntry(entry)) entries.set(name, entry);
       const next = tools[i + 1];
+      if (i === 0) {
+        await call(name);
+        await sequels(session, base, all, name, call);
+        await call(name);
+        if (next) await call(next);
+        continue;
+      }
       await Promise.all([...Array.from({ length: REPEAT_CALLS }, () => call(name)), ...(next ? [call(next)] : [])]);
     }
 

@@ -6,7 +6,10 @@ const messages = {
   ...MODEL_MESSAGES['pd-description-required'],
   'sampled': 'Called unfetched: the first {tested} of {total} tools (read-only ones first).',
   'not-called': 'Not called unfetched: {tools} ({why}).',
-  'none-callable': 'No tool could be called unfetched without risk, so this criterion could not be tested: {why}.',
+  'none-callable': {
+    message: 'Not proven: no tool could be called unfetched without risk, so no refusal was seen: {why}.',
+    hint: 'Mark a tool that is safe to call readOnlyHint: true (or dashdash operationType: "read"), or name one with --safe-tool NAME (or run with --allow-destructive against a test instance).',
+  },
 } as const;
 
 export default defineLiveCheck({
@@ -30,8 +33,15 @@ export default defineLiveCheck({
     // what was not called and why, per tool, from the run's ledger.
     const reasons = new Map<string, string[]>();
     for (const n of notCalled) if (!reasons.get(n.why)?.includes(n.tool)) reasons.set(n.why, [...(reasons.get(n.why) ?? []), n.tool]);
-    for (const [why, tools] of reasons) ctx.info('not-called', { tools, why });
-    if (!unavailable && tried.length && !calls.length) ctx.skip('none-callable', { why: [...reasons].map(([why, tools]) => `${tools.map((t) => `'${t}'`).join(', ')}: ${why}`).join('; ') || 'no tool to call' });
+    // Said once the run is over: a tool another part of the run called unfetched is not among them.
+    ctx.atEnd(async () => {
+      for (const [why, tools] of reasons) {
+        const never = tools.filter((t) => !ctx.calledUnfetched(t));
+        if (never.length) ctx.info('not-called', { tools: never, why });
+      }
+    });
+    // Without a call there is no refusal to prove it (the model's proof, from every session of the run).
+    if (!unavailable && tried.length && !calls.length) ctx.unprovenBecause('none-callable', { why: [...reasons].map(([why, tools]) => `${tools.map((t) => `'${t}'`).join(', ')}: ${why}`).join('; ') || 'no tool to call' });
     ctx.unprovenIfSilent('every call made before its description was fetched', calls.map((c) => c.exchange));
   },
 });

@@ -8,6 +8,7 @@ const messages = {
   ...MODEL_MESSAGES['pd-minimal-descriptions'],
   'empty-list': { message: 'tools/list returned no tools, so there is nothing to disclose progressively{problem}.', hint: 'Declare the tools capability and list your tools in tools/list.' },
   'partial-list': 'Only the tools read before this problem were checked: {problem}.',
+  'proof': 'tools/list listed {count|tool}, each judged by the rules of a minimal entry.',
   ...MINIMAL_DESCRIPTION_MESSAGES,
   ...MINIMAL_SCHEMA_MESSAGES,
 } as const;
@@ -31,6 +32,7 @@ export default defineLiveCheck({
     }
     // A broken cursor is mcp-tools-pagination's finding; judge the tools that did arrive.
     if (toolsProblem) ctx.info('partial-list', { problem: toolsProblem });
+    ctx.prove('proof', { count: tools.length }, transcript);
     for (const tool of tools) {
       const name = typeof tool.name === 'string' ? tool.name : '(unnamed)';
       // The same rules as the lint of a tools-list.minimal.json (src/rules/).

@@ -1,9 +1,12 @@
 import { defineLiveCheck } from '../src/run/check.js';
 import { MODEL_MESSAGES } from '../src/model/rules.js';
+import { MISSING_TOOL_SELECTION } from '../src/protocol/calls.js';
+import { findSignalledError } from '../src/protocol/errors.js';
 
 /** What the model expects of a read without a selection (src/model/missing-selection.ts). */
 const messages = {
   ...MODEL_MESSAGES['pd-missing-tool-selection'],
+  'proof': 'Reading {uri} was answered with MISSING_TOOL_SELECTION ({form}).',
 } as const;
 
 export default defineLiveCheck({
@@ -22,5 +25,7 @@ export default defineLiveCheck({
     // (src/model/missing-selection.ts), with every such read of the run.
     const got = await Promise.all([ctx.probe().readResource(base), ctx.probe().readResource(`${base}${base.includes('?') ? '&' : '?'}tools=`)]);
     ctx.unprovenIfSilent('each read without a selection', got);
+    const signalled = got.map((ex) => ({ ex, signal: findSignalledError(ex, MISSING_TOOL_SELECTION) })).find((s) => s.signal?.accepted);
+    if (signalled) ctx.prove('proof', { uri: String((signalled.ex.request.params as { uri?: unknown } | undefined)?.uri ?? base), form: signalled.signal!.form }, [signalled.ex]);
   },
 });

@@ -28,6 +28,7 @@ const messages = {
     hint: 'Add it, e.g. "Step 2: fetch its full description here to learn its parameters".',
   },
   'no-authorization-mention': { message: 'The resource description does not say that fetching authorizes the tool for the session (§4.2 SHOULD).', hint: WORDING },
+  'proof': 'resources/list lists {uri}, named {name}.',
   'mime-type': { message: 'The tool_descriptions resource has mimeType {mimeType}; §4.1 says it SHOULD be application/json.', hint: 'Set "mimeType": "application/json" on the resource.' },
 } as const;
 
@@ -72,6 +73,7 @@ export default defineLiveCheck({
       return;
     }
     const r = descriptionsResource;
+    ctx.prove('proof', { uri: asText(r.uri), name: JSON.stringify(r.name ?? null) }, transcript);
     const location = { pointer: `/resources/${resources.indexOf(r)}` };
     if (typeof r.name !== 'string' || !/tool/i.test(r.name) || !/descri/i.test(r.name)) {
       ctx.fail('name-unclear', { name: JSON.stringify(r.name ?? null) }, { location, transcript });

@@ -43,13 +43,16 @@ export default defineLiveCheck({
     // The probe holds every grant: the run fetched the full descriptions in it.
     const full = ctx.facts.descriptions.full;
     const entries = new Map<McpSession, Map<string, JsonObject>>();
+    // Each fetcher's own tool is one that answers (a tool that gave no answer is called no more, so
+    // it could show nothing: neither its grant working, nor a later session refused it).
+    const answering = tools.filter((t) => !ctx.gaveNoAnswer(t));
+    const own = (k: number) => (answering.length ? answering : tools)[k % (answering.length || tools.length)]!;
     await Promise.all(singles.map(async (session, k) => {
-      const tool = tools[k % tools.length]!;
+      const tool = own(k);
       const got = await fetchDescriptions(session, base, [tool]);
       const entry = entryFor(got.entries, tool);
       entries.set(session, new Map(isDescriptionEntry(entry) ? [[tool, entry]] : []));
     }));
-    const own = (k: number) => tools[k % tools.length]!;
     const callOwn = (session: McpSession, k: number) => ctx.call(session, own(k), { entry: entries.get(session)?.get(own(k)) });
     // Each its own tool once: the grant works before the sessions crowd in.
     await Promise.all(singles.map(callOwn));

@@ -1,6 +1,6 @@
 import { defineLiveCheck } from '../src/run/check.js';
 import { MODEL_MESSAGES } from '../src/model/rules.js';
-import { fetchDescriptions } from '../src/protocol/fetch.js';
+import { entryFor, fetchDescriptions, isDescriptionEntry } from '../src/protocol/fetch.js';
 import { mapLimit } from '../src/util/concurrency.js';
 
 /** Each tool is fetched on its own; past this many, the rest are covered by the multi-tool fetch only. */
@@ -15,6 +15,7 @@ const messages = {
   ...MODEL_MESSAGES['pd-tools-parameter'],
   'no-tools-listed': 'tools/list returned no tools, so there is no name to request.',
   'comma-in-name': { message: "Tool '{tool}' has a comma in its name, so it cannot be requested with ?tools= (names are comma-separated, §4.3).", hint: 'Rename the tool: MCP tool names use only A-Z, a-z, 0-9, _, - and .' },
+  'proof': '?tools={one} returned its description{pair}.',
   'single-fetches-capped': 'Fetched the first {fetched} of {total} tools one by one; the rest only in the multi-tool fetch.',
 } as const;
 
@@ -48,6 +49,14 @@ export default defineLiveCheck({
     if (probe) reads.push([swapCase(probe)]);
     const got = await mapLimit(reads, READS_AT_ONCE, (requested) => fetchDescriptions(session, base, requested));
     ctx.unprovenIfSilent('every read of ?tools=', got.map((g) => g.exchange));
+    // Its proof: a read of one name and one of several, each answered with every description asked for.
+    const answered = (k: number) => got[k] && reads[k]!.every((n) => isDescriptionEntry(entryFor(got[k]!.entries, n))) ? got[k] : undefined;
+    const single = reads.findIndex((r, k) => r.length === 1 && requestable.includes(r[0]!) && answered(k));
+    const multi = reads.findIndex((r, k) => r.length >= 2 && answered(k));
+    if (single >= 0 && (multi >= 0 || requestable.length < 2)) {
+      const pair = multi >= 0 ? `, and ?tools=${reads[multi]!.slice(0, 3).join(',')}${reads[multi]!.length > 3 ? ',…' : ''} returned all ${reads[multi]!.length}` : ' (the server lists one tool, so no pair could be asked for)';
+      ctx.prove('proof', { one: reads[single]![0]!, pair }, [got[single]!.exchange, ...(multi >= 0 ? [got[multi]!.exchange] : [])]);
+    }
   },
 });
 

@@ -29,11 +29,12 @@ export class DescriptionLibrary {
   private readonly validators = new Map<string, ValidateFunction>();
   private ajv: Ajv2020 | undefined;
 
-  constructor(dir = DESCRIPTIONS_DIR) {
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
-      const description = JSON.parse(readFileSync(join(dir, file), 'utf8')) as FullDescription;
-      this.byName.set(description.name, description);
-    }
+  /** From a tool_descriptions folder (default: the reference server's), or from the descriptions themselves (a fixture's own tools). */
+  constructor(from: string | readonly FullDescription[] = DESCRIPTIONS_DIR) {
+    const descriptions = typeof from === 'string'
+      ? readdirSync(from).filter((f) => f.endsWith('.json')).sort().map((file) => JSON.parse(readFileSync(join(from, file), 'utf8')) as FullDescription)
+      : from;
+    for (const description of descriptions) this.byName.set(description.name, description);
   }
 
   names(): string[] {

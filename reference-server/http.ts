@@ -134,14 +134,17 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
       return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     }
     if (sessions.size >= maxSessions) return rpcError(res, 503, -32000, `Too many sessions (${maxSessions}); try again later`);
+    const state = { ...newSessionState(options.fetchLimit), ...(req.socket.remoteAddress ? { peer: req.socket.remoteAddress } : {}) };
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (newId) => { sessions.set(newId, { transport, lastSeen: Date.now() }); },
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
+      behaviour.sessionEnded(state);
     };
-    await createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit, latencyMs: options.latencyMs }).connect(transport);
+    behaviour.sessionStarted(state);
+    await createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit, latencyMs: options.latencyMs, state }).connect(transport);
     await transport.handleRequest(req, res, body);
   }
 

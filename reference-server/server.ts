@@ -23,7 +23,7 @@ import { clarifyValidationError } from './sdk-errors.js';
 import { EraFront } from '../src/protocol/server/era-front.js';
 import type { Era } from '../src/transport/era.js';
 import type { JsonObject } from '../src/transport/types.js';
-import { TOOLS } from './tools.js';
+import { TOOLS, type ToolSpec } from './tools.js';
 import { DEFAULT_FETCH_LIMIT, FetchLimiter } from '../src/protocol/server/limits.js';
 
 import { SERVER_NAME, SERVER_VERSION } from './server-info.js';
@@ -38,6 +38,10 @@ export interface SessionState {
   fetches: FetchLimiter;
   /** The protocol era its client speaks, once its first request said it. */
   era?: Era;
+  /** Who the client said it is (initialize's clientInfo). */
+  client?: { name: string; version: string };
+  /** Over HTTP: the address the session's first request came from. */
+  peer?: string;
 }
 
 /**
@@ -64,7 +68,15 @@ export interface ServerOptions {
  * The server's behaviour, one method per protocol duty. The reference implementation is below;
  * the negative fixtures replace exactly one method to break exactly one criterion.
  */
+/** The tools a server offers: what each does (and how tools/list shows it), and their full descriptions. */
+export interface ToolCatalog {
+  specs: readonly ToolSpec[];
+  library: DescriptionLibrary;
+}
+
 export interface Behaviour {
+  /** Its tools: the notebook's by default; a fixture may offer others (a tool that takes no arguments, unannotated ones). */
+  catalog(): ToolCatalog;
   listTools(state: SessionState): Tool[];
   listResources(state: SessionState): Resource[];
   readResource(uri: string, state: SessionState): ReadResourceResult;
@@ -101,12 +113,16 @@ export interface Behaviour {
   listPrompts(): Array<{ name: string; description?: string }>;
   /** A 2026-07-28 answer as it leaves the server (`resultType`, caching fields and error codes in place). */
   modernAnswer(method: string, answer: JsonObject): JsonObject;
+  /** Over HTTP: a session begins (its state is new) and ends (DELETE, or its transport closed). The reference keeps nothing beyond a session. */
+  sessionStarted(state: SessionState): void;
+  sessionEnded(state: SessionState): void;
 }
 
 /** tools/list pages hold this many tools, so that clients are shown pagination working. */
 export const TOOLS_PAGE_SIZE = 4;
 
-const library = new DescriptionLibrary();
+/** The reference server's own tools: the notebook's, described in reference-server/tool_descriptions. */
+export const REFERENCE_CATALOG: ToolCatalog = { specs: TOOLS, library: new DescriptionLibrary() };
 /** Tool Cards live next to tool_descriptions: reference-server/.well-known/mcp-tools/<tool>.json. */
 const CARDS_DIR = join(dirname(DESCRIPTIONS_DIR), '.well-known', 'mcp-tools');
 
@@ -119,23 +135,26 @@ function toolError(code: string, message: string, extra: Record<string, unknown>
 }
 
 export const referenceBehaviour: Behaviour = {
+  catalog: () => REFERENCE_CATALOG,
+
   // Stage 1 (§3.1): one line each, and an input schema without parameter details.
-  listTools: () =>
-    TOOLS.map((t) => ({
+  listTools() {
+    return this.catalog().specs.map((t) => ({
       name: t.name,
       description: t.summary,
       inputSchema: { type: 'object' as const, additionalProperties: true },
       ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
-      annotations: t.annotations,
-      dashdash: TOOL_DASHDASH[t.name],
-    })),
+      ...(t.annotations ? { annotations: t.annotations } : {}),
+      ...(TOOL_DASHDASH[t.name] ? { dashdash: TOOL_DASHDASH[t.name] } : {}),
+    }));
+  },
 
   listResources: () => [{ ...DESCRIPTIONS_RESOURCE, dashdash: RESOURCE_DASHDASH }],
 
   // Stage 2 (§4.3–4.4, §6.1, §6.3): fetching a known tool authorizes it for this session only —
   // the server side of progressive disclosure, as serve runs it too.
   readResource(uri, state) {
-    const answer = answerRead(uri, library);
+    const answer = answerRead(uri, this.catalog().library);
     if (answer.kind === 'not-this-resource') {
       throw Object.assign(new Error(`Resource not found: ${uri.slice(0, 200)}`), { code: -32002, data: { uri: uri.slice(0, 200) } });
     }
@@ -168,6 +187,8 @@ export const referenceBehaviour: Behaviour = {
   modernAnswer: (_method, answer) => answer,
   listPrompts: () => [],
   toolNamed: (name) => name,
+  sessionStarted: () => {},
+  sessionEnded: () => {},
 
   initializeExtras: () => ({ dashdash: SERVER_DASHDASH }),
   aiHelp: (params) => aiHelp(params),
@@ -176,11 +197,13 @@ export const referenceBehaviour: Behaviour = {
     return /^[A-Za-z0-9_.-]+$/.test(tool) && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
   },
 
-  validateArguments: (tool, args) => library.validate(tool, args),
+  validateArguments(tool, args) {
+    return this.catalog().library.validate(tool, args);
+  },
   rejectArguments: (tool, problems) => toolError('INVALID_ARGUMENTS', `Invalid arguments for ${tool}: ${problems.join('; ')}`),
 
   toolResult(tool, value) {
-    const structured = TOOLS.find((t) => t.name === tool)?.outputSchema && typeof value === 'object' && value !== null;
+    const structured = this.catalog().specs.find((t) => t.name === tool)?.outputSchema && typeof value === 'object' && value !== null;
     return {
       content: [{ type: 'text', text: json(value) }],
       ...(structured ? { structuredContent: value as Record<string, unknown> } : {}),
@@ -190,9 +213,10 @@ export const referenceBehaviour: Behaviour = {
 
 function callTool(behaviour: Behaviour, state: SessionState, asked: string, args: Record<string, unknown>, gated: boolean): CallToolResult {
   // Authorization is checked on the name as called (a listed tool not fetched is refused), then the name is resolved.
+  const { specs, library } = behaviour.catalog();
   if (gated && gateCall(asked, library, (t) => behaviour.isAuthorized(state, t))) return behaviour.refuse(asked);
   const name = behaviour.toolNamed(asked);
-  const tool = TOOLS.find((t) => t.name === name);
+  const tool = specs.find((t) => t.name === name);
   if (!tool) {
     // Unknown tools are protocol errors (MCP tools spec, Error Handling).
     throw Object.assign(new Error(`Unknown tool: ${asked}`), { code: -32602 });
@@ -232,7 +256,10 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
   );
   // The SDK has no hook for extra initialize fields: answer as it does, plus dashdash (§3.1.1).
   const sdkInitialize = (server as unknown as { _oninitialize(r: unknown): Promise<Record<string, unknown>> })._oninitialize.bind(server);
-  server.setRequestHandler(InitializeRequestSchema, async (req) => ({ ...(await sdkInitialize(req)), ...behaviour.initializeExtras() }) as never);
+  server.setRequestHandler(InitializeRequestSchema, async (req) => {
+    state.client = req.params.clientInfo;
+    return { ...(await sdkInitialize(req)), ...behaviour.initializeExtras() } as never;
+  });
   // ai_help is not an MCP method, so it has no SDK schema: serve it from the fallback handler.
   server.fallbackRequestHandler = async (req) => {
     if (req.method === 'ai_help') return behaviour.aiHelp((req.params ?? {}) as Record<string, unknown>) as never;

@@ -7,7 +7,8 @@ export interface ToolSpec {
   name: string;
   /** One line for tools/list: enough to choose the tool, nothing about its parameters. */
   summary: string;
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
+  /** MCP tool annotations (a fixture's tool may have none, or others). */
+  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
   /** When set, results carry structuredContent that conforms to it (MCP tools spec, Output Schema). */
   outputSchema?: { type: 'object'; [key: string]: unknown };
   run(notebook: Notebook, args: Args): unknown;

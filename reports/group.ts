@@ -89,6 +89,19 @@ export function notCalledByReason(notCalled: ReadonlyArray<{ tool: string; why: 
   return [...groups].map(([why, tools]) => ({ tools, why }));
 }
 
+/**
+ * The verdict's tools not called, as sentences: those left uncalled to do no harm, and those left
+ * uncalled for another reason (an earlier call got no answer, a task-only tool), each with its reason.
+ */
+export function notCalledSentences(notCalled: ReadonlyArray<{ tool: string; why: string; harm?: boolean }>, list: (tools: string[]) => string): Array<{ heading: string; text: string }> {
+  const out: Array<{ heading: string; text: string }> = [];
+  for (const [harm, heading] of [[true, 'not called, to do no harm'], [false, 'not called']] as const) {
+    const these = notCalled.filter((n) => (n.harm ?? true) === harm);
+    if (these.length) out.push({ heading, text: notCalledByReason(these).map((g) => `${list(g.tools)} (${g.why})`).join('; ') });
+  }
+  return out;
+}
+
 /** How many protocol eras a report's results cover (1 for a report of one era or of files). */
 export function erasChecked(report: Pick<CheckReport, 'eras'>): number {
   return Math.max(1, (report.eras ?? []).filter((e) => e.checked).length);

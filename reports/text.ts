@@ -2,7 +2,7 @@ import { reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../src/generated/report.js';
 import { clip, inlineJson, listing, plural, sanitizeLine, asText } from '../src/util/text.js';
-import { acrossEras, entries, notCalledByReason, othersLine, resultName, resultNames, type Entry } from './group.js';
+import { acrossEras, entries, notCalledSentences, othersLine, resultName, resultNames, type Entry } from './group.js';
 import { fenceOffCommands } from './ci-fence.js';
 import { sequenceLines } from './exchange-text.js';
 
@@ -81,6 +81,8 @@ export function renderText(report: CheckReport, options: TextOptions): string {
       if (notRun.length > 1 && notRun.includes(r)) continue;
       const crit = r.spec.criterion ? ` #${r.spec.criterion}` : '';
       out.push(`  ${paint(group.mark)} ${c.bold(resultName(report, r))}${c.gray(crit)}  ${r.title}  ${c.gray(`§${r.spec.section} ${r.spec.level}, ${r.durationMs} ms`)}`);
+      // What proves it, in one line (the exchanges are in the JSON report).
+      if (options.verbose && r.proof) out.push(`      ${c.cyan('proven by:')} ${sanitizeLine(clip(r.proof.message, width * 2))}`);
       const shown = new Set<string>();
       // Info lines of a live run (token counts, forms seen) are for --verbose: the verdict sums them up.
       const showInfo = options.verbose || t.kind === 'files';
@@ -134,12 +136,10 @@ function renderVerdict(report: CheckReport, c: ChalkInstance): string[] {
   if (v.selection) lines.push(c.gray(`  found by their minimal descriptions: ${Math.round(v.selection.top1 * 100)} % of ${plural(v.selection.queries, 'query', 'queries')} from the tools' own descriptions rank their tool first (BM25, MRR ${v.selection.mrr.toFixed(2)})`));
   if (v.notTestable.length) lines.push(c.gray(`  not testable without the resource: ${v.notTestable.join(', ')}`));
   // What would prove the unproven criteria: the hint their own finding carries.
-  const unprovenHint = report.results.flatMap((r) => r.findings).find((f) => f.code === 'unproven')?.hint;
+  const unprovenIds = new Set((v.unproven ?? []).map((u) => u.id));
+  const unprovenHint = report.results.filter((r) => r.status === 'skip' && unprovenIds.has(r.id)).map((r) => [...r.findings].reverse().find((f) => f.level === 'info' && f.hint)?.hint).find((h) => h);
   if (v.unproven?.length && unprovenHint) lines.push(c.gray(`  to prove ${v.unproven.length === 1 ? 'it' : 'them'}: ${sanitizeLine(unprovenHint)}`));
-  if (v.notCalled?.length) {
-    const said = notCalledByReason(v.notCalled).map((g) => `${listing(g.tools, 6)} (${g.why})`).join('; ');
-    lines.push(c.gray(`  not called, to do no harm: ${sanitizeLine(said)}`));
-  }
+  for (const s of notCalledSentences(v.notCalled ?? [], (tools) => listing(tools, 6))) lines.push(c.gray(`  ${s.heading}: ${sanitizeLine(s.text)}`));
   const e = report.exploration;
   if (e && !e.skipped) {
     const found = e.found ? `; ${plural(e.found, 'broken rule')} shrunk to a shortest sequence (${plural(e.replays, 'replay')})` : ', nothing diverged from the model';

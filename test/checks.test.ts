@@ -56,7 +56,8 @@ function fixtureCases(check: LiveCheck): InvalidCase[] {
     // HTTP-only fixtures fail in-process too: every in-process session shares the process.
     // A fixture that breaks a rule of the model: the exploration finds it and shrinks it.
     const shortest = fixture.modelRule ? MAX_STEPS : undefined;
-    cases.push({ name: `fixture ${fixture.name}`, server: ref(fixture.overrides, check.needs === 'http' ? 'http' : 'stdio', era), codes: fixture.codes, ...(shortest ? { shortest } : {}), ...(fixture.cards ? { options: { cardsDir: fixture.cards } } : {}) });
+    const expected = fixture.expected === 'not-proven' ? { codes: [], notProven: fixture.codes[0]! } : { codes: fixture.codes };
+    cases.push({ name: `fixture ${fixture.name}`, server: ref(fixture.overrides, check.needs === 'http' ? 'http' : 'stdio', era), ...expected, ...(shortest ? { shortest } : {}), ...(fixture.cards ? { options: { cardsDir: fixture.cards } } : {}) });
   }
   return cases;
 }

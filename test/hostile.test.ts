@@ -26,7 +26,8 @@ const STDIO: Record<string, Case> = {
   'exits-after-start': { code: 3, proves: /no answer to initialize: the server process exited with code 3; it said on stderr: "fatal: cannot open database \/var\/lib\/notes.db: permission denied"/, args: ['--timeout', '1000'] },
   // Start-up is not a request: 8 s to answer initialize, and the run is a normal, full one.
   'slow-start': { code: 0 },
-  'exits-mid-run': { code: 1, check: 'pd-resource-listed', proves: /exited with code 139.*Segmentation fault/ },
+  // A server that dies mid-run gets no verdict: exit 3, with its last words.
+  'exits-mid-run': { code: 3, proves: /went away during the run \(session probe, after resources\/list\), so no verdict is given: the server process exited with code 139; its last words on stderr: "Segmentation fault \(simulated\)"/ },
   'silent-initialize': { code: 3, proves: /did not answer initialize within 2000 ms \(--startup-timeout\)/, args: STALLS },
   'stalls-after-one': { code: 1, check: 'pd-minimal-descriptions', proves: /no response within 1000 ms; the server process had been running for \d+\.\d s and wrote nothing on stderr meanwhile/, args: STALLS },
   'non-json-stdout': { code: 1, check: 'mcp-wire-valid', proves: /not a JSON-RPC message: "Starting notes server/ },
@@ -46,7 +47,7 @@ const STDIO: Record<string, Case> = {
 
 t.test('every hostile fixture has a case here, and every case a fixture', async (t) => {
   const files = readdirSync(SOURCES).filter((f) => f.endsWith('.ts') && !f.startsWith('raw-')).map((f) => f.slice(0, -3));
-  const covered = [...Object.keys(STDIO), 'hostile-text', 'remote-ref', 'http-500', 'http-404-session', 'http-html', 'http-silent', 'http-keep-alive', 'stalls-after-probe',
+  const covered = [...Object.keys(STDIO), 'hostile-text', 'remote-ref', 'http-500', 'http-404-session', 'http-html', 'http-exits-mid-run', 'http-silent', 'http-keep-alive', 'stalls-after-probe',
     // test/leaks.test.ts
     'env-echo', 'http-echo-headers', 'http-redirects', 'sigterm-proof-helpers'];
   t.same(files.sort(), covered.sort());
@@ -142,6 +143,8 @@ const HTTP: Record<string, Case> = {
   'http-500': { code: 3, proves: /HTTP 500 Internal Server Error: Internal Server Error: \\x1b\[31mboom/ },
   'http-404-session': { code: 1, check: 'pd-minimal-descriptions', proves: /HTTP 404 Not Found \(the server no longer knows this session\)/ },
   'http-html': { code: 3, proves: /HTTP 200 with text\/html instead of JSON-RPC: <!doctype html>/ },
+  // Gone mid-run: no verdict, and the connection refused is said.
+  'http-exits-mid-run': { code: 3, proves: /the server went away during the run \(session \w+, after [^)]+\), so no verdict is given: cannot connect to .*connection refused/ },
 };
 
 for (const [fixture, c] of Object.entries(HTTP)) {

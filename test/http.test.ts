@@ -53,7 +53,9 @@ t.test('module-level grants: pass over stdio, fail pd-session-isolation over HTT
   const again = await startHttp(bundle);
   t.teardown(again.stop);
   const text = await runCli([...only, '--url', again.url]);
-  t.match(text.stdout, /→ resources\/read .*│ [a-z]+\d* → tools\/call/, 'the text report shows them side by side');
+  // The leaking session's refusal (before anything was fetched), its call that ran, and the fetch of the session that held the tool.
+  t.match(text.stdout, /→ tools\/call .*│ [a-z]+\d* → resources\/read|→ resources\/read .*│ [a-z]+\d* → tools\/call/, 'the text report shows them side by side');
+  t.match(text.stdout, /TOOL_DESCRIPTION_REQUIRED/, 'with the refusal that shows the server gates the tool');
 });
 
 t.test('--header reaches the server, and its value appears in no report', async (t) => {

@@ -1,4 +1,4 @@
-import type { Finding, FindingLevel, FindingLocation, TranscriptExchange } from '../generated/report.js';
+import type { CheckProof, Finding, FindingLevel, FindingLocation, TranscriptExchange } from '../generated/report.js';
 import { hintOf, renderTemplate, templateOf, type Args, type Messages } from './messages.js';
 import type { Exchange } from '../transport/types.js';
 import { clip } from '../util/text.js';
@@ -59,6 +59,10 @@ export const SHARED_MESSAGES = {
     message: '{subject} got no answer ({note}): that proves nothing about progressive disclosure (a slow tool, one that waits on the network or lacks credentials, or a server that went away), so it was not judged.',
     hint: 'Give slow tools more time with --timeout 15000, or point the checker at a test instance that has what its tools need.',
   },
+  'not-proven': {
+    message: 'Not proven: this check recorded no exchange that shows its rule holds.',
+    hint: 'This is a gap in mcp-pd-check, not a failure of the server; please report it with the JSON report attached.',
+  },
   'unproven': {
     message: 'Not proven: {what} got no answer ({note}), so nothing showed whether the rule holds; this is no failure of the server.',
     hint: 'Give slow tools more time with --timeout 15000, or point the checker at a test instance that has what its tools need.',
@@ -113,6 +117,10 @@ export function toTranscript(exchanges: Exchange[]): TranscriptExchange[] {
  */
 export class FindingSink<C extends string = string> {
   readonly findings: Finding[] = [];
+  /** What shows the check's rule holds (criteria pass only with one: DESIGN, "A pass is a proof"). */
+  proof: CheckProof | undefined;
+  /** Why nothing proves it, when that is known: a code of the check's (its hint says what would prove it). */
+  missingProof: { code: string; args: Args } | undefined;
   private readonly proofs = new Map<string, number>();
   /** Set when the check was stopped by a time limit: what its work still says after that is not kept. */
   private sealed = false;
@@ -156,9 +164,26 @@ export class FindingSink<C extends string = string> {
     };
   }
 
-  /** Attaches a shortest sequence to the first finding of `code` that has none; false when there is no such finding. */
-  attachSequence(code: string, sequence: NonNullable<FindingExtras['sequence']>): boolean {
-    const finding = this.findings.find((f) => f.code === code && !f.sequence);
+  /** Records the exchanges that prove the check's rule holds, said by `code` (the first proof stands). */
+  prove(code: C | SharedCode, args: Args, transcript: Exchange[]): void {
+    if (this.proof || this.sealed) return;
+    const spec = this.messages[code];
+    if (spec === undefined) throw new Error(`the check proved with the code '${code}', which its messages do not define`);
+    this.proof = { code, args, message: renderTemplate(templateOf(spec), args), ...(transcript.length ? { transcript: toTranscript(transcript) } : {}) };
+  }
+
+  /** Says why nothing proves the check's rule (said as the check's result when no proof comes). */
+  unprovenBecause(code: C | SharedCode, args: Args = {}): void {
+    this.missingProof ??= { code, args };
+  }
+
+  /**
+   * Attaches a shortest sequence to the finding of `code` about `tool` (else the first of `code`)
+   * that has none; false when there is no such finding.
+   */
+  attachSequence(code: string, sequence: NonNullable<FindingExtras['sequence']>, tool?: string): boolean {
+    const open = this.findings.filter((f) => f.code === code && !f.sequence);
+    const finding = open.find((f) => tool !== undefined && f.location?.tool === tool) ?? open[0];
     if (!finding) return false;
     const { transcript, ...rest } = sequence;
     finding.sequence = { ...rest, ...(transcript?.length ? { transcript: toTranscript(transcript) } : {}) };

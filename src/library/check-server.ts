@@ -26,6 +26,8 @@ export interface CheckServerOptions extends ServerOptions {
   sessions?: number;
   /** Call only tools marked read-only. */
   safeCalls?: boolean;
+  /** Tools safe to call as read-only ones are, though not marked read-only (`--safe-tool`). */
+  safeTools?: string[];
   /** Give tools annotated destructiveHint their example arguments (default: never called). */
   allowDestructive?: boolean;
   /** A folder of Tool Card files (<tool>.json) to compare with the live tools (relative to the working directory of this process, as every path of the checker is). */
@@ -92,11 +94,13 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
   const live: LiveOptions = {
     timeoutMs, sessions, safeCalls: options.safeCalls ?? defaultOf<boolean>('safeCalls'), allowDestructive: options.allowDestructive ?? defaultOf<boolean>('allowDestructive'),
     require: options.require ?? defaultOf<LiveOptions['require']>('require'), explore, seed,
+    safeTools: options.safeTools ?? defaultOf<string[]>('safeTools'),
     idleMs: 1000 * (options.idleSeconds ?? defaultOf<number>('idleSeconds')),
     ...(options.cards !== undefined ? { cardsDir: resolve(options.cards) } : {}),
   };
   const reportOptions: ReportOptions = {
     timeoutMs, startupTimeoutMs, sessions, safeCalls: live.safeCalls,
+    ...(live.safeTools?.length ? { safeTools: [...live.safeTools] } : {}),
     allowDestructive: live.allowDestructive, failOn: options.failOn ?? defaultOf<FailOn>('failOn'), explore, seed,
   };
   return {

@@ -82,6 +82,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { flag: '--max-response <MB>', kind: 'integer', min: 1, max: 1024, library: 'maxResponseMb', config: 'maxResponse', commands: LIVE, default: DEFAULT_MAX_MESSAGE_MB,
     help: 'largest message accepted from the server; a larger one ends its session' },
   { flag: '--safe-calls', kind: 'boolean', library: 'safeCalls', config: 'safeCalls', commands: LIVE, default: false, help: 'call only tools marked read-only (annotations.readOnlyHint)' },
+  { flag: '--safe-tool <name>', kind: 'text', repeat: true, library: 'safeTools', config: 'safeTools', commands: LIVE, default: [],
+    help: 'a tool that is safe to call as a read-only tool would be (before any fetch, and with the examples of its description), though it is not marked read-only: such a call tells a server that never gates from one that shares grants between sessions (repeatable; destructiveHint: true still wins)' },
   { flag: '--allow-destructive', kind: 'boolean', library: 'allowDestructive', config: 'allowDestructive', commands: LIVE, default: false,
     help: 'give tools annotated destructiveHint their example arguments (by default they are not called, and other tools that are not read-only get only arguments their schema refuses)' },
   { flag: '--cards <dir>', kind: 'text', library: 'cards', config: 'cards', path: true, commands: LIVE,

@@ -27,21 +27,30 @@ export interface RanCall {
   holders: Array<{ session: McpSession; fetch?: Exchange }>;
   /** Ended sessions that had held it. */
   endedHolders: Array<{ session: McpSession; fetch?: Exchange }>;
+  /** It was answered before any session of the run had read a description: no grant existed anywhere. */
+  beforeAnyRead: boolean;
 }
 
 /** What the whole run shows, which decides whose rule a call that ran has broken. */
 export interface Evidence {
   /** Tools refused with TOOL_DESCRIPTION_REQUIRED somewhere in the run: the server does enforce them. */
   refusedTools: ReadonlySet<string>;
+  /** This run's refusals of each tool, in the order they were sent (the proof that the server gates it). */
+  refusals: ReadonlyMap<string, ReadonlyArray<{ session: McpSession; ex: Exchange }>>;
   /** A session that had read nothing at all ran a tool another live session held: grants cross sessions. */
   leaks: boolean;
   /** A call ran after a refusal of the same tool, with nothing read in between: refusals do not hold. */
   refusalsLapse: boolean;
   /** Whether the server enforces descriptions for a tool: it refused it somewhere, or refused others and nothing shows it exempt. */
   enforced(tool: string): boolean;
+  /**
+   * Nothing was refused anywhere, and every unfetched call that ran was made after some session
+   * had read descriptions: "no gate at all" and "grants shared by every session" both fit.
+   */
+  twoReadings: boolean;
 }
 
-export function evidenceOf(ran: readonly RanCall[], refusedTools: ReadonlySet<string>): Evidence {
+export function evidenceOf(ran: readonly RanCall[], refusedTools: ReadonlySet<string>, refusals: Evidence['refusals'] = new Map()): Evidence {
   const read = (r: RanCall) => r.history.some((h) => h.kind === 'read');
   const calledBefore = (r: RanCall) => r.history.some((h) => h.kind === 'call' && h.tool === r.tool);
   // Only a session's first call of the tool counts: after a refusal, a call that runs may be a refusal that did not hold.
@@ -50,7 +59,8 @@ export function evidenceOf(ran: readonly RanCall[], refusedTools: ReadonlySet<st
   const refusalsLapse = ran.some((r) => !read(r) && r.history.some((h) => h.kind === 'call' && h.tool === r.tool && h.refused));
   // A tool that ran unfetched while no session held it, and was never refused, is not enforced.
   const unenforced = new Set(ran.filter((r) => !r.holders.length && !r.endedHolders.length && !read(r) && !refusedTools.has(r.tool)).map((r) => r.tool));
-  return { refusedTools, leaks, refusalsLapse, enforced: (tool) => refusedTools.has(tool) || (refusedTools.size > 0 && !unenforced.has(tool)) };
+  const twoReadings = refusedTools.size === 0 && ran.length > 0 && !ran.some((r) => r.beforeAnyRead);
+  return { refusedTools, refusals, leaks, refusalsLapse, twoReadings, enforced: (tool) => refusedTools.has(tool) || (refusedTools.size > 0 && !unenforced.has(tool)) };
 }
 
 /**
@@ -63,16 +73,20 @@ export function evidenceOf(ran: readonly RanCall[], refusedTools: ReadonlySet<st
 export function attribute(call: RanCall, evidence: Evidence, proven: Map<McpSession, Array<{ read: PastRead; code: string }>> = new Map()): RuleBreak {
   const { session, tool, ex } = call;
   const brk = (check: string, code: string, args: Record<string, unknown>, before: Exchange[] = []): RuleBreak => ({ check, code, args, level: 'fail', tool, proof: [...before, ex] });
-  const notRefused = () => brk(CRITERION.refusal, call.how.code, call.how.args);
+  // Never refused anywhere, and nothing ran before any read: no gate at all, or grants every session shares.
+  const notRefused = () => brk(CRITERION.refusal, evidence.twoReadings && call.how.code === 'ran-unfetched' ? 'ran-unfetched-never-refused' : call.how.code, call.how.args);
   if (!evidence.enforced(tool)) return notRefused();
+  // Grants that cross sessions, shown with a refusal of the same tool (this session's first): the
+  // server gates it, and let it through only where another session's grant could explain it.
+  const refused = (evidence.refusals.get(tool) ?? []).find((r) => r.session === session) ?? evidence.refusals.get(tool)?.[0];
   const crossing = (always: boolean) => {
     if (!always && !evidence.leaks) return undefined;
     const ended = call.endedHolders.find((h) => (h.session.endedAt ?? Infinity) <= session.startedAt);
-    if (ended) return brk(CRITERION.isolation, 'grant-inherited', { session: ended.session.label, tool }, ended.fetch ? [ended.fetch] : []);
+    if (ended) return brk(CRITERION.isolation, 'grant-inherited', { session: ended.session.label, tool }, [...(refused ? [refused.ex] : []), ...(ended.fetch ? [ended.fetch] : [])]);
     const owner = call.holders[0] ?? call.endedHolders[0];
     if (!owner) return undefined;
     const owners = [...new Set([...call.holders, ...call.endedHolders].map((h) => h.session.label))];
-    return brk(CRITERION.isolation, 'grant-leaked', { session: session.label, tool, owners }, owner.fetch ? [owner.fetch] : []);
+    return brk(CRITERION.isolation, 'grant-leaked', { session: session.label, tool, owners }, [...(refused ? [refused.ex] : []), ...(owner.fetch ? [owner.fetch] : [])]);
   };
   const crossed = crossing(false);
   if (crossed) return crossed;

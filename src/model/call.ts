@@ -75,17 +75,29 @@ function judgeNearName(world: World, name: string, ex: Exchange): CallJudgement 
   return { kind: 'as-expected', breaks: [{ check: CRITERION.refusal, code: 'near-name-ran', args: { name, tool: near.tool, how: NEAR_HOW[near.how] ?? near.how }, level: 'fail', tool: near.tool, proof: [ex] }] };
 }
 
-/** Criterion 7's code for an unfetched call that was not refused with TOOL_DESCRIPTION_REQUIRED. */
+/** What an error says when it is a refusal for want of a description, in the wrong form (not the tool failing at its work). */
+const ABOUT_AUTHORIZATION = /descri|tool_descriptions|authori[sz]|permission|forbidden|denied|not (allowed|permitted)|must (first )?(fetch|read|load)|before (calling|use|using)/i;
+
+/**
+ * Criterion 7's code for an unfetched call that was not refused with TOOL_DESCRIPTION_REQUIRED,
+ * and how it went, from the answer itself: a call that reached the tool ran (or failed at its own
+ * work, or at its argument check); only an error that speaks of descriptions or authorization is
+ * a refusal in the wrong form.
+ */
 function howItRan(tool: string, ex: Exchange, schema: unknown): { code: string; args: Record<string, unknown> } {
   // It reached the tool's own argument check: the call was let through, whatever the check said.
-  if (rejectsArguments(ex, schema)) return { code: 'ran-unfetched', args: { tool } };
+  if (rejectsArguments(ex, schema)) return { code: 'ran-unfetched', args: { tool, how: 'it reached its own argument check' } };
   const bad = invalidErrorCode(ex);
   if (bad) return { code: 'invalid-error-code', args: { tool, problem: bad } };
   const other = anySignalledCode(ex);
   if (other && other !== TOOL_DESCRIPTION_REQUIRED) return { code: 'other-code', args: { tool, code: other } };
-  if (ex.response?.error) return { code: 'error-without-code', args: { tool, error: inlineJson(ex.response.error, 160) } };
-  if ((ex.response?.result as { isError?: boolean } | undefined)?.isError) return { code: 'tool-error-without-code', args: { tool } };
-  return { code: 'ran-unfetched', args: { tool } };
+  const error = ex.response?.error;
+  const result = ex.response?.result as { isError?: boolean; content?: unknown; structuredContent?: unknown } | undefined;
+  const failure = error !== undefined ? inlineJson(error, 160) : result?.isError ? inlineJson(result.structuredContent ?? result.content ?? '', 160) : undefined;
+  if (failure !== undefined && ABOUT_AUTHORIZATION.test(failure)) {
+    return error !== undefined ? { code: 'error-without-code', args: { tool, error: failure } } : { code: 'tool-error-without-code', args: { tool } };
+  }
+  return { code: 'ran-unfetched', args: { tool, how: failure === undefined ? 'it ran' : `it ran and failed: ${failure}` } };
 }
 
 /**

@@ -7,6 +7,7 @@ import { judgeCall } from './call.js';
 import { transition } from './state.js';
 import { ALL_EXCHANGES, overlapsOthers, stepsOf, timeline, type Scope, type Step } from './timeline.js';
 import { CRITERION, emptySession, SESSION_LIFECYCLE, type RuleBreak, type SessionModel, type World } from './world.js';
+import { proofsOf, type Observed, type ProofOf } from './proofs.js';
 
 /** What the model concluded about a run: every broken rule, and what the report says beside them. */
 export interface Judgement {
@@ -18,6 +19,8 @@ export interface Judgement {
   missingForms: Set<string>;
   /** What the judged sessions leave behind for a later run against the same server. */
   leftBehind: LeftBehind;
+  /** Criteria 6, 7 and 8: what proves each, or why nothing does. */
+  proofs: ProofOf[];
 }
 
 /**
@@ -59,9 +62,13 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
   // Sessions of an earlier run against the same server (the other protocol era) count as ended ones.
   const ended: Array<{ session: McpSession; grants: ReadonlyMap<string, Exchange | undefined> }> = [...(prior?.ended ?? [])];
   const priorSessions = new Set((prior?.ended ?? []).map((e) => e.session));
-  const out: Judgement = { breaks: [], inconclusive: [], refusalForms: new Set(), missingForms: new Set(), leftBehind: { ended: [], refusedTools: new Set() } };
+  const out: Judgement = { breaks: [], inconclusive: [], refusalForms: new Set(), missingForms: new Set(), leftBehind: { ended: [], refusedTools: new Set() }, proofs: [] };
+  const observed: Observed = { refusals: [], granted: [] };
   const inconclusive = (check: string, subject: string, ex: Exchange, tool?: string) => out.inconclusive.push({ check, subject, ...(tool !== undefined ? { tool } : {}), note: ex.note ?? ex.noResponse ?? 'no response', proof: [ex] });
   const ran: RanCall[] = [];
+  // When the first read of descriptions was sent, in any session (an earlier era's sessions read before this run began).
+  const firstRead = (prior?.ended ?? []).some((e) => e.grants.size > 0) ? Number.NEGATIVE_INFINITY
+    : Math.min(...all.filter((s) => s.op.kind === 'read' || s.op.kind === 'read-missing').map((s) => s.sent), Number.POSITIVE_INFINITY);
   const lost: Array<{ step: Step; code: string; fetch?: Exchange; concurrent: boolean; workedBefore: boolean }> = [];
   const refusedTools = new Set<string>(prior?.refusedTools ?? []);
   const presence = new Map<string, Array<{ presence: 'keyed' | 'wrapped' | 'absent'; items: string[]; unknown: string[]; ex: Exchange }>>();
@@ -118,7 +125,7 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
         const workedBefore = state.history.slice(0, -1).some((h) => h.kind === 'call' && h.tool === op.tool && !h.refused);
         lost.push({ step, code: verdict.code, fetch: state.fetchOf.get(op.tool), concurrent: overlapsOthers(step, all), workedBefore });
       }
-      if (record && verdict.kind === 'ran') ran.push(ranCall(step, verdict.how, state, live, ended, priorSessions));
+      if (record && verdict.kind === 'ran') ran.push({ ...ranCall(step, verdict.how, state, live, ended, priorSessions), beforeAnyRead: step.done < firstRead });
       return 'bad';
     }
     if (!record) return 'ok';
@@ -127,6 +134,9 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
       if (verdict.form) {
         out.refusalForms.add(verdict.form);
         refusedTools.add(op.tool);
+        observed.refusals.push(seenRefusal(step, live, ended, priorSessions));
+      } else if (world.toolSet.has(op.tool) && state.model.grants.has(op.tool)) {
+        observed.granted.push({ session: step.session, tool: op.tool, ex, ...(state.fetchOf.get(op.tool) ? { fetch: state.fetchOf.get(op.tool) } : {}) });
       }
     } else if (verdict.kind === 'no-response') {
       // A slow tool, one that waits on the network, a server that went away: it proves nothing.
@@ -146,12 +156,18 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
     for (const step of bestOrder(event.steps, state, apply)) apply(step, state, true);
   }
   // A refusal in any form shows the server enforces that tool (classifyCall counts every form).
-  for (const step of all) if (step.op.kind === 'call' && classifyCall(step.ex).kind === 'refused') refusedTools.add(step.op.tool);
-  const evidence = evidenceOf(ran, refusedTools);
+  const refusals = new Map<string, Array<{ session: McpSession; ex: Exchange }>>();
+  for (const step of all) {
+    if (step.op.kind !== 'call' || classifyCall(step.ex).kind !== 'refused') continue;
+    refusedTools.add(step.op.tool);
+    (refusals.get(step.op.tool) ?? refusals.set(step.op.tool, []).get(step.op.tool)!).push({ session: step.session, ex: step.ex });
+  }
+  const evidence = evidenceOf(ran, refusedTools, refusals);
   const proven = new Map();
   for (const call of ran) out.breaks.push(attribute(call, evidence, proven));
   for (const l of lost) out.breaks.push(lostGrant(l.step.session, (l.step.op as { tool: string }).tool, l.code, l.step.ex, l.fetch, l.concurrent && l.workedBefore && recovered(l.step, all)));
   out.breaks.push(...presenceBreaks(presence));
+  out.proofs = proofsOf(observed);
   out.leftBehind = { ended: [...ended, ...[...live].map(([session, state]) => ({ session, grants: new Map([...state.model.grants].map((t) => [t, state.fetchOf.get(t)])) }))], refusedTools };
   return out;
 }
@@ -171,7 +187,20 @@ function recovered(step: Step, all: readonly Step[]): boolean {
   return false;
 }
 
-function ranCall(step: Step, how: RanCall['how'], state: Live, live: Map<McpSession, Live>, ended: ReadonlyArray<{ session: McpSession; grants: ReadonlyMap<string, Exchange | undefined> }>, prior: ReadonlySet<McpSession>): RanCall {
+/** A refusal of an unfetched call, with a live session that held the tool then, and an ended one that held it before this session started. */
+function seenRefusal(step: Step, live: Map<McpSession, Live>, ended: ReadonlyArray<{ session: McpSession; grants: ReadonlyMap<string, Exchange | undefined> }>, prior: ReadonlySet<McpSession>): Observed['refusals'][number] {
+  const tool = (step.op as { tool: string }).tool;
+  const holder = [...live].find(([s, l]) => s !== step.session && l.model.grants.has(tool));
+  // An earlier run's sessions (the other era's) all count as ended before this run's.
+  const endedHolder = ended.find((e) => e.session !== step.session && e.grants.has(tool) && (prior.has(e.session) || (e.session.endedAt ?? Infinity) <= step.session.startedAt));
+  return {
+    session: step.session, tool, ex: step.ex,
+    ...(holder ? { heldBy: { session: holder[0], fetch: holder[1].fetchOf.get(tool) } } : {}),
+    ...(endedHolder ? { endedHolder: { session: endedHolder.session, fetch: endedHolder.grants.get(tool) } } : {}),
+  };
+}
+
+function ranCall(step: Step, how: RanCall['how'], state: Live, live: Map<McpSession, Live>, ended: ReadonlyArray<{ session: McpSession; grants: ReadonlyMap<string, Exchange | undefined> }>, prior: ReadonlySet<McpSession>): Omit<RanCall, 'beforeAnyRead'> {
   const tool = (step.op as { tool: string }).tool;
   const holders = [...live].filter(([s, l]) => s !== step.session && l.model.grants.has(tool)).map(([session, l]) => ({ session, fetch: l.fetchOf.get(tool) }));
   const heldBy = (list: typeof ended) => list.filter((e) => e.session !== step.session && e.grants.has(tool)).map((e) => ({ session: e.session, fetch: e.grants.get(tool) }));

@@ -11,6 +11,9 @@ const MISSING_HINT = 'Answer with {"error":{"code":"MISSING_TOOL_SELECTION","mes
 const REFUSAL_HINT = `Refuse the call with {"error":{"code":"${TOOL_DESCRIPTION_REQUIRED}","message":…,"resource_uri":"<resource>?tools=<name>"}} until the description was fetched in this session (if pd-session-isolation fails too, grants leak between sessions).`;
 const UNKNOWN_HINT = `Return { "<name>": { "error": "Tool '<name>' not found", "available_tools": [ …the tools/list names… ] } } for each unknown name.`;
 const SAME_LIST_HINT = 'Build available_tools from the same list as tools/list.';
+/** What would prove criteria 6-8 where nothing was refused: a call before anything is fetched anywhere. */
+const SAFE_CALL_HINT = 'Mark a tool that is safe to call readOnlyHint: true (or dashdash operationType: "read"), or name one with --safe-tool NAME: the run calls it before anything is fetched, which tells a server that never gates from one whose grants every session shares.';
+const NOT_PROVEN = 'Not proven: ';
 
 export const MODEL_MESSAGES = {
   [CRITERION.listing]: {
@@ -48,6 +51,10 @@ export const MODEL_MESSAGES = {
     'example-unknown-tool': { message: 'The MISSING_TOOL_SELECTION error ({what}) gives the example {uri}, which names {tools}: no tool of this server.', hint: 'Build the example URIs from real tool names, so that a client can follow them.' },
   },
   [CRITERION.grants]: {
+    'proof': "In session {session}, '{tool}' was let through once its description was fetched there, and '{refused}', while not fetched there, was refused.",
+    'no-refusal': { message: `${NOT_PROVEN}no call was refused with ${TOOL_DESCRIPTION_REQUIRED} anywhere in the run, so nothing showed that a fetch is what lets a call through.`, hint: SAFE_CALL_HINT },
+    'no-granted-call': { message: `${NOT_PROVEN}no tool was called once its description was fetched, so nothing showed that a fetch authorizes it.`, hint: 'Mark a tool that is safe to call readOnlyHint: true, or name one with --safe-tool NAME (or run with --allow-destructive against a test instance).' },
+    'not-in-one-session': { message: `${NOT_PROVEN}no session both had a fetched tool let through and an unfetched one refused.`, hint: 'Where grants cross sessions (pd-session-isolation fails), fix that first: no session then shows a fetch opening its tool alone. Otherwise give the checker a tool it may call in every session: mark one readOnlyHint: true, or name it with --safe-tool NAME.' },
     'failed-fetch-authorized': {
       message: "Calling '{tool}' was not refused, although this session had fetched only {fetched}, which returned no description of it: a failed fetch or an unknown name must authorize nothing (§5.1).",
       hint: 'Grant a tool only when its description was returned, under its exact name, per session.',
@@ -66,8 +73,14 @@ export const MODEL_MESSAGES = {
     },
   },
   [CRITERION.refusal]: {
+    'proof': `'{tool}', called in session {session} before its description was fetched there, was refused with ${TOOL_DESCRIPTION_REQUIRED} ({count|refusal} of unfetched calls in all).`,
+    'nothing-refused': { message: `${NOT_PROVEN}no tool was called before its description was fetched, or no such call was answered, so no refusal was seen.`, hint: 'Mark a tool that is safe to call readOnlyHint: true, or name one with --safe-tool NAME (or run with --allow-destructive against a test instance).' },
+    'ran-unfetched-never-refused': {
+      message: `Calling '{tool}' before fetching its description in this session was let through ({how}), and no call was refused with ${TOOL_DESCRIPTION_REQUIRED} anywhere in the run. Two readings fit: the server gates no call at all, or its grants are shared by every session (another session had fetched '{tool}' by then). Only a call made before anything is fetched anywhere tells them apart, and the run made none.`,
+      hint: `${SAFE_CALL_HINT} Then fix what it shows: refuse unfetched calls (§5.1, §6.2), or keep grants per session (§5.1.4).`,
+    },
     'invalid-error-code': { message: "Calling '{tool}' unfetched: {problem}. Put the string code in error.data.code and use an integer error.code.", hint: REFUSAL_HINT },
-    'ran-unfetched': { message: "Calling '{tool}' before fetching its description was let through (it ran, or reached its own argument check), although its description had not been fetched in this session.", hint: REFUSAL_HINT },
+    'ran-unfetched': { message: "Calling '{tool}' before fetching its description was let through ({how}), although its description had not been fetched in this session.", hint: REFUSAL_HINT },
     'other-code': { message: "Calling '{tool}' before fetching its description was refused with {code} instead.", hint: REFUSAL_HINT },
     'near-name-ran': {
       message: "Calling '{name}' (no listed tool: '{tool}' with {how}) ran '{tool}' although its description had not been fetched: the name was resolved loosely past the authorization check.",
@@ -83,6 +96,10 @@ export const MODEL_MESSAGES = {
     'refusals-form': 'Refusals signalled as: {forms}.',
   },
   [CRITERION.isolation]: {
+    'proof': "Session {refused} was refused '{tool}' while session {holder} held it, and session {after}, opened after {ended} had ended, was refused '{inherited}', which {ended} had fetched.",
+    'no-refusal': { message: `${NOT_PROVEN}no call was refused with ${TOOL_DESCRIPTION_REQUIRED} anywhere in the run, so nothing showed that one session's fetch does not open a tool for another.`, hint: SAFE_CALL_HINT },
+    'no-refusal-beside-holder': { message: `${NOT_PROVEN}no session was refused a tool while another session held it.`, hint: 'Give the checker a tool it may call in every session: mark one readOnlyHint: true, or name it with --safe-tool NAME.' },
+    'no-refusal-after-end': { message: `${NOT_PROVEN}no session opened after others had ended was refused a tool they had held.`, hint: 'Give the checker a tool it may call in every session: mark one readOnlyHint: true, or name it with --safe-tool NAME.' },
     'own-grant-refused': {
       message: "Session {session} fetched '{tool}', yet calling it was refused while other sessions were active: authorization is not kept per session (§5.1).",
       hint: 'Key grants by the MCP session, not by a shared "current session" variable.',

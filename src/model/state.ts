@@ -59,6 +59,18 @@ export function stateOf(world: World, session: McpSession): SessionModel {
 }
 
 /**
+ * Whether a read still in flight in `session` may grant `tool` (it names it, or names nothing):
+ * until it is answered, whether a call of the tool is fetched is not known.
+ */
+export function grantInFlight(session: McpSession, tool: string): boolean {
+  return session.exchanges.some((ex) => {
+    if (ex.response || ex.noResponse) return false;
+    const op = opOf(ex);
+    return op.kind === 'read-missing' || (op.kind === 'read' && op.items.some((n) => n === tool || n.trim() === tool || n.toLowerCase() === tool.toLowerCase()));
+  });
+}
+
+/**
  * The model's state of sessions, kept up to date as their exchanges are answered (replaying a
  * session from the start before each of its calls would cost its length squared).
  */

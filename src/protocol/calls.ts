@@ -18,8 +18,13 @@ export function exampleArguments(full: JsonObject | undefined): JsonObject {
   return (isPlainObject(schema) && inputs.find((input) => quickValidate(schema, input).length === 0)) || inputs[0]!;
 }
 
-/** Read-only by the tool's own word: `annotations.readOnlyHint` in tools/list, or dashdash `operationType: read` (listed or in its full description). */
+/**
+ * Read-only by the tool's own word: `annotations.readOnlyHint` in tools/list, or dashdash
+ * `operationType: read` (listed or in its full description) — unless it also says it is
+ * destructive: `destructiveHint: true` wins over every other hint (DESIGN, "Calling tools").
+ */
 export function isReadOnlyTool(entry: JsonObject | undefined, full?: JsonObject): boolean {
+  if (isDestructiveTool(entry, full)) return false;
   const annotations = entry?.annotations;
   if (isPlainObject(annotations) && annotations.readOnlyHint === true) return true;
   for (const source of [entry, full]) {
@@ -29,10 +34,9 @@ export function isReadOnlyTool(entry: JsonObject | undefined, full?: JsonObject)
   return false;
 }
 
-/** Destructive by the tool's own word: `annotations.destructiveHint: true` (MCP tool annotations). */
-export function isDestructiveTool(entry: JsonObject | undefined): boolean {
-  const annotations = entry?.annotations;
-  return isPlainObject(annotations) && annotations.destructiveHint === true && annotations.readOnlyHint !== true;
+/** Destructive by the tool's own word: `annotations.destructiveHint: true` (MCP tool annotations), in tools/list or its full description, whatever else it says. */
+export function isDestructiveTool(entry: JsonObject | undefined, full?: JsonObject): boolean {
+  return [entry, full].some((source) => isPlainObject(source?.annotations) && source.annotations.destructiveHint === true);
 }
 
 export type CallOutcome =

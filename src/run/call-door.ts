@@ -3,6 +3,12 @@ import type { Exchange, JsonObject } from '../transport/types.js';
 import { classifyCall, invalidArguments, rejectsArguments, type CallOutcome } from '../protocol/calls.js';
 import type { ToolFacts } from './tools.js';
 import { NEAR_CALL_KINDS, resembled, type Resemblance } from '../model/ops.js';
+import { inlineJson } from '../util/text.js';
+
+/** Arguments as a key: the same arguments give the same key, whatever the order of their properties. */
+function argumentsKey(args: JsonObject): string {
+  return JSON.stringify(args, (_key, value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))) : value));
+}
 
 /**
  * What a call is for: `as-granted` gives a tool what the session's grant allows (its example once
@@ -12,7 +18,10 @@ import { NEAR_CALL_KINDS, resembled, type Resemblance } from '../model/ops.js';
 export type CallIntent = 'as-granted' | 'invalid-arguments';
 
 /** Why the door does not call a tool (the sentence of each is in `skip`). */
-export type SkipReason = 'safe-calls' | 'ran-unfetched' | 'destructive' | 'no-invalid-arguments' | 'may-change-data' | 'no-answer' | 'needs-task' | 'declined';
+export type SkipReason = 'safe-calls' | 'ran-unfetched' | 'destructive' | 'no-invalid-arguments' | 'may-change-data' | 'ran-before' | 'no-answer' | 'needs-task' | 'declined';
+
+/** Reasons a tool is not called that are not about harm. */
+const NOT_HARM: ReadonlySet<SkipReason> = new Set(['no-answer', 'needs-task']);
 
 /** The arguments of a call, or why the tool is not called at all. */
 export type CallPlan = { args: JsonObject; violation?: string } | { skip: string; because: SkipReason };
@@ -31,6 +40,8 @@ export interface CallRecord {
   violation?: string;
   /** The call named no listed tool, but one it resembles (the exploration's near-name calls). */
   nearName?: boolean;
+  /** A read that may have granted the tool was in flight in its session when it was sent: whether it was fetched is not known. */
+  racedFetch?: boolean;
   /** The answer refused the arguments: the tool's own argument check answered. */
   argumentsRefused?: boolean;
   exchange: Exchange;
@@ -64,16 +75,41 @@ export class CallLedger {
   refusals = 0;
   /** Tools that gave no answer to a call, with what was said of it (they are not called again). */
   readonly unanswered = new Map<string, string>();
+  /**
+   * Of those, the ones whose call got no answer though it was not fetched: on a server that gates,
+   * an unfetched call of a slow tool is refused at once, so only these are not called unfetched again.
+   */
+  readonly unansweredUnfetched = new Set<string>();
+  /** Each tool's arguments that reached it and ran (or failed at its work): never sent to a tool that is not read-only again. */
+  private readonly ranWith = new Map<string, Set<string>>();
+  /** Each tool's arguments its own argument check refused: sent again, they do nothing. */
+  private readonly refusedWith = new Map<string, Set<string>>();
 
   /** Records a call that was made. */
   record(call: CallRecord): void {
     this.calls.push(call);
     if (call.outcome.kind === 'no-response' && !this.unanswered.has(call.tool)) this.unanswered.set(call.tool, call.outcome.note);
-    // A name that is no listed tool proves nothing about enforcement (the model judges it).
-    if (call.fetched || call.nearName) return;
+    if (call.outcome.kind === 'no-response' && !call.fetched) this.unansweredUnfetched.add(call.tool);
+    if (call.outcome.kind === 'authorized' && !call.nearName) {
+      const seen = call.argumentsRefused ? this.refusedWith : this.ranWith;
+      (seen.get(call.tool) ?? seen.set(call.tool, new Set()).get(call.tool)!).add(argumentsKey(call.args));
+    }
+    // A name that is no listed tool proves nothing about enforcement (the model judges it), nor
+    // does a call sent while a read of its tool was in flight (it may have been granted first).
+    if (call.fetched || call.nearName || call.racedFetch) return;
     if (call.outcome.kind === 'refused') this.refusals++;
     if (call.outcome.kind === 'authorized') this.ranUnfetched ??= call.tool;
     if (call.outcome.kind === 'authorized' && call.argumentsRefused) this.validates = true;
+  }
+
+  /** Whether `tool` was seen to run with `args` (it was not refused, and did not refuse them). */
+  hasRun(tool: string, args: JsonObject): boolean {
+    return this.ranWith.get(tool)?.has(argumentsKey(args)) ?? false;
+  }
+
+  /** Whether `tool`'s own argument check was seen to refuse `args`. */
+  refusesArguments(tool: string, args: JsonObject): boolean {
+    return this.refusedWith.get(tool)?.has(argumentsKey(args)) ?? false;
   }
 
   /** The calls made of a tool. */
@@ -92,11 +128,14 @@ export class CallLedger {
     return first;
   }
 
-  /** Tools never called in the whole run, each with its own first reason (never another tool's). */
-  neverCalled(): Array<{ tool: string; why: string }> {
-    const out = new Map<string, string>();
-    for (const n of this.refusedToCall) if (!this.wasCalled(n.tool) && !out.has(n.tool)) out.set(n.tool, n.why);
-    return [...out].map(([tool, why]) => ({ tool, why }));
+  /**
+   * Tools never called in the whole run, each with its own first reason (never another tool's), and
+   * whether that reason is to do no harm (not: a tool that gave no answer, or that needs a task).
+   */
+  neverCalled(): Array<{ tool: string; why: string; harm: boolean }> {
+    const out = new Map<string, NotCalled>();
+    for (const n of this.refusedToCall) if (!this.wasCalled(n.tool) && !out.has(n.tool)) out.set(n.tool, n);
+    return [...out].map(([tool, n]) => ({ tool, why: n.why, harm: !NOT_HARM.has(n.because) }));
   }
 
   /** Why the door did not call a tool for one asker (the first reason it gave), if it did not. */
@@ -110,6 +149,8 @@ export interface DoorContext {
   tools(): ToolFacts;
   /** Whether, by the model, `session` holds the grant of `tool` now. */
   granted(session: McpSession, tool: string): boolean;
+  /** Whether a read in flight in `session` may grant `tool` (then a call now is neither surely fetched nor surely not). */
+  grantInFlight(session: McpSession, tool: string): boolean;
   options: { safeCalls: boolean; allowDestructive: boolean };
 }
 
@@ -138,6 +179,8 @@ export interface CallRequest {
 export class CallDoor {
   readonly ledger = new CallLedger();
   private unfetchedQueue: Promise<unknown> = Promise.resolve();
+  /** Calls of tools that may change data in flight, by tool and arguments. */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
 
   constructor(private readonly run: DoorContext) {}
 
@@ -153,18 +196,28 @@ export class CallDoor {
     };
     if (!readOnly && safeCalls) return { skip: '--safe-calls: it is not marked read-only', because: 'safe-calls' };
     if (tools.needsTask(tool)) return { skip: 'it can be called only as a task (execution.taskSupport: required), which the checker does not speak', because: 'needs-task' };
+    // A slow tool is not called again — but unfetched, on a server shown to gate, its call is refused at once.
     const unanswered = this.ledger.unanswered.get(tool);
-    if (unanswered !== undefined) return { skip: `an earlier call got no answer (${unanswered.replace(/;.*$/, '')}): another would only wait again`, because: 'no-answer' };
-    // Once a tool ran unfetched, only calls its schema refuses, and only of a server shown to check them.
-    if (!readOnly && !fetched && this.ledger.ranUnfetched && !(this.ledger.validates && intent === 'invalid-arguments')) {
-      return { skip: `'${this.ledger.ranUnfetched}' already ran unfetched, so the server does not enforce descriptions, and this tool is not marked read-only`, because: 'ran-unfetched' };
-    }
+    const refusedQuickly = !fetched && this.ledger.refusals > 0 && !this.ledger.unansweredUnfetched.has(tool);
+    if (unanswered !== undefined && !refusedQuickly) return { skip: `an earlier call got no answer (${unanswered.replace(/;.*$/, '')}): another would only wait again`, because: 'no-answer' };
     if (tools.isDestructive(tool) && !allowDestructive) return { skip: 'it is annotated destructiveHint: true (--allow-destructive calls it)', because: 'destructive' };
-    if (intent === 'invalid-arguments') {
-      return refused() ?? { skip: 'its inputSchema has neither a required property nor a typed one, so no call can be built that surely breaks it', because: 'no-invalid-arguments' };
+    // Once a tool ran unfetched, only calls its schema refuses (as every call of a tool that is not
+    // read-only is, without --allow-destructive), and only of a server shown to check them. A tool
+    // with no such arguments is not called for its own reason (below), whatever ran.
+    const refusedArgumentsOnly = intent === 'invalid-arguments' || !allowDestructive;
+    if (!readOnly && !fetched && this.ledger.ranUnfetched && !(this.ledger.validates && refusedArgumentsOnly) && refused()) {
+      const only = this.ledger.validates ? 'it is called unfetched only with arguments its inputSchema refuses' : 'nothing showed that the server checks arguments, so no call of it is known to do nothing';
+      return { skip: `it is not marked read-only, and '${this.ledger.ranUnfetched}' already ran unfetched (the server does not enforce descriptions): ${only}`, because: 'ran-unfetched' };
     }
-    if (readOnly || allowDestructive) return { args: fetched ? tools.exampleArguments(tool, entry) : {} };
-    return refused() ?? { skip: 'it is not marked read-only, and its inputSchema refuses no arguments the checker could build, so any call could change data (--allow-destructive calls it)', because: 'may-change-data' };
+    const planned: CallPlan = intent === 'invalid-arguments'
+      ? refused() ?? { skip: 'its inputSchema has neither a required property nor a typed one, so no call can be built that surely breaks it', because: 'no-invalid-arguments' }
+      : readOnly || allowDestructive ? { args: fetched ? tools.exampleArguments(tool, entry) : {} }
+        : refused() ?? { skip: 'it is not marked read-only, and its inputSchema refuses no arguments the checker could build, so any call could change data (--allow-destructive calls it)', because: 'may-change-data' };
+    // A tool that may change data runs with the same arguments once at most.
+    if ('args' in planned && !readOnly && this.ledger.hasRun(tool, planned.args)) {
+      return { skip: `it already ran with ${inlineJson(planned.args, 80)} in this run, and it is not marked read-only: the same call again could change data again`, because: 'ran-before' };
+    }
+    return planned;
   }
 
   /**
@@ -199,21 +252,43 @@ export class CallDoor {
   }
 
   private async callNow(session: McpSession, tool: string, request: CallRequest): Promise<Exchange | undefined> {
-    const fetched = this.run.granted(session, tool);
-    const intent = request.intent ?? 'as-granted';
-    const plan = this.plan(tool, fetched, intent, request.entry);
-    if ('skip' in plan) {
-      // A near name not called is no tool left uncalled (the report speaks of listed tools).
-      if (!this.run.tools().isListed(tool)) return undefined;
-      this.ledger.refusedToCall.push({ tool, by: request.by, fetched, why: plan.skip, because: plan.because });
-      return undefined;
+    for (;;) {
+      const fetched = this.run.granted(session, tool);
+      const plan = this.plan(tool, fetched, request.intent ?? 'as-granted', request.entry);
+      if ('skip' in plan) {
+        // A near name not called is no tool left uncalled (the report speaks of listed tools).
+        if (!this.run.tools().isListed(tool)) return undefined;
+        this.ledger.refusedToCall.push({ tool, by: request.by, fetched, why: plan.skip, because: plan.because });
+        return undefined;
+      }
+      if (this.run.tools().isReadOnly(tool) || !this.run.tools().isListed(tool) || this.ledger.refusesArguments(tool, plan.args)) return this.make(session, tool, request, plan, fetched);
+      // A tool that may change data, with arguments not yet seen refused: one such call at a time,
+      // since whether it ran decides whether the next with the same arguments is made at all.
+      const key = `${tool}\u0000${argumentsKey(plan.args)}`;
+      const busy = this.inFlight.get(key);
+      if (busy) {
+        await busy;
+        continue;
+      }
+      const made = this.make(session, tool, request, plan, fetched);
+      this.inFlight.set(key, made);
+      try {
+        return await made;
+      } finally {
+        this.inFlight.delete(key);
+      }
     }
+  }
+
+  private async make(session: McpSession, tool: string, request: CallRequest, plan: { args: JsonObject; violation?: string }, fetched: boolean): Promise<Exchange> {
+    const intent = request.intent ?? 'as-granted';
+    const racedFetch = !fetched && this.run.grantInFlight(session, tool);
     const exchange = await session.callTool(tool, plan.args);
     const outcome = classifyCall(exchange);
     const tools = this.run.tools();
     const nearName = !tools.isListed(tool);
     const argumentsRefused = outcome.kind === 'authorized' && rejectsArguments(exchange, request.entry?.inputSchema ?? tools.schema(tool));
-    this.ledger.record({ tool, session: session.label, by: request.by, intent, fetched, args: plan.args, ...(plan.violation ? { violation: plan.violation } : {}), ...(nearName ? { nearName } : {}), ...(argumentsRefused ? { argumentsRefused } : {}), exchange, outcome });
+    this.ledger.record({ tool, session: session.label, by: request.by, intent, fetched, args: plan.args, ...(plan.violation ? { violation: plan.violation } : {}), ...(nearName ? { nearName } : {}), ...(racedFetch ? { racedFetch } : {}), ...(argumentsRefused ? { argumentsRefused } : {}), exchange, outcome });
     return exchange;
   }
 }

@@ -73,7 +73,19 @@ export class CheckRuns {
   results(notApplicable: readonly string[] = []): CheckResult[] {
     return this.states.map((s) => {
       if (notApplicable.includes(s.check.id) && !s.runnerResult) return runnerResult(s.check, 'skip', 'info', 'not-applicable-era', { era: this.run.target.era });
-      return s.runnerResult ?? resultOf(s.check, statusOf(s.outcome, s.ctx?.findings ?? []), s.ctx?.findings ?? [], s.durationMs);
+      if (s.runnerResult) return s.runnerResult;
+      const findings = s.ctx?.findings ?? [];
+      let status = statusOf(s.outcome, findings);
+      // A criterion passes only on what proves it (DESIGN, "A pass is a proof"): without a proof it is
+      // not proven. (A SHOULD criterion's failures are warnings: those need no proof.)
+      const passing = status === 'pass' || (status === 'warn' && severityOf(s.check.spec.level) === 'error');
+      if (s.check.spec.criterion !== undefined && s.ctx && passing && !s.ctx.proof) {
+        const why = s.ctx.missingProof ?? { code: 'not-proven', args: {} };
+        s.ctx.add('info', why.code, why.args);
+        status = 'skip';
+      }
+      const result = resultOf(s.check, status, findings, s.durationMs);
+      return s.ctx?.proof && status !== 'skip' ? { ...result, proof: s.ctx.proof } : result;
     });
   }
 

@@ -130,6 +130,21 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
     if (declined) this.skip('unproven', { what, note: this.run.door.ledger.unanswered.get(declined.tool) ?? declined.why });
   }
 
+  /** An earlier call of the run in which `tool` ran (was let through and did not refuse its arguments), if there was one. */
+  earlierRun(tool: string): Exchange | undefined {
+    return this.run.door.ledger.calls.find((c) => c.tool === tool && c.outcome.kind === 'authorized' && !c.argumentsRefused)?.exchange;
+  }
+
+  /** Whether a call of `tool` got no answer earlier in the run (the door calls it no more). */
+  gaveNoAnswer(tool: string): boolean {
+    return this.run.door.ledger.unanswered.has(tool);
+  }
+
+  /** Whether any part of the run has called `tool` in a session that had not fetched it. */
+  calledUnfetched(tool: string): boolean {
+    return this.run.door.ledger.calls.some((c) => c.tool === tool && !c.fetched && !c.nearName);
+  }
+
   /** Why the door did not call `tool` for this check. */
   whyNotCalled(tool: string): string {
     return this.run.door.ledger.whyNotCalled(tool, this.check.id)?.why ?? '';

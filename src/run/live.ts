@@ -78,7 +78,11 @@ export async function checkTarget(
     target.reserve((extra.probe ? 0 : 1) + plannedOpens(checks, { ...options, explore: 0 }, cheap));
     for (const check of checks) void check.preload?.().catch(() => {});
     const ticker = waitTicker(extra.hooks);
+    // A server that goes away mid-run gets no verdict (DESIGN, "A pass is a proof"): the run ends
+    // at once, and what it saw is not judged.
+    target.onLost?.(() => void target.dispose());
     const { discovery, session } = await withinDeadline(discover(target, ticker, extra.probe), deadline);
+    throwIfLost(target);
     if (discovery.descriptionsResource) target.reserve(plannedOpens(checks, options, cheap));
     try {
       const run = new Run(target, options, session, discovery);
@@ -136,13 +140,15 @@ export async function checkTarget(
         try {
           await start(phase.id);
         } catch (err) {
-          // Cut by the run's time (its sessions were closed under it): what it had done stands.
+          // A server that went away ends the run (said below); one cut by the run's time: what it had done stands.
+          throwIfLost(target);
           if (!late()) throw err;
         }
       }
       endOfChecks();
       // Checks still waiting when the run's time was up end by then too (their own limits).
       await checksDone;
+      throwIfLost(target);
       // 2026-07-28 over HTTP has no session: a server that gates no call there is not wrong (DESIGN, "Two protocol eras").
       const sessionless = target.era === MODERN_ERA && target.kind === 'http' && run.door.ledger.refusals === 0;
       const results = runs.results(sessionless ? SESSION_CRITERIA : []);
@@ -245,6 +251,14 @@ async function settledBy<T>(outcome: Promise<T>, deadline: RunDeadline | undefin
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Ends the run with TargetUnavailableError (exit 3) when a session's server went away during it. */
+function throwIfLost(target: Target): void {
+  const lost = target.lostSession?.();
+  if (!lost?.lost) return;
+  const where = `session ${lost.label}${lost.lost.after ? `, after ${lost.lost.after}` : ''}`;
+  throw new TargetUnavailableError(`the server went away during the run (${where}), so no verdict is given: ${lost.lost.reason}`);
 }
 
 /** The run's deadline, from its start, when it has a time limit. */

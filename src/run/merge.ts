@@ -43,6 +43,13 @@ export function mergeJudgement(sinkOf: SinkOf, judgement: Judgement): void {
     }
     for (const [code, n] of counts) if (n > MAX_PER_CODE) sink.add('info', 'more-findings', { count: n - MAX_PER_CODE, code });
   }
+  // What proves criteria 6-8, or why nothing does (each check's result needs one to pass).
+  for (const p of judgement.proofs) {
+    const sink = sinkOf(p.check);
+    if (!sink) continue;
+    if ('missing' in p) sink.unprovenBecause(p.missing, p.args);
+    else sink.prove(p.code, p.args, p.proof);
+  }
   // What proved nothing is said too, once per subject, so that a slow tool is seen for what it is.
   const said = new Set<string>();
   for (const i of judgement.inconclusive) {
@@ -63,7 +70,7 @@ export function mergeExploration(sinkOf: SinkOf, found: readonly Found[]): void 
   for (const f of found) {
     const sink = sinkOf(f.check);
     if (!sink) continue;
-    if (sink.attachSequence(f.code, { ...f.sequence, transcript: f.proof })) continue;
+    if (sink.attachSequence(f.code, { ...f.sequence, transcript: f.proof }, f.tool)) continue;
     sink.problem({ code: f.code, pointer: '', args: f.args, level: f.level }, { ...(f.tool !== undefined ? { location: { tool: f.tool } } : {}), transcript: f.proof, sequence: f.sequence });
   }
 }

@@ -6,6 +6,8 @@ export interface LiveOptions {
   sessions: number;
   /** Call only tools marked read-only. */
   safeCalls: boolean;
+  /** Tools the user named safe to call as read-only ones are (`--safe-tool`). */
+  safeTools?: readonly string[];
   /** Give destructive tools (annotations.destructiveHint) their example arguments. */
   allowDestructive?: boolean;
   /** Optional extensions that must be present (their absence fails instead of skipping). */

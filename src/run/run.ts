@@ -2,7 +2,7 @@ import type { Fact } from '../core/check.js';
 import type { McpSession } from '../transport/session.js';
 import type { OpenOptions, Target } from '../transport/target.js';
 import type { World } from '../model/world.js';
-import { SessionStates } from '../model/state.js';
+import { grantInFlight, SessionStates } from '../model/state.js';
 import { ExplorationMarks } from '../model/explore/marks.js';
 import { CallDoor } from './call-door.js';
 import type { Discovery } from './discovery.js';
@@ -10,6 +10,9 @@ import type { Descriptions, RunFacts, UnfetchedCalls } from './facts.js';
 import type { LiveOptions } from './options.js';
 import { ToolFacts } from './tools.js';
 import { worldOf } from './world.js';
+
+/** Who the clean session says it is where that can matter (HTTP: sessions of one process). */
+const CLEAN_CLIENT = { name: 'mcp-pd-check-clean-session', version: '1' };
 
 /**
  * What the phases and checks of one live run share, owned by the run (never by a check): the
@@ -30,11 +33,12 @@ export class Run {
   cleanProblem: string | undefined;
 
   constructor(readonly target: Target, readonly options: LiveOptions, readonly probe: McpSession, readonly discovery: Discovery) {
-    this.toolFacts = new ToolFacts(discovery);
+    this.toolFacts = new ToolFacts(discovery, undefined, options.safeTools);
     this.currentWorld = worldOf(discovery);
     this.door = new CallDoor({
       tools: () => this.toolFacts,
       granted: (session, tool) => this.states.of(this.currentWorld, session).grants.has(tool),
+      grantInFlight,
       options: { safeCalls: options.safeCalls, allowDestructive: options.allowDestructive ?? false },
     });
     this.produce('discovery', discovery);
@@ -102,9 +106,14 @@ export class Run {
     return this.target.open(this.nextLabel(), options);
   }
 
-  /** The session opened once per run in which nothing is ever fetched: for calls of tools not fetched. */
+  /**
+   * The session opened once per run in which nothing is ever fetched: for calls of tools not
+   * fetched. Where sessions are cheap (HTTP) it says it is another client than the others, so that
+   * a server that keys grants by client identity refuses it (shown gating) while sessions under
+   * the checker's own name share what they fetched (shown leaking).
+   */
   cleanSession(): Promise<McpSession> {
-    this.clean ??= this.target.open(this.nextLabel('c'));
+    this.clean ??= this.target.open(this.nextLabel('c'), this.target.cheapSessions ? { clientInfo: CLEAN_CLIENT } : {});
     return this.clean;
   }
 

@@ -13,14 +13,19 @@ export class ToolFacts {
   private readonly entries = new Map<string, JsonObject>();
   private readonly readOnlySet: ReadonlySet<string>;
 
-  constructor(readonly discovery: Discovery, readonly full: ReadonlyMap<string, JsonObject> = NO_DESCRIPTIONS) {
+  /**
+   * `safe`: tools the user named safe to call (`--safe-tool`), called as read-only ones are —
+   * unless they say they are destructive, which wins over every other word.
+   */
+  constructor(readonly discovery: Discovery, readonly full: ReadonlyMap<string, JsonObject> = NO_DESCRIPTIONS, private readonly safe: readonly string[] = []) {
     for (const tool of discovery.tools) if (typeof tool.name === 'string' && !this.entries.has(tool.name)) this.entries.set(tool.name, tool);
-    this.readOnlySet = new Set(discovery.toolNames.filter((n) => isReadOnlyTool(this.entries.get(n), full.get(n))));
+    const named = new Set(safe);
+    this.readOnlySet = new Set(discovery.toolNames.filter((n) => isReadOnlyTool(this.entries.get(n), full.get(n)) || (named.has(n) && !isDestructiveTool(this.entries.get(n), full.get(n)))));
   }
 
   /** The same tools, with their full descriptions known. */
   withDescriptions(full: ReadonlyMap<string, JsonObject>): ToolFacts {
-    return new ToolFacts(this.discovery, full);
+    return new ToolFacts(this.discovery, full, this.safe);
   }
 
   get names(): readonly string[] {
@@ -51,7 +56,7 @@ export class ToolFacts {
   }
 
   isDestructive(name: string): boolean {
-    return isDestructiveTool(this.entries.get(name));
+    return isDestructiveTool(this.entries.get(name), this.full.get(name));
   }
 
   /** Whether the tool can be called only with task augmentation (`execution.taskSupport: 'required'`, MCP 2025-11-25). */

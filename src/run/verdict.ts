@@ -20,11 +20,16 @@ export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], 
   const failingCriteria = failed.map((r) => r.spec.criterion ?? 0);
   const notTestable = ran.filter((r) => r.status === 'skip' && r.findings.some((f) => f.code === 'not-testable')).map((r) => r.id);
   const notApplicable = ran.filter((r) => r.status === 'skip' && r.findings.some((f) => f.code === 'not-applicable-era')).map((r) => r.id);
-  // Left without proof (every request meant to prove it got no answer, or the check could not
-  // finish): said, never counted as failing.
+  // Left without proof (nothing the run saw shows the rule holds, or the check could not finish):
+  // said, never counted as failing, never a pass.
   const unproven = ran.flatMap((r) => {
-    const f = r.status === 'skip' ? r.findings.find((x) => x.code === 'unproven') : undefined;
-    if (f) return [{ id: r.id, why: `${String(f.args.what)} got no answer (${String(f.args.note).replace(/;.*$/, '')})` }];
+    if (r.status === 'skip' && !notTestable.includes(r.id) && !notApplicable.includes(r.id)) {
+      const f = r.findings.find((x) => x.code === 'unproven');
+      if (f) return [{ id: r.id, why: `${String(f.args.what)} got no answer (${String(f.args.note).replace(/;.*$/, '')})` }];
+      const said = [...r.findings].reverse().find((x) => x.level === 'info');
+      // The reason only, without what it left unshown ("…, so nothing showed …"): criteria with the same reason are said together.
+      return [{ id: r.id, why: (said?.message ?? 'nothing the run saw proves it').replace(/^Not proven: /, '').replace(/, so (nothing|no) .*$/, '').replace(/\.$/, '') }];
+    }
     const cut = r.status === 'error' ? r.findings.find((x) => x.level === 'error') : undefined;
     return cut ? [{ id: r.id, why: cut.message.replace(/\.$/, '').replace(/^Not run: /, 'not run: ') }] : [];
   });

@@ -64,6 +64,12 @@ export function unauthorized(res: Response, url: URL): string {
   return `HTTP 401 Unauthorized: the server requires authorization${asked}${pointed}; pass credentials with --header 'Authorization: Bearer $TOKEN'`;
 }
 
+/** Whether a fetch failed because nothing listens at the address any more. */
+export function connectionRefused(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: string } }).cause;
+  return (cause?.code ?? (err as NodeJS.ErrnoException).code) === 'ECONNREFUSED';
+}
+
 export function networkReason(where: string, err: unknown): string {
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? (err as NodeJS.ErrnoException).code;

@@ -3,7 +3,7 @@ import { MODERN_ERA, modernHeaders } from './era.js';
 import { clip, sanitizeLine } from '../util/text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
 import { EventTooLarge, readEventStream } from './event-stream.js';
-import { displayUrl, fetchSameOrigin, networkReason, readCapped, unauthorized, type SameOriginResult } from './http-common.js';
+import { connectionRefused, displayUrl, fetchSameOrigin, networkReason, readCapped, unauthorized, type SameOriginResult } from './http-common.js';
 
 export { displayUrl };
 const DELETE_TIMEOUT_MS = 2000;
@@ -20,7 +20,7 @@ export class HttpWire implements Wire {
   private messageHandler: (m: JsonObject) => void = () => {};
   private garbageHandler: (t: string) => void = () => {};
   private failHandler: (id: unknown, reason: string) => void = () => {};
-  private closeHandlers: Array<(reason: string) => void> = [];
+  private closeHandlers: Array<(reason: string, lost?: boolean) => void> = [];
   private readonly inflight = new Set<AbortController>();
   /** The POST of each request still waiting for its answer, by JSON-RPC id (to abandon it). */
   private readonly byId = new Map<unknown, AbortController>();
@@ -40,7 +40,7 @@ export class HttpWire implements Wire {
   onMessage(handler: (m: JsonObject) => void): void { this.messageHandler = handler; }
   onGarbage(handler: (t: string) => void): void { this.garbageHandler = handler; }
   onRequestFailed(handler: (id: unknown, reason: string) => void): void { this.failHandler = handler; }
-  onClose(handler: (reason: string) => void): void { this.closeHandlers.push(handler); }
+  onClose(handler: (reason: string, lost?: boolean) => void): void { this.closeHandlers.push(handler); }
   setProtocolVersion(version: string): void { this.protocolVersion = version; }
   stderrTail(): string[] { return this.problems.slice(-20); }
 
@@ -94,11 +94,24 @@ export class HttpWire implements Wire {
         fail(`HTTP ${res.status} with ${type || 'no content-type'} instead of JSON-RPC: ${clip(sanitizeLine(this.redact(text)), 120) || 'empty body'}`);
       }
     } catch (err) {
-      if (!this.closed && !controller.signal.aborted) fail(networkReason(this.describe, err));
+      if (!this.closed && !controller.signal.aborted) {
+        const reason = networkReason(this.describe, err);
+        fail(reason);
+        // A server that answered before and now refuses connections has gone away.
+        if (this.firstStatus !== undefined && connectionRefused(err)) this.goneAway(reason);
+      }
     } finally {
       this.inflight.delete(controller);
       if (this.byId.get(id) === controller) this.byId.delete(id);
     }
+  }
+
+  /** The server stopped taking connections: the session is over, and not by the checker's doing. */
+  private goneAway(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const c of this.inflight) c.abort();
+    for (const h of this.closeHandlers) h(reason, true);
   }
 
   abandon(id: unknown): void {

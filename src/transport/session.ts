@@ -50,6 +50,10 @@ export interface SessionOptions {
   redactor?: Redactor;
   /** The protocol era spoken (default 2025-11-25): 2026-07-28 opens with server/discover and sends the envelope. */
   era?: Era;
+  /** Told when the server goes away while the session is open (see `lost`). */
+  onLost?: (session: McpSession) => void;
+  /** Who the session says it is (initialize's clientInfo; the 2026 envelope's); default mcp-pd-check's own. */
+  clientInfo?: { name: string; version: string };
 }
 
 /**
@@ -134,7 +138,7 @@ export class McpSession {
     wire.onGarbage((line) => {
       if (this.garbage.length < MAX_GARBAGE) this.garbage.push(clip(line, 300));
     });
-    wire.onClose((reason) => this.onClose(reason));
+    wire.onClose((reason, lost) => this.onClose(reason, lost));
     wire.onRequestFailed?.((id, reason) => this.failRequest(id, reason));
   }
 
@@ -146,13 +150,18 @@ export class McpSession {
     for (const ex of this.exchanges) ex.session = label;
   }
   get closed(): string | undefined { return this.closedReason; }
+  /**
+   * Set when the server went away while the session was open (its process exited, its HTTP
+   * server stopped taking connections), not closed by the checker: why, with its last words.
+   */
+  lost: { reason: string; at: number; after?: string } | undefined;
   stderrTail(): string[] { return this.wire.stderrTail(); }
 
   /** Sends a request and resolves with the recorded exchange (never rejects). */
   request(method: string, params?: JsonObject, timeoutMs = this.options.timeoutMs, startup = false): Promise<Exchange> {
     const id = this.nextId++;
     const request: JsonObject = { jsonrpc: '2.0', id, method };
-    if (this.era === MODERN_ERA) request.params = withEnvelope(params, CLIENT_INFO);
+    if (this.era === MODERN_ERA) request.params = withEnvelope(params, this.options.clientInfo ?? CLIENT_INFO);
     else if (params !== undefined) request.params = params;
     const exchange: Exchange = { session: this.label, method, request, durationMs: 0, era: this.era };
     this.exchanges.push(exchange);
@@ -227,7 +236,7 @@ export class McpSession {
     const ex = await this.request('initialize', {
       protocolVersion: PROTOCOL_VERSION,
       capabilities: {},
-      clientInfo: CLIENT_INFO,
+      clientInfo: this.options.clientInfo ?? CLIENT_INFO,
     }, timeoutMs, true);
     const result = ex.response?.result;
     if (!result || typeof result !== 'object') {
@@ -435,15 +444,23 @@ export class McpSession {
     entry.resolve(entry.exchange);
   }
 
-  private onClose(why: string): void {
+  private onClose(why: string, lost = false): void {
     const reason = this.options.redactor?.text(why) ?? why;
     this.closedReason = reason;
-    if (this.endedAt === undefined) {
+    const byServer = this.endedAt === undefined;
+    if (byServer) {
       this.endedAt = performance.now();
       this.endedBy = 'server';
     }
     const said = telling(this.wire.stderrTail());
     const note = said ? `${reason}; it said on stderr: "${clip(said, 200)}"` : reason;
+    if (lost && byServer) {
+      const last = this.exchanges.filter((ex) => ex.method !== 'initialize' && ex.method !== 'server/discover').pop();
+      // A process has last words on stderr; an HTTP server has none to give.
+      const words = this.wire.stderrCount ? lastWords(reason, this.wire.stderrTail()) : reason;
+      this.lost = { reason: words, at: this.endedAt!, ...(last ? { after: describeRequest(last) } : {}) };
+      this.options.onLost?.(this);
+    }
     for (const [id, entry] of this.pending) {
       this.pending.delete(id);
       clearTimeout(entry.timer);
@@ -454,6 +471,25 @@ export class McpSession {
       entry.resolve(entry.exchange);
     }
   }
+}
+
+/**
+ * Why a server went away, with its last lines on stderr: a proxy's own words (`mcp-pd-check serve:`)
+ * first, then the rest, most recent last (at most three).
+ */
+function lastWords(reason: string, tail: string[]): string {
+  const lines = tail.filter((l) => l.trim());
+  if (!lines.length) return reason;
+  const own = lines.filter((l) => /^mcp-pd-check serve:/.test(l));
+  const shown = [...own.slice(-1), ...lines.filter((l) => !own.includes(l)).slice(-(own.length ? 2 : 3))];
+  return `${reason}; its last words on stderr: ${shown.map((l) => `"${clip(l, 200)}"`).join(', ')}`;
+}
+
+/** A request in a few words, for saying what a server was doing when it went away. */
+function describeRequest(ex: Exchange): string {
+  const params = ex.request.params as { name?: unknown; uri?: unknown } | undefined;
+  const what = typeof params?.name === 'string' ? ` '${clip(params.name, 60)}'` : typeof params?.uri === 'string' ? ` ${clip(params.uri, 80)}` : '';
+  return `${ex.method}${what}`;
 }
 
 /** Milliseconds as seconds for messages: "0.4 s", "12.3 s". */

@@ -83,7 +83,9 @@ export class StdioWire implements Wire {
   private readonly child: ChildProcessWithoutNullStreams;
   private messageHandler: (m: JsonObject) => void = () => {};
   private garbageHandler: (t: string) => void = () => {};
-  private closeHandlers: Array<(reason: string) => void> = [];
+  private closeHandlers: Array<(reason: string, lost?: boolean) => void> = [];
+  /** The checker is ending the session: the exit that follows is its doing. */
+  private closing = false;
   private closedReason: string | undefined;
   private readonly stderrLines: string[] = [];
   private stderrTotal = 0;
@@ -112,7 +114,7 @@ export class StdioWire implements Wire {
         // What it wrote on stderr just before it died may still be in the pipe: read it first (a
         // helper that keeps the pipe open must not hold the report back, so not for long).
         void Promise.race([stderrEnded, new Promise((done) => setTimeout(done, STDERR_DRAIN_MS))]).then(() => {
-          this.markClosed(`the server process ${how}`);
+          this.markClosed(`the server process ${how}`, !this.closing);
           resolve();
         });
       });
@@ -157,7 +159,7 @@ export class StdioWire implements Wire {
 
   onMessage(handler: (m: JsonObject) => void): void { this.messageHandler = handler; }
   onGarbage(handler: (t: string) => void): void { this.garbageHandler = handler; }
-  onClose(handler: (reason: string) => void): void {
+  onClose(handler: (reason: string, lost?: boolean) => void): void {
     if (this.closedReason) handler(this.closedReason);
     else this.closeHandlers.push(handler);
   }
@@ -181,6 +183,7 @@ export class StdioWire implements Wire {
    * helpers that ignore SIGTERM outlive a server that obeys it.
    */
   async close(_options?: { terminate?: boolean }): Promise<void> {
+    this.closing = true;
     const pgid = this.child.pid;
     const leaderRunning = this.child.exitCode === null && this.child.signalCode === null;
     if (leaderRunning || groupAlive(pgid)) {
@@ -197,10 +200,10 @@ export class StdioWire implements Wire {
     this.child.stderr.destroy();
   }
 
-  private markClosed(reason: string): void {
+  private markClosed(reason: string, lost = false): void {
     if (this.closedReason) return;
     this.closedReason = reason;
-    for (const h of this.closeHandlers) h(reason);
+    for (const h of this.closeHandlers) h(reason, lost);
     this.closeHandlers = [];
   }
 

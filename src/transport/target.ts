@@ -38,6 +38,8 @@ export interface TargetOptions {
 export interface OpenOptions {
   /** Start a brand-new session now rather than take a warmed-up one (used to prove "starts bare"). */
   fresh?: boolean;
+  /** The client it says it is (a session of its own: spares said the checker's own name). */
+  clientInfo?: { name: string; version: string };
 }
 
 /** Something that can open initialized MCP sessions: a stdio command or a Streamable HTTP URL. */
@@ -66,6 +68,10 @@ export interface Target {
   probe?(message: JsonObject, headers: Record<string, string>): Promise<ProbeResult & { url: string }>;
   /** The endpoint's URL (HTTP targets only). */
   readonly endpoint?: URL;
+  /** The first session whose server went away while it was open (a process that exited, an HTTP server gone). */
+  lostSession?(): McpSession | undefined;
+  /** Told once, when a session's server first goes away. */
+  onLost?(handler: (session: McpSession) => void): void;
 }
 
 export interface HttpGetResult {
@@ -75,6 +81,9 @@ export interface HttpGetResult {
   body?: string;
   problem?: string;
 }
+
+/** The label of a session started ahead that no one has taken yet. */
+export const SPARE = 'spare';
 
 /**
  * Opening a session is the slow part of a run (over stdio a new server process, ~0.2 s of CPU),
@@ -89,6 +98,8 @@ export abstract class PooledTarget implements Target {
   private warming = 0;
   private disposed = false;
   private readonly started = new Set<McpSession>();
+  private firstLost: McpSession | undefined;
+  private readonly lostHandlers: Array<(session: McpSession) => void> = [];
   protected readonly timeoutMs: number;
   protected readonly startupTimeoutMs: number;
   protected readonly startupOption: string;
@@ -112,6 +123,21 @@ export abstract class PooledTarget implements Target {
     return [...this.started];
   }
 
+  lostSession(): McpSession | undefined {
+    return this.firstLost;
+  }
+
+  onLost(handler: (session: McpSession) => void): void {
+    if (this.firstLost) handler(this.firstLost);
+    else this.lostHandlers.push(handler);
+  }
+
+  private sessionLost(session: McpSession): void {
+    if (this.firstLost || this.disposed) return;
+    this.firstLost = session;
+    for (const h of this.lostHandlers.splice(0)) h(session);
+  }
+
   reserve(count: number): void {
     this.reserved = count;
     this.pump();
@@ -119,14 +145,14 @@ export abstract class PooledTarget implements Target {
 
   async open(label: string, options: OpenOptions = {}): Promise<McpSession> {
     let session: McpSession | undefined;
-    if (!options.fresh) {
+    if (!options.fresh && !options.clientInfo) {
       this.reserved = Math.max(0, this.reserved - 1);
       const spare = this.spares.shift();
       // A spare that could not start is this start's answer too: starting another would take as long.
       if (spare) session = await spare;
       if (session?.closed) session = undefined;
     }
-    session ??= await this.start(label);
+    session ??= await this.start(label, undefined, undefined, options.clientInfo);
     session.relabel(label);
     return session;
   }
@@ -148,7 +174,7 @@ export abstract class PooledTarget implements Target {
   private pump(): void {
     while (this.warming < WARMERS && !this.disposed && this.spares.length < this.reserved) {
       this.warming++;
-      const spare = this.start('spare');
+      const spare = this.start(SPARE);
       this.spares.push(spare);
       spare.then(
         () => { this.warming--; this.pump(); },
@@ -162,7 +188,7 @@ export abstract class PooledTarget implements Target {
    * given (a URL: connecting is part of the attempt, and another transport may have spent some of
    * it), else from once the wire has started (a process: the allowance is for its start-up).
    */
-  protected async start(label: string, budgetMs = this.startupTimeoutMs, since?: number): Promise<McpSession> {
+  protected async start(label: string, budgetMs = this.startupTimeoutMs, since?: number, clientInfo?: OpenOptions['clientInfo']): Promise<McpSession> {
     // A check stopped by a time limit may still be running: it must not start servers after the run.
     if (this.disposed) throw new TargetUnavailableError('the run is over; no new session is started');
     const leftSince = (from: number) => Math.max(1, Math.round(budgetMs - (performance.now() - from)));
@@ -173,7 +199,7 @@ export abstract class PooledTarget implements Target {
       await wire.close();
       throw new TargetUnavailableError('the run is over; no new session is started');
     }
-    const session = new McpSession(wire, { label, timeoutMs: this.timeoutMs, startupTimeoutMs: this.startupTimeoutMs, startupOption: this.startupOption, redactor: this.redactor, era: this.era });
+    const session = new McpSession(wire, { label, timeoutMs: this.timeoutMs, startupTimeoutMs: this.startupTimeoutMs, startupOption: this.startupOption, redactor: this.redactor, era: this.era, onLost: (s) => this.sessionLost(s), ...(clientInfo ? { clientInfo } : {}) });
     this.started.add(session);
     try {
       await session.initialize(left(), from);
@@ -256,16 +282,16 @@ export class HttpTarget extends PooledTarget {
    * tries; the others wait for that decision, and fail with its error when it failed (one
    * connection attempt, not one per session).
    */
-  protected override async start(label: string): Promise<McpSession> {
+  protected override async start(label: string, _budgetMs?: number, _since?: number, clientInfo?: OpenOptions['clientInfo']): Promise<McpSession> {
     const since = performance.now();
-    if (this.chosen) return super.start(label, this.startupTimeoutMs, since);
+    if (this.chosen) return super.start(label, this.startupTimeoutMs, since, clientInfo);
     if (this.deciding) {
       await this.deciding;
-      return super.start(label, this.startupTimeoutMs, performance.now());
+      return super.start(label, this.startupTimeoutMs, performance.now(), clientInfo);
     }
     this.deciding = (async () => {
       try {
-        const session = await super.start(label, this.startupTimeoutMs, since);
+        const session = await super.start(label, this.startupTimeoutMs, since, clientInfo);
         this.chosen ??= 'streamable-http';
         return session;
       } catch (err) {

@@ -26,8 +26,12 @@ export interface Wire {
   onMessage(handler: (message: JsonObject) => void): void;
   /** Lines on the wire that were not JSON-RPC (a stdio server that logs to stdout). */
   onGarbage(handler: (text: string) => void): void;
-  /** Called once when the wire is gone (process exit, stream end); `reason` is human-readable. */
-  onClose(handler: (reason: string) => void): void;
+  /**
+   * Called once when the wire is gone (process exit, stream end); `reason` is human-readable.
+   * `lost`: the server went away on its own — a process that exited while the session was open,
+   * an HTTP server that stopped taking connections — not closed by the checker.
+   */
+  onClose(handler: (reason: string, lost?: boolean) => void): void;
   /**
    * End the session and release everything; resolves when it is really gone. `terminate: false`
    * just drops the connection (over HTTP: no DELETE), as a client that vanishes would.

@@ -4,7 +4,7 @@
 // case names the exact codes it must produce.
 import type { Test } from 'tap';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { behaviourWith, createReferenceServer, type Behaviour } from '../../reference-server/server.js';
+import { behaviourWith, createReferenceServer, newSessionState, type Behaviour } from '../../reference-server/server.js';
 import type { LiveCheck } from '../../src/run/check.js';
 import type { LiveOptions } from '../../src/run/options.js';
 import type { CheckReport, CheckResult } from '../../src/generated/report.js';
@@ -34,8 +34,15 @@ class InProcessWire implements Wire {
 
   static async reference(overrides: Partial<Behaviour>): Promise<InProcessWire> {
     const [client, server] = InMemoryTransport.createLinkedPair();
-    await createReferenceServer(overrides, { fetchLimit: 0 }).connect(server);
-    const wire = new InProcessWire((m) => client.send(m as never), () => client.close());
+    // Sessions of one process, from one address, as the reference's HTTP server has them.
+    const behaviour = behaviourWith(overrides);
+    const state = { ...newSessionState(0), peer: '127.0.0.1' };
+    behaviour.sessionStarted(state);
+    await createReferenceServer(overrides, { fetchLimit: 0, state }).connect(server);
+    const wire = new InProcessWire((m) => client.send(m as never), async () => {
+      await client.close();
+      behaviour.sessionEnded(state);
+    });
     client.onmessage = (m) => wire.messageHandler(JSON.parse(JSON.stringify(m)) as JsonObject);
     await client.start();
     return wire;
@@ -114,6 +121,8 @@ export interface InvalidCase {
   codes: string[];
   /** It breaks a rule of the model: the exploration shows the shortest sequence that breaks it (at most this many steps). */
   shortest?: number;
+  /** The check cannot be proven against it: it ends skipped with this reason (and `codes` is empty). */
+  notProven?: string;
 }
 
 /**
@@ -129,7 +138,11 @@ export async function testCheck(t: Test, check: LiveCheck, cases: { valid: Valid
   for (const c of cases.invalid) {
     const report = await runInProcess([check], c.server, c.options);
     const result = report.results[0]!;
-    t.same(codesOf(result), [...c.codes].sort(), `${check.id} invalid: ${c.name} gives exactly ${c.codes.join(', ')}`);
+    t.same(codesOf(result), [...c.codes].sort(), `${check.id} invalid: ${c.name} gives exactly ${c.codes.join(', ') || 'no failure'}`);
+    if (c.notProven) {
+      t.equal(result.status, 'skip', `${check.id} invalid: ${c.name} is not proven`);
+      t.ok(result.findings.some((f) => f.code === c.notProven), `${check.id} invalid: ${c.name} says why: ${c.notProven}`);
+    }
     if (c.shortest !== undefined) {
       const sequence = result.findings.find((f) => f.sequence)?.sequence;
       t.ok(sequence && sequence.steps.length <= c.shortest, `${check.id} invalid: ${c.name}: its shortest sequence has at most ${c.shortest} steps:\n${sequence?.steps.join('\n') ?? '(none)'}`);

@@ -27,13 +27,15 @@ export interface Fixture {
   expectation: Expectation;
   /** Its fault shows only when one process serves every session (over HTTP). */
   httpOnly: boolean;
-  /** A SHOULD of a MUST check only warns. */
-  expected: 'fail' | 'warn';
+  /** A SHOULD of a MUST check only warns; a check the run cannot prove against it is not proven. */
+  expected: 'fail' | 'warn' | 'not-proven';
   codes: string[];
   /** The --cards folder it needs, absolute. */
   cards?: string;
   /** It breaks a rule of the model (not a static one): the exploration finds it, and shows its shortest sequence. */
   modelRule: boolean;
+  /** What it shows needs the whole run (a rule of the model, or criteria left unproven by every check). */
+  wholeRun: boolean;
   /** Its behaviour, for in-process servers. */
   overrides: Partial<Behaviour>;
 }
@@ -53,7 +55,8 @@ export const FIXTURES: Fixture[] = await Promise.all(readdirSync(FIXTURE_SOURCES
   return {
     name, check: e.check, expectation: e, httpOnly: e.transports?.length === 1 && e.transports[0] === 'http', expected: e.level ?? 'fail', codes,
     ...(e.cards ? { cards: join(ROOT, e.cards) } : {}),
-    modelRule: codes.every((c) => MODEL_CODES[e.check]?.includes(c)), overrides: module.overrides,
+    modelRule: e.level !== 'not-proven' && codes.every((c) => MODEL_CODES[e.check]?.includes(c)), overrides: module.overrides,
+    wholeRun: e.notProven !== undefined || (e.level !== 'not-proven' && codes.every((c) => MODEL_CODES[e.check]?.includes(c))),
   };
 }));
 
@@ -62,11 +65,30 @@ export function judgeFixtureRun(t: Test, fixture: Fixture, report: CheckReport, 
   const era = fixture.expectation.era;
   const own = report.results.find((r) => r.id === fixture.check && (!era || r.era === era));
   if (!t.ok(own, `${fixture.check} ran`)) return;
-  t.equal(own!.status, fixture.expected, `${fixture.check} is '${fixture.expected}'`);
-  const failing = own!.findings.filter((f) => f.level !== 'info');
-  t.ok(failing.length > 0 && failing.every((f) => f.hint), 'with findings, each with a fix hint');
-  t.ok(failing.some((f) => f.transcript?.length), 'a finding carries the exchange that proves it');
-  t.same(codesOf(own), fixture.codes, `exactly the codes it declares: ${fixture.codes.join(', ')}`);
+  const notProven = fixture.expectation.notProven ?? {};
+  if (fixture.expected === 'not-proven') {
+    // Not proven: skipped with its reason, which says what would prove it; never a pass.
+    t.equal(own!.status, 'skip', `${fixture.check} is not proven (skip)`);
+    t.same(codesOf(own), [], 'with no failure');
+    t.ok(own!.findings.some((f) => fixture.codes.includes(f.code) && f.hint), `its reason: ${fixture.codes.join(', ')}, with what would prove it`);
+  } else {
+    t.equal(own!.status, fixture.expected, `${fixture.check} is '${fixture.expected}'`);
+    const failing = own!.findings.filter((f) => f.level !== 'info');
+    t.ok(failing.length > 0 && failing.every((f) => f.hint), 'with findings, each with a fix hint');
+    t.ok(failing.some((f) => f.transcript?.length), 'a finding carries the exchange that proves it');
+    t.same(codesOf(own), fixture.codes, `exactly the codes it declares: ${fixture.codes.join(', ')}`);
+  }
+  for (const [id, code] of Object.entries(notProven)) {
+    const r = report.results.find((x) => x.id === id && (!era || x.era === era));
+    t.equal(r?.status, 'skip', `${id} is not proven`);
+    t.ok(r?.findings.some((f) => f.code === code), `${id} says why: ${code} (${r?.findings.map((f) => f.code).join(', ')})`);
+  }
+  if (fixture.expected === 'not-proven' || Object.keys(notProven).length) {
+    t.not(report.verdict?.implements, 'yes', `never yes (${report.verdict?.implements})`);
+    for (const id of [fixture.check, ...Object.keys(notProven)].filter((id) => fixture.expected === 'not-proven' || id !== fixture.check)) {
+      t.ok(report.verdict?.unproven?.some((u) => u.id === id) || report.eras?.some((e) => e.verdict?.unproven?.some((u) => u.id === id)), `the verdict names ${id} as not proven`);
+    }
+  }
   if (fixture.modelRule) {
     const shortest = own!.findings.find((f) => f.sequence)?.sequence;
     t.ok(shortest && shortest.steps.length <= MAX_STEPS, `the exploration shows a shortest sequence of at most ${MAX_STEPS} steps: ${shortest?.steps.join(' / ') ?? 'none'}`);

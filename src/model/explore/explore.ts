@@ -143,6 +143,13 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
       return { replays: replays + shrunk.replays, reproduced: true, found: foundOf(lab, last!) };
     }
   }
+  // Then one step at a time between the tool's fetch and its last call, in that session: most grants
+  // that are lost are lost to one other request (a listing, a read, a call).
+  for (const candidate of brk.tool === undefined ? [] : sequels(moves, brk.tool)) {
+    if (performance.now() >= until) break;
+    replays++;
+    if (await reproduces(candidate)) return { replays, reproduced: true, found: foundOf(lab, last!) };
+  }
   // Then its skeleton: the first step of that session about the tool, the time and the other sessions' steps after it, the last step;
   // for a rule about no one tool (the listing), the session's fetches and the last step.
   const bones = brk.tool === undefined ? fetchesThenLast(moves) : skeleton(moves, brk.tool);
@@ -196,6 +203,22 @@ function skeleton(moves: readonly Move[], tool: string): Move[] | undefined {
   if (start < 0 || start === moves.length - 1) return undefined;
   const between = moves.slice(start + 1, -1).filter((m) => m.kind === 'together' || m.session !== last.session || m.kind === 'pause');
   return [moves[start]!, ...between, last];
+}
+
+/** Sequels tried one by one, at most. */
+const MAX_SEQUELS = 6;
+
+/**
+ * For a call of `tool` that ended the moves: its session's fetch of the tool, then one other move
+ * of that session (not about the tool) from between them, then the call — each such move in turn.
+ */
+function sequels(moves: readonly Move[], tool: string): Move[][] {
+  const last = moves[moves.length - 1];
+  if (!last || last.kind !== 'call' || last.tool !== tool) return [];
+  const fetch = moves.findIndex((m) => m.kind === 'fetch' && m.session === last.session && m.names.some((n) => n === tool));
+  if (fetch < 0) return [];
+  const between = moves.slice(fetch + 1, -1).filter((m) => m.kind !== 'together' && m.kind !== 'pause' && m.kind !== 'end' && m.session === last.session && (m.kind === 'missing' || !concerns(m, tool)));
+  return between.slice(0, MAX_SEQUELS).map((m) => [moves[fetch]!, m, last]);
 }
 
 /** The last move and the move of the same session before it (a pause between them kept). */
