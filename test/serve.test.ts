@@ -42,6 +42,15 @@ t.test('the checker says yes to serve --listen in front of server-filesystem; a 
   t.equal(evil.status, 403, 'a foreign Origin gets 403 (DNS rebinding)');
 });
 
+t.test('the checker says yes to serve --listen in front of server-memory, in both eras', async (t) => {
+  const server = await serveListening(['--', 'node', MEMORY], { MEMORY_FILE_PATH: join(tempDir(), 'memory.jsonl') });
+  t.teardown(server.stop);
+  const run = await runCli(['--format', 'json', '--url', server.url]);
+  const report = JSON.parse(run.stdout) as CheckReport;
+  t.equal(report.verdict?.implements, 'yes', report.verdict?.summary ?? run.stderr);
+  t.same(report.eras?.filter((e) => e.checked).map((e) => e.era), ['2025-11-25', '2026-07-28'], 'both eras were checked');
+});
+
 t.test('through the proxy, a tool is refused until fetched, then answers as it does without the proxy', async (t) => {
   const dir = sandbox();
   const direct = new Client({ name: 'direct', version: '1' });

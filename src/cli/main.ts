@@ -5,6 +5,7 @@
 import { CommanderError } from 'commander';
 import { EXIT } from '../core/exit-codes.js';
 import { InputError } from '../core/input-error.js';
+import { TargetUnavailableError } from '../transport/types.js';
 import { asText } from '../util/text.js';
 import { TOOL_NAME } from '../util/version.js';
 import { CliOutput } from './output.js';
@@ -24,6 +25,10 @@ async function main(argv: string[]): Promise<void> {
     } else if (err instanceof InputError) {
       out.say(`${TOOL_NAME}: ${err.message}\n`);
       process.exitCode = EXIT.usage;
+    } else if (err instanceof TargetUnavailableError) {
+      // A server that cannot be started or reached: one line, as the checker says it.
+      out.say(`${TOOL_NAME}: ${err.message}\n`);
+      process.exitCode = EXIT.unreachable;
     } else {
       out.say(`${TOOL_NAME}: internal error: ${(err as Error)?.stack ?? asText(err)}\nPlease report this at the project's issue tracker.\n`);
       process.exitCode = 70;

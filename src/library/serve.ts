@@ -29,6 +29,14 @@ export interface ServeOptions {
   allowedOrigins?: string[];
   /** The protocol era spoken to the upstream: `all` (default) the first it speaks, 2025-11-25 first. Clients of either era are served. */
   protocol?: UpstreamProtocol;
+  /** How long a request forwarded upstream may wait for its answer, ms (default 300,000): then its client gets an error, the upstream a cancellation. */
+  requestTimeoutMs?: number;
+  /** The largest message accepted from a client or the upstream, MB (default 16). */
+  maxMessageMb?: number;
+  /** With `listen`: sessions kept at once (default 256); past it the one idle longest goes, or a new client is refused with 503. */
+  maxSessions?: number;
+  /** With `listen`: a session idle this long ends, seconds (default 600). */
+  sessionIdleSeconds?: number;
   /** Told of errors that do not stop the proxy. */
   onError?: (err: Error) => void;
 }
@@ -36,6 +44,8 @@ export interface ServeOptions {
 export interface Serving {
   /** The URL clients connect to (with `listen`). */
   url?: string;
+  /** With `listen`: what Host and Origin it accepts, in words. */
+  accepts?: string;
   /** Resolves with the upstream's exit code when it ends (stdio upstream). */
   exited: Promise<number>;
   /** The first listing of the upstream's tools (a client's first tools/list): rejects with InputError when the folder does not match it. */
@@ -52,31 +62,55 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
   const folder: DescriptionFolder | undefined = options.descriptions !== undefined ? readDescriptionFolder(options.descriptions) : undefined;
   let upstream: UpstreamEra;
   let exited: Promise<number>;
+  const maxBytes = (options.maxMessageMb ?? defaultOf<number>('maxMessageMb')) * 1024 * 1024;
+  let hub: Hub | undefined;
+  // The upstream ended: every request in flight gets an error naming how, then the proxy ends with its code.
+  const ended = (code: number, how: string) => {
+    hub?.upstreamGone(how);
+    return code;
+  };
+  let child: ChildTransport | undefined;
   if (options.url !== undefined) {
     const { url, headers } = withUrlCredentials(parseUrl(options.url, spell), options.headers ?? {});
     // Loaded only here: the SDK's HTTP transports bring its schemas (~25 MB).
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     const http = new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: (to, init) => fetch(to, withModernHeaders(init, upstream)) });
     upstream = new UpstreamEra(http, options.protocol);
-    exited = new Promise((resolve) => { upstream.onclose = () => resolve(0); });
+    exited = new Promise((resolve) => { upstream.onclose = () => resolve(ended(0, 'closed the connection')); });
   } else {
     const { command, args } = commandFrom(words, options.cwd, {}, spell);
-    const child = new ChildTransport(command, args, { cwd: options.cwd });
-    exited = new Promise((resolve) => { child.onexit = resolve; });
+    child = new ChildTransport(command, args, { cwd: options.cwd, maxBytes });
+    const upstreamChild = child;
+    exited = new Promise((resolve) => { upstreamChild.onexit = (code, how) => resolve(ended(code, how)); });
+    child.onDropped = (why, bytes) => options.onError?.(new Error(why === 'too-large' ? `the upstream server sent a message of ${bytes} bytes, over the limit (--max-message): dropped` : 'the upstream server wrote a line that is not JSON: dropped'));
     upstream = new UpstreamEra(child, options.protocol);
   }
-  const hub = new Hub(upstream, folder, options.onError);
+  hub = new Hub(upstream, folder, { timeoutMs: options.requestTimeoutMs ?? defaultOf<number>('requestTimeoutMs'), ...(options.onError ? { onError: options.onError } : {}) });
   await upstream.start();
-  let served: { url?: string; close(): Promise<void> };
+  let served: { url?: string; accepts?: string; close(): Promise<void> };
   if (options.listen !== undefined) {
     const { listen } = await import('../serve/listen.js');
-    served = await listen(hub, options.listen, options.host ?? defaultOf<string>('host'), options.allowedOrigins ?? []).catch((err: NodeJS.ErrnoException) => {
+    served = await listen(hub, {
+      port: options.listen, host: options.host ?? defaultOf<string>('host'), allowedOrigins: options.allowedOrigins ?? [], maxBytes,
+      maxSessions: options.maxSessions ?? defaultOf<number>('maxSessions'), idleMs: 1000 * (options.sessionIdleSeconds ?? defaultOf<number>('sessionIdleSeconds')),
+    }).catch((err: NodeJS.ErrnoException) => {
       void upstream.close();
       throw err.code === 'EADDRINUSE' ? new InputError(`${s('listen')} ${options.listen}: the port is in use; choose another (or 0 for any free port)`) : err;
     });
   } else {
-    const client = new StdioClientSide();
+    const client = new StdioClientSide(maxBytes);
     hub.attach(client);
+    // Back-pressure both ways: while the client does not read, neither the upstream nor the client
+    // is read (answers would pile up); while the upstream does not read, the client is not read.
+    const holds = new Set<string>();
+    const hold = (why: string) => { holds.add(why); client.pauseReading(); };
+    const release = (why: string) => { holds.delete(why); if (!holds.size) client.resumeReading(); };
+    client.onCongested = () => { child?.pauseReading(); hold('client'); };
+    client.onDrained = () => { child?.resumeReading(); release('client'); };
+    if (child) {
+      child.onCongested = () => hold('upstream');
+      child.onDrained = () => release('upstream');
+    }
     await client.start();
     served = { close: () => client.close() };
   }
@@ -84,6 +118,7 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
   const ready = hub.firstListing;
   return {
     ...(served.url !== undefined ? { url: served.url } : {}),
+    ...(served.accepts !== undefined ? { accepts: served.accepts } : {}),
     exited,
     ready,
     async close() {

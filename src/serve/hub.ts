@@ -1,60 +1,54 @@
 // The proxy between clients and one upstream server: every message passes through untouched
 // except what progressive disclosure changes (tools/list, the tool_descriptions resource, calls of
-// unfetched tools). Request ids are mapped per client, so many clients can share one upstream.
+// unfetched tools). Every id on the upstream side is serve's own — requests, progress tokens,
+// server-to-client requests — mapped per client both ways, so that many clients share one upstream
+// and none sees, answers or steers another's traffic.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { answerRead, DESCRIPTIONS_RESOURCE, gateCall, readResult } from '../protocol/server/disclosure.js';
 import { EraFront } from '../protocol/server/era-front.js';
 import type { JsonObject } from '../transport/types.js';
 import { Disclosed, type DescriptionFolder, type Tool } from './descriptions.js';
-
-type Message = Record<string, unknown> & { id?: string | number; method?: string; params?: Record<string, unknown> };
-type Id = string | number;
+import { checkClientMessage, errorReply, INVALID_PARAMS, isUpstreamMessage, type Id, type Message } from './validate.js';
+import { Routes, type Client } from './routes.js';
 
 const OWN = 'mcp-pd-serve:';
+/** An error of the MCP SDKs for a request that timed out. */
+const REQUEST_TIMEOUT = -32001;
+const RESOURCE_NOT_FOUND = -32002;
+const METHOD_NOT_FOUND = -32601;
 
-/** One client session: where its answers go and its grants (§5.1: per session, for its lifetime). */
-interface Client {
-  /** To the client, through its era's front (a 2026-07-28 client gets 2026 answers). */
-  send(message: Message): Promise<void>;
-  grants: Set<string>;
-  initialized: boolean;
-  /** Whether calls of unfetched tools are refused: not for a 2026-07-28 request over HTTP, which has no session to keep a grant in. */
-  gated: boolean;
-}
-
-interface Pending {
-  client: Client;
-  id: Id;
-  method: string;
-  /** What the hub changes in the answer on its way back (initialize, resources/list). */
-  rewrite: (reply: Message) => Message;
+export interface HubOptions {
+  /** How long a request forwarded upstream may wait for its answer (ms): then its client gets an error and the upstream a cancellation. */
+  timeoutMs?: number;
+  /** Told of errors that do not stop the proxy. */
+  onError?: (err: Error) => void;
 }
 
 export class Hub {
-  private readonly clients = new Set<Client>();
-  /** Upstream id → the client request it carries. */
-  private readonly pending = new Map<string, Pending>();
-  /** Progress tokens → the client that sent them. */
-  private readonly progress = new Map<unknown, Client>();
-  /** Server-to-client requests in flight → the client asked. */
-  private readonly asked = new Map<string, Client>();
+  private readonly routes = new Routes();
   private readonly own = new Map<string, (message: Message) => void>();
   private next = 0;
   private initResult?: Record<string, unknown>;
   private initializing?: Promise<Message>;
   private upstreamInitialized = false;
   private disclosed?: Promise<Disclosed>;
-  private lastActive?: Client;
   /** Whether the upstream declared resources of its own (else resources/list is answered here). */
   private upstreamResources?: boolean;
+  private listingError?: Error;
+  /** Why the upstream is gone, once it is: requests then get this at once. */
+  private gone?: string;
+  private readonly timeoutMs: number;
+  private readonly onError: (err: Error) => void;
 
   /** Settles with the first listing of the upstream's tools (an InputError when the folder does not match it). */
   readonly firstListing: Promise<void>;
   private settleFirst!: (err?: Error) => void;
 
-  constructor(private readonly upstream: Transport, private readonly folder?: DescriptionFolder, private readonly onError: (err: Error) => void = () => {}) {
-    upstream.onmessage = (message) => this.fromUpstream(message as unknown as Message);
+  constructor(private readonly upstream: Transport, private readonly folder?: DescriptionFolder, options: HubOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? 300_000;
+    this.onError = options.onError ?? (() => {});
+    upstream.onmessage = (message) => this.fromUpstream(message as unknown);
     this.firstListing = new Promise((resolve, reject) => {
       this.settleFirst = (err) => (err ? reject(err) : resolve());
     });
@@ -63,35 +57,37 @@ export class Hub {
 
   /**
    * Attaches a client transport (stdio: the one client; HTTP: one per Mcp-Session-Id), of either
-   * protocol era: its first request says which, and a 2026-07-28 client is answered as that era wants.
+   * protocol era: its first request says which, and a 2026-07-28 client is answered as that era
+   * wants. Every message it sends is checked before anything else; what is not one is answered here.
    */
-  attach(transport: Transport, options: { gated?: boolean } = {}): void {
+  attach(transport: Transport, options: { gated?: boolean } = {}): Client {
+    const toClient = (message: unknown) => void transport.send(message as JSONRPCMessage).catch((err: Error) => this.onError(err));
     const front = new EraFront({
-      toServer: (message) => handle(message as Message),
-      toClient: (message) => void transport.send(message as JSONRPCMessage).catch((err: Error) => this.onError(err)),
+      toServer: (message) => this.handle(client, message as Message),
+      toClient,
       // The listing and the resource list are the same for every client; a read is the client's own.
       cacheScope: (method) => (method === 'resources/read' ? 'private' : 'public'),
     });
-    const client: Client = { send: async (message) => front.fromServer(message as JsonObject), grants: new Set(), initialized: false, gated: options.gated ?? true };
-    this.clients.add(client);
-    const handle = (message: Message) => {
-      void this.fromClient(client, message).catch((err: Error) => {
-        this.onError(err);
-        if (message.id !== undefined && message.method !== undefined) {
-          void client.send({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: err.message } }).catch(() => {});
-        }
-      });
+    const client = this.routes.add({ send: async (message) => front.fromServer(message as JsonObject), gated: options.gated ?? true });
+    transport.onmessage = (raw) => {
+      const checked = checkClientMessage(raw as unknown);
+      if (checked.kind === 'invalid') {
+        if (checked.reply) toClient(checked.reply);
+        return;
+      }
+      front.fromClient(checked.message as JsonObject);
     };
-    transport.onmessage = (raw) => front.fromClient(raw as unknown as JsonObject);
-    // A session that ends takes its grants with it.
-    transport.onclose = () => this.clients.delete(client);
+    // A session that ends takes its grants with it; what it still waited for upstream is cancelled.
+    transport.onclose = () => this.leave(client);
+    return client;
   }
 
   /**
    * Answers one 2026-07-28 request that came without a session (Streamable HTTP): a client of its
-   * own for the one request, not gated (no grant could outlive it), gone once answered.
+   * own for the one request, not gated (no grant could outlive it), gone once answered — or once
+   * `cancelled` settles (its connection closed: in 2026-07-28 a disconnect is a cancellation).
    */
-  answerAlone(request: Message): Promise<Message> {
+  answerAlone(request: Message, cancelled?: Promise<void>): Promise<Message | undefined> {
     return new Promise((resolve) => {
       const alone: Transport = {
         start: async () => {},
@@ -105,8 +101,21 @@ export class Hub {
         },
       };
       this.attach(alone, { gated: false });
+      void cancelled?.then(() => {
+        resolve(undefined);
+        void alone.close();
+      });
       alone.onmessage!(request as JSONRPCMessage);
     });
+  }
+
+  /** The upstream has ended: every request still waiting gets an error saying so, and later ones at once. */
+  upstreamGone(reason: string): void {
+    this.gone ??= reason;
+    for (const [upstreamId, pending] of this.routes.pendingEntries()) {
+      this.routes.settle(upstreamId);
+      void pending.client.send(errorReply(pending.id, -32603, `The upstream server ${reason} before answering ${pending.method}.`)).catch(() => {});
+    }
   }
 
   /** The upstream's tools, disclosed; loaded once, and again after tools/list_changed. */
@@ -114,6 +123,7 @@ export class Hub {
     if (!this.disclosed) {
       const disclosed = this.listUpstream().then((tools) => new Disclosed(tools, this.folder));
       disclosed.then(() => this.settleFirst(), (err: Error) => {
+        this.listingError = err;
         this.settleFirst(err);
         this.disclosed = undefined;
       });
@@ -136,22 +146,41 @@ export class Hub {
     return tools;
   }
 
-  /** A request of the proxy's own to the upstream (ids of its own: never a client's). */
+  /** A request of the proxy's own to the upstream (ids of its own: never a client's); an error answer when none comes in time. */
   private request(method: string, params: Record<string, unknown>): Promise<Message> {
     const id = `${OWN}${this.next++}`;
-    return new Promise((resolve, reject) => {
-      this.own.set(id, resolve);
-      this.upstream.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage).catch(reject);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.own.delete(id);
+        resolve(errorReply(id, REQUEST_TIMEOUT, `no answer within ${Math.round(this.timeoutMs / 1000)} s`));
+      }, this.timeoutMs);
+      timer.unref?.();
+      this.own.set(id, (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+      this.upstream.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage).catch((err: Error) => {
+        this.own.get(id)?.(errorReply(id, -32603, err.message));
+        this.own.delete(id);
+      });
+    });
+  }
+
+  /** A client's checked message (or one its era's front made for it). */
+  private handle(client: Client, message: Message): void {
+    void this.fromClient(client, message).catch((err: Error) => {
+      // A listing that failed is said once, by whoever awaits firstListing.
+      if (err !== this.listingError) this.onError(err);
+      if (message.id !== undefined && message.method !== undefined) void client.send(errorReply(message.id, -32603, err.message)).catch(() => {});
     });
   }
 
   private async fromClient(client: Client, message: Message): Promise<void> {
-    this.lastActive = client;
     const { method, id } = message;
     if (method === undefined) {
-      // A client's answer to a server-to-client request: back to the upstream as it was asked.
-      if (id !== undefined) this.asked.delete(String(id));
-      await this.upstream.send(message as JSONRPCMessage);
+      // An answer to a request the upstream sent: only from the client it was sent to, under serve's id for it.
+      const asked = this.routes.answered(client, id!);
+      if (asked !== undefined) await this.upstream.send({ ...message, id: asked } as JSONRPCMessage);
       return;
     }
     if (id === undefined) return this.clientNotification(client, message);
@@ -163,15 +192,18 @@ export class Hub {
       case 'tools/list':
         // Stage 1 (§3.1): the minimal list, whole, in every state of the session.
         return reply({ tools: (await this.tools()).minimal });
+      case 'resources/templates/list':
+        if (!this.upstreamResources) return reply({ resourceTemplates: [] });
+        break;
       case 'resources/read': {
         // The server side of progressive disclosure, as the reference server runs it: exactly the
         // requested names (§4.4, §6.3); a read grants exactly what it returned.
-        const uri = String(message.params?.uri ?? '');
+        const uri = String(message.params?.uri);
         const answer = answerRead(uri, await this.tools());
         if (answer.kind === 'not-this-resource') {
           // An upstream without resources of its own would say "Method not found": the resource is unknown.
-          if (this.upstreamResources === false) return fail(-32002, `Resource not found: ${uri}`);
-          break;
+          if (this.upstreamResources === false) return fail(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`);
+          return this.forward(client, message, notFoundInEra);
         }
         if (answer.kind === 'refused') return fail(answer.error.code, answer.error.message, answer.error.data);
         for (const name of answer.grants) client.grants.add(name);
@@ -179,9 +211,17 @@ export class Hub {
       }
       case 'resources/list':
         return this.listResources(client, message);
+      case 'resources/subscribe':
+      case 'resources/unsubscribe':
+        this.routes.subscribe(client, String(message.params?.uri), method === 'resources/subscribe');
+        break;
       case 'tools/call': {
-        // A listed tool not fetched in this session is refused and never reaches the upstream.
-        const refused = gateCall(String(message.params?.name ?? ''), await this.tools(), (tool) => !client.gated || client.grants.has(tool));
+        // Only a listed tool, by its exact name, reaches the upstream (a loose upstream would take
+        // a near name for it), and a listed tool not fetched in this session never does.
+        const name = String(message.params?.name);
+        const disclosed = await this.tools();
+        if (!disclosed.full(name)) return fail(INVALID_PARAMS, `Unknown tool: ${JSON.stringify(name).slice(0, 130)}`);
+        const refused = gateCall(name, disclosed, (tool) => !client.gated || client.grants.has(tool));
         if (refused) return reply(refused);
         break;
       }
@@ -231,34 +271,69 @@ export class Hub {
     return { ...reply, result: this.initResult };
   }
 
+  /** A client's notification: the upstream's initialized once, a cancellation of the client's own request, a change of its roots. */
   private async clientNotification(client: Client, message: Message): Promise<void> {
-    if (message.method === 'notifications/initialized') {
-      client.initialized = true;
-      // The upstream was initialized once, by the first client.
-      if (this.upstreamInitialized) return;
-      this.upstreamInitialized = true;
-    }
-    if (message.method === 'notifications/cancelled') {
-      const requestId = message.params?.requestId as Id | undefined;
-      const upstreamId = [...this.pending].find(([, p]) => p.client === client && p.id === requestId)?.[0];
-      if (upstreamId === undefined) return;
-      message = { ...message, params: { ...message.params, requestId: upstreamId } };
+    switch (message.method) {
+      case 'notifications/initialized':
+        client.initialized = true;
+        // The upstream was initialized once, by the first client.
+        if (this.upstreamInitialized) return;
+        this.upstreamInitialized = true;
+        break;
+      case 'notifications/cancelled': {
+        const upstreamId = this.routes.upstreamIdOf(client, message.params?.requestId);
+        if (upstreamId === undefined) return;
+        this.routes.settle(upstreamId);
+        message = { ...message, params: { ...message.params, requestId: upstreamId } };
+        break;
+      }
+      case 'notifications/roots/list_changed':
+        break;
+      default:
+        // Progress of a client's answer, or a notification of its own: no other client's business.
+        return;
     }
     await this.upstream.send(message as JSONRPCMessage);
   }
 
-  /** Sends a client request upstream under an id of the proxy's; the reply goes back under the client's. */
+  /** Sends a client request upstream under an id (and a progress token) of the proxy's; the reply goes back under the client's. */
   private async forward(client: Client, message: Message, rewrite: (reply: Message) => Message = (r) => r): Promise<void> {
+    if (this.gone) {
+      await client.send(errorReply(message.id, -32603, `The upstream server ${this.gone}.`));
+      return;
+    }
     const upstreamId = `${this.next++}`;
-    this.pending.set(upstreamId, { client, id: message.id!, method: message.method!, rewrite });
-    const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
-    if (token !== undefined) this.progress.set(token, client);
-    await this.upstream.send({ ...message, id: upstreamId } as JSONRPCMessage);
+    const meta = message.params?._meta as Record<string, unknown> | undefined;
+    const token = meta?.progressToken as Id | undefined;
+    const ownToken = token === undefined ? undefined : this.routes.progressToken(client, token);
+    const timer = setTimeout(() => this.timedOut(upstreamId), this.timeoutMs);
+    timer.unref?.();
+    this.routes.forwarded(upstreamId, { client, id: message.id!, method: message.method!, rewrite, timer, ...(ownToken !== undefined ? { token: ownToken } : {}) });
+    const params = ownToken === undefined ? message.params : { ...message.params, _meta: { ...meta, progressToken: ownToken } };
+    await this.upstream.send({ ...message, id: upstreamId, ...(params !== undefined ? { params } : {}) } as JSONRPCMessage);
   }
 
-  private fromUpstream(message: Message): void {
+  /** No answer in time: the client gets an error, the upstream a cancellation. */
+  private timedOut(upstreamId: string): void {
+    const pending = this.routes.settle(upstreamId);
+    if (!pending) return;
+    const seconds = Math.round(this.timeoutMs / 1000);
+    void pending.client.send(errorReply(pending.id, REQUEST_TIMEOUT, `Request timed out: the upstream server did not answer ${pending.method} within ${seconds} s (serve --request-timeout)`)).catch(() => {});
+    void this.upstream.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: upstreamId, reason: `no answer within ${seconds} s` } } as JSONRPCMessage).catch(() => {});
+  }
+
+  /** A client that went away: its requests in flight are cancelled upstream, requests asked of it refused. */
+  private leave(client: Client): void {
+    const { pending, asked } = this.routes.remove(client);
+    for (const upstreamId of pending) void this.upstream.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: upstreamId, reason: 'the client went away' } } as JSONRPCMessage).catch(() => {});
+    for (const upstreamId of asked) void this.upstream.send(errorReply(upstreamId, -32603, 'The client asked went away before it answered.') as JSONRPCMessage).catch(() => {});
+  }
+
+  private fromUpstream(raw: unknown): void {
+    if (!isUpstreamMessage(raw)) return;
+    const message = raw;
     const { id, method } = message;
-    if (method === undefined && id !== undefined) {
+    if (method === undefined) {
       const key = String(id);
       const own = this.own.get(key);
       if (own) {
@@ -266,26 +341,44 @@ export class Hub {
         own(message);
         return;
       }
-      const pending = this.pending.get(key);
-      if (!pending) return;
-      this.pending.delete(key);
-      void pending.client.send(pending.rewrite({ ...message, id: pending.id })).catch((err: Error) => this.onError(err));
+      const pending = this.routes.settle(key);
+      if (pending) void pending.client.send(pending.rewrite({ ...message, id: pending.id })).catch((err: Error) => this.onError(err));
       return;
     }
+    if (id !== undefined) return this.serverRequest(message as Message & { id: Id; method: string });
     if (method === 'notifications/tools/list_changed') this.disclosed = undefined;
-    let to: Client[];
-    if (id !== undefined) {
-      // A server-to-client request (sampling, elicitation, roots): to the client most recently active.
-      const client = this.lastActive && this.clients.has(this.lastActive) ? this.lastActive : [...this.clients][0];
-      if (!client) return;
-      this.asked.set(String(id), client);
-      to = [client];
-    } else if (method === 'notifications/progress') {
-      const client = this.progress.get(message.params?.progressToken);
-      to = client ? [client] : [];
-    } else {
-      to = [...this.clients].filter((c) => c.initialized || this.clients.size === 1);
+    for (const { client, message: out } of this.routes.notificationTargets(message as Message & { method: string })) {
+      void client.send(out).catch((err: Error) => this.onError(err));
     }
-    for (const client of to) void client.send(message).catch((err: Error) => this.onError(err));
   }
+
+  /**
+   * A request from the upstream (sampling, elicitation, roots): to the one client it can be for,
+   * under an id of serve's own. Ping is answered here; one that could be for several clients is
+   * refused rather than guessed (it would show one client's business to another).
+   */
+  private serverRequest(message: Message & { id: Id; method: string }): void {
+    if (message.method === 'ping') {
+      void this.upstream.send({ jsonrpc: '2.0', id: message.id, result: {} } as JSONRPCMessage).catch(() => {});
+      return;
+    }
+    const routed = this.routes.ask(message, `${OWN}a${this.next++}`);
+    if ('reason' in routed) {
+      void this.upstream.send(errorReply(message.id, METHOD_NOT_FOUND, `serve cannot route ${message.method}: ${routed.reason}`) as JSONRPCMessage).catch(() => {});
+      return;
+    }
+    void routed.client.send(routed.message).catch((err: Error) => this.onError(err));
+  }
+}
+
+/**
+ * A resource the upstream does not know, in the error code of the session era (-32002; a
+ * 2026-07-28 client's front makes it -32602): upstreams say -32002, -32602, or -32603 with a
+ * "not found" message, whichever era they speak.
+ */
+function notFoundInEra(reply: Message): Message {
+  const error = reply.error as { code?: unknown; message?: unknown } | undefined;
+  if (!error) return reply;
+  const notFound = error.code === RESOURCE_NOT_FOUND || error.code === INVALID_PARAMS || (error.code === -32603 && /not found|unknown|does not exist|no such/i.test(String(error.message)));
+  return notFound ? { ...reply, error: { ...error, code: RESOURCE_NOT_FOUND } } : reply;
 }

@@ -8,7 +8,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SESSIONS } from '../../src/run/session-plan.js';
 import { CLI, median, REFERENCE, ROOT, startHttp } from '../helpers.js';
-import { bareNodeRssMb, MEMORY_SERVER, serveCost } from './serve-cost.js';
+import { bareNodeRssMb, MEMORY_SERVER, serveBounds, serveCost } from './serve-cost.js';
 import { timeSelection } from './selection-bench.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -146,6 +146,10 @@ const cost = await serveCost([MEMORY_SERVER(MODULES)], { MEMORY_FILE_PATH: join(
 const perMessage = (cost.proxiedMs - cost.directMs) / 2;
 const bare = await bareNodeRssMb();
 console.log(`  ${'serve: a call of server-memory read_graph, straight / through it'.padEnd(58)} ${`${cost.directMs.toFixed(2)} / ${cost.proxiedMs.toFixed(2)} ms`.padStart(20)}  added per message ${perMessage.toFixed(2)} ms (target ≤ 1 ms); the proxy's own RSS ${cost.proxyRssMb !== undefined ? `${Math.round(cost.proxyRssMb)} MB` : 'n/a'}, ${cost.proxyRssMb !== undefined && bare !== undefined ? `${Math.round(cost.proxyRssMb - bare)} MB over an idle node (${Math.round(bare)} MB)` : ''} (target ≤ 30 MB)`);
+const bounds = await serveBounds([process.execPath, join(ROOT, 'dist', 'test', 'support', 'recording-upstream.js')]);
+console.log(`  ${'serve --listen: 2,000 initialize POSTs'.padEnd(58)} ${`${Math.round(bounds.sessions.addedMb)} MB`.padStart(9)}  answered ${bounds.sessions.kept} (--max-sessions 256; target: bounded)`);
+console.log(`  ${'serve: one 200 MB line from a client'.padEnd(58)} ${`${bounds.hugeLine.cpuS.toFixed(2)} s CPU`.padStart(9)}  peak ${Math.round(bounds.hugeLine.peakMb)} MB (target: linear time, ≤ 100 MB)`);
+console.log(`  ${'serve: a client that never reads stdout'.padEnd(58)} ${`${Math.round(bounds.unread.peakMb)} MB`.padStart(9)}  peak, ${bounds.unread.sent.toLocaleString('en-US')} requests of 10 KB written (target ≤ 100 MB)`);
 rmSync(sandbox, { recursive: true, force: true });
 if (!TIME) console.log('(peak RSS needs GNU time at /usr/bin/time: not found here)');
 

@@ -41,8 +41,10 @@ export function serveCommand(): Command {
 async function runServe(words: string[], flags: Flags): Promise<number> {
   const out = new CliOutput();
   const { serve } = await import('../../library/serve.js');
-  const serving = await serve(libraryOptions(flags, 'serve', words) as ServeOptions, CLI_SPELLING);
-  if (serving.url) out.say(`${TOOL_NAME} serve: listening on ${serving.url}\n`);
+  // What goes wrong on the way (a message dropped, a client's transport failing) is said, one line each; the proxy goes on.
+  const onError = (err: Error) => out.say(`${TOOL_NAME} serve: ${err.message}\n`);
+  const serving = await serve({ ...(libraryOptions(flags, 'serve', words) as ServeOptions), onError }, CLI_SPELLING);
+  if (serving.url) out.say(`${TOOL_NAME} serve: listening on ${serving.url}\n${TOOL_NAME} serve: accepting ${serving.accepts ?? ''}\n`);
   // Ending the upstream ends the proxy, with the upstream's exit code (below).
   const stop = () => void serving.close().catch(() => {});
   process.once('SIGINT', stop);
