@@ -11,6 +11,7 @@ import pdSessionIsolation from './pd-session-isolation.js';
 import pdUnknownTool from './pd-unknown-tool.js';
 import pdTokenSavings from './pd-token-savings.js';
 import pdSelectionFidelity from './pd-selection-fidelity.js';
+import pdDescriptionsTool from './pd-descriptions-tool.js';
 import mcpToolNames from './mcp-tool-names.js';
 import mcpToolsPagination from './mcp-tools-pagination.js';
 import mcpOutputSchema from './mcp-output-schema.js';
@@ -55,6 +56,7 @@ export const LIVE_CHECKS: readonly LiveCheck[] = [
   pdUnknownTool,
   pdTokenSavings,
   pdSelectionFidelity,
+  pdDescriptionsTool,
   mcpToolNames,
   mcpToolsPagination,
   mcpCapabilities,

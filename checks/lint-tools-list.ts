@@ -1,3 +1,4 @@
+import { isToolForm } from '../src/protocol/tool-form.js';
 import { defineLintCheck } from '../src/lint/check.js';
 import { isPlainObject } from '../src/protocol/payload.js';
 import { INPUT_SCHEMA_MESSAGES, inputSchemaProblems } from '../src/rules/input-schema.js';
@@ -59,7 +60,8 @@ export default defineLintCheck({
         ctx.problems(file, inputSchemaProblems(tool.inputSchema, { draft07Only: true }), `/tools/${i}/inputSchema`);
         if (minimal) {
           ctx.problems(file, minimalDescriptionProblems(tool.name, tool.description), `/tools/${i}`);
-          ctx.problems(file, minimalSchemaProblems(tool.inputSchema).map((p) => ({ ...p, args: { tool: tool.name, ...p.args } })), `/tools/${i}/inputSchema`);
+          // The tool form of the resource says its parameter: it is called before anything is fetched.
+          if (!isToolForm(tool)) ctx.problems(file, minimalSchemaProblems(tool.inputSchema).map((p) => ({ ...p, args: { tool: tool.name, ...p.args } })), `/tools/${i}/inputSchema`);
         }
         const tokens = count(JSON.stringify(tool));
         total += tokens;

@@ -2,6 +2,7 @@ import { defineLiveCheck } from '../src/run/check.js';
 import { MODEL_MESSAGES } from '../src/model/rules.js';
 import type { LiveContext } from '../src/run/context.js';
 import { MINIMAL_SCHEMA_MESSAGES, minimalSchemaProblems } from '../src/rules/minimal-schema.js';
+import { isToolForm } from '../src/protocol/tool-form.js';
 import { MINIMAL_DESCRIPTION_MESSAGES, minimalDescriptionProblems } from '../src/rules/minimal-description.js';
 
 const messages = {
@@ -37,7 +38,8 @@ export default defineLiveCheck({
       const name = typeof tool.name === 'string' ? tool.name : '(unnamed)';
       // The same rules as the lint of a tools-list.minimal.json (src/rules/).
       for (const p of minimalDescriptionProblems(name, tool.description)) ctx.problem(p, { location: { tool: name }, ...(p.level === 'fail' ? { transcript } : {}) });
-      checkSchema(ctx, name, tool.inputSchema, transcript);
+      // The tool form of the resource says its parameter: it is called before anything is fetched.
+      if (!isToolForm(tool)) checkSchema(ctx, name, tool.inputSchema, transcript);
     }
   },
 });

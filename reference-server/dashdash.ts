@@ -31,6 +31,7 @@ export const TOOL_DASHDASH: Record<string, Record<string, unknown>> = {
   create_note: { category: 'notes', operationType: 'write', idempotent: false, sideEffects: ['creates a note'], reversible: true, reverseMethod: 'delete_note', cliEquivalent: 'notes add --title {title} --body {body}' },
   update_note: { category: 'notes', operationType: 'write', idempotent: true, sideEffects: ['changes a note'], reversible: true, reverseMethod: 'update_note', cliEquivalent: 'notes edit {id} --title {title}' },
   delete_note: { category: 'notes', operationType: 'delete', idempotent: true, sideEffects: ['deletes a note'], reversible: false, cliEquivalent: 'notes rm {id}' },
+  get_tool_descriptions: { category: 'discovery', operationType: 'read', idempotent: true, sideEffects: [], reversible: true },
 };
 
 export const RESOURCE_DASHDASH = { resourceType: 'tool-descriptions', refreshable: false, cacheDuration: 3600 };

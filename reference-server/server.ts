@@ -18,7 +18,9 @@ import { dirname, join } from 'node:path';
 import { DescriptionLibrary, DESCRIPTIONS_DIR } from './descriptions.js';
 import { Notebook, NoteError } from './notes.js';
 import { parseSelection } from '../src/protocol/server/payloads.js';
-import { answerRead, DESCRIPTIONS_RESOURCE, gateCall, readResult, refusal } from '../src/protocol/server/disclosure.js';
+import { answerRead, DESCRIPTIONS_RESOURCE, gateCall, readResult, refusal, toolFormResult, type Catalog } from '../src/protocol/server/disclosure.js';
+import { DESCRIPTIONS_TOOL, descriptionsToolEntry, descriptionsToolFull, RESOURCE_URI, selectionOfArguments, workflowInstructions } from '../src/protocol/server/payloads.js';
+import { descriptionsUri } from '../src/protocol/uri.js';
 import { clarifyValidationError } from './sdk-errors.js';
 import { EraFront } from '../src/protocol/server/era-front.js';
 import type { Era } from '../src/transport/era.js';
@@ -113,6 +115,10 @@ export interface Behaviour {
   listPrompts(): Array<{ name: string; description?: string }>;
   /** A 2026-07-28 answer as it leaves the server (`resultType`, caching fields and error codes in place). */
   modernAnswer(method: string, answer: JsonObject): JsonObject;
+  /** The tool form of the resource as tools/list shows it (DESIGN: a tools-only client's way in), or undefined for none. */
+  descriptionsTool(): Record<string, unknown> | undefined;
+  /** A call of the tool form: what a read of the same selection answers, and grants (its errors thrown as JSON-RPC errors). */
+  callDescriptionsTool(args: Record<string, unknown>, state: SessionState, disclosed: Catalog): CallToolResult | Promise<CallToolResult>;
   /** Over HTTP: a session begins (its state is new) and ends (DELETE, or its transport closed). The reference keeps nothing beyond a session. */
   sessionStarted(state: SessionState): void;
   sessionEnded(state: SessionState): void;
@@ -139,14 +145,31 @@ export const referenceBehaviour: Behaviour = {
 
   // Stage 1 (§3.1): one line each, and an input schema without parameter details.
   listTools() {
-    return this.catalog().specs.map((t) => ({
+    // The tool form first: it is called first, and a client that reads one page of the list sees it.
+    const form = this.descriptionsTool();
+    return [...(form ? [form as Tool] : []), ...this.catalog().specs.map((t) => ({
       name: t.name,
       description: t.summary,
       inputSchema: { type: 'object' as const, additionalProperties: true },
       ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
       ...(t.annotations ? { annotations: t.annotations } : {}),
       ...(TOOL_DASHDASH[t.name] ? { dashdash: TOOL_DASHDASH[t.name] } : {}),
-    }));
+    }))];
+  },
+
+  descriptionsTool: () => ({ ...descriptionsToolEntry(), dashdash: TOOL_DASHDASH[DESCRIPTIONS_TOOL] }),
+
+  // The tool form answers through the resource's own read: the same JSON, the same errors, the same grants.
+  callDescriptionsTool(args, state) {
+    const selection = selectionOfArguments(args);
+    const uri = selection.kind === 'tools' ? descriptionsUri(RESOURCE_URI, selection.names) : RESOURCE_URI;
+    const asResult = (read: ReadResourceResult): CallToolResult => {
+      const body = JSON.parse((read.contents[0] as { text?: string } | undefined)?.text ?? '{}') as Record<string, unknown>;
+      return toolFormResult({ kind: 'answer', body, grants: selection.kind === 'tools' ? selection.names : [] });
+    };
+    // A read may answer later (a slow store): the tool form waits for it as the resource does.
+    const read = this.readResource(uri, state) as ReadResourceResult | Promise<ReadResourceResult>;
+    return read instanceof Promise ? read.then(asResult) : asResult(read);
   },
 
   listResources: () => [{ ...DESCRIPTIONS_RESOURCE, dashdash: RESOURCE_DASHDASH }],
@@ -154,7 +177,7 @@ export const referenceBehaviour: Behaviour = {
   // Stage 2 (§4.3–4.4, §6.1, §6.3): fetching a known tool authorizes it for this session only —
   // the server side of progressive disclosure, as serve runs it too.
   readResource(uri, state) {
-    const answer = answerRead(uri, this.catalog().library);
+    const answer = answerRead(uri, disclosedBy(this));
     if (answer.kind === 'not-this-resource') {
       throw Object.assign(new Error(`Resource not found: ${uri.slice(0, 200)}`), { code: -32002, data: { uri: uri.slice(0, 200) } });
     }
@@ -166,7 +189,9 @@ export const referenceBehaviour: Behaviour = {
   isAuthorized: (state, tool) => state.grants.has(tool),
   authorize: (state, tools) => tools.forEach((t) => state.grants.add(t)),
 
-  refuse: (tool) => refusal(tool),
+  refuse(tool) {
+    return refusal(tool, this.descriptionsTool()?.name as string | undefined);
+  },
 
   pageTools(all, cursor) {
     const start = cursor === undefined ? 0 : Number.parseInt(Buffer.from(cursor, 'base64url').toString('utf8'), 10);
@@ -211,10 +236,23 @@ export const referenceBehaviour: Behaviour = {
   },
 };
 
-function callTool(behaviour: Behaviour, state: SessionState, asked: string, args: Record<string, unknown>, gated: boolean): CallToolResult {
+/** What a behaviour discloses: its catalog's descriptions, and the tool form's when it offers one. */
+function disclosedBy(behaviour: Behaviour): Catalog {
+  const { library } = behaviour.catalog();
+  const form = behaviour.descriptionsTool()?.name as string | undefined;
+  const names = [...library.names(), ...(form ? [form] : [])];
+  const full = form ? descriptionsToolFull(library.names()) : undefined;
+  return { names: () => names, full: (n) => (n === form ? full : library.full(n)) };
+}
+
+function callTool(behaviour: Behaviour, state: SessionState, asked: string, args: Record<string, unknown>, gated: boolean): CallToolResult | Promise<CallToolResult> {
   // Authorization is checked on the name as called (a listed tool not fetched is refused), then the name is resolved.
-  const { specs, library } = behaviour.catalog();
-  if (gated && gateCall(asked, library, (t) => behaviour.isAuthorized(state, t))) return behaviour.refuse(asked);
+  const { specs } = behaviour.catalog();
+  const library = disclosedBy(behaviour);
+  const form = behaviour.descriptionsTool()?.name as string | undefined;
+  // The tool form of the resource: what a read of the same selection answers, and grants.
+  if (asked === form) return behaviour.callDescriptionsTool(args, state, library);
+  if (gated && gateCall(asked, library, (t) => behaviour.isAuthorized(state, t), form)) return behaviour.refuse(asked);
   const name = behaviour.toolNamed(asked);
   const tool = specs.find((t) => t.name === name);
   if (!tool) {
@@ -250,8 +288,7 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
     {
       // Prompts: none, but the list answers (clients and 2026-07-28 caches ask for every list).
       capabilities: { tools: {}, resources: {}, prompts: {} },
-      instructions:
-        "Tools use progressive disclosure: pick a tool from tools/list, fetch its full description from resource:///tool_descriptions?tools=NAME, then call it.",
+      instructions: workflowInstructions(behaviour.descriptionsTool()?.name as string | undefined),
     },
   );
   // The SDK has no hook for extra initialize fields: answer as it does, plus dashdash (§3.1.1).

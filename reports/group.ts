@@ -1,4 +1,4 @@
-import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
+import type { CheckReport, CheckResult, Finding, Verdict } from '../src/generated/report.js';
 import { listing, plural } from '../src/util/text.js';
 
 /** A finding as shown, with the findings of the same code on other tools folded into it. */
@@ -100,6 +100,11 @@ export function notCalledSentences(notCalled: ReadonlyArray<{ tool: string; why:
     if (these.length) out.push({ heading, text: notCalledByReason(these).map((g) => `${list(g.tools)} (${g.why})`).join('; ') });
   }
   return out;
+}
+
+/** The reach of a report's verdict: its own, or (several eras) the first era's that says one. */
+export function reachOf(report: Pick<CheckReport, 'verdict' | 'eras'>): NonNullable<Verdict['reach']> | undefined {
+  return report.verdict?.reach ?? report.eras?.map((e) => e.verdict?.reach).find((r) => r !== undefined);
 }
 
 /** How many protocol eras a report's results cover (1 for a report of one era or of files). */

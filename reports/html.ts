@@ -1,7 +1,7 @@
-import { reportVerdictSentence } from '../src/core/verdict-sentence.js';
+import { reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
-import { entries, othersLine, type Entry, resultName } from './group.js';
+import { entries, othersLine, reachOf, type Entry, resultName } from './group.js';
 import { asText, plural } from '../src/util/text.js';
 
 /** HTML text: every server- or file-provided string goes through here. */
@@ -86,6 +86,7 @@ svg text{font-size:12px;fill:#1f2328}svg .n{fill:#57606a}
 <p>${esc(t.command ?? t.url ?? (t.paths ?? []).join(' '))} (${esc(t.kind)})${t.serverInfo?.name ? ` — ${esc(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s</p>
 <p class="summary"><span style="color:${COLOR.pass}">${s.passed} passed</span><span style="color:${COLOR.fail}">${s.failed} failed</span><span style="color:${COLOR.warn}">${plural(s.warnings, 'warning')}</span><span class="muted">${s.skipped} skipped</span><span style="color:${COLOR.error}">${plural(s.errors, 'error')}</span></p>
 ${v ? `<p id="verdict" class="verdict ${v.implements}"><b>Progressive disclosure: ${v.implements}</b> — ${esc(reportVerdictSentence(report))}</p>` : ''}
+${reachOf(report) ? `<p id="reach">Reach: ${esc(reachSentence(reachOf(report)!))}</p>` : ''}
 <h2>Tokens per tool</h2>
 ${chart(tokens)}
 <h2>Checks</h2>

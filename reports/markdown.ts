@@ -1,8 +1,8 @@
-import { reportVerdictSentence } from '../src/core/verdict-sentence.js';
+import { reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { sanitizeLine } from '../src/util/text.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
-import { countsLine, entries, notCalledSentences, othersLine, resultName, tableResults } from './group.js';
+import { countsLine, entries, notCalledSentences, reachOf, othersLine, resultName, tableResults } from './group.js';
 
 const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥' };
 const VERDICT = { yes: '✅ yes', partly: '⚠️ partly', no: '❌ no' };
@@ -37,6 +37,7 @@ export function renderMarkdown(report: CheckReport, verbose = false): string {
     '',
     ...(v ? [`**Progressive disclosure: ${VERDICT[v.implements]}** — ${cell(reportVerdictSentence(report))}`, ''] : []),
     ...notCalledSentences(v?.notCalled ?? [], (tools) => tools.join(', ')).flatMap((s) => [`${s.heading[0]!.toUpperCase()}${s.heading.slice(1)}: ${cell(s.text)}.`, '']),
+    ...(reachOf(report) ? [`Reach: ${cell(reachSentence(reachOf(report)!))}`, ''] : []),
     `Target: ${cell(t.command ?? t.url ?? (t.paths ?? []).join(' '))} (${t.kind})${t.serverInfo?.name ? `, server ${cell(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''}`,
     '',
     '| | check | spec | findings |',

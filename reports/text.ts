@@ -1,8 +1,8 @@
-import { reportVerdictSentence } from '../src/core/verdict-sentence.js';
+import { reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../src/generated/report.js';
 import { clip, inlineJson, listing, plural, sanitizeLine, asText } from '../src/util/text.js';
-import { acrossEras, entries, notCalledSentences, othersLine, resultName, resultNames, type Entry } from './group.js';
+import { acrossEras, entries, notCalledSentences, reachOf, othersLine, resultName, resultNames, type Entry } from './group.js';
 import { fenceOffCommands } from './ci-fence.js';
 import { sequenceLines } from './exchange-text.js';
 
@@ -135,6 +135,8 @@ function renderVerdict(report: CheckReport, c: ChalkInstance): string[] {
   const lines = ['', VERDICT_PAINT[v.implements](c).bold(`PROGRESSIVE DISCLOSURE: ${v.implements.toUpperCase()}`), `  ${sanitizeLine(reportVerdictSentence(report))}`];
   if (v.selection) lines.push(c.gray(`  found by their minimal descriptions: ${Math.round(v.selection.top1 * 100)} % of ${plural(v.selection.queries, 'query', 'queries')} from the tools' own descriptions rank their tool first (BM25, MRR ${v.selection.mrr.toFixed(2)})`));
   if (v.notTestable.length) lines.push(c.gray(`  not testable without the resource: ${v.notTestable.join(', ')}`));
+  const reach = reachOf(report);
+  if (reach) lines.push((reach.toolForm && reach.toolFormWorks ? c.gray : c.yellow)(`  ${sanitizeLine(reachSentence(reach))}`));
   // What would prove the unproven criteria: the hint their own finding carries.
   const unprovenIds = new Set((v.unproven ?? []).map((u) => u.id));
   const unprovenHint = report.results.filter((r) => r.status === 'skip' && unprovenIds.has(r.id)).map((r) => [...r.findings].reverse().find((f) => f.level === 'info' && f.hint)?.hint).find((h) => h);

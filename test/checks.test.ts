@@ -1,6 +1,7 @@
 // Every live check, in-process (no process spawned): valid cases pass, each invalid case produces
 // exactly its codes. The fixture servers' own behaviours are reused here; test/fixtures.test.ts
 // runs the same fixtures end to end as processes.
+import { MIRRORS_KEY } from '../src/protocol/tool-form.js';
 import t from 'tap';
 import { join } from 'node:path';
 import { LIVE_CHECKS } from '../checks/index.js';
@@ -55,7 +56,8 @@ function fixtureCases(check: LiveCheck): InvalidCase[] {
     if (fixture.expectation.wholeRunOnly || fixture.expectation.httpLayer || (era && eraOf(check) !== era)) continue;
     // HTTP-only fixtures fail in-process too: every in-process session shares the process.
     // A fixture that breaks a rule of the model: the exploration finds it and shrinks it.
-    const shortest = fixture.modelRule ? MAX_STEPS : undefined;
+    // (A check that is no criterion runs alone without an exploration: its sequences are proven in whole runs.)
+    const shortest = fixture.modelRule && check.spec.criterion !== undefined ? MAX_STEPS : undefined;
     const expected = fixture.expected === 'not-proven' ? { codes: [], notProven: fixture.codes[0]! } : { codes: fixture.codes };
     cases.push({ name: `fixture ${fixture.name}`, server: ref(fixture.overrides, check.needs === 'http' ? 'http' : 'stdio', era), ...expected, ...(shortest ? { shortest } : {}), ...(fixture.cards ? { options: { cardsDir: fixture.cards } } : {}) });
   }
@@ -114,7 +116,7 @@ const CASES: Record<string, { valid?: ValidCase[]; invalid: InvalidCase[] }> = {
   'pd-session-isolation': { invalid: [] },
   'pd-unknown-tool': {
     invalid: [
-      { name: 'available_tools reveals a hidden tool', server: ref(rewriteReads((b) => ('pd_check_no_such_tool' in b ? { ...b, pd_check_no_such_tool: { error: 'not found', available_tools: ['get_note', 'list_notes', 'search_notes', 'create_note', 'update_note', 'delete_note', 'admin_wipe'] } } : b))), codes: ['reveals-hidden-tools'] },
+      { name: 'available_tools reveals a hidden tool', server: ref(rewriteReads((b) => ('pd_check_no_such_tool' in b ? { ...b, pd_check_no_such_tool: { error: 'not found', available_tools: ['get_note', 'list_notes', 'search_notes', 'create_note', 'update_note', 'delete_note', 'get_tool_descriptions', 'admin_wipe'] } } : b))), codes: ['reveals-hidden-tools'] },
     ],
   },
   'pd-token-savings': {
@@ -124,7 +126,7 @@ const CASES: Record<string, { valid?: ValidCase[]; invalid: InvalidCase[] }> = {
   'mcp-tool-names': {
     invalid: [
       { name: 'a space in a name', server: ref(mapTools((t, i) => (i === 0 ? { ...t, name: 'get note' } : t))), codes: ['name-invalid'] },
-      { name: 'names that differ in case', server: ref(mapTools((t, i) => (i === 1 ? { ...t, name: 'GET_NOTE' } : i === 0 ? { ...t, name: 'get_note' } : t))), codes: ['name-case-collision'] },
+      { name: 'names that differ in case', server: ref(mapTools((t) => (t.name === 'get_note' ? { ...t, name: 'GET_NOTE' } : t.name === 'list_notes' ? { ...t, name: 'get_note' } : t))), codes: ['name-case-collision'] },
     ],
   },
   'mcp-tools-pagination': {
@@ -208,6 +210,10 @@ const CASES: Record<string, { valid?: ValidCase[]; invalid: InvalidCase[] }> = {
     ],
   },
   'pd-selection-fidelity': { invalid: [] },
+  'pd-descriptions-tool': {
+    valid: [{ name: 'a server that offers no tool form: skipped, saying so', server: ref({ descriptionsTool: () => undefined }), status: 'skip' }],
+    invalid: [],
+  },
   'mcp-session-lifecycle': { invalid: [] },
   'mcp-origin-validation': { invalid: [] },
   'toolcard-well-known': {
@@ -244,6 +250,11 @@ t.test('a correct server with a server-specific URI scheme (no //) passes every 
   const toReference = (uri: string) => uri.replace(custom, 'resource:///tool_descriptions');
   const server = ref({
     listResources: (state) => referenceBehaviour.listResources(state).map((r) => ({ ...r, uri: custom, description: (r.description ?? '').replaceAll('resource:///tool_descriptions', custom) })),
+    // The tool form says which resource it mirrors: this one.
+    descriptionsTool() {
+      const entry = referenceBehaviour.descriptionsTool.call(this)!;
+      return { ...entry, _meta: { [MIRRORS_KEY]: custom } };
+    },
     readResource(uri, state) {
       const result = referenceBehaviour.readResource.call(this, toReference(uri), state);
       return { contents: result.contents.map((c) => ({ ...c, uri, text: (c as { text: string }).text.replaceAll('resource:///tool_descriptions', custom) })) };

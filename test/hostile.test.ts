@@ -144,7 +144,7 @@ const HTTP: Record<string, Case> = {
   'http-404-session': { code: 1, check: 'pd-minimal-descriptions', proves: /HTTP 404 Not Found \(the server no longer knows this session\)/ },
   'http-html': { code: 3, proves: /HTTP 200 with text\/html instead of JSON-RPC: <!doctype html>/ },
   // Gone mid-run: no verdict, and the connection refused is said.
-  'http-exits-mid-run': { code: 3, proves: /the server went away during the run \(session \w+, after [^)]+\), so no verdict is given: cannot connect to .*connection refused/ },
+  'http-exits-mid-run': { code: 3, proves: /the server went away during the run \((session \w+|a session started ahead)(, after [^)]+)?\), so no verdict is given: cannot connect to .*connection refused/ },
 };
 
 for (const [fixture, c] of Object.entries(HTTP)) {

@@ -1,4 +1,5 @@
 // `mcp-pd-check init` (issue 16): from a real server to a folder the lint passes, without calling a tool.
+import { isToolForm } from '../src/protocol/tool-form.js';
 import t from 'tap';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -51,7 +52,8 @@ t.test('init against server-filesystem: a folder the lint passes, token figures,
   t.match(write['x-review'], /^REVIEW: safety derived from the annotations \(destructiveHint → destructive, human approval required\)/, 'each card carries its review mark');
   t.same([write.safety.side_effect_class, write.safety.human_approval_required], ['destructive', true], 'destructiveHint → destructive, with approval');
   const minimal = JSON.parse(readFileSync(join(out, 'tools-list.minimal.json'), 'utf8')) as { tools: Array<{ inputSchema: Record<string, unknown> }> };
-  t.ok(minimal.tools.every((tool) => !('properties' in tool.inputSchema)), 'the minimal list has no parameter details');
+  t.ok(minimal.tools.every((tool) => !('properties' in tool.inputSchema) || isToolForm(tool)), 'the minimal list has no parameter details (but the tool form\'s: it is called before any fetch)');
+  t.equal((minimal.tools[0] as { name?: string } | undefined)?.name, 'get_tool_descriptions', 'the tool form of the resource comes first');
 
   const lint = await lintJson(out);
   t.equal(lint.code, 0, 'the lint passes');

@@ -17,7 +17,7 @@ const SPY = join(ROOT, 'dist', 'test', 'support', 'spy-server.js');
 const PLAIN_SERVER: Record<string, string> = {
   'pd-minimal-descriptions': 'fail', 'pd-resource-listed': 'fail', 'pd-description-required': 'fail',
   'pd-tools-parameter': 'skip', 'pd-full-descriptions': 'skip', 'pd-missing-tool-selection': 'skip', 'pd-authorization-enforced': 'skip',
-  'pd-session-isolation': 'skip', 'pd-unknown-tool': 'skip', 'pd-token-savings': 'skip',
+  'pd-session-isolation': 'skip', 'pd-unknown-tool': 'skip', 'pd-token-savings': 'skip', 'pd-descriptions-tool': 'skip',
   'mcp-tool-names': 'pass', 'mcp-tools-pagination': 'pass', 'mcp-wire-valid': 'pass',
   'dashdash-server-metadata': 'skip', 'dashdash-tool-metadata': 'skip', 'dashdash-resource-metadata': 'skip', 'dashdash-ai-help': 'skip', 'toolcard-well-known': 'skip',
   'toolcard-files': 'skip', 'mcp-capabilities': 'pass',

@@ -25,7 +25,7 @@ const EXPLORING = explorationSessions('process', DEFAULT_EXPLORE, 1000 * DEFAULT
 
 t.test('a default stdio run starts the processes its plan says: the probe, the clean session, N for the checks, the exploration\'s', async (t) => {
   const plan = sessionPlan(LIVE_CHECKS, { sessions: DEFAULT_SESSIONS.stdio, transport: 'stdio', explore: EXPLORING });
-  t.equal(plan.total, 2 + DEFAULT_SESSIONS.stdio + EXPLORING, 'probe, clean, criterion 6\'s, N − 2 that each fetch one tool, one after they ended, the exploration\'s');
+  t.equal(plan.total, 3 + DEFAULT_SESSIONS.stdio + EXPLORING, 'probe, clean, criterion 6\'s, N − 2 that each fetch one tool, one after they ended, the tool form\'s, the exploration\'s');
   t.equal(plan.upFront, plan.total - 1, 'all but the session started after the others ended start at once');
   t.match(plan.steps.find((s) => s.id === 'exploration'), { sessions: { clean: false, opened: ['X1', 'X2', 'X3'] } }, 'the exploration starts sessions of its own: two, and the idle session');
   const file = join(tempDir(), 'starts');
@@ -72,19 +72,20 @@ t.test('--explain-plan prints the plan and starts nothing', async (t) => {
   const run = await runCli(['--explain-plan', ...server.extra, '--', ...server.args]);
   t.equal(run.code, 0);
   t.equal(starts(file), 0, 'no server was started');
-  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 8 server processes in all\./);
+  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 9 server processes in all\./);
+  t.match(run.stdout, /pd-descriptions-tool\s+S0, S4 new\s+when the server marks a tool form/);
   t.match(run.stdout, /pd-authorization-enforced \(#6\)\s+S0, S1 new/);
   t.match(run.stdout, /pd-session-isolation \(#8\)\s+S0, C, S2 new, S3 after/);
   t.match(run.stdout, /exploration\s+X1–X3 new\s+sequences of operations/);
   t.match(run.stdout, /X1 is the idle session \(--idle\): it fetches and calls one tool, stays idle 2 s/);
   const quiet = await runCli(['--explain-plan', '--idle', '0', ...server.extra, '--', ...server.args]);
-  t.match(quiet.stdout, /7 server processes in all/, 'without the idle session, one process less');
+  t.match(quiet.stdout, /8 server processes in all/, 'without the idle session, one process less');
   t.notMatch(quiet.stdout, /idle session/);
   t.match(run.stdout, /mcp-wire-valid\s+none/);
 
   const http = await runCli(['--explain-plan', '--url', 'http://127.0.0.1:9/mcp', '--only', 'pd-']);
   t.equal(http.code, 0, 'no connection is attempted either');
-  t.match(http.stdout, /Session plan \(http, --sessions 16\): 31 sessions of one server in all\./);
+  t.match(http.stdout, /Session plan \(http, --sessions 16\): 32 sessions of one server in all\./);
   t.match(http.stdout, /S0, C, S2–S15 new, S16 after/);
 });
 

@@ -51,9 +51,10 @@ t.test('the reference server passes every check: the text report on stdout, JSON
   const html = readFileSync(files.html, 'utf8');
   t.notMatch(html, /(src|href)=["']?https?:/i, 'no network resources');
   t.match(html, /<svg id="token-chart"/);
-  t.equal((html.match(/<title>[a-z_]+: full description \d+ tokens<\/title>/g) ?? []).length, 6, 'a full-description bar for each of the six tools');
-  t.equal((html.match(/<title>[a-z_]+: tools\/list \(minimal\) \d+ tokens<\/title>/g) ?? []).length, 6, 'and a tools/list bar');
-  t.match(html, /<p id="verdict" class="verdict yes"><b>Progressive disclosure: yes<\/b> — For clients of 2025-11-25 and 2026-07-28 alike — Yes: all nine progressive-disclosure criteria pass\. tools\/list costs [\d,]+ tokens for 6 tools; their full descriptions [\d,]+ \(\d+ % saved\)\.<\/p>/, 'the verdict on top, with the token figures');
+  // The notebook's six tools and the tool form of the resource.
+  t.equal((html.match(/<title>[a-z_]+: full description \d+ tokens<\/title>/g) ?? []).length, 7, 'a full-description bar for each of the seven tools');
+  t.equal((html.match(/<title>[a-z_]+: tools\/list \(minimal\) \d+ tokens<\/title>/g) ?? []).length, 7, 'and a tools/list bar');
+  t.match(html, /<p id="verdict" class="verdict yes"><b>Progressive disclosure: yes<\/b> — For clients of 2025-11-25 and 2026-07-28 alike — Yes: all nine progressive-disclosure criteria pass\. tools\/list costs [\d,]+ tokens for 7 tools; their full descriptions [\d,]+ \(\d+ % saved\)\.<\/p>/, 'the verdict on top, with the token figures');
   t.equal(report.verdict?.implements, 'yes');
   t.equal((html.match(/<section class="check">/g) ?? []).length, report.results.length, 'every check');
 });

@@ -1,6 +1,7 @@
 // Both protocol eras against a server built on the TypeScript SDK v2 that speaks 2026-07-28 only
 // (it refuses initialize): the checker runs it over stdio and HTTP, init reads it, and `serve`
 // in front of it serves clients of either era with progressive disclosure.
+import { isToolForm } from '../src/protocol/tool-form.js';
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -87,7 +88,7 @@ t.test('a 2026-07-28 client over stdio: the process is its session, so a call wa
   const listed = (await ask('tools/list')).result as { tools: Array<{ inputSchema: Record<string, unknown> }>; resultType: string; ttlMs: number; cacheScope: string };
   t.equal(listed.resultType, 'complete');
   t.equal(listed.cacheScope, 'public', 'the minimal listing is the same for every client');
-  t.ok(listed.tools.every((tool) => !('properties' in tool.inputSchema)), 'tools/list is minimal');
+  t.ok(listed.tools.every((tool) => !('properties' in tool.inputSchema) || isToolForm(tool)), 'tools/list is minimal (but for the tool form of the resource)');
   const call = { name: 'get_note', arguments: { id: '1' } };
   const refused = (await ask('tools/call', call)).result as { isError: boolean; content: unknown };
   t.ok(refused.isError && JSON.stringify(refused.content).includes('TOOL_DESCRIPTION_REQUIRED'), 'refused before the fetch');

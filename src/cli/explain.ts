@@ -8,6 +8,7 @@ import { distance } from './distance.js';
 import { hintOf, templateOf } from '../core/messages.js';
 import { SHARED_MESSAGES } from '../core/findings.js';
 import { CONTEXT_MESSAGES } from '../run/context.js';
+import { CLIENT_REACH_NOTE, CLIENTS } from '../core/client-reach.js';
 
 type AnyCheck = Pick<CheckDefinition<unknown>, 'id' | 'title' | 'spec' | 'needs' | 'messages'>;
 
@@ -19,6 +20,22 @@ const NEEDS: Record<AnyCheck['needs'], string> = {
 };
 
 const OUTCOME = { error: 'a failure fails the run', warning: 'a failure is a warning', info: 'informational only' };
+
+/** `explain reach`: the shipped table of clients (whether their model reads resources), its sources, and how to update it. */
+export function explainReach(json: boolean): string {
+  if (json) return `${JSON.stringify({ clients: CLIENTS, note: CLIENT_REACH_NOTE }, null, 2)}\n`;
+  const width = Math.max(...CLIENTS.map((c) => c.client.length));
+  const rows = CLIENTS.map((c) => `  ${c.client.padEnd(width)}  ${c.readsResources ? 'reads resources' : 'tools only     '}  ${c.how} (${c.source}, ${c.date})`);
+  return [
+    'Which clients let the model read a resource on its own. Progressive disclosure reaches the others only through',
+    'the tool form of the resource (a tool marked in its _meta, such as get_tool_descriptions): see pd-descriptions-tool.',
+    '',
+    ...rows,
+    '',
+    CLIENT_REACH_NOTE,
+    '',
+  ].join('\n');
+}
 
 /** The check called `id`; an unknown id is a usage error that names the closest ones. */
 export function findCheck<T extends AnyCheck>(all: readonly T[], id: string): T {

@@ -25,6 +25,8 @@ export interface PlanOptions {
   sessions: number;
   /** Ids of the checks selected for this run. */
   selected: readonly string[];
+  /** Whether the server marks a tool form of the resource: known once the probe has listed the tools (undefined before). */
+  toolForm?: boolean;
 }
 
 /**

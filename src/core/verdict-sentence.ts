@@ -27,6 +27,23 @@ export function verdictSentence(v: VerdictData): string {
   return `Partly: ${why}.${unproven}${unlisted}${tokens}`;
 }
 
+/**
+ * Which clients a server's progressive disclosure reaches, in one sentence (for the line under
+ * the verdict): every client when it offers a working tool form, else only those whose model reads
+ * resources — with the fix for the others.
+ */
+export function reachSentence(reach: NonNullable<Verdict['reach']>): string {
+  const readers = listWords(reach.readsResources);
+  const others = listWords(reach.toolsOnly);
+  if (reach.toolForm && reach.toolFormWorks) return `reaches every client: ${readers} read the resource; ${others} fetch through ${reach.toolForm}.`;
+  if (reach.toolForm) return `reaches ${readers} (their model reads resources); in ${others} the tool form ${reach.toolForm} is the only way to fetch, and it fails pd-descriptions-tool.`;
+  return `reaches ${readers} (their model reads resources); in ${others} every call will be refused, since their model cannot read a resource — offer the tool form of the resource (README: "Progressive disclosure in every client"), or put mcp-pd-check serve in front.`;
+}
+
+function listWords(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
 /** The unproven criteria, those with the same reason said together: "a, b (why); c, why". */
 function unprovenByReason(unproven: NonNullable<Verdict['unproven']>): string {
   const byWhy = new Map<string, string[]>();

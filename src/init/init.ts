@@ -1,6 +1,7 @@
 import { isPlainObject } from '../protocol/payload.js';
 import { countTokensOf, TOKEN_ENCODING, tokenSaving } from '../util/tokens.js';
 import { minimalListing } from '../rules/minimal-description.js';
+import { DESCRIPTIONS_TOOL, descriptionsToolEntry } from '../protocol/server/payloads.js';
 import { examplesFromText } from './examples.js';
 import { findableDescriptions } from './findable.js';
 import type { SelectionFigures } from '../rules/selection.js';
@@ -98,7 +99,9 @@ export async function planInit(source: InitSource, where: { configPath?: string 
     files.push(json(`tool_descriptions/${name}.json`, full[i]!));
     files.push(json(`.well-known/mcp-tools/${name}.json`, toolCardStub(tool, source)));
   });
-  files.push(json('tools-list.minimal.json', { tools: minimal }));
+  // The tool form of the resource, for clients whose model only calls tools (serve offers it; a server of its own may too).
+  const form = tools.some((t) => t.name === DESCRIPTIONS_TOOL) ? [] : [descriptionsToolEntry()];
+  files.push(json('tools-list.minimal.json', { tools: [...form, ...minimal] }));
   files.push(json('mcp-pd-check.config.json', config(source)));
   files.push({ path: '.github/workflows/mcp-pd-check.yml', content: workflow(where.configPath ?? 'mcp-pd-check.config.json') });
   if (source.aiHelp) files.push({ path: 'SKILL.md', content: skill(source.aiHelp) });

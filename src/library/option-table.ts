@@ -113,6 +113,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { flag: '--host <address>', kind: 'text', library: 'host', commands: ['serve'], default: '127.0.0.1', help: 'the address --listen binds' },
   { flag: '--allowed-origin <origin>', kind: 'text', repeat: true, library: 'allowedOrigins', commands: ['serve'], default: [],
     help: "an Origin --listen accepts besides its own (DNS rebinding protection, on every address bound), e.g. https://app.example.com; its host is then accepted as Host too; repeatable" },
+  { flag: '--no-descriptions-tool', kind: 'boolean', library: 'descriptionsTool', commands: ['serve'], default: true,
+    help: `do not offer the tool form of the resource (${'get_tool_descriptions'}): clients whose model only calls tools (VS Code, Claude Desktop, ChatGPT) then cannot fetch a description, and every call there is refused` },
   { flag: '--request-timeout <s>', kind: 'integer', min: 1, max: 86_400, library: 'requestTimeoutMs', scale: 1000, commands: ['serve'], default: 300,
     help: 'how long a request forwarded to the upstream may wait for its answer; then its client gets an error and the upstream a cancellation' },
   { flag: '--max-message <MB>', kind: 'integer', min: 1, max: 1024, library: 'maxMessageMb', commands: ['serve'], default: 16,

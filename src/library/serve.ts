@@ -37,6 +37,8 @@ export interface ServeOptions {
   maxSessions?: number;
   /** With `listen`: a session idle this long ends, seconds (default 600). */
   sessionIdleSeconds?: number;
+  /** Whether to offer the tool form of the resource, for clients whose model only calls tools (default true). */
+  descriptionsTool?: boolean;
   /** Told of errors that do not stop the proxy. */
   onError?: (err: Error) => void;
 }
@@ -85,7 +87,7 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
     child.onDropped = (why, bytes) => options.onError?.(new Error(why === 'too-large' ? `the upstream server sent a message of ${bytes} bytes, over the limit (--max-message): dropped` : 'the upstream server wrote a line that is not JSON: dropped'));
     upstream = new UpstreamEra(child, options.protocol);
   }
-  hub = new Hub(upstream, folder, { timeoutMs: options.requestTimeoutMs ?? defaultOf<number>('requestTimeoutMs'), ...(options.onError ? { onError: options.onError } : {}) });
+  hub = new Hub(upstream, folder, { timeoutMs: options.requestTimeoutMs ?? defaultOf<number>('requestTimeoutMs'), toolForm: options.descriptionsTool ?? true, ...(options.onError ? { onError: options.onError } : {}) });
   await upstream.start();
   let served: { url?: string; accepts?: string; close(): Promise<void> };
   if (options.listen !== undefined) {

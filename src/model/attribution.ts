@@ -98,6 +98,8 @@ export function attribute(call: RanCall, evidence: Evidence, proven: Map<McpSess
   if (earlier) return brk(CRITERION.grants, earlier.code, { tool, fetched: earlier.read.items.length ? earlier.read.items : 'a read without ?tools=', names: earlier.read.items.length }, [earlier.read.ex]);
   const own = (read: PastRead, code: string, args: Record<string, unknown>) => {
     (proven.get(session) ?? proven.set(session, []).get(session)!).push({ read, code });
+    // A read through the tool form that authorized more than the read it mirrors: the tool form's fault.
+    if (read.ex.method === 'tools/call') return brk(CRITERION.toolForm, 'grants-more', { tool, fetched: read.items.length ? read.items : 'no name' }, [read.ex]);
     return brk(CRITERION.grants, code, args, [read.ex]);
   };
   const refusedRead = reads.find((r) => r.refused && r.items.some((n) => n.trim() === tool));
@@ -136,6 +138,8 @@ function candidateReads(call: RanCall): PastRead[] {
  */
 export function lostGrant(session: McpSession, tool: string, code: string, ex: Exchange, fetch: Exchange | undefined, mixedUp: boolean): RuleBreak {
   const proof = [...(fetch ? [fetch] : []), ex];
+  // A grant the tool form gave (its answer carried the description) that a call did not find: the tool form grants less than the read.
+  if (fetch?.method === 'tools/call') return { check: CRITERION.toolForm, code: 'grants-less', args: { tool }, level: 'fail', tool, proof };
   if (mixedUp) return { check: CRITERION.isolation, code: 'own-grant-refused', args: { session: session.label, tool }, level: 'fail', tool, proof };
   return { check: CRITERION.grants, code: 'grant-not-kept', args: { tool, code }, level: 'fail', tool, proof };
 }

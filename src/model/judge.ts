@@ -57,7 +57,7 @@ interface Live {
  */
 export function judge(world: World, sessions: readonly McpSession[], scope: Scope = ALL_EXCHANGES, prior?: LeftBehind): Judgement {
   const own = [...new Set(sessions)];
-  const all = stepsOf(own, scope);
+  const all = stepsOf(own, scope, world.descriptionsTool);
   const live = new Map<McpSession, Live>();
   // Sessions of an earlier run against the same server (the other protocol era) count as ended ones.
   const ended: Array<{ session: McpSession; grants: ReadonlyMap<string, Exchange | undefined> }> = [...(prior?.ended ?? [])];
@@ -98,9 +98,10 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
       }
       if (!analysis.refused) for (const tool of analysis.returned) state.fetchOf.set(tool, ex);
       if (record) {
-        out.breaks.push(...analysis.breaks);
+        // A read through the tool form is judged against the resource's answer by pd-descriptions-tool, not here.
+        if (ex.method !== 'tools/call') out.breaks.push(...analysis.breaks);
         state.history.push({ kind: 'read', read: { items: op.items, refused: analysis.refused, returned: analysis.refused ? new Set() : analysis.returned, ex } });
-        for (const [tool, where] of analysis.presence) (presence.get(tool) ?? presence.set(tool, []).get(tool)!).push({ presence: where, items: [...new Set(op.items)], unknown: analysis.unknown, ex });
+        if (ex.method !== 'tools/call') for (const [tool, where] of analysis.presence) (presence.get(tool) ?? presence.set(tool, []).get(tool)!).push({ presence: where, items: [...new Set(op.items)], unknown: analysis.unknown, ex });
       }
       return 'ok';
     }
@@ -112,7 +113,7 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
       }
       // A read without a selection grants nothing: a call it authorized is criterion 6's (a failed fetch).
       if (record) state.history.push({ kind: 'read', read: { items: [], refused: false, returned: new Set(), ex } });
-      if (record) {
+      if (record && ex.method !== 'tools/call') {
         out.breaks.push(...analysis.breaks);
         if (analysis.form) out.missingForms.add(analysis.form);
       }
@@ -145,7 +146,7 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
     return 'ok';
   };
 
-  for (const event of timeline(own, scope)) {
+  for (const event of timeline(own, scope, world.descriptionsTool)) {
     if (event.kind === 'end') {
       const state = live.get(event.session);
       if (state) ended.push({ session: event.session, grants: new Map([...state.model.grants].map((t) => [t, state.fetchOf.get(t)])) });
@@ -167,6 +168,9 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
   for (const call of ran) out.breaks.push(attribute(call, evidence, proven));
   for (const l of lost) out.breaks.push(lostGrant(l.step.session, (l.step.op as { tool: string }).tool, l.code, l.step.ex, l.fetch, l.concurrent && l.workedBefore && recovered(l.step, all)));
   out.breaks.push(...presenceBreaks(presence));
+  // A grant the resource's reads break too is the grant store's (criterion 6), not the tool form's:
+  // one defect, one red criterion.
+  if (out.breaks.some((b) => b.check === CRITERION.grants && b.level === 'fail')) out.breaks = out.breaks.filter((b) => b.check !== CRITERION.toolForm);
   out.proofs = proofsOf(observed);
   out.leftBehind = { ended: [...ended, ...[...live].map(([session, state]) => ({ session, grants: new Map([...state.model.grants].map((t) => [t, state.fetchOf.get(t)])) }))], refusedTools };
   return out;
@@ -190,9 +194,10 @@ function recovered(step: Step, all: readonly Step[]): boolean {
 /** A refusal of an unfetched call, with a live session that held the tool then, and an ended one that held it before this session started. */
 function seenRefusal(step: Step, live: Map<McpSession, Live>, ended: ReadonlyArray<{ session: McpSession; grants: ReadonlyMap<string, Exchange | undefined> }>, prior: ReadonlySet<McpSession>): Observed['refusals'][number] {
   const tool = (step.op as { tool: string }).tool;
-  const holder = [...live].find(([s, l]) => s !== step.session && l.model.grants.has(tool));
+  // Of several, the first by name: the same one in every run, whatever the timing.
+  const holder = [...live].filter(([s, l]) => s !== step.session && l.model.grants.has(tool)).sort(([a], [b]) => byLabel(a, b))[0];
   // An earlier run's sessions (the other era's) all count as ended before this run's.
-  const endedHolder = ended.find((e) => e.session !== step.session && e.grants.has(tool) && (prior.has(e.session) || (e.session.endedAt ?? Infinity) <= step.session.startedAt));
+  const endedHolder = ended.filter((e) => e.session !== step.session && e.grants.has(tool) && (prior.has(e.session) || (e.session.endedAt ?? Infinity) <= step.session.startedAt)).sort((a, b) => byLabel(a.session, b.session))[0];
   return {
     session: step.session, tool, ex: step.ex,
     ...(holder ? { heldBy: { session: holder[0], fetch: holder[1].fetchOf.get(tool) } } : {}),
@@ -202,12 +207,17 @@ function seenRefusal(step: Step, live: Map<McpSession, Live>, ended: ReadonlyArr
 
 function ranCall(step: Step, how: RanCall['how'], state: Live, live: Map<McpSession, Live>, ended: ReadonlyArray<{ session: McpSession; grants: ReadonlyMap<string, Exchange | undefined> }>, prior: ReadonlySet<McpSession>): Omit<RanCall, 'beforeAnyRead'> {
   const tool = (step.op as { tool: string }).tool;
-  const holders = [...live].filter(([s, l]) => s !== step.session && l.model.grants.has(tool)).map(([session, l]) => ({ session, fetch: l.fetchOf.get(tool) }));
-  const heldBy = (list: typeof ended) => list.filter((e) => e.session !== step.session && e.grants.has(tool)).map((e) => ({ session: e.session, fetch: e.grants.get(tool) }));
+  const holders = [...live].filter(([s, l]) => s !== step.session && l.model.grants.has(tool)).sort(([a], [b]) => byLabel(a, b)).map(([session, l]) => ({ session, fetch: l.fetchOf.get(tool) }));
+  const heldBy = (list: typeof ended) => list.filter((e) => e.session !== step.session && e.grants.has(tool)).sort((a, b) => byLabel(a.session, b.session)).map((e) => ({ session: e.session, fetch: e.grants.get(tool) }));
   // An earlier run's sessions (the other era's) explain a grant only where this run's do not.
   const ownEnded = heldBy(ended.filter((e) => !prior.has(e.session)));
   const endedHolders = holders.length || ownEnded.length ? ownEnded : heldBy(ended.filter((e) => prior.has(e.session)));
   return { session: step.session, tool, ex: step.ex, how, history: state.history.slice(0, -1), holders, endedHolders };
+}
+
+/** Sessions by name (the same order in every run). */
+function byLabel(a: McpSession, b: McpSession): number {
+  return a.label < b.label ? -1 : a.label > b.label ? 1 : 0;
 }
 
 /**

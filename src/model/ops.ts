@@ -2,6 +2,7 @@ import { afterEndOf } from '../transport/session.js';
 import type { Exchange, JsonObject } from '../transport/types.js';
 import { isPlainObject } from '../protocol/payload.js';
 import { isToolDescriptionsUri } from '../protocol/uri.js';
+import { selectedByCall } from '../protocol/tool-form.js';
 
 /**
  * What the model sees of an exchange: the operation it was. Everything else a session says
@@ -18,15 +19,26 @@ export type Op =
   | { kind: 'after-end'; status?: number }
   | { kind: 'other' };
 
-export function opOf(ex: Exchange): Op {
+/**
+ * `mirror`: the tool form of the resource (src/protocol/tool-form.ts): a call of it is the read it
+ * mirrors, of the names it selects (`uri`: the selection as `?tools=` would say it).
+ */
+export function opOf(ex: Exchange, mirror?: string): Op {
   const ended = afterEndOf(ex);
   if (ended) return { kind: 'after-end', ...(ended.status !== undefined ? { status: ended.status } : {}) };
   const params = isPlainObject(ex.request.params) ? ex.request.params : {};
   switch (ex.method) {
     case 'tools/list':
       return { kind: 'list', ...(typeof params.cursor === 'string' ? { cursor: params.cursor } : {}) };
-    case 'tools/call':
-      return typeof params.name === 'string' ? { kind: 'call', tool: params.name, args: isPlainObject(params.arguments) ? params.arguments : {} } : { kind: 'other' };
+    case 'tools/call': {
+      if (typeof params.name !== 'string') return { kind: 'other' };
+      if (mirror !== undefined && params.name === mirror) {
+        const items = selectedByCall(params.arguments);
+        const uri = `${mirror}(${JSON.stringify(params.arguments ?? {})})`;
+        return items ? { kind: 'read', uri, items } : { kind: 'read-missing', uri };
+      }
+      return { kind: 'call', tool: params.name, args: isPlainObject(params.arguments) ? params.arguments : {} };
+    }
     case 'resources/read': {
       const uri = typeof params.uri === 'string' ? params.uri : '';
       if (!isToolDescriptionsUri(uri)) return { kind: 'other' };

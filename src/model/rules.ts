@@ -113,6 +113,16 @@ export const MODEL_MESSAGES = {
       hint: 'Drop or key grants by session; never persist them beyond the session that made them.',
     },
   },
+  [CRITERION.toolForm]: {
+    'grants-more': {
+      message: "Calling '{tool}' was not refused after the tool form of the resource was called for {fetched} only: the tool form must authorize exactly what a read of the resource with the same selection authorizes.",
+      hint: 'Answer the tool form through the same code as the resource read, and grant exactly the tools whose descriptions it returned.',
+    },
+    'grants-less': {
+      message: "Calling '{tool}' was refused although the tool form of the resource had returned its description in this session: the tool form must authorize what a read of the resource authorizes.",
+      hint: 'Grant the tools whose descriptions the tool form returned, in the caller\'s session, as the resource read does.',
+    },
+  },
   [SESSION_LIFECYCLE]: {
     'ended-session-answered': {
       message: 'A request under the Mcp-Session-Id of {session}, after the checker ended that session with DELETE, was answered with HTTP {status}: a terminated session must be answered 404 (MCP transports, session management).',

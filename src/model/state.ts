@@ -48,13 +48,13 @@ export function readAsServed(world: World, model: SessionModel, names: string[])
   const response = answer.kind === 'answer' ? { jsonrpc: '2.0', id: 0, result: readResult(uri, answer.body) }
     : { jsonrpc: '2.0', id: 0, error: answer.kind === 'refused' ? answer.error : { code: -32002, message: 'Resource not found' } };
   const ex: Exchange = { session: '', method: 'resources/read', request: { jsonrpc: '2.0', id: 0, method: 'resources/read', params: { uri } }, response, durationMs: 0 };
-  transition(world, model, opOf(ex), ex);
+  transition(world, model, opOf(ex, world.descriptionsTool), ex);
 }
 
 /** A session's state now, by the model: its answered exchanges replayed in the order they were sent. */
 export function stateOf(world: World, session: McpSession): SessionModel {
   const model = emptySession();
-  for (const ex of session.exchanges) if (ex.response || ex.noResponse) transition(world, model, opOf(ex), ex);
+  for (const ex of session.exchanges) if (ex.response || ex.noResponse) transition(world, model, opOf(ex, world.descriptionsTool), ex);
   return model;
 }
 
@@ -62,10 +62,10 @@ export function stateOf(world: World, session: McpSession): SessionModel {
  * Whether a read still in flight in `session` may grant `tool` (it names it, or names nothing):
  * until it is answered, whether a call of the tool is fetched is not known.
  */
-export function grantInFlight(session: McpSession, tool: string): boolean {
+export function grantInFlight(session: McpSession, tool: string, mirror?: string): boolean {
   return session.exchanges.some((ex) => {
     if (ex.response || ex.noResponse) return false;
-    const op = opOf(ex);
+    const op = opOf(ex, mirror);
     return op.kind === 'read-missing' || (op.kind === 'read' && op.items.some((n) => n === tool || n.trim() === tool || n.toLowerCase() === tool.toLowerCase()));
   });
 }
@@ -84,7 +84,7 @@ export class SessionStates {
     while (entry.next < session.exchanges.length) {
       const ex = session.exchanges[entry.next]!;
       if (!ex.response && !ex.noResponse) break;
-      transition(world, entry.model, opOf(ex), ex);
+      transition(world, entry.model, opOf(ex, world.descriptionsTool), ex);
       entry.next++;
     }
     return entry.model;

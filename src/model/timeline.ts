@@ -22,11 +22,11 @@ export type Scope = (session: McpSession) => readonly Exchange[];
 export const ALL_EXCHANGES: Scope = (session) => session.exchanges;
 
 /** The steps of sessions, with their times. */
-export function stepsOf(sessions: readonly McpSession[], scope: Scope = ALL_EXCHANGES): Step[] {
+export function stepsOf(sessions: readonly McpSession[], scope: Scope = ALL_EXCHANGES, mirror?: string): Step[] {
   const steps: Step[] = [];
   for (const session of sessions) {
     for (const ex of scope(session)) {
-      const op = opOf(ex);
+      const op = opOf(ex, mirror);
       const times = timesOf(ex);
       if (op.kind === 'other' || !times) continue;
       steps.push({ session, ex, op, sent: times.sent, done: times.done ?? Number.POSITIVE_INFINITY });
@@ -39,7 +39,7 @@ export function stepsOf(sessions: readonly McpSession[], scope: Scope = ALL_EXCH
  * The run as events: each session's steps grouped where they were in flight together (a group's
  * steps may have taken effect in any order the model allows), and each session's end.
  */
-export function timeline(sessions: readonly McpSession[], scope: Scope = ALL_EXCHANGES): Event[] {
+export function timeline(sessions: readonly McpSession[], scope: Scope = ALL_EXCHANGES, mirror?: string): Event[] {
   const events: Event[] = [];
   const open = new Map<McpSession, { steps: Step[]; until: number }>();
   const flush = (session: McpSession) => {
@@ -47,7 +47,7 @@ export function timeline(sessions: readonly McpSession[], scope: Scope = ALL_EXC
     if (group) events.push({ kind: 'group', session, steps: group.steps, at: group.steps[0]!.sent });
     open.delete(session);
   };
-  for (const step of stepsOf(sessions, scope)) {
+  for (const step of stepsOf(sessions, scope, mirror)) {
     const group = open.get(step.session);
     if (group && step.sent < group.until) {
       group.steps.push(step);

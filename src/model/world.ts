@@ -21,6 +21,8 @@ export interface World {
   schemas: ReadonlyMap<string, unknown>;
   /** Tools marked read-only (their examples are called for real; a rejected example is a broken contract). */
   readOnly: ReadonlySet<string>;
+  /** The tool form of the resource: a call of it is the read it mirrors (DESIGN, "The tool form of the resource"). */
+  descriptionsTool?: string;
 }
 
 /** The state of one session in the model: its grants, and the tools whose state an answer left open. */
@@ -58,6 +60,8 @@ export const CRITERION = {
   refusal: 'pd-description-required',
   isolation: 'pd-session-isolation',
   unknown: 'pd-unknown-tool',
+  /** The tool form of the resource (this project's convention): its grants must be the read's. */
+  toolForm: 'pd-descriptions-tool',
 } as const;
 
 /** MCP's session management over Streamable HTTP: the model's rule of an ended session (404) belongs to it. */

@@ -232,6 +232,14 @@ export class CallDoor {
     return { args: {} };
   }
 
+  /**
+   * A read through the tool form of the resource (`tool`, marked by the server): a call of a
+   * read-only tool that the model takes as the read it mirrors, not as a call (no ledger entry).
+   */
+  readThroughTool(session: McpSession, tool: string, names: string[] | undefined): Promise<Exchange> {
+    return session.callTool(tool, names === undefined ? {} : { tools: names });
+  }
+
   /** Records that a phase or check chose not to call `tool`, and why (its own reason, for the report). */
   decline(tool: string, by: string, why: string): void {
     this.ledger.refusedToCall.push({ tool, by, fetched: false, why, because: 'declined' });

@@ -1,4 +1,4 @@
-import { severityOf, readsTraffic, type Fact } from '../core/check.js';
+import { opensOf, severityOf, readsTraffic, type Fact } from '../core/check.js';
 import { checkLimit, resultOf, runWork, statusOf, type Outcome, type RunDeadline } from '../core/execute.js';
 import { FindingSink, SHARED_MESSAGES } from '../core/findings.js';
 import type { RunHooks } from '../core/hooks.js';
@@ -29,7 +29,16 @@ export class CheckRuns {
 
   constructor(private readonly run: Run, checks: readonly LiveCheck[], private readonly hooks: RunHooks = {}, private readonly deadline?: RunDeadline) {
     this.states = checks.map((check) => ({ check, outcome: {}, durationMs: 0 }));
+    // Each check's sessions are named as the session plan numbers them: the same in every run.
+    let next = 0;
+    const planOptions = { sessions: run.options.sessions, selected: checks.map((c) => c.id), toolForm: true };
+    for (const check of checks) {
+      const count = opensOf(check, planOptions) + (check.fresh ?? 0);
+      this.labels.set(check.id, Array.from({ length: count }, () => `s${++next}`));
+    }
   }
+
+  private readonly labels = new Map<string, string[]>();
 
   /** Starts every check that does not read the traffic; resolves when all of them have ended. */
   runChecks(): Promise<void> {
@@ -107,7 +116,7 @@ export class CheckRuns {
       return;
     }
     this.hooks.onCheckStart?.(check, this.started++, this.states.length);
-    const ctx = new LiveContext(this.run, check, check.messages, severityOf(check.spec.level));
+    const ctx = new LiveContext(this.run, check, check.messages, severityOf(check.spec.level), [...(this.labels.get(check.id) ?? [])]);
     state.ctx = ctx;
     const started = performance.now();
     state.outcome = await runWork(ctx, () => check.run(ctx), checkLimit(this.deadline));

@@ -34,11 +34,16 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
   /** Work to do once every other check has run (its sessions stay open until then). */
   readonly deferred: Array<() => Promise<void>> = [];
 
+  /**
+   * `labels`: the names of the sessions it opens, from the session plan (s1, s2… in check order),
+   * so that a session has the same name in every run whatever the timing.
+   */
   constructor(
     private readonly run: Run,
     private readonly check: { id: string; reads?: readonly Fact[]; clean?: boolean },
     messages: Messages,
     failLevel: FindingLevel,
+    private readonly labels: string[] = [],
   ) {
     super({ ...CONTEXT_MESSAGES, ...messages }, failLevel);
   }
@@ -79,7 +84,7 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
 
   /** A new, initialized session with no authorizations. */
   async session(options?: OpenOptions): Promise<McpSession> {
-    const session = await this.run.open(options);
+    const session = await this.run.open(options, this.labels.shift());
     this.opened.push(session);
     return session;
   }
@@ -108,6 +113,13 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
   call(session: McpSession, tool: string, request: { intent?: CallIntent; entry?: JsonObject } = {}): Promise<Exchange | undefined> {
     this.reads('unfetched-calls');
     return this.run.door.call(session, tool, { by: this.check.id, ...request });
+  }
+
+  /** A read through the tool form of the resource (the tool the server marks; `names` undefined: no selection). */
+  readThroughTool(session: McpSession, names: string[] | undefined): Promise<Exchange> {
+    const form = this.run.discovery.descriptionsTool;
+    if (!form) throw new Error(`check ${this.check.id} reads through the tool form, but the server marks none`);
+    return this.run.door.readThroughTool(session, form.name, names);
   }
 
   /** The calls the door made for this check so far. */

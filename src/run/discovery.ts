@@ -3,6 +3,7 @@ import type { McpSession } from '../transport/session.js';
 import type { Exchange, JsonObject } from '../transport/types.js';
 import { isToolDescriptionsUri } from '../protocol/uri.js';
 import { isPlainObject } from '../protocol/payload.js';
+import { toolFormOf } from '../protocol/tool-form.js';
 import type { Era } from '../transport/era.js';
 
 /** What one probe session learned about the server: the run's first fact, frozen once made. */
@@ -25,6 +26,8 @@ export interface Discovery {
   resourcesProblem?: string;
   /** The listed tool_descriptions resource, if any. */
   descriptionsResource?: JsonObject & { uri: string };
+  /** The tool marked as the tool form of the resource (its name, and the resource it says it mirrors), if any. */
+  descriptionsTool?: { name: string; mirrors: string };
 }
 
 /**
@@ -63,6 +66,8 @@ export async function discover(target: Target, onStarted: () => void = () => {},
       resourcesProblem: resources.problem,
       descriptionsResource: listed as Discovery['descriptionsResource'],
     };
+    const form = toolFormOf(toolEntries);
+    if (form) discovery.descriptionsTool = form;
     return { discovery: freezeDiscovery(discovery), session };
   } catch (err) {
     await session.close();
@@ -76,7 +81,7 @@ export async function discover(target: Target, onStarted: () => void = () => {},
  */
 function freezeDiscovery(d: Discovery): Discovery {
   for (const list of [d.initializeExchanges, d.toolsExchanges, d.resourcesExchanges]) Object.freeze(list);
-  for (const value of [d.tools, d.toolNames, d.resources, d.capabilities, d.initializeResult, d.serverInfo, d.descriptionsResource]) deepFreeze(value);
+  for (const value of [d.tools, d.toolNames, d.resources, d.capabilities, d.initializeResult, d.serverInfo, d.descriptionsResource, d.descriptionsTool]) deepFreeze(value);
   return Object.freeze(d);
 }
 

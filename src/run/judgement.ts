@@ -32,7 +32,7 @@ export async function judgeRun(run: Run, deps: ExploreDeps, sinkOf: SinkOf, judg
   mergeExploration(sinkOf, exploration.found);
   const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
   const lab = laboratory(deps, world, exploration.seed, until);
-  const shrunk = lab ? await shortestOfHistory(lab, judgement.breaks, own, sinkOf, MAX_SHRUNK - exploration.found.length) : { found: [], replays: 0 };
+  const shrunk = lab ? await shortestOfHistory(lab, judgement.breaks, own, sinkOf, MAX_SHRUNK - exploration.found.length, world.descriptionsTool) : { found: [], replays: 0 };
   exploration.replays += shrunk.replays;
   exploration.found.push(...shrunk.found);
   mergeExploration(sinkOf, shrunk.found);
@@ -42,7 +42,7 @@ export async function judgeRun(run: Run, deps: ExploreDeps, sinkOf: SinkOf, judg
  * Shortest sequences for rules the checks broke and the exploration did not shrink (one per
  * criterion and code, at most `room`), replayed from the checks' own histories.
  */
-async function shortestOfHistory(lab: Lab, breaks: readonly RuleBreak[], sessions: readonly McpSession[], sinkOf: SinkOf, room: number): Promise<{ found: Found[]; replays: number }> {
+async function shortestOfHistory(lab: Lab, breaks: readonly RuleBreak[], sessions: readonly McpSession[], sinkOf: SinkOf, room: number, mirror?: string): Promise<{ found: Found[]; replays: number }> {
   const out: { found: Found[]; replays: number } = { found: [], replays: 0 };
   const done = new Set<string>();
   for (const brk of breaks) {
@@ -51,7 +51,7 @@ async function shortestOfHistory(lab: Lab, breaks: readonly RuleBreak[], session
     const sink = sinkOf(brk.check);
     if (done.has(key) || !sink || sink.findings.some((f) => f.code === brk.code && f.sequence)) continue;
     done.add(key);
-    const moves = historyOf(brk, sessions);
+    const moves = historyOf(brk, sessions, mirror);
     if (!moves) continue;
     // The very rule the finding names: its sequence goes beside it.
     const { found, replays } = await shortest(lab, moves, brk, [], undefined, true);

@@ -4,7 +4,7 @@ import type { RunHooks } from '../core/hooks.js';
 import { buildReport } from '../core/build-report.js';
 import type { CheckReport, ExplorationSummary, ReportOptions } from '../generated/report.js';
 import { explore, explorationSessions, type ExploreDeps, type Exploration } from '../model/explore/explore.js';
-import { TargetUnavailableError, type Target } from '../transport/target.js';
+import { SPARE, TargetUnavailableError, type Target } from '../transport/target.js';
 import type { LiveCheck } from './check.js';
 import type { McpSession } from '../transport/session.js';
 import { MODERN_ERA, type Era } from '../transport/era.js';
@@ -34,11 +34,11 @@ export function selectionOf(checks: readonly LiveCheck[], options: Pick<LiveOpti
  * How many sessions a run opens besides the probe at first: the clean session (if some check uses
  * it), the checks' own, and the exploration's (it runs beside the checks).
  */
-export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'sessions' | 'explore' | 'idleMs'>, cheapSessions = false): number {
+export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'sessions' | 'explore' | 'idleMs'>, cheapSessions = false, toolForm = false): number {
   const clean = checks.some((c) => c.clean || c.reads?.includes('unfetched-calls')) ? 1 : 0;
   const selected = checks.map((c) => c.id);
   const exploring = selectionOf(checks, options).explores ? explorationSessions(cheapSessions ? 'cheap' : 'process', options.explore, options.idleMs).live : 0;
-  return clean + exploring + checks.reduce((sum, c) => sum + opensOf(c, { sessions: options.sessions, selected }), 0);
+  return clean + exploring + checks.reduce((sum, c) => sum + opensOf(c, { sessions: options.sessions, selected, toolForm }), 0);
 }
 
 /**
@@ -83,7 +83,8 @@ export async function checkTarget(
     target.onLost?.(() => void target.dispose());
     const { discovery, session } = await withinDeadline(discover(target, ticker, extra.probe), deadline);
     throwIfLost(target);
-    if (discovery.descriptionsResource) target.reserve(plannedOpens(checks, options, cheap));
+    // What the probe learnt: a resource to explore, a tool form to check (each a session or more of its own).
+    if (discovery.descriptionsResource || discovery.descriptionsTool) target.reserve(plannedOpens(checks, options, cheap, discovery.descriptionsTool !== undefined));
     try {
       const run = new Run(target, options, session, discovery);
       const runs = new CheckRuns(run, checks, extra.hooks, deadline);
@@ -92,6 +93,7 @@ export async function checkTarget(
         get resource() { return run.descriptions?.resource?.uri; },
         call: (s, tool) => run.door.call(s, tool, { by: 'exploration' }),
         callable: (tool, fetched) => !('skip' in run.door.plan(tool, fetched)),
+        readThroughTool: (s, tool, names) => run.door.readThroughTool(s, tool, names),
         ...(extra.prior ? { prior: extra.prior } : {}),
       };
       let exploration: Exploration | undefined;
@@ -257,7 +259,7 @@ async function settledBy<T>(outcome: Promise<T>, deadline: RunDeadline | undefin
 function throwIfLost(target: Target): void {
   const lost = target.lostSession?.();
   if (!lost?.lost) return;
-  const where = `session ${lost.label}${lost.lost.after ? `, after ${lost.lost.after}` : ''}`;
+  const where = `${lost.label === SPARE ? 'a session started ahead' : `session ${lost.label}`}${lost.lost.after ? `, after ${lost.lost.after}` : ''}`;
   throw new TargetUnavailableError(`the server went away during the run (${where}), so no verdict is given: ${lost.lost.reason}`);
 }
 

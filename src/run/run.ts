@@ -38,7 +38,7 @@ export class Run {
     this.door = new CallDoor({
       tools: () => this.toolFacts,
       granted: (session, tool) => this.states.of(this.currentWorld, session).grants.has(tool),
-      grantInFlight,
+      grantInFlight: (session, tool) => grantInFlight(session, tool, this.currentWorld.descriptionsTool),
       options: { safeCalls: options.safeCalls, allowDestructive: options.allowDestructive ?? false },
     });
     this.produce('discovery', discovery);
@@ -96,14 +96,14 @@ export class Run {
     return this.states.of(this.currentWorld, session).grants.has(tool);
   }
 
-  /** A label no other session of the run has: s1, s2… */
-  nextLabel(prefix = 's'): string {
+  /** A label no other session of the run has, beyond those the plan gave the checks (s1, s2…): n1, n2… */
+  nextLabel(prefix = 'n'): string {
     return `${prefix}${++this.labels}`;
   }
 
-  /** A new, initialized session with no authorizations. */
-  open(options?: OpenOptions): Promise<McpSession> {
-    return this.target.open(this.nextLabel(), options);
+  /** A new, initialized session with no authorizations, named `label` (the check's from the plan: the same in every run). */
+  open(options?: OpenOptions, label = this.nextLabel()): Promise<McpSession> {
+    return this.target.open(label, options);
   }
 
   /**
@@ -113,7 +113,7 @@ export class Run {
    * the checker's own name share what they fetched (shown leaking).
    */
   cleanSession(): Promise<McpSession> {
-    this.clean ??= this.target.open(this.nextLabel('c'), this.target.cheapSessions ? { clientInfo: CLEAN_CLIENT } : {});
+    this.clean ??= this.target.open('c1', this.target.cheapSessions ? { clientInfo: CLEAN_CLIENT } : {});
     return this.clean;
   }
 

@@ -69,9 +69,13 @@ export class ToolFacts {
     return exampleArguments(entry ?? this.full.get(name));
   }
 
-  /** The tools a check may call: all of them, or only read-only ones under `--safe-calls`; never a name with a comma (it cannot be fetched). */
+  /**
+   * The tools a check may call: all of them, or only read-only ones under `--safe-calls`; never a
+   * name with a comma (it cannot be fetched), nor the tool form of the resource (a call of it is a read).
+   */
   callable(safeCalls: boolean): string[] {
-    return this.names.filter((n) => !n.includes(',') && (!safeCalls || this.isReadOnly(n)));
+    const form = this.discovery.descriptionsTool?.name;
+    return this.names.filter((n) => !n.includes(',') && n !== form && (!safeCalls || this.isReadOnly(n)));
   }
 
   /** The order calls go in: read-only tools first, destructive ones last. */

@@ -4,6 +4,8 @@ import type { CheckResult, SelectionFigures, TokenFigures } from '../generated/r
 import type { VerdictData } from '../core/verdict-sentence.js';
 import type { CallLedger } from './call-door.js';
 import type { ResolvedResource } from './facts.js';
+import { CLIENTS } from '../core/client-reach.js';
+import { CRITERION } from '../model/world.js';
 
 /**
  * Does the server implement progressive disclosure? `yes` when the nine criteria pass, each proven
@@ -18,7 +20,8 @@ export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], 
   const failed = ran.filter((r) => r.status === 'fail');
   const failing = failed.map((r) => r.id);
   const failingCriteria = failed.map((r) => r.spec.criterion ?? 0);
-  const notTestable = ran.filter((r) => r.status === 'skip' && r.findings.some((f) => f.code === 'not-testable')).map((r) => r.id);
+  // Every check the missing resource leaves untested (the criteria, and the tool form's).
+  const notTestable = results.filter((r) => r.status === 'skip' && r.findings.some((f) => f.code === 'not-testable')).map((r) => r.id);
   const notApplicable = ran.filter((r) => r.status === 'skip' && r.findings.some((f) => f.code === 'not-applicable-era')).map((r) => r.id);
   // Left without proof (nothing the run saw shows the rule holds, or the check could not finish):
   // said, never counted as failing, never a pass.
@@ -42,9 +45,17 @@ export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], 
     failing, failingCriteria, notTestable, criteriaRun: ran.length, ...(unproven.length ? { unproven } : {}), ...(notApplicable.length ? { notApplicable, era: discovery.era } : {}),
     ...(resource ? { resource } : {}), ...(tokens ? { tokens } : {}), ...(selection ? { selection } : {}), ...(notCalled.length ? { notCalled } : {}),
   };
+  // Which clients that reaches: those whose model reads resources, and the others through the tool form.
+  const form = discovery.descriptionsTool?.name;
+  const formResult = form ? results.find((r) => r.id === CRITERION.toolForm) : undefined;
+  const reach = {
+    readsResources: CLIENTS.filter((c) => c.readsResources).map((c) => c.client),
+    toolsOnly: CLIENTS.filter((c) => !c.readsResources).map((c) => c.client),
+    ...(form ? { toolForm: form, toolFormWorks: formResult === undefined || formResult.status === 'pass' || formResult.status === 'warn' } : {}),
+  };
   if (!resource && !discovery.descriptionsResource && calls.refusals === 0) {
     return { implements: 'no', ...data, ...(calls.ranUnfetched ? { unfetchedCallRan: calls.ranUnfetched } : {}) };
   }
   // Yes is said only of what was proven: a criterion left unproven keeps it at partly (no failure).
-  return { implements: !failing.length && !unproven.length && ran.length === 9 ? 'yes' : 'partly', ...data };
+  return { implements: !failing.length && !unproven.length && ran.length === 9 ? 'yes' : 'partly', ...data, reach };
 }

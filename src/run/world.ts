@@ -22,5 +22,6 @@ export function worldOf(d: Discovery, descriptions?: Descriptions): World {
     descriptions: full,
     schemas: new Map(d.toolNames.map((n) => [n, facts.schema(n)])),
     readOnly: facts.readOnly,
+    ...(d.descriptionsTool ? { descriptionsTool: d.descriptionsTool.name } : {}),
   };
 }

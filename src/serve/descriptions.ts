@@ -6,6 +6,7 @@ import { InputError } from '../core/input-error.js';
 import { minimalListing } from '../rules/minimal-description.js';
 import { isPlainObject } from '../protocol/payload.js';
 import type { Catalog } from '../protocol/server/disclosure.js';
+import { DESCRIPTIONS_TOOL, descriptionsToolEntry, descriptionsToolFull } from '../protocol/server/payloads.js';
 
 export type Tool = Record<string, unknown> & { name: string };
 
@@ -52,10 +53,12 @@ function parse(file: string): unknown {
 export class Disclosed implements Catalog {
   readonly descriptions = new Map<string, Record<string, unknown>>();
   readonly minimal: Array<Record<string, unknown>> = [];
+  /** The tool form of the resource that serve offers (src/protocol/tool-form.ts), unless told not to or the upstream has a tool of its name. */
+  readonly descriptionsTool?: string;
 
-  constructor(upstream: Tool[], folder?: DescriptionFolder) {
+  constructor(upstream: Tool[], folder?: DescriptionFolder, toolForm = true) {
     const listed = new Set(upstream.map((t) => t.name));
-    const stray = folder ? [...folder.full.keys()].filter((name) => !listed.has(name)) : [];
+    const stray = folder ? [...folder.full.keys()].filter((name) => !listed.has(name) && name !== DESCRIPTIONS_TOOL) : [];
     if (stray.length) {
       throw new InputError(`--descriptions has ${stray.length === 1 ? 'a description' : 'descriptions'} of ${stray.map((n) => `'${n}'`).join(', ')}, which the upstream server does not list; delete ${stray.length === 1 ? 'it' : 'them'} or run init again`);
     }
@@ -64,6 +67,13 @@ export class Disclosed implements Catalog {
       const full = folder?.full.get(tool.name) ?? fullFromUpstream(tool);
       this.descriptions.set(tool.name, full);
       this.minimal.push(folder?.minimal?.get(tool.name) ?? minimalListing(tool));
+    }
+    // The tool form is serve's to offer (a folder's tools-list.minimal.json may list it too).
+    if (toolForm && !listed.has(DESCRIPTIONS_TOOL)) {
+      this.descriptionsTool = DESCRIPTIONS_TOOL;
+      // First: it is called first, and a client that reads one page of the list sees it.
+      this.minimal.unshift(descriptionsToolEntry());
+      this.descriptions.set(DESCRIPTIONS_TOOL, descriptionsToolFull(upstream.map((t) => t.name)));
     }
   }
 

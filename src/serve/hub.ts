@@ -5,7 +5,8 @@
 // and none sees, answers or steers another's traffic.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { answerRead, DESCRIPTIONS_RESOURCE, gateCall, readResult } from '../protocol/server/disclosure.js';
+import { answerRead, answerToolForm, DESCRIPTIONS_RESOURCE, gateCall, readResult, toolFormResult } from '../protocol/server/disclosure.js';
+import { DESCRIPTIONS_TOOL, workflowInstructions } from '../protocol/server/payloads.js';
 import { EraFront } from '../protocol/server/era-front.js';
 import type { JsonObject } from '../transport/types.js';
 import { Disclosed, type DescriptionFolder, type Tool } from './descriptions.js';
@@ -21,6 +22,8 @@ const METHOD_NOT_FOUND = -32601;
 export interface HubOptions {
   /** How long a request forwarded upstream may wait for its answer (ms): then its client gets an error and the upstream a cancellation. */
   timeoutMs?: number;
+  /** Whether serve offers the tool form of the resource (default true). */
+  toolForm?: boolean;
   /** Told of errors that do not stop the proxy. */
   onError?: (err: Error) => void;
 }
@@ -39,6 +42,7 @@ export class Hub {
   /** Why the upstream is gone, once it is: requests then get this at once. */
   private gone?: string;
   private readonly timeoutMs: number;
+  private readonly toolForm: boolean;
   private readonly onError: (err: Error) => void;
 
   /** Settles with the first listing of the upstream's tools (an InputError when the folder does not match it). */
@@ -47,6 +51,7 @@ export class Hub {
 
   constructor(private readonly upstream: Transport, private readonly folder?: DescriptionFolder, options: HubOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 300_000;
+    this.toolForm = options.toolForm ?? true;
     this.onError = options.onError ?? (() => {});
     upstream.onmessage = (message) => this.fromUpstream(message as unknown);
     this.firstListing = new Promise((resolve, reject) => {
@@ -121,7 +126,7 @@ export class Hub {
   /** The upstream's tools, disclosed; loaded once, and again after tools/list_changed. */
   tools(): Promise<Disclosed> {
     if (!this.disclosed) {
-      const disclosed = this.listUpstream().then((tools) => new Disclosed(tools, this.folder));
+      const disclosed = this.listUpstream().then((tools) => new Disclosed(tools, this.folder, this.toolForm));
       disclosed.then(() => this.settleFirst(), (err: Error) => {
         this.listingError = err;
         this.settleFirst(err);
@@ -192,9 +197,18 @@ export class Hub {
       case 'tools/list':
         // Stage 1 (§3.1): the minimal list, whole, in every state of the session.
         return reply({ tools: (await this.tools()).minimal });
-      case 'resources/templates/list':
-        if (!this.upstreamResources) return reply({ resourceTemplates: [] });
-        break;
+      case 'resources/templates/list': {
+        // The resource as a template a client can fill in (`?tools=`), then the upstream's own.
+        const template = { uriTemplate: `${DESCRIPTIONS_RESOURCE.uri}{?tools}`, name: 'Tool descriptions', description: 'Full descriptions of the named tools (comma-separated): fetch one before calling its tool.', mimeType: 'application/json' };
+        if (!this.upstreamResources) return reply({ resourceTemplates: [template] });
+        return this.forward(client, message, (answer) => {
+          // An upstream that has resources but no templates: ours alone.
+          if (answer.error) return { jsonrpc: '2.0', id: answer.id, result: { resourceTemplates: [template] } };
+          const result = answer.result as { resourceTemplates?: unknown[] } | undefined;
+          if (message.params?.cursor === undefined && result && Array.isArray(result.resourceTemplates)) result.resourceTemplates = [template, ...result.resourceTemplates];
+          return answer;
+        });
+      }
       case 'resources/read': {
         // The server side of progressive disclosure, as the reference server runs it: exactly the
         // requested names (§4.4, §6.3); a read grants exactly what it returned.
@@ -221,7 +235,15 @@ export class Hub {
         const name = String(message.params?.name);
         const disclosed = await this.tools();
         if (!disclosed.full(name)) return fail(INVALID_PARAMS, `Unknown tool: ${JSON.stringify(name).slice(0, 130)}`);
-        const refused = gateCall(name, disclosed, (tool) => !client.gated || client.grants.has(tool));
+        if (name === disclosed.descriptionsTool) {
+          // The tool form of the resource: what a read of the same selection answers, and grants.
+          const answer = answerToolForm(message.params?.arguments, disclosed);
+          if (answer.kind === 'refused') return fail(answer.error.code, answer.error.message, answer.error.data);
+          if (answer.kind !== 'answer') return fail(INVALID_PARAMS, `Unknown tool: ${name}`);
+          for (const granted of answer.grants) client.grants.add(granted);
+          return reply(toolFormResult(answer));
+        }
+        const refused = gateCall(name, disclosed, (tool) => !client.gated || client.grants.has(tool), disclosed.descriptionsTool);
         if (refused) return reply(refused);
         break;
       }
@@ -267,7 +289,9 @@ export class Hub {
     const capabilities = { ...((result.capabilities ?? {}) as Record<string, unknown>) };
     this.upstreamResources ??= capabilities.resources !== undefined;
     if (capabilities.resources === undefined) capabilities.resources = {};
-    this.initResult = { ...result, capabilities };
+    // The workflow, where clients put it before the model (after the upstream's own words).
+    const instructions = [typeof result.instructions === 'string' ? result.instructions : '', workflowInstructions(this.toolForm ? DESCRIPTIONS_TOOL : undefined)].filter(Boolean).join('\n\n');
+    this.initResult = { ...result, capabilities, instructions };
     return { ...reply, result: this.initResult };
   }
 

@@ -87,6 +87,8 @@ export interface ExploreDeps {
   call(session: McpSession, tool: string): Promise<Exchange | undefined>;
   /** Whether the door would call `tool` in a session that has not (`fetched` false) or has fetched it. */
   callable(tool: string, fetched: boolean): boolean;
+  /** A read through the tool form of the resource (replays of a fetch made that way). */
+  readThroughTool?(session: McpSession, tool: string, names: string[]): Promise<Exchange>;
   /** Which exchanges of each session the exploration sent. */
   marks: ExplorationMarks;
   /** What an earlier run against the same server left behind (the other protocol era's sessions). */
@@ -97,7 +99,10 @@ export interface ExploreDeps {
 export function laboratory(deps: ExploreDeps, world: World, seed: number, until: number): Lab | undefined {
   const { target, marks } = deps;
   if (!deps.resource) return undefined;
-  const stage: Stage = { open: (label) => target.open(label), reserve: (count) => target.reserve(count), resource: deps.resource, call: (session, tool) => deps.call(session, tool), mark: (session) => marks.mark(session) };
+  const stage: Stage = {
+    open: (label) => target.open(label), reserve: (count) => target.reserve(count), resource: deps.resource, call: (session, tool) => deps.call(session, tool), mark: (session) => marks.mark(session),
+    ...(deps.readThroughTool ? { readThroughTool: deps.readThroughTool } : {}),
+  };
   // Judged with the checks' sessions (as they are when it is judged): what they hold shows where a grant came from.
   const judged = (played: Played) => {
     const context = target.sessionsStarted().filter((s) => !marks.openedBy(s) && !played.sessions.includes(s));
@@ -256,7 +261,8 @@ export async function explore(deps: ExploreDeps, world: World, options: ExploreO
   const lab = laboratory(deps, world, options.seed, options.until);
   if (!lab) return { ...out, skipped: 'no tool_descriptions resource answers' };
   const byRank = (t: string) => (world.readOnly.has(t) ? 0 : 1);
-  const callable = world.tools.filter((t) => !t.includes(',') && deps.callable(t, false) && deps.callable(t, true)).sort((a, b) => byRank(a) - byRank(b));
+  // The tool form of the resource is read through, not called (a call of it is a read).
+  const callable = world.tools.filter((t) => !t.includes(',') && t !== world.descriptionsTool && deps.callable(t, false) && deps.callable(t, true)).sort((a, b) => byRank(a) - byRank(b));
   const limits = explorationSessions(options.sessions, options.budget);
   const { moves, blocks } = generate({ world, tools: world.tools.filter((t) => !t.includes(',')), callable, readOnly: callable.filter((t) => world.readOnly.has(t)), liveSessions: limits.live, totalSessions: limits.total, maxPauseMs: MAX_PAUSE_MS, idleMs: options.idleMs ?? 0, endsMatter: options.sessions === 'cheap' }, new Random(options.seed), options.budget);
   // The run started its sessions ahead (they are in its plan): no reservation of its own here.

@@ -16,7 +16,7 @@ const MAX_MOVES = 40;
  * the sessions whose exchanges the break's proof holds, in time order, with their ends and the
  * pauses between their steps. Undefined when nothing of it can be replayed.
  */
-export function historyOf(brk: RuleBreak, sessions: readonly McpSession[]): Move[] | undefined {
+export function historyOf(brk: RuleBreak, sessions: readonly McpSession[], mirror?: string): Move[] | undefined {
   const diverging = brk.proof[brk.proof.length - 1];
   const until = diverging ? timesOf(diverging)?.sent : undefined;
   if (!diverging || until === undefined) return undefined;
@@ -26,8 +26,8 @@ export function historyOf(brk: RuleBreak, sessions: readonly McpSession[]): Move
     for (const ex of session.exchanges) {
       const sent = timesOf(ex)?.sent;
       if (sent === undefined || sent > until || afterEndOf(ex)) continue;
-      const op = opOf(ex);
-      const move: Move | undefined = op.kind === 'read' ? { kind: 'fetch', session: n, names: op.items }
+      const op = opOf(ex, mirror);
+      const move: Move | undefined = op.kind === 'read' ? { kind: 'fetch', session: n, names: op.items, ...(ex.method === 'tools/call' && mirror ? { viaTool: mirror } : {}) }
         : op.kind === 'read-missing' ? { kind: 'missing', session: n, empty: op.uri.includes('tools=') }
         : op.kind === 'call' ? { kind: 'call', session: n, tool: op.tool }
         : op.kind === 'list' ? { kind: 'list', session: n }

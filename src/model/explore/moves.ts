@@ -4,7 +4,8 @@
  * run, judged and shrunk.
  */
 export type Move =
-  | { kind: 'fetch'; session: number; names: string[] }
+  /** A read of `?tools=`; `viaTool`: through the tool form of the resource (a call of that tool). */
+  | { kind: 'fetch'; session: number; names: string[]; viaTool?: string }
   | { kind: 'missing'; session: number; empty: boolean }
   | { kind: 'call'; session: number; tool: string }
   | { kind: 'list'; session: number }
@@ -26,7 +27,8 @@ export function describeMove(move: Move): string {
   switch (move.kind) {
     case 'fetch': {
       const names = move.names.map((n) => JSON.stringify(n).slice(1, -1));
-      return `${sessionName(move.session)} reads ?tools=${names.length > 4 ? `${names.slice(0, 2).join(',')},… (${names.length} names)` : names.join(',')}`;
+      const shown = names.length > 4 ? `${names.slice(0, 2).join(',')},… (${names.length} names)` : names.join(',');
+      return move.viaTool ? `${sessionName(move.session)} calls ${move.viaTool} for ${shown}` : `${sessionName(move.session)} reads ?tools=${shown}`;
     }
     case 'missing': return `${sessionName(move.session)} reads the resource ${move.empty ? 'with an empty ?tools=' : 'without ?tools='}`;
     case 'call': return `${sessionName(move.session)} calls ${move.tool}`;

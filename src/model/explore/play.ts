@@ -11,6 +11,8 @@ export interface Stage {
   resource: string;
   /** A call of `tool` in `session`, or undefined where the call plan says not to call. */
   call(session: McpSession, tool: string): Promise<Exchange | undefined>;
+  /** A read through the tool form of the resource (`tool`), for a fetch made that way. */
+  readThroughTool?(session: McpSession, tool: string, names: string[]): Promise<Exchange>;
   /** The exploration starts using `session` (its exchanges from now on are the exploration's). */
   mark(session: McpSession): void;
 }
@@ -63,7 +65,10 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
       }
       default: {
         const session = await sessionOf(move.session);
-        if (move.kind === 'fetch') return done(move.session, [await session.readResource(descriptionsUri(stage.resource, move.names))]);
+        if (move.kind === 'fetch') {
+          const read = move.viaTool && stage.readThroughTool ? stage.readThroughTool(session, move.viaTool, move.names) : session.readResource(descriptionsUri(stage.resource, move.names));
+          return done(move.session, [await read]);
+        }
         if (move.kind === 'missing') return done(move.session, [await session.readResource(move.empty ? `${stage.resource}${stage.resource.includes('?') ? '&' : '?'}tools=` : stage.resource)]);
         if (move.kind === 'list') return done(move.session, [await session.request('tools/list')]);
         if (move.kind === 'call') {

@@ -1,7 +1,7 @@
 // The server side of progressive disclosure (PD v2.1), written once: what the reference server and
 // `serve` both answer. The model (src/model/) is the same rules seen from the client's side.
 import { checkFetchSize } from './limits.js';
-import { missingToolSelection, parseSelection, RESOURCE_DESCRIPTION, RESOURCE_URI, toolDescriptionRequired, unknownTool } from './payloads.js';
+import { missingToolSelection, parseSelection, RESOURCE_DESCRIPTION, RESOURCE_URI, selectionOfArguments, toolDescriptionRequired, unknownTool, type ToolSelection } from './payloads.js';
 
 /** What a server discloses: its tools' names (as tools/list has them) and each one's full description. */
 export interface Catalog {
@@ -27,7 +27,24 @@ export type ReadAnswer =
   | { kind: 'answer'; body: Record<string, unknown>; grants: string[] };
 
 export function answerRead(uri: string, catalog: Catalog): ReadAnswer {
-  const selection = parseSelection(uri);
+  return answerSelection(parseSelection(uri), catalog);
+}
+
+/** The answer to a call of the tool form: what a read of the same selection answers, and grants. */
+export function answerToolForm(args: unknown, catalog: Catalog): ReadAnswer {
+  return answerSelection(selectionOfArguments(args), catalog);
+}
+
+/**
+ * A read's answer as the tool form returns it: the same JSON as text (a missing selection as a
+ * tool error, isError); a refused read is the same JSON-RPC error, thrown by the caller.
+ */
+export function toolFormResult(answer: Extract<ReadAnswer, { kind: 'answer' }>): { isError?: true; content: Array<{ type: 'text'; text: string }> } {
+  const missing = answer.grants.length === 0 && typeof answer.body.error === 'object' && (answer.body.error as { code?: unknown } | null)?.code === 'MISSING_TOOL_SELECTION';
+  return { ...(missing ? { isError: true as const } : {}), content: [{ type: 'text', text: JSON.stringify(answer.body) }] };
+}
+
+function answerSelection(selection: ToolSelection, catalog: Catalog): ReadAnswer {
   if (selection.kind === 'not-this-resource') return selection;
   if (selection.kind === 'missing') return { kind: 'answer', body: missingToolSelection(catalog.names()), grants: [] };
   try {
@@ -57,14 +74,15 @@ export function readResult(uri: string, body: unknown): { contents: Array<{ uri:
  * isError and the error as JSON text (string codes cannot be JSON-RPC error codes). Undefined
  * when the call may go ahead (granted, or not a listed tool: the server's own business).
  */
-export function gateCall(tool: string, catalog: Catalog, granted: (tool: string) => boolean): { isError: true; content: Array<{ type: 'text'; text: string }> } | undefined {
-  if (!catalog.full(tool) || granted(tool)) return undefined;
-  return refusal(tool);
+export function gateCall(tool: string, catalog: Catalog, granted: (tool: string) => boolean, descriptionsTool?: string): { isError: true; content: Array<{ type: 'text'; text: string }> } | undefined {
+  // The tool form of the resource is how a fetch is made: the one tool callable unfetched.
+  if (!catalog.full(tool) || tool === descriptionsTool || granted(tool)) return undefined;
+  return refusal(tool, descriptionsTool);
 }
 
-/** The TOOL_DESCRIPTION_REQUIRED tool result for `tool`. */
-export function refusal(tool: string): { isError: true; content: Array<{ type: 'text'; text: string }> } {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(toolDescriptionRequired(tool)) }] };
+/** The TOOL_DESCRIPTION_REQUIRED tool result for `tool` (naming the tool form, when there is one). */
+export function refusal(tool: string, descriptionsTool?: string): { isError: true; content: Array<{ type: 'text'; text: string }> } {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(toolDescriptionRequired(tool, descriptionsTool)) }] };
 }
 
 /** The tool_descriptions resource as resources/list shows it (§4.1–4.2). */

@@ -1,3 +1,5 @@
+import { DESCRIPTIONS_TOOL, MIRRORS_KEY, selectedByCall } from '../tool-form.js';
+
 /**
  * The progressive-disclosure payloads, exactly as the spec shows them (§4.4, §6.1–6.3), and the
  * parsing of `?tools=`. Errors travel as JSON text in a successful reply: the spec's string codes
@@ -15,7 +17,63 @@ export const RESOURCE_DESCRIPTION = [
   'The ?tools= parameter is required: the base URI alone returns MISSING_TOOL_SELECTION.',
 ].join('\n');
 
+export { DESCRIPTIONS_TOOL, MIRRORS_KEY };
+
+/**
+ * The tool form's tools/list entry (src/protocol/tool-form.ts): the one entry whose inputSchema
+ * says its parameter, since a model must call it before anything is fetched.
+ */
+export function descriptionsToolEntry(resource = RESOURCE_URI): Record<string, unknown> {
+  return {
+    name: DESCRIPTIONS_TOOL,
+    title: 'Get tool descriptions',
+    description: 'Returns the full descriptions (parameters, examples) of the tools you name; call it first: every other tool is refused until its description was fetched.',
+    inputSchema: {
+      type: 'object',
+      properties: { tools: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'The names of the tools to describe, exactly as tools/list gives them.' } },
+      required: ['tools'],
+      additionalProperties: false,
+    },
+    annotations: { title: 'Get tool descriptions', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    _meta: { [MIRRORS_KEY]: resource },
+  };
+}
+
+/** The tool form's full description (its examples name `exampleTools`, the server's own). */
+export function descriptionsToolFull(exampleTools: readonly string[], resource = RESOURCE_URI): Record<string, unknown> {
+  const entry = descriptionsToolEntry(resource);
+  const [a = 'TOOL_NAME', b] = exampleTools;
+  return {
+    name: entry.name,
+    title: entry.title,
+    description: `Returns the full descriptions of the tools you name — what each does, its complete input schema, examples and errors — exactly as a read of ${resource}?tools=NAMES returns them, and authorizes those tools for this session. Read-only.`,
+    inputSchema: entry.inputSchema,
+    examples: [
+      { description: 'The description of one tool', input: { tools: [a] }, explanation: `Returns { "${a}": { name, description, inputSchema, examples } }; ${a} may then be called.` },
+      ...(b !== undefined ? [{ description: 'Two tools at once', input: { tools: [a, b] }, explanation: 'Both descriptions, each under its name; both tools are authorized.' }] : []),
+    ],
+    usage_guidance: {
+      common_patterns: [`Pick tools from tools/list by their short descriptions, call ${entry.name as string} with their names, then call them.`],
+      important_notes: ['An unknown name gets an entry with an error and the available tools; it authorizes nothing.', 'Every other tool is refused until its description was fetched, by this tool or by the resource.'],
+    },
+    error_guidance: { common_errors: [{ error: 'No tool selected', cause: 'No tool name was given.', solution: 'Pass "tools": ["NAME"] with at least one name from tools/list.' }] },
+    annotations: entry.annotations,
+  };
+}
+
+/** The workflow, for a server's `instructions` (clients put them before the model); `toolForm`: the tool form's name, if offered. */
+export function workflowInstructions(toolForm?: string): string {
+  const fetch = toolForm ? `call ${toolForm} with {"tools": ["NAME"]}, or read ${RESOURCE_URI}?tools=NAME` : `read ${RESOURCE_URI}?tools=NAME`;
+  return `Tools use progressive disclosure: pick a tool from tools/list, fetch its full description — ${fetch} — then call it. A tool called before its description was fetched is refused with TOOL_DESCRIPTION_REQUIRED.`;
+}
+
 export type ToolSelection = { kind: 'missing' } | { kind: 'tools'; names: string[] } | { kind: 'not-this-resource' };
+
+/** The selection a call of the tool form makes: `tools` as a list of names (or one comma-separated string), as `?tools=` does. */
+export function selectionOfArguments(args: unknown): Exclude<ToolSelection, { kind: 'not-this-resource' }> {
+  const names = (selectedByCall(args) ?? []).map((n) => n.trim());
+  return names.length ? { kind: 'tools', names } : { kind: 'missing' };
+}
 
 /** Reads `tools` from a resource URI; names are comma-separated, trimmed, empty ones dropped. */
 export function parseSelection(uri: string): ToolSelection {
@@ -39,12 +97,16 @@ export function missingToolSelection(exampleTools: string[]) {
   };
 }
 
-export function toolDescriptionRequired(name: string) {
+/** The refusal of an unfetched call; with the tool form, it names that tool beside the resource. */
+export function toolDescriptionRequired(name: string, descriptionsTool?: string) {
   return {
     error: {
       code: 'TOOL_DESCRIPTION_REQUIRED',
-      message: `Tool '${name}' requires fetching its description before use.`,
+      message: descriptionsTool
+        ? `Tool '${name}' requires fetching its description before use: call ${descriptionsTool} with {"tools": ["${name}"]} (or read the resource_uri).`
+        : `Tool '${name}' requires fetching its description before use.`,
       resource_uri: `${RESOURCE_URI}?tools=${encodeURIComponent(name)}`,
+      ...(descriptionsTool ? { descriptions_tool: descriptionsTool } : {}),
     },
   };
 }
