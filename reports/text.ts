@@ -145,7 +145,7 @@ function renderVerdict(report: CheckReport, c: ChalkInstance): string[] {
   const e = report.exploration;
   if (e && !e.skipped) {
     const found = e.found ? `; ${plural(e.found, 'broken rule')} shrunk to a shortest sequence (${plural(e.replays, 'replay')})` : ', nothing diverged from the model';
-    lines.push(c.gray(`  explored: ${plural(e.requests, 'request')} in ${plural(e.sessions, 'session')} of its own, seed ${e.seed}${found} (--seed ${e.seed} replays it)`));
+    lines.push(c.gray(`  explored: ${plural(e.requests, 'request')} in ${plural(e.sessions, 'session')} of its own${e.idleMs !== undefined ? ` (one idle ${(e.idleMs / 1000).toFixed(1)} s)` : ''}, seed ${e.seed}${found} (--seed ${e.seed} replays it)`));
   }
   return lines;
 }

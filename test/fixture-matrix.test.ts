@@ -10,7 +10,7 @@ import type { Behaviour } from '../reference-server/server.js';
 import { DEFAULT_SESSIONS } from '../src/run/session-plan.js';
 import { checkServer } from '../src/index.js';
 import { ROOT, tempDir } from './helpers.js';
-import { FIXTURES, judgeFixtureRun, protocolOf, TEST_SEED } from './support/fixtures.js';
+import { FIXTURES, judgeFixtureRun, protocolOf, TEST_SEED, IDLE_FIXTURE_SECONDS } from './support/fixtures.js';
 
 for (const fixture of FIXTURES) {
   t.test(`${fixture.name} over HTTP (in-process) fails ${fixture.check} and nothing else`, async (t) => {
@@ -20,7 +20,7 @@ for (const fixture of FIXTURES) {
     t.teardown(() => server.close());
     const sessions = fixture.check === 'pd-session-isolation' ? DEFAULT_SESSIONS.http : 3;
     // A static rule needs no exploration; a rule of the model is found by it and shrunk.
-    const explore = fixture.wholeRun ? { seed: TEST_SEED, ...(fixture.expectation.idle ? {} : { idleSeconds: 0 }) } : { explore: 0 };
+    const explore = fixture.wholeRun ? { seed: TEST_SEED, ...(fixture.expectation.idle ? { idleSeconds: IDLE_FIXTURE_SECONDS } : {}) } : { explore: 0 };
     // Through the library's one door, as a user's code would call it.
     const report = await checkServer({ url: server.url, protocol: protocolOf(fixture), timeoutMs: 30_000, sessions, ...explore, ...(fixture.cards ? { cards: fixture.cards } : {}), checks: LIVE_CHECKS });
     judgeFixtureRun(t, fixture, report, 'http');

@@ -7,7 +7,7 @@ import { LIVE_CHECKS } from '../checks/index.js';
 import { severityOf } from '../src/core/check.js';
 import type { CheckReport } from '../src/generated/report.js';
 import { fixtureBundle, reportSchemaErrors, runCli, startHttp, tempDir } from './helpers.js';
-import { FIXTURES, judgeFixtureRun, protocolOf, TEST_SEED } from './support/fixtures.js';
+import { FIXTURES, judgeFixtureRun, protocolOf, TEST_SEED, IDLE_FIXTURE_SECONDS } from './support/fixtures.js';
 
 t.test('every live check has at least one negative fixture, and every fixture declares what it breaks', async (t) => {
   for (const check of LIVE_CHECKS) t.ok(FIXTURES.some((f) => f.check === check.id), `${check.id} has a fixtures/servers/${check.id}--<violation>.ts`);
@@ -37,8 +37,8 @@ for (const fixture of FIXTURES) {
     // Default settings: 3 sessions over stdio, 16 over HTTP.
     // A rule of the model: the whole run, its exploration finds it and shrinks it. A static rule:
     // its check alone (that no other check fails is proven in-process, test/fixture-matrix.test.ts).
-    // The idle session (2 s by default) only where the fault needs it: the others would only wait.
-    const scope = fixture.wholeRun ? ['--seed', String(TEST_SEED), ...(fixture.expectation.idle ? [] : ['--idle', '0'])] : ['--explore', '0', '--only', fixture.check];
+    // The idle session is idle as long as the run by default; a fault that needs a known idleness gets a minimum.
+    const scope = fixture.wholeRun ? ['--seed', String(TEST_SEED), ...(fixture.expectation.idle ? ['--idle', String(IDLE_FIXTURE_SECONDS)] : [])] : ['--explore', '0', '--only', fixture.check];
     const run = await runCli(['--format', 'json', '--protocol', protocolOf(fixture), ...scope, ...cards, ...args]);
     let report: CheckReport;
     try {

@@ -17,7 +17,10 @@ t.test('the same seed gives the same findings, byte for byte', async (t) => {
   const { overrides } = (await import('../fixtures/servers/pd-authorization-enforced--prefix-grant.js')) as { overrides: object };
   const findings = async () => {
     const report = await runInProcess(LIVE_CHECKS, { reference: overrides }, { seed: TEST_SEED });
-    return JSON.stringify({ exploration: report.exploration, findings: report.results.map((r) => [r.id, r.status, r.findings]) });
+    // How long the idle session was idle is a measurement of this run, like its duration.
+    const { idleMs, ...exploration } = report.exploration ?? {};
+    t.type(idleMs, 'number', 'the report says how long the idle session was idle');
+    return JSON.stringify({ exploration, findings: report.results.map((r) => [r.id, r.status, r.findings]) });
   };
   const first = await findings();
   t.match(first, /"sequence":\{"seed":20261123,"steps":\["1\. A reads \?tools=/, 'the run found the fault and shrank it');

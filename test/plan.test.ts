@@ -7,7 +7,7 @@ import { DEFAULT_SESSIONS, sessionPlan } from '../src/run/session-plan.js';
 import { selectChecks } from '../src/core/select.js';
 import { REFERENCE, checkJson, runCli, tempDir } from './helpers.js';
 import { explorationSessions } from '../src/model/explore/explore.js';
-import { DEFAULT_EXPLORE, DEFAULT_IDLE_SECONDS } from '../src/model/explore/defaults.js';
+import { DEFAULT_EXPLORE } from '../src/model/explore/defaults.js';
 
 /** The reference server behind a line that records each start in a file: one line per process. */
 function countingServer(file: string): { args: string[]; extra: string[] } {
@@ -21,7 +21,7 @@ function starts(file: string): number {
 }
 
 /** The exploration's sessions over stdio at the default budget and idleness: its own, beside the checks, the idle session among them. */
-const EXPLORING = explorationSessions('process', DEFAULT_EXPLORE, 1000 * DEFAULT_IDLE_SECONDS).total;
+const EXPLORING = explorationSessions('process', DEFAULT_EXPLORE, true).total;
 
 t.test('a default stdio run starts the processes its plan says: the probe, the clean session, N for the checks, the exploration\'s', async (t) => {
   const plan = sessionPlan(LIVE_CHECKS, { sessions: DEFAULT_SESSIONS.stdio, transport: 'stdio', explore: EXPLORING });
@@ -77,10 +77,11 @@ t.test('--explain-plan prints the plan and starts nothing', async (t) => {
   t.match(run.stdout, /pd-authorization-enforced \(#6\)\s+S0, S1 new/);
   t.match(run.stdout, /pd-session-isolation \(#8\)\s+S0, C, S2 new, S3 after/);
   t.match(run.stdout, /exploration\s+X1–X3 new\s+sequences of operations/);
-  t.match(run.stdout, /X1 is the idle session \(--idle\): it fetches and calls one tool, stays idle 2 s/);
-  const quiet = await runCli(['--explain-plan', '--idle', '0', ...server.extra, '--', ...server.args]);
-  t.match(quiet.stdout, /8 server processes in all/, 'without the idle session, one process less');
-  t.notMatch(quiet.stdout, /idle session/);
+  t.match(run.stdout, /X1 is the idle session: it fetches and calls one tool, stays idle while everything else is done/);
+  t.notMatch(run.stdout, /at least \d+ s/, 'by default no idle time is added to the run');
+  const longer = await runCli(['--explain-plan', '--idle', '5', ...server.extra, '--', ...server.args]);
+  t.match(longer.stdout, /9 server processes in all/, 'a minimum idle time opens no session more');
+  t.match(longer.stdout, /at least 5 s, --idle/);
   t.match(run.stdout, /mcp-wire-valid\s+none/);
 
   const http = await runCli(['--explain-plan', '--url', 'http://127.0.0.1:9/mcp', '--only', 'pd-']);

@@ -11,7 +11,6 @@ import { selectChecks } from '../core/select.js';
 import { DEFAULT_SESSIONS, sessionPlan, type SessionPlan } from '../run/session-plan.js';
 import type { CheckReport, ReportOptions } from '../generated/report.js';
 import { explorationSessions } from '../model/explore/explore.js';
-import { holdsIdleSession } from '../model/explore/defaults.js';
 import { freshSeed } from '../model/explore/random.js';
 import { safeReport } from '../safety/output.js';
 import type { Redactor } from '../safety/redact.js';
@@ -39,7 +38,7 @@ export interface CheckServerOptions extends ServerOptions {
   skip?: string[];
   /** Requests the model-based exploration may send (default 60; 0 turns it off). */
   explore?: number;
-  /** Seconds one exploration session stays idle after a fetch before it calls the tool (default 2; 0: off). */
+  /** The least time (s) the exploration's idle session stays idle after a fetch before it calls the tool again (default 0: it waits for the rest of the run, nothing is added). */
   idleSeconds?: number;
   /** Seed of the exploration (default: a new one; the report gives it, and it replays the run). */
   seed?: number;
@@ -122,6 +121,6 @@ export function planCheck(options: Pick<CheckServerOptions, 'url' | 'sessions' |
   const budget = options.explore ?? defaultOf<number>('explore');
   // The first era's (the one with the idle session, when there is one).
   const idleMs = 1000 * (options.idleSeconds ?? defaultOf<number>('idleSeconds'));
-  const explore = budget > 0 && checks.some((c) => c.spec.criterion !== undefined) ? explorationSessions(transport === 'http' ? 'cheap' : 'process', budget, idleMs).total : 0;
-  return sessionPlan(checks, { sessions: options.sessions ?? DEFAULT_SESSIONS[transport], transport, explore, ...(explore && holdsIdleSession(idleMs) ? { idleSeconds: idleMs / 1000 } : {}) });
+  const explore = budget > 0 && checks.some((c) => c.spec.criterion !== undefined) ? explorationSessions(transport === 'http' ? 'cheap' : 'process', budget, true).total : 0;
+  return sessionPlan(checks, { sessions: options.sessions ?? DEFAULT_SESSIONS[transport], transport, explore, ...(explore ? { idleSeconds: idleMs / 1000 } : {}) });
 }

@@ -91,7 +91,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { flag: '--explore <requests>', kind: 'integer', min: 0, max: 100_000, library: 'explore', config: 'explore', commands: LIVE, default: DEFAULT_EXPLORE,
     help: 'requests the model-based exploration may send: generated sequences over sessions of its own, judged by the model, a divergence shrunk to its shortest sequence (0: off)' },
   { flag: '--idle <seconds>', kind: 'integer', min: 0, max: 600, library: 'idleSeconds', config: 'idle', commands: LIVE, default: DEFAULT_IDLE_SECONDS,
-    help: 'how long the exploration keeps one session idle after a fetch before it calls the tool: a grant must outlast idleness (§5.1: for the lifetime of the session); 0: off' },
+    help: 'the least time the exploration\'s idle session waits after a fetch before it calls the tool again: a grant must outlast idleness (§5.1: for the lifetime of the session). It waits for the rest of the run anyway; only what exceeds the run is added (0: nothing added)' },
   { flag: '--seed <n>', kind: 'integer', min: 0, max: 2 ** 31 - 1, library: 'seed', config: 'seed', commands: LIVE, defaultText: 'a new one, given in the report',
     help: 'seed of the exploration: the report of a run gives the one it used, and the same seed replays it exactly' },
   { flag: '--require <extensions...>', kind: 'choices', choices: ['dashdash', 'toolcards'], library: 'require', config: 'require', commands: LIVE, default: [],

@@ -34,10 +34,10 @@ export function selectionOf(checks: readonly LiveCheck[], options: Pick<LiveOpti
  * How many sessions a run opens besides the probe at first: the clean session (if some check uses
  * it), the checks' own, and the exploration's (it runs beside the checks).
  */
-export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'sessions' | 'explore' | 'idleMs'>, cheapSessions = false, toolForm = false): number {
+export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'sessions' | 'explore' | 'idleSession'>, cheapSessions = false, toolForm = false): number {
   const clean = checks.some((c) => c.clean || c.reads?.includes('unfetched-calls')) ? 1 : 0;
   const selected = checks.map((c) => c.id);
-  const exploring = selectionOf(checks, options).explores ? explorationSessions(cheapSessions ? 'cheap' : 'process', options.explore, options.idleMs).live : 0;
+  const exploring = selectionOf(checks, options).explores ? explorationSessions(cheapSessions ? 'cheap' : 'process', options.explore, options.idleSession !== false).live : 0;
   return clean + exploring + checks.reduce((sum, c) => sum + opensOf(c, { sessions: options.sessions, selected, toolForm }), 0);
 }
 
@@ -59,6 +59,8 @@ export async function checkTarget(
      * may then fill.
      */
     onLeftBehind?: (left: LeftBehind) => void;
+    /** The idle session makes its last call once this settles too (a later era's run is done). */
+    idleUntil?: Promise<unknown>;
   },
 ): Promise<CheckReport> {
   const startedAt = new Date();
@@ -120,7 +122,9 @@ export async function checkTarget(
         'end-of-checks': () => runs.runDeferred().finally(endOfChecks),
         exploration: async () => {
           try {
-            exploration = await exploreIfAsked(deps, run, options, deadline, checksOver, explorationBusyOver);
+            // The idle session's last call comes when everything else of the run is done (and any later era's).
+            const idleUntil = Promise.all([checksOver, explorationBusy, extra.idleUntil]);
+            exploration = await exploreIfAsked(deps, run, options, deadline, checksOver, explorationBusyOver, idleUntil);
           } finally {
             explorationBusyOver();
           }
@@ -200,6 +204,8 @@ export async function checkEras(
   const probes: EraProbe[] = [];
   const running: Array<Promise<{ era: Era; report: CheckReport }>> = [];
   let prior: LeftBehind | undefined;
+  // The first era's idle session waits through the later eras' runs: opened once they are done.
+  const { opened: laterEras, open: laterErasDone } = latch();
   try {
     for (const [i, outcome] of outcomes.entries()) {
       // Once an era is checked, the run's deadline ends the wait for the others (said, not thrown).
@@ -216,11 +222,11 @@ export async function checkEras(
       // the earlier era's sessions that a later session can use was inherited (criterion 8).
       // One idle session per run, in the first era checked: a grant that lapses with idleness is the
       // grant store's doing, which the eras share, and the later eras are checked while it waits.
-      const eraOptions = running.length ? { ...options, idleMs: 0 } : options;
+      const eraOptions = running.length ? { ...options, idleSession: false } : options;
       let left: LeftBehind | undefined;
       const { opened: quieted, open: quiet } = latch();
       const report = checkTarget(probe.target, eraOptions, {
-        ...extra, probe: probe.session, since: t0, ...(prior ? { prior } : {}),
+        ...extra, probe: probe.session, since: t0, ...(prior ? { prior } : {}), ...(running.length ? {} : { idleUntil: laterEras }),
         onLeftBehind: (l) => {
           left = l;
           quiet();
@@ -233,6 +239,7 @@ export async function checkEras(
       await Promise.race([quieted, report]);
       prior = left;
     }
+    void Promise.allSettled(running.slice(1)).then(laterErasDone);
     const reports = await Promise.all(running);
     if (!reports.length) throw noEraError(probes);
     return mergeEraReports(reports, probes, choice, performance.now() - t0);
@@ -275,11 +282,13 @@ const SESSION_CRITERIA = [CRITERION.grants, CRITERION.refusal, CRITERION.isolati
 const CUT_AFTER_DEADLINE_MS = 50;
 
 /** The exploration, after the checks (their findings come first), within the run's time. */
-async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveOptions, deadline: RunDeadline | undefined, judgeAfter: Promise<unknown>, onBusyDone: () => void): Promise<Exploration> {
+async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveOptions, deadline: RunDeadline | undefined, judgeAfter: Promise<unknown>, onBusyDone: () => void, idleUntil: Promise<unknown>): Promise<Exploration> {
   const { explore: budget, seed } = options;
   const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
+  // With a deadline, the idle wait ends by it too.
+  const idleEnd = deadline ? Promise.race([idleUntil, new Promise((resolve) => setTimeout(resolve, Math.max(0, until - performance.now())).unref?.())]) : idleUntil;
   try {
-    return await explore(deps, run.world, { budget, seed, sessions: run.target.cheapSessions ? 'cheap' : 'process', until, onBusyDone, ...(options.idleMs ? { idleMs: options.idleMs } : {}) }, judgeAfter);
+    return await explore(deps, run.world, { budget, seed, sessions: run.target.cheapSessions ? 'cheap' : 'process', until, onBusyDone, ...(options.idleSession !== false ? { idle: { minMs: options.idleMs ?? 0, until: idleEnd } } : {}) }, judgeAfter);
   } catch (err) {
     // A server that cannot open more sessions is the checks' finding; the exploration says it stopped.
     if (err instanceof TargetUnavailableError) return { seed, budget, requests: 0, sessions: 0, replays: 0, found: [], skipped: `a session could not be opened: ${err.message}` };
@@ -288,7 +297,7 @@ async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveOptions,
 }
 
 function summaryOf(e: Exploration): ExplorationSummary {
-  return { seed: e.seed, budget: e.budget, requests: e.requests, sessions: e.sessions, replays: e.replays, found: e.found.length, ...(e.skipped ? { skipped: e.skipped } : {}) };
+  return { seed: e.seed, budget: e.budget, requests: e.requests, sessions: e.sessions, replays: e.replays, found: e.found.length, ...(e.idleMs !== undefined ? { idleMs: e.idleMs } : {}), ...(e.skipped ? { skipped: e.skipped } : {}) };
 }
 
 /** Tells the hooks, every second, how long the first session has been starting; the returned function stops it. */

@@ -18,6 +18,8 @@ export interface LiveOptions {
   explore: number;
   /** Seed of the exploration. */
   seed: number;
-  /** How long one exploration session stays idle after a fetch before it calls the tool (ms; default: none). */
+  /** The least time the idle session stays idle after a fetch before it calls the tool (ms; default: none added — it waits for the rest of the run). */
   idleMs?: number;
+  /** Whether this run holds the idle session (default true, with the exploration; a later protocol era's run holds none). */
+  idleSession?: boolean;
 }

@@ -45,7 +45,7 @@ type PlannedCheck = Pick<LiveCheck, 'id' | 'spec' | 'opens' | 'fresh' | 'session
  * The sessions a run of these checks opens, phase by phase (src/run/phases.ts, the same table the
  * runner carries out), the checks in the checks phase in report order, then the exploration's
  * (`explore`: its sessions, 0 when it is off; `idleSeconds`: the first of them is the idle
- * session) and the checks that read the traffic.
+ * session, idle at least that long) and the checks that read the traffic.
  */
 export function sessionPlan(checks: readonly PlannedCheck[], options: { sessions: number; transport: 'stdio' | 'http'; explore?: number; idleSeconds?: number }): SessionPlan {
   const planOptions = { sessions: options.sessions, selected: checks.map((c) => c.id) };
@@ -79,7 +79,7 @@ export function sessionPlan(checks: readonly PlannedCheck[], options: { sessions
       exploring = opened.length;
       steps.push({ order: 0, id: 'exploration', kind: 'phase', sessions: { probe: false, clean: false, opened, fresh: [] },
         use: `sequences of operations generated from the seed, in ${opened.length} sessions of its own at the same time as the checks, judged by the model once they are done; a divergence is replayed in new sessions to shrink it`
-          + (options.idleSeconds && opened.length ? `. X1 is the idle session (--idle): it fetches and calls one tool, stays idle ${options.idleSeconds} s while everything else is done (the next protocol era's run too), then calls it again` : '') });
+          + (options.idleSeconds !== undefined && opened.length ? `. X1 is the idle session: it fetches and calls one tool, stays idle while everything else is done (the next protocol era's run too${options.idleSeconds ? `; at least ${options.idleSeconds} s, --idle` : ''}), then calls it again` : '') });
     } else if (phase.id !== 'end-of-checks' && phase.id !== 'judgement') {
       steps.push({ order: 0, id: phase.id, kind: 'phase', sessions: { probe: phase.sessions.includes('S0'), clean: phase.sessions.includes('C'), opened: [], fresh: [] }, use: phase.what });
     }

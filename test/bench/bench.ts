@@ -70,13 +70,11 @@ const floorSamples: Sample[] = [];
 const stdioSamples: Sample[] = [];
 const httpSamples: Sample[] = [];
 const stdioQuietSamples: Sample[] = [];
-const stdioAwakeSamples: Sample[] = [];
 const httpQuietSamples: Sample[] = [];
 for (let i = 0; i < RUNS; i++) {
   floorSamples.push(measure([floorScript]));
   stdioSamples.push(measure([CLI, '--format', 'json', '--', 'node', REFERENCE]));
   stdioQuietSamples.push(measure([CLI, '--format', 'json', '--explore', '0', '--', 'node', REFERENCE]));
-  stdioAwakeSamples.push(measure([CLI, '--format', 'json', '--idle', '0', '--', 'node', REFERENCE]));
   httpSamples.push(measure([CLI, '--format', 'json', '--url', server.url]));
   httpQuietSamples.push(measure([CLI, '--format', 'json', '--explore', '0', '--url', server.url]));
 }
@@ -88,8 +86,6 @@ row(`mcp-pd-check vs the reference server, Streamable HTTP (${DEFAULT_SESSIONS.h
 // What exploration costs: the same runs without it (target: the default adds at most 1 s).
 row('  the same, stdio, --explore 0', medianOfSamples(stdioQuietSamples), `exploration adds ${Math.round(medianOfSamples(stdioSamples).ms - medianOfSamples(stdioQuietSamples).ms)} ms, target ≤ 1,000 ms`);
 row('  the same, Streamable HTTP, --explore 0', medianOfSamples(httpQuietSamples), `exploration adds ${Math.round(medianOfSamples(httpSamples).ms - medianOfSamples(httpQuietSamples).ms)} ms, target ≤ 1,000 ms`);
-// What the idle session costs (issue 34: the run grows by well under 1 s).
-row('  the same, stdio, --idle 0', medianOfSamples(stdioAwakeSamples), `the idle session adds ${Math.round(medianOfSamples(stdioSamples).ms - medianOfSamples(stdioAwakeSamples).ms)} ms, target well under 1,000 ms`);
 
 row('mcp-pd-check --version', medianOf(() => measure([CLI, '--version'])), 'target ≤ 120 ms');
 row('mcp-pd-check --help', medianOf(() => measure([CLI, '--help'])), 'target ≤ 120 ms');

@@ -5,13 +5,13 @@ import type { ExplorationMarks } from './marks.js';
 import { judge, type LeftBehind } from '../judge.js';
 import type { RuleBreak, World } from '../world.js';
 import { generate } from './generate.js';
-import { renumbered, weight, type Move } from './moves.js';
+import { renumbered, sessionsOf, weight, type Move } from './moves.js';
 import { numberedSteps } from './outcome.js';
 import { play, type Played, type Stage } from './play.js';
 import { Random } from './random.js';
 import { shrink } from './shrink.js';
 import { resembled } from '../ops.js';
-import { holdsIdleSession, MAX_PAUSE_MS } from './defaults.js';
+import { MAX_PAUSE_MS } from './defaults.js';
 
 export interface ExploreOptions {
   /** Requests to generate (0: no exploration). */
@@ -21,8 +21,8 @@ export interface ExploreOptions {
   sessions: 'process' | 'cheap';
   /** performance.now() time by which exploration and shrinking must be done. */
   until: number;
-  /** How long one session stays idle between a fetch and a call (ms; 0 or none: no such situation). */
-  idleMs?: number;
+  /** Whether one session stays idle between a fetch and a call (the idle session), and for at least how long (ms). */
+  idle?: { minMs: number; until?: Promise<unknown> };
   /** Told once every generated move is done but the idle session's wait and its call after it. */
   onBusyDone?: () => void;
 }
@@ -42,6 +42,8 @@ export interface Exploration {
   found: Found[];
   /** Why nothing was explored, when nothing was. */
   skipped?: string;
+  /** How long the idle session was idle between its grant and its last call (ms), when there was one. */
+  idleMs?: number;
 }
 
 /**
@@ -50,9 +52,9 @@ export interface Exploration {
  * once); and the idle session, when there is one. Its situations run in them at the same time,
  * beside the checks.
  */
-export function explorationSessions(cost: 'process' | 'cheap', budget: number, idleMs = 0): { live: number; total: number } {
+export function explorationSessions(cost: 'process' | 'cheap', budget: number, idleSession = false): { live: number; total: number } {
   // The idle session is one more, of its own: nothing else is played in it while it waits.
-  const idle = holdsIdleSession(idleMs) ? 1 : 0;
+  const idle = idleSession ? 1 : 0;
   const own = cost === 'process' ? { live: 2, total: 2 + Math.floor(budget / 100) } : { live: 6, total: 6 + Math.max(3, Math.floor(budget / 10)) };
   return { live: own.live + idle, total: own.total + idle };
 }
@@ -138,6 +140,15 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   const stage: Stage = { ...lab.stage, reserve: (count) => lab.stage.reserve?.(2 * count) };
   const until = Math.min(lab.until, performance.now() + SHRINK_MS);
   let replays = 0;
+  // The idle session waited through the whole run: a break in another session is first tried
+  // without it (a replay that does not wait), then shrunk from there.
+  const idle = idleSessionOf(moves);
+  const brokeIn = sessionsOf(moves.slice(-1));
+  if (idle !== undefined && !brokeIn.includes(idle)) {
+    replays++;
+    const kept = await reproduces(moves.filter((m) => !sessionsOf([m]).includes(idle)));
+    if (kept) moves = kept;
+  }
   // Most broken rules need two steps: the diverging one and the step of its session before it.
   const pair = lastPair(moves);
   if (pair && pair.length < moves.length) {
@@ -193,6 +204,11 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   return { replays, reproduced: last !== undefined, found: foundOf(lab, proof) };
 }
 
+/** The idle session of a sequence (the session of its idle pause), if it has one. */
+function idleSessionOf(moves: readonly Move[]): number | undefined {
+  return moves.find((m): m is Extract<Move, { kind: 'pause' }> => m.kind === 'pause' && m.idle === true)?.session;
+}
+
 function foundOf(lab: Lab, proof: { played: Played; moves: Move[]; brk: RuleBreak }): Found {
   return { ...proof.brk, proof: proof.played.exchanges.flat(), sequence: { seed: lab.seed, steps: numberedSteps(proof.moves, proof.played.exchanges) } };
 }
@@ -231,7 +247,13 @@ function sequels(moves: readonly Move[], tool: string): Move[][] {
 function fetchesThenLast(moves: readonly Move[]): Move[] | undefined {
   const last = moves[moves.length - 1];
   if (!last || last.kind === 'together' || last.kind === 'pause') return undefined;
-  const fetches = moves.slice(0, -1).filter((m) => m.kind === 'fetch' && m.session === last.session);
+  // A fetch sent together with others counts too (its fetches of this session, still together).
+  const fetches = moves.slice(0, -1).flatMap((m): Move[] => {
+    if (m.kind === 'fetch') return m.session === last.session ? [m] : [];
+    if (m.kind !== 'together') return [];
+    const own = m.moves.filter((x) => x.kind === 'fetch' && x.session === last.session);
+    return own.length > 1 ? [{ kind: 'together', moves: own }] : own;
+  });
   return fetches.length ? [...fetches, last] : undefined;
 }
 
@@ -264,9 +286,15 @@ export async function explore(deps: ExploreDeps, world: World, options: ExploreO
   // The tool form of the resource is read through, not called (a call of it is a read).
   const callable = world.tools.filter((t) => !t.includes(',') && t !== world.descriptionsTool && deps.callable(t, false) && deps.callable(t, true)).sort((a, b) => byRank(a) - byRank(b));
   const limits = explorationSessions(options.sessions, options.budget);
-  const { moves, blocks } = generate({ world, tools: world.tools.filter((t) => !t.includes(',')), callable, readOnly: callable.filter((t) => world.readOnly.has(t)), liveSessions: limits.live, totalSessions: limits.total, maxPauseMs: MAX_PAUSE_MS, idleMs: options.idleMs ?? 0, endsMatter: options.sessions === 'cheap' }, new Random(options.seed), options.budget);
+  const { moves, blocks } = generate({ world, tools: world.tools.filter((t) => !t.includes(',')), callable, readOnly: callable.filter((t) => world.readOnly.has(t)), liveSessions: limits.live, totalSessions: limits.total, maxPauseMs: MAX_PAUSE_MS, ...(options.idle ? { idleMs: options.idle.minMs } : {}), endsMatter: options.sessions === 'cheap' }, new Random(options.seed), options.budget);
   // The run started its sessions ahead (they are in its plan): no reservation of its own here.
-  const first = await play(moves, { ...lab.stage, reserve: undefined }, blocks, options.onBusyDone);
+  // The idle session waits for the rest of the run (`idle.until`), at least its minimum.
+  const first = await play(moves, { ...lab.stage, reserve: undefined, ...(options.idle?.until ? { idleUntil: options.idle.until } : {}) }, blocks, options.onBusyDone);
+  // How long it really was idle: what a replay of it waits, and what the report says.
+  if (first.idleMs !== undefined) {
+    out.idleMs = first.idleMs;
+    for (const m of moves) if (m.kind === 'pause' && m.idle) m.ms = first.idleMs;
+  }
   out.requests = moves.reduce((n, m) => n + weight(m), 0);
   out.sessions = first.sessions.length;
   await judgeAfter;

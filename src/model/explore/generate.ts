@@ -3,7 +3,6 @@ import { NEAR_CALL_KINDS } from '../ops.js';
 import { Random } from './random.js';
 import { readAsServed } from '../state.js';
 import { emptySession, type SessionModel, type World } from '../world.js';
-import { holdsIdleSession } from './defaults.js';
 
 /** What the generator needs to know of the server. */
 export interface GeneratorInput {
@@ -22,7 +21,7 @@ export interface GeneratorInput {
   totalSessions: number;
   /** Longest pause (ms): long enough for state that expires to show, short enough for a run. */
   maxPauseMs: number;
-  /** One session's idleness between a fetch and a call (ms; 0: none), beside the rest of the work. */
+  /** The idle session: one session's idleness between a fetch and a call, beside the rest of the work (its least length, ms; undefined: no idle session). */
   idleMs?: number;
   /** Over HTTP an ended session's id must be answered 404 afterwards. */
   endsMatter: boolean;
@@ -118,7 +117,7 @@ export function generate(input: GeneratorInput, rng: Random, budget: number): Ge
   if (input.callable.length > 1) queue.unshift({ template: 'reads-together' });
   // The idle session first of all: its idleness then passes while everything else is done. It is
   // one session more than the limits (explorationSessions counts it).
-  if (holdsIdleSession(input.idleMs, input.maxPauseMs)) {
+  if (input.idleMs !== undefined) {
     queue.unshift({ template: 'idle' });
     input = { ...input, totalSessions: input.totalSessions + 1 };
   }

@@ -15,12 +15,16 @@ export interface Stage {
   readThroughTool?(session: McpSession, tool: string, names: string[]): Promise<Exchange>;
   /** The exploration starts using `session` (its exchanges from now on are the exploration's). */
   mark(session: McpSession): void;
+  /** The idle session's pause lasts until this settles (the rest of the run is done), and its own length at least. */
+  idleUntil?: Promise<unknown>;
 }
 
 export interface Played {
   sessions: McpSession[];
   /** The exchanges each move sent, in the order of the moves. */
   exchanges: Exchange[][];
+  /** How long the idle session was idle (ms), when one was played. */
+  idleMs?: number;
 }
 
 /**
@@ -47,6 +51,7 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
   };
   /** When each session last had an answer: a pause waits only what is left of it. */
   const lastUsed = new Map<number, number>();
+  let idleMs: number | undefined;
   const run = async (move: Move): Promise<Exchange[]> => {
     const done = (n: number, exchanges: Exchange[]) => {
       lastUsed.set(n, performance.now());
@@ -54,8 +59,12 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
     };
     switch (move.kind) {
       case 'pause': {
-        const left = move.ms - (performance.now() - (lastUsed.get(move.session) ?? 0));
-        if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+        const since = lastUsed.get(move.session) ?? performance.now();
+        const left = () => move.ms - (performance.now() - since);
+        await (move.idle ? stage.idleUntil : undefined);
+        // A timer may fire a hair early by this clock: the pause is at least its length.
+        while (left() > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(left())));
+        if (move.idle) idleMs = Math.round(performance.now() - since);
         return [];
       }
       case 'together': {
@@ -85,7 +94,7 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
   if (!blocks) {
     for (const move of moves) exchanges.push(await run(move));
     onBusyDone?.();
-    return { sessions: opened, exchanges };
+    return { sessions: opened, exchanges, ...(idleMs !== undefined ? { idleMs } : {}) };
   }
   const lastInSession = new Map<number, Promise<unknown>>();
   const lastInBlock = new Map<number, Promise<unknown>>();
@@ -109,7 +118,7 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
     void Promise.all(all.filter((_, i) => !waiting.has(i))).then(onBusyDone, onBusyDone);
   }
   await Promise.all(all);
-  return { sessions: opened, exchanges };
+  return { sessions: opened, exchanges, ...(idleMs !== undefined ? { idleMs } : {}) };
 }
 
 /** The moves that only wait: each idle pause, and every later move of its session. */
