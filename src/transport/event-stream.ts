@@ -8,7 +8,7 @@ import { megabytes } from './limits.js';
  * (leaving the loop cancels the stream).
  */
 export async function readEventStream(
-  body: ReadableStream<Uint8Array>,
+  body: AsyncIterable<Uint8Array>,
   maxEventBytes: number,
   onEvent: (event: EventSourceMessage) => boolean | void,
 ): Promise<void> {
@@ -26,7 +26,7 @@ export async function readEventStream(
     },
   });
   const decoder = new TextDecoder();
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of body) {
     pending += chunk.length;
     if (pending > maxEventBytes) throw new EventTooLarge(maxEventBytes);
     parser.feed(decoder.decode(chunk, { stream: true }));

@@ -1,4 +1,5 @@
 import { clip, sanitizeLine } from '../util/text.js';
+import { httpRequest, type HttpRequestInit, type HttpResponse } from './http-request.js';
 
 /** Same-origin redirects followed for one request before giving up (a loop). */
 const MAX_REDIRECTS = 5;
@@ -12,19 +13,19 @@ export function displayUrl(url: URL): string {
   return shown.href;
 }
 
-export type SameOriginResult = { res: Response; movedTo?: URL; refused?: undefined } | { res?: undefined; refused: string };
+export type SameOriginResult = { res: HttpResponse; movedTo?: URL; refused?: undefined } | { res?: undefined; refused: string };
 
 /**
- * fetch() that follows redirects only within `url`'s origin: the user's headers (API keys,
+ * A request that follows redirects only within `url`'s origin: the user's headers (API keys,
  * cookies) must never reach another origin, and Node's fetch would strip only Authorization and
- * Cookie. A redirect elsewhere is refused with a reason that names it. `movedTo` is set when a
+ * Cookie (so does the checker's own client, which follows none). A redirect elsewhere is refused with a reason that names it. `movedTo` is set when a
  * permanent redirect (301, 308) moved the URL.
  */
-export async function fetchSameOrigin(url: URL, init: RequestInit): Promise<SameOriginResult> {
+export async function fetchSameOrigin(url: URL, init: HttpRequestInit): Promise<SameOriginResult> {
   let current = url;
   let movedTo: URL | undefined;
   for (let hop = 0; ; hop++) {
-    const res = await fetch(current, { ...init, redirect: 'manual' });
+    const res = await httpRequest(current, init);
     if (res.status < 300 || res.status > 399 || res.status === 304) return { res, ...(movedTo ? { movedTo } : {}) };
     await res.body?.cancel();
     const location = res.headers.get('location');
@@ -48,7 +49,7 @@ export async function fetchSameOrigin(url: URL, init: RequestInit): Promise<Same
  * A 401 names what the server asked for — its WWW-Authenticate scheme and any URL in it (an
  * authorization server, resource metadata) — and says that nothing was fetched from there.
  */
-export function unauthorized(res: Response, url: URL): string {
+export function unauthorized(res: HttpResponse, url: URL): string {
   const challenge = res.headers.get('www-authenticate');
   const scheme = challenge ? /^\s*([\w-]+)/.exec(challenge)?.[1] : undefined;
   const named = challenge ? [...challenge.matchAll(/"(https?:\/\/[^"\s]+)"|(https?:\/\/[^\s",]+)/g)].map((m) => m[1] ?? m[2]!) : [];
@@ -80,7 +81,7 @@ export function networkReason(where: string, err: unknown): string {
 }
 
 /** The body as text, or undefined when it is larger than `max` bytes (read no further). */
-export async function readCapped(res: Response, max: number): Promise<string | undefined> {
+export async function readCapped(res: HttpResponse, max: number): Promise<string | undefined> {
   if (Number(res.headers.get('content-length') ?? 0) > max) {
     await res.body?.cancel();
     return undefined;
@@ -89,7 +90,7 @@ export async function readCapped(res: Response, max: number): Promise<string | u
   const decoder = new TextDecoder();
   let text = '';
   let size = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of res.body) {
     size += chunk.length;
     if (size > max) return undefined; // leaving the loop cancels the stream
     text += decoder.decode(chunk, { stream: true });

@@ -4,6 +4,7 @@ import { clip, sanitizeLine } from '../util/text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
 import { EventTooLarge, readEventStream } from './event-stream.js';
 import { connectionRefused, displayUrl, fetchSameOrigin, networkReason, readCapped, unauthorized, type SameOriginResult } from './http-common.js';
+import { httpRequest, type HttpResponse } from './http-request.js';
 
 export { displayUrl };
 const DELETE_TIMEOUT_MS = 2000;
@@ -132,7 +133,7 @@ export class HttpWire implements Wire {
     for (const c of this.inflight) c.abort();
     if ((options.terminate ?? true) && this.sessionId) {
       try {
-        const res = await fetch(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(DELETE_TIMEOUT_MS), redirect: 'manual' });
+        const res = await httpRequest(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(DELETE_TIMEOUT_MS) });
         await res.body?.cancel();
       } catch {
         /* a server that cannot end the session will show it in the next session's behaviour */
@@ -145,10 +146,11 @@ export class HttpWire implements Wire {
    * Once the session ended: one request under its old Mcp-Session-Id (MCP transports, session
    * management: the server answers 404 then). The HTTP status, or why there was none.
    */
-  async afterEnd(message: JsonObject, timeoutMs: number): Promise<{ status?: number; body?: string; problem?: string }> {
-    if (!this.sessionId) return { problem: 'the server gave no Mcp-Session-Id' };
+  async afterEnd(message: JsonObject, timeoutMs: number): Promise<{ status?: number; body?: string; problem?: string } | undefined> {
+    // A stateless server gave no id: there is no ended session to send one of.
+    if (!this.sessionId) return undefined;
     try {
-      const res = await fetch(this.url, { method: 'POST', headers: this.requestHeaders(), body: JSON.stringify(message), signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+      const res = await httpRequest(this.url, { method: 'POST', headers: this.requestHeaders(), body: JSON.stringify(message), signal: AbortSignal.timeout(timeoutMs) });
       const type = res.headers.get('content-type') ?? '';
       const body = type.includes('json') ? await readCapped(res, 64 * 1024) : (await res.body?.cancel(), undefined);
       return { status: res.status, ...(body !== undefined ? { body: this.redact(body) } : {}) };
@@ -188,7 +190,7 @@ export class HttpWire implements Wire {
   }
 
   /** Reads a text/event-stream reply: each event's data is one JSON-RPC message (or a batch). */
-  private async readEvents(res: Response, id: unknown): Promise<boolean> {
+  private async readEvents(res: HttpResponse, id: unknown): Promise<boolean> {
     if (!res.body) return false;
     let answered = false;
     try {

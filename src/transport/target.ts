@@ -4,6 +4,7 @@ import { McpSession } from './session.js';
 import { StdioWire, type StdioCommand } from './stdio.js';
 import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
 import { postProbe, type ProbeResult } from './probe.js';
+import { httpRequest } from './http-request.js';
 import { DEFAULT_LIMITS, DEFAULT_STARTUP_TIMEOUT_MS, type WireLimits } from './limits.js';
 import { ProcessFamily } from './stragglers.js';
 import type { ReportTarget } from '../generated/report.js';
@@ -324,7 +325,7 @@ export class HttpTarget extends PooledTarget {
     const url = new URL(path, this.url.origin);
     const shown = displayUrl(url);
     try {
-      const res = await fetch(url, { headers: this.headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+      const res = await httpRequest(url, { method: 'GET', headers: this.headers, signal: AbortSignal.timeout(timeoutMs) });
       const length = Number(res.headers.get('content-length') ?? 0);
       if (length > 4 * 1024 * 1024) {
         await res.body?.cancel();

@@ -52,7 +52,7 @@ export interface Wire {
   /** How long the server process has been running, in ms (a process only). */
   alive?(): number;
   /** Over Streamable HTTP, once the session ended: a request under its old session id (its HTTP status). */
-  afterEnd?(message: JsonObject, timeoutMs: number): Promise<{ status?: number; body?: string; problem?: string }>;
+  afterEnd?(message: JsonObject, timeoutMs: number): Promise<{ status?: number; body?: string; problem?: string } | undefined>;
 }
 
 /** Raised when a target cannot be started or reached; the CLI maps it to exit code 3. */
