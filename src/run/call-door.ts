@@ -58,6 +58,25 @@ export interface NotCalled {
 }
 
 /**
+ * What calls taught that holds in every protocol era of one run (one server, one grant store):
+ * the eras' ledgers share it, so a tool that gave no answer is not waited for again in the next
+ * era, and a call that ran is not made again there.
+ */
+export class CallMemory {
+  /** Tools that gave no answer to a call, with what was said of it (they are not called again). */
+  readonly unanswered = new Map<string, string>();
+  /**
+   * Of those, the ones whose call got no answer though it was not fetched: on a server that gates,
+   * an unfetched call of a slow tool is refused at once, so only these are not called unfetched again.
+   */
+  readonly unansweredUnfetched = new Set<string>();
+  /** Each tool's arguments that reached it and ran (or failed at its work): never sent to a tool that is not read-only again. */
+  readonly ranWith = new Map<string, Set<string>>();
+  /** Each tool's arguments its own argument check refused: sent again, they do nothing. */
+  readonly refusedWith = new Map<string, Set<string>>();
+}
+
+/**
  * Every call of the run, made or not: the one record every sentence about calls is computed from
  * (what ran, what was not called and why, per tool).
  */
@@ -73,17 +92,14 @@ export class CallLedger {
   validates = false;
   /** How many unfetched calls were refused with TOOL_DESCRIPTION_REQUIRED. */
   refusals = 0;
-  /** Tools that gave no answer to a call, with what was said of it (they are not called again). */
-  readonly unanswered = new Map<string, string>();
-  /**
-   * Of those, the ones whose call got no answer though it was not fetched: on a server that gates,
-   * an unfetched call of a slow tool is refused at once, so only these are not called unfetched again.
-   */
-  readonly unansweredUnfetched = new Set<string>();
-  /** Each tool's arguments that reached it and ran (or failed at its work): never sent to a tool that is not read-only again. */
-  private readonly ranWith = new Map<string, Set<string>>();
-  /** Each tool's arguments its own argument check refused: sent again, they do nothing. */
-  private readonly refusedWith = new Map<string, Set<string>>();
+  readonly unanswered: Map<string, string>;
+  readonly unansweredUnfetched: Set<string>;
+  private readonly ranWith: Map<string, Set<string>>;
+  private readonly refusedWith: Map<string, Set<string>>;
+
+  constructor(memory = new CallMemory()) {
+    ({ unanswered: this.unanswered, unansweredUnfetched: this.unansweredUnfetched, ranWith: this.ranWith, refusedWith: this.refusedWith } = memory);
+  }
 
   /** Records a call that was made. */
   record(call: CallRecord): void {
@@ -177,12 +193,14 @@ export interface CallRequest {
  * enforces descriptions, they go as they come.
  */
 export class CallDoor {
-  readonly ledger = new CallLedger();
+  readonly ledger: CallLedger;
   private unfetchedQueue: Promise<unknown> = Promise.resolve();
   /** Calls of tools that may change data in flight, by tool and arguments. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly run: DoorContext) {}
+  constructor(private readonly run: DoorContext, memory?: CallMemory) {
+    this.ledger = new CallLedger(memory);
+  }
 
   /** How `tool` would be called in a session that has (`fetched`) or has not fetched it. */
   plan(tool: string, fetched: boolean, intent: CallIntent = 'as-granted', entry?: JsonObject): CallPlan {

@@ -18,6 +18,7 @@ import type { LeftBehind } from '../model/judge.js';
 import type { LiveOptions } from './options.js';
 import { phasesFor, type PhaseId, type PhaseSelection } from './phases.js';
 import { Run } from './run.js';
+import { CallMemory } from './call-door.js';
 import { callOthersUnfetched, callReadOnlyUnfetched } from './unfetched-calls.js';
 import { verdictOf } from './verdict.js';
 import { latch } from '../util/concurrency.js';
@@ -61,6 +62,8 @@ export async function checkTarget(
     onLeftBehind?: (left: LeftBehind) => void;
     /** The idle session makes its last call once this settles too (a later era's run is done). */
     idleUntil?: Promise<unknown>;
+    /** What the calls of the run's other protocol eras taught (shared by all of them). */
+    memory?: CallMemory;
   },
 ): Promise<CheckReport> {
   const startedAt = new Date();
@@ -88,7 +91,7 @@ export async function checkTarget(
     // What the probe learnt: a resource to explore, a tool form to check (each a session or more of its own).
     if (discovery.descriptionsResource || discovery.descriptionsTool) target.reserve(plannedOpens(checks, options, cheap, discovery.descriptionsTool !== undefined));
     try {
-      const run = new Run(target, options, session, discovery);
+      const run = new Run(target, options, session, discovery, extra.memory);
       const runs = new CheckRuns(run, checks, extra.hooks, deadline);
       const deps: ExploreDeps = {
         target, marks: run.marks,
@@ -203,9 +206,13 @@ export async function checkEras(
   const outcomes = probeEras((era) => targets[targets.push(inEra(era)) - 1]!, choice, patience);
   const probes: EraProbe[] = [];
   const running: Array<Promise<{ era: Era; report: CheckReport }>> = [];
+  /** When each era's run is quiet: its checks and its exploration's traffic are done (its shrinking and judgement may go on). */
+  const quiets: Array<Promise<unknown>> = [];
   let prior: LeftBehind | undefined;
   // The first era's idle session waits through the later eras' runs: opened once they are done.
   const { opened: laterEras, open: laterErasDone } = latch();
+  // A tool that gave no answer in one era is not waited for in the next; a call that ran is not made again.
+  const memory = new CallMemory();
   try {
     for (const [i, outcome] of outcomes.entries()) {
       // Once an era is checked, the run's deadline ends the wait for the others (said, not thrown).
@@ -226,7 +233,7 @@ export async function checkEras(
       let left: LeftBehind | undefined;
       const { opened: quieted, open: quiet } = latch();
       const report = checkTarget(probe.target, eraOptions, {
-        ...extra, probe: probe.session, since: t0, ...(prior ? { prior } : {}), ...(running.length ? {} : { idleUntil: laterEras }),
+        ...extra, memory, probe: probe.session, since: t0, ...(prior ? { prior } : {}), ...(running.length ? {} : { idleUntil: laterEras }),
         onLeftBehind: (l) => {
           left = l;
           quiet();
@@ -236,10 +243,13 @@ export async function checkEras(
       // Its failure is thrown where every era is awaited, not meanwhile as unhandled.
       checked.catch(() => {});
       running.push(checked);
-      await Promise.race([quieted, report]);
+      const quietOrDone = Promise.race([quieted, report]);
+      quiets.push(quietOrDone.catch(() => {}));
+      await quietOrDone;
       prior = left;
     }
-    void Promise.allSettled(running.slice(1)).then(laterErasDone);
+    // The idle session waits for the later eras' traffic, not for their shrinking (replays of their own).
+    void Promise.all(quiets.slice(1)).then(laterErasDone);
     const reports = await Promise.all(running);
     if (!reports.length) throw noEraError(probes);
     return mergeEraReports(reports, probes, choice, performance.now() - t0);

@@ -4,7 +4,7 @@ import type { OpenOptions, Target } from '../transport/target.js';
 import type { World } from '../model/world.js';
 import { grantInFlight, SessionStates } from '../model/state.js';
 import { ExplorationMarks } from '../model/explore/marks.js';
-import { CallDoor } from './call-door.js';
+import { CallDoor, type CallMemory } from './call-door.js';
 import type { Discovery } from './discovery.js';
 import type { Descriptions, RunFacts, UnfetchedCalls } from './facts.js';
 import type { LiveOptions } from './options.js';
@@ -32,7 +32,8 @@ export class Run {
   /** Why the clean session could not be opened, once that happened (said by the checks that needed it). */
   cleanProblem: string | undefined;
 
-  constructor(readonly target: Target, readonly options: LiveOptions, readonly probe: McpSession, readonly discovery: Discovery) {
+  /** `memory`: what the calls of another protocol era's run of the same server taught (shared). */
+  constructor(readonly target: Target, readonly options: LiveOptions, readonly probe: McpSession, readonly discovery: Discovery, memory?: CallMemory) {
     this.toolFacts = new ToolFacts(discovery, undefined, options.safeTools);
     this.currentWorld = worldOf(discovery);
     this.door = new CallDoor({
@@ -40,7 +41,7 @@ export class Run {
       granted: (session, tool) => this.states.of(this.currentWorld, session).grants.has(tool),
       grantInFlight: (session, tool) => grantInFlight(session, tool, this.currentWorld.descriptionsTool),
       options: { safeCalls: options.safeCalls, allowDestructive: options.allowDestructive ?? false },
-    });
+    }, memory);
     this.produce('discovery', discovery);
   }
 
