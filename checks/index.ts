@@ -1,5 +1,4 @@
 import type { LiveCheck } from '../src/run/check.js';
-import type { LintCheck } from '../src/lint/check.js';
 import pdMinimalDescriptions from './pd-minimal-descriptions.js';
 import pdResourceListed from './pd-resource-listed.js';
 import pdToolsParameter from './pd-tools-parameter.js';
@@ -30,15 +29,6 @@ import dashdashResourceMetadata from './dashdash-resource-metadata.js';
 import dashdashAiHelp from './dashdash-ai-help.js';
 import toolcardWellKnown from './toolcard-well-known.js';
 import toolcardFiles from './toolcard-files.js';
-import lintJsonSyntax from './lint-json-syntax.js';
-import lintFileKind from './lint-file-kind.js';
-import lintSchema from './lint-schema.js';
-import lintToolDescriptions from './lint-tool-descriptions.js';
-import lintToolcardLevel from './lint-toolcard-level.js';
-import lintToolcardConsistency from './lint-toolcard-consistency.js';
-import lintToolsList from './lint-tools-list.js';
-import lintNoSecrets from './lint-no-secrets.js';
-import lintNeedsReview from './lint-needs-review.js';
 
 /**
  * Every live check, in report order: the nine progressive-disclosure criteria first, by number;
@@ -80,15 +70,5 @@ export const LIVE_CHECKS: readonly LiveCheck[] = [
 /** The nine criteria of the progressive-disclosure spec (§9 plus §6.3). */
 export const PD_CRITERIA = LIVE_CHECKS.filter((c) => c.spec.criterion !== undefined);
 
-/** Every offline lint check, in report order. */
-export const LINT_CHECKS: readonly LintCheck[] = [
-  lintJsonSyntax,
-  lintFileKind,
-  lintSchema,
-  lintToolDescriptions,
-  lintToolcardLevel,
-  lintToolcardConsistency,
-  lintToolsList,
-  lintNoSecrets,
-  lintNeedsReview,
-];
+// The lint checks live in a module of their own: `lint` of one file loads none of the live checks.
+export { LINT_CHECKS } from './lint-checks.js';

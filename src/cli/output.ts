@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { FORMAT_NAMES } from '../../reports/formats.js';
 import { ProgressLine } from '../../reports/progress.js';
 import type { CheckReport } from '../generated/report.js';
-import { isDirectory } from '../library/server-target.js';
+import { isDirectory } from '../util/files.js';
 import { safeLine, safeReport } from '../safety/output.js';
 import { Redactor } from '../safety/redact.js';
 import { TOOL_NAME } from '../util/version.js';

@@ -1,4 +1,4 @@
-import { LINT_CHECKS } from '../../checks/index.js';
+import { LINT_CHECKS } from '../../checks/lint-checks.js';
 import type { LintCheck } from '../lint/check.js';
 import type { RunHooks } from '../core/hooks.js';
 import { selectChecks } from '../core/select.js';

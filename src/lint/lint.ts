@@ -27,5 +27,5 @@ export async function lintPaths(paths: string[], options: { cwd: string; now?: D
     options.hooks?.onCheckStart?.(check, i, checks.length);
     results.push(await executeCheck(check, (messages, level) => new LintContext(files, lintOptions, messages, level)));
   }
-  return buildReport({ target: { kind: 'files', paths }, startedAt, durationMs: performance.now() - t0, results });
+  return buildReport({ target: { kind: 'files', paths, files: files.length }, startedAt, durationMs: performance.now() - t0, results });
 }

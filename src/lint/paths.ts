@@ -192,6 +192,8 @@ export async function collectPaths(args: string[], cwd: string): Promise<FoundPa
       // A file named on the command line is linted whatever its name; a folder gives its *.json.
       if (info.isDirectory()) await collector.folder(plan.abs, isJson, []);
       else await collector.entry(plan.abs, () => true, []);
+      // A lint that read nothing would pass every check: a folder with no *.json is the caller's mistake.
+      if (collector.matched === 0) throw new InputError(`the folder '${args[plans.indexOf(plan)]}' holds no *.json file (lint reads every *.json below a folder; name a file to lint it whatever its name)`);
       continue;
     }
     const pattern = isAbsolute(plan.pattern!) ? plan.pattern! : resolve(cwd, plan.pattern!);
