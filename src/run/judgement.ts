@@ -1,6 +1,6 @@
 import { judge, type Judgement } from '../model/judge.js';
 import { laboratory, MAX_SHRUNK, shortest, type ExploreDeps, type Exploration, type Found, type Lab } from '../model/explore/explore.js';
-import { historyOf } from '../model/explore/history.js';
+import { historyOf, historyTimes } from '../model/explore/history.js';
 import type { RuleBreak } from '../model/world.js';
 import type { McpSession } from '../transport/session.js';
 import type { RunDeadline } from '../core/execute.js';
@@ -54,7 +54,7 @@ async function shortestOfHistory(lab: Lab, breaks: readonly RuleBreak[], session
     const moves = historyOf(brk, sessions, mirror);
     if (!moves) continue;
     // The very rule the finding names: its sequence goes beside it.
-    const { found, replays } = await shortest(lab, moves, brk, [], undefined, true);
+    const { found, replays } = await shortest(lab, moves, brk, [], undefined, true, historyTimes(moves));
     out.replays += replays;
     if (found) {
       out.found.push(found);

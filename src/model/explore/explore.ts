@@ -10,6 +10,7 @@ import { numberedSteps } from './outcome.js';
 import { play, type Played, type Stage } from './play.js';
 import { Random } from './random.js';
 import { shrink } from './shrink.js';
+import { MoveTimes } from './elapsed.js';
 import { resembled } from '../ops.js';
 import { MAX_PAUSE_MS } from './defaults.js';
 
@@ -121,11 +122,14 @@ export function laboratory(deps: ExploreDeps, world: World, seed: number, until:
  * then delta debugging. Undefined when not even `moves` breaks it again (a race, or state that
  * new sessions do not have); `first` is then the proof, if it is given.
  */
-export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: Move[] = [], first?: Played, sameCode = false): Promise<{ found?: Found; replays: number; reproduced?: boolean }> {
+export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: Move[] = [], first?: Played, sameCode = false, sentAt?: ReadonlyMap<Move, number>): Promise<{ found?: Found; replays: number; reproduced?: boolean }> {
   let last: { played: Played; moves: Move[]; brk: RuleBreak } | undefined;
+  // A candidate that drops steps waits as long as they took (state that expires with time).
+  const times = new MoveTimes(moves, first, sentAt);
   /** The candidate, cut after the move it broke the rule at, when it breaks it again; else undefined. */
   const reproduces = async (candidate: Move[]): Promise<Move[] | undefined> => {
-    const renamed = renumbered(candidate);
+    const timed = times.kept(candidate);
+    const renamed = renumbered(timed);
     const played = await play(renamed, stage);
     const again = lab.judged(played).find((b) => b.check === brk.check && (!sameCode || b.code === brk.code));
     await closeAll(played);
@@ -134,7 +138,9 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
     const at = played.exchanges.findIndex((list) => list.includes(again.proof[again.proof.length - 1]!));
     const upTo = at >= 0 ? at + 1 : renamed.length;
     last = { played: { sessions: played.sessions, exchanges: played.exchanges.slice(0, upTo) }, moves: renamed.slice(0, upTo), brk: again };
-    return candidate.slice(0, upTo);
+    // (cut in the candidate's own moves: the pauses kept for time are added again on each replay)
+    const own = new Set(candidate);
+    return candidate.slice(0, timed.slice(0, upTo).filter((m) => own.has(m)).length);
   };
   // Replays follow one another: the sessions of the next start while this one runs.
   const stage: Stage = { ...lab.stage, reserve: (count) => lab.stage.reserve?.(2 * count) };

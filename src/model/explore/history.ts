@@ -11,6 +11,13 @@ const MAX_PAUSE_MS = 2000;
 /** The newest steps a history keeps: shrinking has a budget of replays. */
 const MAX_MOVES = 40;
 
+/** When each move of a history was sent (the performance clock): shrinking keeps the time dropped steps took. */
+const SENT = new WeakMap<Move, number>();
+
+export function historyTimes(moves: readonly Move[]): Map<Move, number> {
+  return new Map(moves.flatMap((m) => (SENT.has(m) ? [[m, SENT.get(m)!] as const] : [])));
+}
+
 /**
  * What a check's sessions did up to a broken rule, as moves that can be replayed from new sessions:
  * the sessions whose exchanges the break's proof holds, in time order, with their ends and the
@@ -40,6 +47,7 @@ export function historyOf(brk: RuleBreak, sessions: readonly McpSession[], mirro
   const moves: Move[] = [];
   const lastAt = new Map<number, number>();
   for (const e of events) {
+    SENT.set(e.move, e.at);
     const before = lastAt.get(e.session);
     if (before !== undefined && e.at - before > GAP_MS) moves.push({ kind: 'pause', session: e.session, ms: Math.round(Math.min(MAX_PAUSE_MS, e.at - before)) });
     moves.push(e.move);
