@@ -1,5 +1,5 @@
 import t from 'tap';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Validator } from '@cfworker/json-schema';
@@ -76,7 +76,9 @@ t.test('the HTML report renders its token chart in a headless browser', { skip: 
   const bars = await page.$$eval('#token-chart rect', (rects) => rects.map((r) => ({
     title: r.querySelector('title')?.textContent ?? '', width: r.getBoundingClientRect().width,
   })).filter((b) => b.title));
-  t.equal(bars.length, 12, 'two bars for each of the six tools');
+  // Each described tool, and the tool form of the resource (get_tool_descriptions), which has a description too.
+  const tools = readdirSync(join(ROOT, 'reference-server', 'tool_descriptions')).length + 1;
+  t.equal(bars.length, 2 * tools, `two bars for each of the ${tools} tools`);
   for (let i = 0; i < bars.length; i += 2) {
     const [full, minimal] = [bars[i]!, bars[i + 1]!];
     t.match(full.title, /: full description \d+ tokens$/);

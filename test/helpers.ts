@@ -1,6 +1,6 @@
 import { LIVE_CHECKS } from '../checks/index.js';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,8 +77,14 @@ export function reportSchemaErrors(report: unknown): string[] {
   return reportValidator(report) ? [] : (reportValidator.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
 }
 
+const madeDirs: string[] = [];
+
+/** A fresh folder in the OS temp folder, removed when this test process exits (the suite leaves none behind). */
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'mcp-pd-check-test-'));
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-pd-check-test-'));
+  if (!madeDirs.length) process.on('exit', () => { for (const made of madeDirs) rmSync(made, { recursive: true, force: true, maxRetries: 3 }); });
+  madeDirs.push(dir);
+  return dir;
 }
 
 export const ESC = '\u001b[';

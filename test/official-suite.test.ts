@@ -1,18 +1,16 @@
 // The official MCP conformance suite's scenarios that apply to any server, run against the
 // reference server over HTTP. What it needs comes from npm at test time — a pinned suite and a
-// Node >= 22 of its own (npm's node@22 package) — into a folder outside the project, so neither
-// reaches the project's PATH or node_modules. Skipped with a reason only when npm cannot be reached.
+// Node >= 22 of its own (npm's node@22 package) — into a cache folder of its own (test/support/outside-install.ts), so neither
+// reaches the project's PATH or dependencies. Skipped with a reason only when npm cannot be reached.
 import t from 'tap';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { REFERENCE, startHttp } from './helpers.js';
+import { REFERENCE, startHttp, tempDir } from './helpers.js';
+import { installOfficialSuite, OFFICIAL_SUITE } from './support/outside-install.js';
 
 const run = promisify(execFile);
-const SUITE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
-const NODE = 'node@22.23.3';
 /** The generic server scenarios, each with the check of ours that covers the same ground (README). */
 export const SCENARIOS = ['server-initialize', 'server-session-lifecycle', 'ping', 'tools-list', 'resources-list', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
 /** The scenarios of its requirements/2026-07-28.yaml that apply to any server, run at that revision's wire version. */
@@ -23,31 +21,13 @@ export const MODERN_SCENARIOS = ['server-stateless', 'tools-list', 'resources-li
  */
 const NEEDS_DIAGNOSTIC_TOOLS = ['sep-2575-server-rejects-undeclared-capability', 'sep-2575-missing-capability-http-400', 'sep-2575-http-server-no-independent-requests-on-stream', 'sep-2575-server-no-log-without-loglevel'];
 
-/** npm's own exit says whether the registry answered: only then is a failure to install a failure. */
-async function install(dir: string): Promise<string | undefined> {
-  const env = { ...process.env };
-  for (const key of Object.keys(env)) if (key.startsWith('npm_') || key === 'NODE_OPTIONS' || key.startsWith('TAP')) delete env[key];
-  try {
-    await run('npm', ['ping'], { cwd: dir, env, timeout: 60_000 });
-  } catch (err) {
-    return `the npm registry cannot be reached (${String((err as Error).message).split('\n')[0]})`;
-  }
-  if (!existsSync(join(dir, 'node_modules', '.bin', 'node')) || !existsSync(join(dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'package.json'))) {
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'official-suite', private: true }));
-    await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', SUITE, NODE], { cwd: dir, env, timeout: 300_000 });
-  }
-  return undefined;
-}
+const suite = await installOfficialSuite();
+const unreachable = suite.unreachable;
 
-const dir = join(tmpdir(), 'mcp-pd-check-official-suite');
-mkdirSync(dir, { recursive: true });
-const unreachable = await install(dir);
-
-t.test(`the official conformance suite (${SUITE}) passes its generic server scenarios against the reference server`, { skip: unreachable ?? false }, async (t) => {
+t.test(`the official conformance suite (${OFFICIAL_SUITE}) passes its generic server scenarios against the reference server`, { skip: unreachable ?? false }, async (t) => {
   const server = await startHttp(REFERENCE);
   t.teardown(server.stop);
-  const node = join(dir, 'node_modules', '.bin', 'node');
-  const cli = join(dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+  const { node, cli } = suite;
   const { stdout: version } = await run(node, ['--version']);
   t.match(version, /^v2[2-9]\./, `the suite runs on its own Node (${version.trim()})`);
   for (const scenario of SCENARIOS) {
@@ -64,11 +44,10 @@ interface SuiteCheck { id: string; status: string; errorMessage?: string; detail
 t.test(`the official conformance suite's 2026-07-28 scenarios that apply to any server pass against the reference server`, { skip: unreachable ?? false }, async (t) => {
   const server = await startHttp(REFERENCE);
   t.teardown(server.stop);
-  const node = join(dir, 'node_modules', '.bin', 'node');
-  const cli = join(dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+  const { node, cli } = suite;
   for (const scenario of MODERN_SCENARIOS) {
     const url = scenario === 'dns-rebinding-protection' ? server.url.replace('127.0.0.1', 'localhost') : server.url;
-    const out = mkdtempSync(join(tmpdir(), 'official-suite-'));
+    const out = tempDir();
     await run(node, [cli, 'server', '--url', url, '--scenario', scenario, '--spec-version', '2026-07-28', '-o', out], { timeout: 120_000 }).catch(() => undefined);
     const [folder] = readdirSync(out);
     if (!t.ok(folder, `${scenario}: the suite wrote its results`)) continue;

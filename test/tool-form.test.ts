@@ -4,8 +4,7 @@
 // session exists; the checker checks the tool form and says which clients a server reaches.
 import t, { type Test } from 'tap';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -18,6 +17,7 @@ import type { CheckReport } from '../src/generated/report.js';
 import { withEnvelope } from '../src/transport/era.js';
 import { referenceBehaviour } from '../fixtures/servers/serve.js';
 import { CLI, REFERENCE, ROOT, runCli, serveListening, startHttp, tempDir } from './helpers.js';
+import { installOutside } from './support/outside-install.js';
 import { runInProcess } from './support/check-tester.js';
 import { TEST_SEED } from './support/fixtures.js';
 
@@ -121,23 +121,9 @@ t.test('a tool of that shape without the mark is an ordinary tool', async (t) =>
 
 /** The MCP Inspector's CLI, from npm at test time with a Node of its own (it wants Node >= 22), outside the project. */
 const INSPECTOR = '@modelcontextprotocol/inspector@0.21.2';
-const inspectorDir = join(tmpdir(), 'mcp-pd-check-inspector');
-async function installInspector(): Promise<string | undefined> {
-  const env = { ...process.env };
-  for (const key of Object.keys(env)) if (key.startsWith('npm_') || key === 'NODE_OPTIONS' || key.startsWith('TAP')) delete env[key];
-  mkdirSync(inspectorDir, { recursive: true });
-  try {
-    await run('npm', ['ping'], { cwd: inspectorDir, env, timeout: 60_000 });
-  } catch (err) {
-    return `the npm registry cannot be reached (${String((err as Error).message).split('\n')[0]})`;
-  }
-  if (!existsSync(join(inspectorDir, 'node_modules', '.bin', 'mcp-inspector')) || !existsSync(join(inspectorDir, 'node_modules', '.bin', 'node'))) {
-    writeFileSync(join(inspectorDir, 'package.json'), JSON.stringify({ name: 'inspector', private: true }));
-    await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', INSPECTOR, 'node@22.23.3'], { cwd: inspectorDir, env, timeout: 300_000 });
-  }
-  return undefined;
-}
-const noInspector = await installInspector();
+const inspectorInstall = await installOutside('inspector', [INSPECTOR], join('node_modules', '.bin', 'mcp-inspector'));
+const inspectorDir = inspectorInstall.dir;
+const noInspector = inspectorInstall.unreachable;
 
 t.test(`the MCP Inspector CLI (${INSPECTOR}) lists the tools, the templates and the resources of a served server`, { skip: noInspector ?? false }, async (t) => {
   const node = join(inspectorDir, 'node_modules', '.bin', 'node');
