@@ -2,11 +2,18 @@
 import type { FleetResult } from '../src/library/fleet.js';
 import { SHAPE_NAMES } from '../src/library/server-config.js';
 import { sanitizeLine } from '../src/util/text.js';
+import { data, property, renderGithub } from './github.js';
+import { escapeHtml, htmlPage, reportHtml } from './html.js';
 import { renderJunitSuites } from './junit.js';
+import { renderMarkdown } from './markdown.js';
+import { renderSarif } from './sarif.js';
 import { renderText } from './text.js';
+import { TOOL_NAME, TOOL_VERSION } from '../src/util/version.js';
 import type { RenderOptions } from './index.js';
 
-export const FLEET_FORMATS = ['text', 'json', 'junit'] as const;
+/** A fleet has every format a single run has, each holding every server (a row, a run or a suite each). */
+export const FLEET_FORMATS = ['text', 'json', 'junit', 'sarif', 'github', 'markdown', 'html'] as const;
+export type FleetFormat = (typeof FLEET_FORMATS)[number];
 
 function row(e: FleetResult['entries'][number]): string[] {
   const seconds = `${(e.durationMs / 1000).toFixed(1)} s`;
@@ -18,12 +25,18 @@ function row(e: FleetResult['entries'][number]): string[] {
   return [e.name, v?.implements ?? '—', tokens, `${s.failed + s.errors} failed, ${s.warnings} warn`, '', seconds];
 }
 
+const HEAD = ['server', 'verdict', 'tools/list tokens (minimal)', 'checks', 'problem', 'time'];
+
+function headline(fleet: FleetResult): string {
+  return `${TOOL_NAME}: ${fleet.entries.length} server${fleet.entries.length === 1 ? '' : 's'} from ${fleet.file} (${SHAPE_NAMES[fleet.shape]})`;
+}
+
 export function renderFleetText(fleet: FleetResult, options: RenderOptions): string {
-  const head = ['server', 'verdict', 'tools/list tokens (minimal)', 'checks', 'problem', 'time'];
+  const head = HEAD;
   const rows = fleet.entries.map(row);
   const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i]!)).join('  ').trimEnd();
-  const out = [`mcp-pd-check: ${fleet.entries.length} server${fleet.entries.length === 1 ? '' : 's'} from ${fleet.file} (${SHAPE_NAMES[fleet.shape]})`, '', line(head), ...rows.map(line), ''];
+  const out = [headline(fleet), '', line(head), ...rows.map(line), ''];
   for (const e of fleet.entries) {
     out.push(`━━ ${e.name} ━━`);
     out.push(e.report ? renderText(e.report, options).trimEnd() : `  ${sanitizeLine(e.error ?? '')}`, '');
@@ -40,4 +53,45 @@ export function renderFleetJson(fleet: FleetResult): string {
 
 export function renderFleetJunit(fleet: FleetResult): string {
   return renderJunitSuites(fleet.entries.filter((e) => e.report).map((e) => ({ name: e.name, report: e.report! })));
+}
+
+/** SARIF: a run per server, each told apart by its automation id (GitHub code scanning's category); a server not checked is a run that failed. */
+export function renderFleetSarif(fleet: FleetResult): string {
+  const runs = fleet.entries.map((e) => {
+    const automationDetails = { id: `mcp-pd-check/${e.name}/` };
+    if (e.report) return { ...(JSON.parse(renderSarif(e.report)) as { runs: Array<Record<string, unknown>> }).runs[0], automationDetails };
+    return {
+      tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, rules: [] } }, automationDetails,
+      invocations: [{ executionSuccessful: false, toolExecutionNotifications: [{ level: 'error', message: { text: `${e.name}: ${e.error ?? 'not checked'}` } }] }],
+      results: [],
+    };
+  });
+  return `${JSON.stringify({ $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs }, null, 2)}\n`;
+}
+
+/** GitHub annotations: every server's, each titled with its server; a server not checked is an error annotation. */
+export function renderFleetGithub(fleet: FleetResult, options: RenderOptions): string {
+  return fleet.entries.map((e) => (e.report
+    ? renderGithub(e.report, options.commandsOff, options.verbose, e.name)
+    : `::error title=${property(`${e.name}: not checked`)}::${data(e.error ?? 'not checked')}\n`)).join('');
+}
+
+function cell(text: string): string {
+  return sanitizeLine(text).replace(/\|/g, '\\|');
+}
+
+/** Markdown: the table of servers, then a section per server. */
+export function renderFleetMarkdown(fleet: FleetResult, options: RenderOptions): string {
+  const out = [`## ${cell(headline(fleet))}`, '', `| ${HEAD.join(' | ')} |`, `| ${HEAD.map(() => '---').join(' | ')} |`, ...fleet.entries.map((e) => `| ${row(e).map(cell).join(' | ')} |`), ''];
+  for (const e of fleet.entries) {
+    out.push(e.report ? renderMarkdown(e.report, options.verbose, 3, `${cell(e.name)}`).trimEnd() : `### ${cell(e.name)}: not checked\n\n${cell(e.error ?? '')}`, '');
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** HTML: one page, the table of servers, then a section per server (element ids prefixed per server). */
+export function renderFleetHtml(fleet: FleetResult, options: RenderOptions): string {
+  const table = `<table class="fleet"><tr>${HEAD.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>${fleet.entries.map((e, i) => `<tr>${row(e).map((c, j) => `<td>${j === 0 ? `<a href="#server-${i}">${escapeHtml(c)}</a>` : escapeHtml(c)}</td>`).join('')}</tr>`).join('')}</table>`;
+  const sections = fleet.entries.map((e, i) => `<section id="server-${i}" class="server"><h2>${escapeHtml(e.name)}</h2>\n${e.report ? reportHtml(e.report, options.verbose, `server-${i}-`, 'h3') : `<p>${escapeHtml(e.error ?? 'not checked')}</p>`}</section>`);
+  return htmlPage('mcp-pd-check fleet report', `<h1>${escapeHtml(headline(fleet))}</h1>\n${table}\n${sections.join('\n')}`);
 }

@@ -97,9 +97,14 @@ export function notCalledSentences(notCalled: ReadonlyArray<{ tool: string; why:
   const out: Array<{ heading: string; text: string }> = [];
   for (const [harm, heading] of [[true, 'not called, to do no harm'], [false, 'not called']] as const) {
     const these = notCalled.filter((n) => (n.harm ?? true) === harm);
-    if (these.length) out.push({ heading, text: notCalledByReason(these).map((g) => `${list(g.tools)} (${g.why})`).join('; ') });
+    if (these.length) out.push({ heading, text: notCalledByReason(these).map((g) => `${list(g.tools)} (${g.tools.length > 1 ? forEach(g.why) : g.why})`).join('; ') });
   }
   return out;
+}
+
+/** A reason written of one tool ("it is …"), said of several: "each is …", "calls them". */
+function forEach(why: string): string {
+  return why.replace(/^(--safe-calls: )?it (is|can) /, '$1each $2 ').replace(/^its /, "each one's ").replace(/calls it\)/, 'calls them)');
 }
 
 /** The reach of a report's verdict: its own, or (several eras) the first era's that says one. */
@@ -149,4 +154,10 @@ export function resultNames(report: Pick<CheckReport, 'eras'>, results: readonly
 export function tableResults(report: Pick<CheckReport, 'eras' | 'results'>): CheckResult[] {
   const quiet = (r: CheckResult) => !r.findings.some((f) => f.level !== 'info');
   return acrossEras(report, report.results, (all) => all.every(quiet) && all.every((x) => x.status === all[0]!.status));
+}
+
+/** What was checked, in one line: the command or URL and its kind, or the linted paths with how many files they held. */
+export function targetLine(t: CheckReport['target']): { what: string; kind: string } {
+  if (t.kind !== 'files') return { what: t.command ?? t.url ?? '', kind: t.kind };
+  return { what: (t.paths ?? []).join(' '), kind: t.files !== undefined ? `lint, ${plural(t.files, 'file')} read` : 'lint' };
 }

@@ -1,7 +1,7 @@
 import { reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
-import { entries, othersLine, reachOf, type Entry, resultName } from './group.js';
+import { entries, othersLine, reachOf, type Entry, resultName, targetLine } from './group.js';
 import { asText, plural } from '../src/util/text.js';
 
 /** HTML text: every server- or file-provided string goes through here. */
@@ -28,8 +28,11 @@ function tokenData(report: CheckReport): { rows: ToolTokens[]; upper: string; lo
   return { rows: t.tools.map((x) => ({ tool: x.tool, upper: x.full ?? 0, lower: x.listed, ...of(x.tool) })), upper: 'full description', lower: 'tools/list (minimal)' };
 }
 
-/** A bar chart as inline SVG: no script, no network. */
-function chart({ rows, upper, lower }: ReturnType<typeof tokenData>): string {
+/** Room right of the longest bar for its count, so that the "found first" column never overlaps it. */
+const NUMBER_ROOM = 64;
+
+/** A bar chart as inline SVG: no script, no network. `id` is unique on the page. */
+function chart({ rows, upper, lower }: ReturnType<typeof tokenData>, id: string): string {
   if (!rows.length) return '<p class="muted">No token figures: pd-token-savings did not run.</p>';
   const max = Math.max(...rows.map((r) => Math.max(r.lower, r.upper)), 1);
   const label = 170;
@@ -39,14 +42,14 @@ function chart({ rows, upper, lower }: ReturnType<typeof tokenData>): string {
     const y = 28 + i * rowH;
     const wLower = Math.max(1, Math.round((r.lower / max) * width));
     const wUpper = Math.max(1, Math.round((r.upper / max) * width));
-    const found = r.found !== undefined ? `<text x="${label + width + 8}" y="${y + 14}" class="muted">found first ${Math.round(r.found * 100)} %</text>` : '';
+    const found = r.found !== undefined ? `<text x="${label + width + NUMBER_ROOM}" y="${y + 14}" class="found">found first ${Math.round(r.found * 100)} %</text>` : '';
     return found + `<text x="${label - 8}" y="${y + 14}" text-anchor="end">${esc(r.tool)}</text>`
       + `<rect x="${label}" y="${y}" width="${wUpper}" height="12" fill="#d0d7de"><title>${esc(r.tool)}: ${upper} ${r.upper} tokens</title></rect>`
       + `<rect x="${label}" y="${y + 14}" width="${wLower}" height="12" fill="#1a7f37"><title>${esc(r.tool)}: ${lower} ${r.lower} tokens</title></rect>`
       + `<text x="${label + wUpper + 6}" y="${y + 10}" class="n">${r.upper}</text><text x="${label + wLower + 6}" y="${y + 24}" class="n">${r.lower}</text>`;
   }).join('');
   const h = 40 + rows.length * rowH;
-  return `<svg id="token-chart" role="img" aria-label="Tokens per tool: ${upper} versus ${lower}" width="${label + width + (rows.some((r) => r.found !== undefined) ? 150 : 60)}" height="${h}" xmlns="http://www.w3.org/2000/svg">`
+  return `<svg id="${id}" class="token-chart" role="img" aria-label="Tokens per tool: ${upper} versus ${lower}" width="${label + width + NUMBER_ROOM + (rows.some((r) => r.found !== undefined) ? 120 : 0)}" height="${h}" xmlns="http://www.w3.org/2000/svg">`
     + `<rect x="${label}" y="4" width="12" height="12" fill="#d0d7de"/><text x="${label + 18}" y="14">${upper}</text>`
     + `<rect x="${label + 170}" y="4" width="12" height="12" fill="#1a7f37"/><text x="${label + 188}" y="14">${lower}</text>${bars}</svg>`;
 }
@@ -63,34 +66,50 @@ function finding(e: Entry): string {
     + '</li>';
 }
 
-/** One self-contained HTML page: summary, the token chart, every check with its findings and proof. */
-export function renderHtml(report: CheckReport, verbose = false): string {
-  const s = report.summary;
-  const t = report.target;
-  const tokens = tokenData(report);
-  const v = report.verdict;
-  const checks = report.results.map((r) => `<section class="check"><h3><span class="badge" style="background:${COLOR[r.status]}">${r.status}</span> <code>${esc(resultName(report, r))}</code> ${esc(r.title)} <span class="muted">§${esc(r.spec.section)} ${esc(r.spec.level)} · ${r.durationMs} ms</span></h3>`
-    + (r.findings.length ? `<ul>${entries(r.findings, verbose, { files: true }).map(finding).join('')}</ul>` : '') + '</section>').join('\n');
+/** The page around one report or a fleet's: no script, nothing from the network. */
+export function htmlPage(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<title>mcp-pd-check report</title>
+<title>${esc(title)}</title>
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#1f2328}
 h1{font-size:1.5rem}.muted{color:#6e7781;font-weight:normal;font-size:.85em}.badge{color:#fff;border-radius:4px;padding:1px 7px;font-size:.8em;text-transform:uppercase}
 .summary span{margin-right:1.2rem}.verdict{padding:.6rem .8rem;border-radius:6px;border:1px solid #d0d7de}.verdict.yes{background:#dafbe1}.verdict.partly{background:#fff8c5}.verdict.no{background:#ffebe9}.check{border-top:1px solid #d0d7de;padding:.3rem 0}.check h3{font-size:1rem;margin:.5rem 0}
 li.error b{color:#cf222e}li.warning b{color:#9a6700}li.info b{color:#6e7781}.hint{color:#0969da}pre{background:#f6f8fa;padding:.6rem;overflow:auto;max-height:30rem}
-svg text{font-size:12px;fill:#1f2328}svg .n{fill:#57606a}
+table.fleet{border-collapse:collapse}table.fleet td,table.fleet th{border:1px solid #d0d7de;padding:.2rem .6rem;text-align:left}
+svg text{font-size:12px;fill:#1f2328}svg .n,svg .found{fill:#57606a}
 </style></head><body>
-<h1>mcp-pd-check ${esc(report.tool.version)}</h1>
-<p>${esc(t.command ?? t.url ?? (t.paths ?? []).join(' '))} (${esc(t.kind)})${t.serverInfo?.name ? ` — ${esc(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s</p>
-<p class="summary"><span style="color:${COLOR.pass}">${s.passed} passed</span><span style="color:${COLOR.fail}">${s.failed} failed</span><span style="color:${COLOR.warn}">${plural(s.warnings, 'warning')}</span><span class="muted">${s.skipped} skipped</span><span style="color:${COLOR.error}">${plural(s.errors, 'error')}</span></p>
-${v ? `<p id="verdict" class="verdict ${v.implements}"><b>Progressive disclosure: ${v.implements}</b> — ${esc(reportVerdictSentence(report))}</p>` : ''}
-${reachOf(report) ? `<p id="reach">Reach: ${esc(reachSentence(reachOf(report)!))}</p>` : ''}
-<h2>Tokens per tool</h2>
-${chart(tokens)}
-<h2>Checks</h2>
-${checks}
+${body}
 </body></html>
 `;
 }
+
+/**
+ * One report's content: summary, verdict, the token chart, every check with its findings and proof.
+ * `prefix` keeps element ids unique when several reports share a page (a fleet).
+ */
+export function reportHtml(report: CheckReport, verbose = false, prefix = '', heading = 'h1'): string {
+  const s = report.summary;
+  const t = report.target;
+  const v = report.verdict;
+  const sub = heading === 'h1' ? 'h2' : 'h3';
+  const checks = report.results.map((r) => `<section class="check"><h3><span class="badge" style="background:${COLOR[r.status]}">${r.status}</span> <code>${esc(resultName(report, r))}</code> ${esc(r.title)} <span class="muted">§${esc(r.spec.section)} ${esc(r.spec.level)} · ${r.durationMs} ms</span></h3>`
+    + (r.findings.length ? `<ul>${entries(r.findings, verbose, { files: true }).map(finding).join('')}</ul>` : '') + '</section>').join('\n');
+  return `<${heading}>mcp-pd-check ${esc(report.tool.version)}</${heading}>
+<p>${esc(targetLine(t).what)} (${esc(targetLine(t).kind)})${t.serverInfo?.name ? ` — ${esc(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s</p>
+<p class="summary"><span style="color:${COLOR.pass}">${s.passed} passed</span><span style="color:${COLOR.fail}">${s.failed} failed</span><span style="color:${COLOR.warn}">${plural(s.warnings, 'warning')}</span><span class="muted">${s.skipped} skipped</span><span style="color:${COLOR.error}">${plural(s.errors, 'error')}</span></p>
+${v ? `<p id="${prefix}verdict" class="verdict ${v.implements}"><b>Progressive disclosure: ${v.implements}</b> — ${esc(reportVerdictSentence(report))}</p>` : ''}
+${reachOf(report) ? `<p id="${prefix}reach">Reach: ${esc(reachSentence(reachOf(report)!))}</p>` : ''}
+<${sub}>Tokens per tool</${sub}>
+${chart(tokenData(report), `${prefix}token-chart`)}
+<${sub}>Checks</${sub}>
+${checks}`;
+}
+
+/** One self-contained HTML page for one report. */
+export function renderHtml(report: CheckReport, verbose = false): string {
+  return htmlPage('mcp-pd-check report', reportHtml(report, verbose));
+}
+
+export { esc as escapeHtml };

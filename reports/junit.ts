@@ -1,5 +1,5 @@
 import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
-import { resultName } from './group.js';
+import { resultName, targetLine } from './group.js';
 import { inlineJson } from '../src/util/text.js';
 
 /** XML 1.0 text: escaped, and without the characters XML cannot carry at all. */
@@ -52,7 +52,7 @@ export function renderJunitSuites(suites: Array<{ name?: string; report: CheckRe
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="mcp-pd-check" ${counts(suites.map((s) => s.report))}>`];
   for (const { name, report } of suites) {
     const t = report.target;
-    const suite = name ?? `mcp-pd-check ${t.command ?? t.url ?? (t.paths ?? []).join(' ')}`;
+    const suite = name ?? `mcp-pd-check ${targetLine(t).what}`;
     lines.push(`  <testsuite name="${xml(suite)}" ${counts([report])} timestamp="${xml(report.startedAt)}">`, ...report.results.map((r) => testcase(report, r)), '  </testsuite>');
   }
   lines.push('</testsuites>', '');

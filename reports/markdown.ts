@@ -2,7 +2,7 @@ import { reachSentence, reportVerdictSentence } from '../src/core/verdict-senten
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { sanitizeLine } from '../src/util/text.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
-import { countsLine, entries, notCalledSentences, reachOf, othersLine, resultName, tableResults } from './group.js';
+import { countsLine, entries, notCalledSentences, reachOf, othersLine, resultName, tableResults, targetLine } from './group.js';
 
 const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥' };
 const VERDICT = { yes: '✅ yes', partly: '⚠️ partly', no: '❌ no' };
@@ -28,17 +28,18 @@ function transcript(f: Finding): string {
 }
 
 /** Markdown for $GITHUB_STEP_SUMMARY: a table of checks, then each failure with its exchange folded. */
-export function renderMarkdown(report: CheckReport, verbose = false): string {
+export function renderMarkdown(report: CheckReport, verbose = false, depth = 2, title = 'mcp-pd-check'): string {
+  const h = '#'.repeat(depth);
   const s = report.summary;
   const t = report.target;
   const v = report.verdict;
   const out = [
-    `## mcp-pd-check: ${s.failed + s.errors ? '❌' : s.warnings ? '⚠️' : '✅'} ${countsLine(s)}`,
+    `${h} ${title}: ${s.failed + s.errors ? '❌' : s.warnings ? '⚠️' : '✅'} ${countsLine(s)}`,
     '',
     ...(v ? [`**Progressive disclosure: ${VERDICT[v.implements]}** — ${cell(reportVerdictSentence(report))}`, ''] : []),
     ...notCalledSentences(v?.notCalled ?? [], (tools) => tools.join(', ')).flatMap((s) => [`${s.heading[0]!.toUpperCase()}${s.heading.slice(1)}: ${cell(s.text)}.`, '']),
     ...(reachOf(report) ? [`Reach: ${cell(reachSentence(reachOf(report)!))}`, ''] : []),
-    `Target: ${cell(t.command ?? t.url ?? (t.paths ?? []).join(' '))} (${t.kind})${t.serverInfo?.name ? `, server ${cell(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''}`,
+    `Target: ${cell(targetLine(t).what)} (${targetLine(t).kind})${t.serverInfo?.name ? `, server ${cell(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''}`,
     '',
     '| | check | spec | findings |',
     '| --- | --- | --- | --- |',
@@ -46,7 +47,7 @@ export function renderMarkdown(report: CheckReport, verbose = false): string {
   ];
   const problems = report.results.filter((r) => r.status === 'fail' || r.status === 'error' || r.status === 'warn');
   for (const r of problems) {
-    out.push('', `### ${ICON[r.status]} \`${resultName(report, r)}\``, '');
+    out.push('', `${h}# ${ICON[r.status]} \`${resultName(report, r)}\``, '');
     for (const e of entries(r.findings.filter((f) => f.level !== 'info'), verbose, { files: true })) {
       const f = e.finding;
       const where = f.location?.file ? ` ${cell(`${f.location.file}:${f.location.line ?? 1}`)}` : f.location?.tool ? ` [${cell(f.location.tool)}]` : '';

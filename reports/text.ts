@@ -2,7 +2,7 @@ import { reachSentence, reportVerdictSentence } from '../src/core/verdict-senten
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../src/generated/report.js';
 import { clip, inlineJson, listing, plural, sanitizeLine, asText } from '../src/util/text.js';
-import { acrossEras, entries, notCalledSentences, reachOf, othersLine, resultName, resultNames, type Entry } from './group.js';
+import { acrossEras, entries, notCalledSentences, reachOf, othersLine, resultName, resultNames, targetLine, type Entry } from './group.js';
 import { fenceOffCommands } from './ci-fence.js';
 import { sequenceLines } from './exchange-text.js';
 
@@ -32,8 +32,8 @@ export function renderText(report: CheckReport, options: TextOptions): string {
   const width = options.width ?? 160;
   const out: string[] = [];
   const t = report.target;
-  const what = t.command ?? t.url ?? (t.paths ?? []).join(' ');
-  out.push(c.bold(`${report.tool.name} ${report.tool.version}`) + ` — ${sanitizeLine(what)} (${t.kind})`);
+  const { what, kind } = targetLine(t);
+  out.push(c.bold(`${report.tool.name} ${report.tool.version}`) + ` — ${sanitizeLine(what)} (${kind})`);
   if (t.serverInfo) {
     out.push(`server: ${sanitizeLine(`${t.serverInfo.name ?? '?'} ${t.serverInfo.version ?? ''}`.trim())}` + (t.protocolVersion ? `, protocol ${sanitizeLine(t.protocolVersion)}` : '') + (t.transport && t.transport !== 'stdio' ? `, ${t.transport}` : ''));
   }

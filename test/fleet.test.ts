@@ -50,9 +50,14 @@ t.test("VS Code's mcp.json (stdio, http, server-filesystem): ${input:…} from -
       files: { type: 'stdio', command: 'node', args: [join(FILESYSTEM, 'dist', 'index.js'), tempDir()] },
     },
   }));
-  const missing = await runCli(['--server-config', config]);
-  t.equal(missing.code, 2);
-  t.match(missing.stderr, /server 'notes': \$\{input:token\} has no value; give it with --env token=VALUE/);
+  // An entry that cannot be resolved is that server's row: the others are checked all the same.
+  const missing = await runCli(['--explore', '0', '--only', 'pd-', '--server-config', config]);
+  t.equal(missing.code, 2, 'a usage error, once every server is done');
+  t.match(missing.stdout, /\nnotes +error +.*server 'notes': \$\{input:token\} has no value; give it with --env token=VALUE/);
+  t.match(missing.stdout, /\nfiles +no/, 'the server that needs no input is checked');
+  const other = await runCli(['--explore', '0', '--only', 'pd-', '--server-config', config, '--server', 'files']);
+  t.equal(other.code, 1, '--server: only that server, whatever the others lack');
+  t.notMatch(other.stdout, /input:token/);
   const run = await runCli(['--explore', '0', '--only', 'pd-', '--server-config', config, '--env', `token=${SECRET}`]);
   t.equal(run.code, 1, 'the worst exit code: server-filesystem fails');
   t.match(run.stdout, /VS Code's mcp\.json/);
@@ -80,7 +85,7 @@ t.test('bad input: each a one-line error naming the file and entry; a server tha
   const dir = tempDir();
   const notJson = join(dir, 'broken.json');
   writeFileSync(notJson, '{ "mcpServers": ');
-  t.match((await runCli(['--server-config', notJson])).stderr, /'.*broken\.json' is not JSON or JSONC/);
+  t.match((await runCli(['--server-config', notJson])).stderr, /'.*broken\.json' is not valid JSON: line 1, column 17: a value was expected/);
   const unknown = join(dir, 'other.json');
   writeFileSync(unknown, '{ "name": "x" }');
   t.match((await runCli(['--server-config', unknown])).stderr, /not a shape this checker knows/);

@@ -95,7 +95,7 @@ t.test('keys given to the server as arguments: masked in every output, and init 
   assertNoSecret(t, { stdout: checked.stdout, stderr: checked.stderr }, [ACCESS, API_KEY]);
   const unset = await runBounded(['--config', join(out, 'mcp-pd-check.config.json')], {});
   t.equal(unset.code, 2, 'a variable the config needs and the environment lacks is a usage error');
-  t.match(unset.stderr, /reads \$ACCESS_TOKEN, which is not set in this environment/);
+  t.match(unset.stderr, /reads \$ACCESS_TOKEN for the server, which is not set in this environment/);
 
   // A key written literally into a config is found by the lint.
   const leaky = join(tempDir(), 'mcp-pd-check.config.json');

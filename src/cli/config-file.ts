@@ -4,6 +4,8 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { attributeOf, DEFAULT_CONFIG, OPTIONS } from '../library/option-table.js';
 import { ENV_REFERENCE } from '../library/server-options.js';
 import { UsageError } from './usage-error.js';
+import { distance } from '../util/distance.js';
+import { parseJsonc } from '../core/jsonc.js';
 
 /**
  * Fills every option the command line left unset from the config file (--config, or
@@ -13,15 +15,17 @@ import { UsageError } from './usage-error.js';
 export async function applyConfig(command: Command, explicit: string | undefined): Promise<string[]> {
   const file = explicit ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined);
   if (!file) return [];
-  let parsed: unknown;
+  let text: string;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `--config '${file}' does not exist` : `config ${file} is not valid JSON (${(err as Error).message})`);
+    throw new UsageError(code === 'ENOENT' ? `--config '${file}' does not exist` : `config ${file} cannot be read (${code ?? (err as Error).message})`);
   }
+  // JSONC, as the server configs it sits beside: comments and trailing commas are fine.
+  const parsed = parseJsonc(text, `config ${file}`);
   const { schemaProblemText } = await import('../rules/schema-problems.js');
-  const problems = schemaProblemText('config', parsed);
+  const problems = schemaProblemText('config', parsed).map(withSuggestion);
   if (problems.length) throw new UsageError(`config ${file}: ${problems.join('; ')} (see schemas/config.schema.json)`);
   const config = parsed as Record<string, unknown>;
   // Paths in the file are relative to the file (as in tsconfig or .eslintrc), so that
@@ -32,7 +36,8 @@ export async function applyConfig(command: Command, explicit: string | undefined
     const attribute = attributeOf(spec);
     if (!command.options.some((o) => o.attributeName() === attribute)) continue; // e.g. url for lint
     if (command.getOptionValueSource(attribute) === 'cli') continue;
-    const raw = config[spec.config!];
+    // The server's env reads $VAR from the environment, as its command does (init writes KEY: "${KEY}").
+    const raw = spec.config === 'env' ? Object.fromEntries(Object.entries(config.env as Record<string, string>).map(([k, v]) => [k, withEnvironment(v, file)])) : config[spec.config!];
     const value = spec.fromConfig ? spec.fromConfig(raw, path) : spec.path ? path(raw as string) : raw;
     command.setOptionValueWithSource(attribute, value, 'config');
   }
@@ -44,10 +49,20 @@ export async function applyConfig(command: Command, explicit: string | undefined
  * passes a server its key without holding it (init writes `--api-key ${API_KEY}`).
  */
 function withEnvironment(word: string, file: string): string {
+  // (in env values and command words alike)
   return word.replace(ENV_REFERENCE, (_m, braced?: string, bare?: string) => {
     const key = (braced ?? bare)!;
     const value = process.env[key];
-    if (value === undefined) throw new UsageError(`config ${file}: the server command reads $${key}, which is not set in this environment (set it where the check runs; in CI, as a secret)`);
+    if (value === undefined) throw new UsageError(`config ${file}: it reads $${key} for the server, which is not set in this environment (set it where the check runs; in CI, as a secret)`);
     return value;
   });
+}
+
+/** An unknown setting close to a known one names it: "Unknown field 'comand' (did you mean 'command'?)". */
+function withSuggestion(problem: string): string {
+  const unknown = /^Unknown field '([^'/]+)'/.exec(problem)?.[1];
+  if (unknown === undefined) return problem;
+  const known = OPTIONS.flatMap((o) => (o.config !== undefined ? [o.config] : [])).concat(['command']);
+  const near = known.map((k) => ({ k, d: distance(unknown.toLowerCase(), k.toLowerCase()) })).sort((a, b) => a.d - b.d)[0];
+  return near && near.d <= Math.max(2, Math.floor(unknown.length / 3)) ? `Unknown field '${unknown}' (did you mean '${near.k}'?)` : problem;
 }

@@ -4,7 +4,7 @@ import { severityOf } from '../core/check.js';
 import { checkDocUrl, DOC_SECTIONS, readCheckDoc } from '../core/check-docs.js';
 import { TOOL_NAME } from '../util/version.js';
 import { UsageError } from './usage-error.js';
-import { distance } from './distance.js';
+import { distance } from '../util/distance.js';
 import { hintOf, templateOf } from '../core/messages.js';
 import { SHARED_MESSAGES } from '../core/findings.js';
 import { CONTEXT_MESSAGES } from '../run/context.js';
@@ -59,9 +59,9 @@ export function explainText(check: AnyCheck, color: boolean): string {
     `  ${check.title}`,
     '',
     `  spec:          ${spec}`,
-    ...(check.spec.requirements.length ? [`  requirements:  ${check.spec.requirements.join(', ')} (specs/REQUIREMENTS.md)`] : []),
+    ...(check.spec.requirements.length ? [`  requirements:  ${check.spec.requirements.join(', ')} (the ids of the spec's normative statements this check proves)`] : []),
     `  needs:         ${NEEDS[check.needs]}`,
-    `  online:        ${checkDocUrl(check.id)}`,
+    `  doc:           ${checkDocUrl(check.id)}`,
   ];
   const doc = readCheckDoc(check.id);
   if (!doc) {

@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { distance } from './distance.js';
+import { distance } from '../util/distance.js';
 import { UsageError } from './usage-error.js';
 
 /** Whether `command` can be started: a path to an executable, or a name found on PATH. */

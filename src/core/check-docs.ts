@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PACKAGE_ROOT, TOOL_NAME, TOOL_VERSION } from '../util/version.js';
+import { pathToFileURL } from 'node:url';
+import { PACKAGE_ROOT } from '../util/version.js';
 
 /**
  * The prose of a check lives in docs/checks/<id>.md, shipped in the package; its metadata (title,
@@ -23,11 +24,11 @@ export function checkDocPath(id: string): string {
 }
 
 /**
- * Where a check's doc can be read on the web: the file in the published package of this version
- * (the docs ship in the tarball, so the link works for every released version).
+ * Where a check's doc can be read: the file in this installation (the docs ship in the package),
+ * so the link resolves wherever the checker runs, published or not.
  */
 export function checkDocUrl(id: string): string {
-  return `https://unpkg.com/${TOOL_NAME}@${TOOL_VERSION}/docs/checks/${encodeURIComponent(id)}.md`;
+  return pathToFileURL(checkDocPath(id)).href;
 }
 
 /** The doc of a check, or undefined when it has none (the meta-test makes sure every check has one). */

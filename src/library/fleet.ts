@@ -15,6 +15,8 @@ export interface FleetEntry {
   report?: CheckReport;
   /** Why it could not be checked (not started, not reached, a bad entry). */
   error?: string;
+  /** The error is the entry as written (an unresolved ${input:…}, no command), not the server's doing. */
+  badEntry?: boolean;
   durationMs: number;
 }
 
@@ -33,6 +35,10 @@ export async function checkFleet(config: ServerConfig, options: FleetOptions, jo
   const worker = async () => {
     for (let i = next++; i < config.servers.length; i = next++) {
       const server = config.servers[i]!;
+      if (server.problem !== undefined) {
+        entries[i] = { name: server.name, error: server.problem, badEntry: true, durationMs: 0 };
+        continue;
+      }
       const started = performance.now();
       let target: string | undefined;
       try {

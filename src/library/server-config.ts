@@ -3,7 +3,8 @@
 // server.json (`packages`, `remotes`). Each becomes the library's ServerOptions.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { describeValue, parseJsonc } from '../core/jsonc.js';
+import { distance } from '../util/distance.js';
 import { InputError } from '../core/input-error.js';
 import { isPlainObject } from '../protocol/payload.js';
 import type { KnownSecret } from '../safety/redact.js';
@@ -22,6 +23,18 @@ export interface ConfiguredServer {
   options: ServerOptions;
   /** Values the file marks secret (server.json isSecret), masked beside the usual ones. */
   secrets: KnownSecret[];
+  /** Why this entry cannot be run as written (an unresolved ${input:…}, no command): its row in a fleet, never the end of it. */
+  problem?: string;
+}
+
+/** One entry, or what is wrong with it: a bad entry is that server's problem only. */
+function entry(name: string, build: () => ConfiguredServer): ConfiguredServer {
+  try {
+    return build();
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    return { name, options: {}, secrets: [], problem: err.message };
+  }
 }
 
 export interface ServerConfig {
@@ -45,12 +58,8 @@ export function readServerConfig(file: string, names: readonly string[] = [], gi
   } catch (err) {
     throw new InputError(`--server-config '${file}' cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
-  const errors: ParseError[] = [];
-  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
-  if (errors.length || !isPlainObject(value)) {
-    const at = errors[0] ? `: ${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset}` : '';
-    throw new InputError(`--server-config '${file}' is not JSON or JSONC${at}`);
-  }
+  const value = parseJsonc(text, `--server-config '${file}'`);
+  if (!isPlainObject(value)) throw new InputError(`--server-config '${file}' holds ${describeValue(value)}, not an object of servers`);
   const shape: ConfigShape | undefined = isPlainObject(value.mcpServers) ? 'mcpServers'
     : isPlainObject(value.servers) ? 'vscode'
     : Array.isArray(value.packages) || Array.isArray(value.remotes) ? 'server.json'
@@ -90,7 +99,7 @@ function record(value: unknown): Record<string, string> {
 
 /** `mcpServers` and VS Code's `servers`: a command with args and env, or a url with headers. */
 function fromServers(file: string, servers: Record<string, unknown>, resolve: Resolve): ConfiguredServer[] {
-  return Object.entries(servers).map(([name, raw]) => {
+  return Object.entries(servers).map(([name, raw]) => entry(name, () => {
     if (!isPlainObject(raw)) throw new InputError(`--server-config '${file}', server '${name}': not an object`);
     const secrets: KnownSecret[] = [];
     const env = Object.fromEntries(Object.entries(record(raw.env)).map(([k, v]) => [k, resolve(v, name, secrets)]));
@@ -100,10 +109,13 @@ function fromServers(file: string, servers: Record<string, unknown>, resolve: Re
       const transport = raw.type === 'sse' ? 'sse' : raw.type === 'http' || raw.type === 'streamable-http' ? 'streamable-http' : 'auto';
       return { name, secrets: secrets.filter(worth), options: { url: resolve(raw.url, name), headers, transport } };
     }
-    if (typeof raw.command !== 'string') throw new InputError(`--server-config '${file}', server '${name}': neither a command nor a url`);
+    if (typeof raw.command !== 'string') {
+      const near = Object.keys(raw).find((key) => ['command', 'url'].some((known) => distance(key.toLowerCase(), known) <= 2 && key !== known));
+      throw new InputError(`--server-config '${file}', server '${name}': neither a command nor a url${near !== undefined ? ` (is '${near}' meant to be '${distance(near.toLowerCase(), 'url') <= 2 ? 'url' : 'command'}'?)` : ''}`);
+    }
     const command = [resolve(raw.command, name), ...strings(raw.args).map((a) => resolve(a, name))];
     return { name, secrets: secrets.filter(worth), options: { command, env, ...(typeof raw.cwd === 'string' ? { cwd: resolve(raw.cwd, name) } : {}) } };
-  });
+  }));
 }
 
 /** How each registry type is started at its pinned version. */
@@ -121,43 +133,47 @@ function fromServerJson(file: string, json: Record<string, unknown>, resolve: Re
   const packages = Array.isArray(json.packages) ? json.packages.filter(isPlainObject) : [];
   packages.forEach((pkg, i) => {
     const name = packages.length > 1 ? `${base} (${String(pkg.registryType ?? 'package')} ${i + 1})` : base;
-    const hint = typeof pkg.runtimeHint === 'string' ? pkg.runtimeHint : DEFAULT_HINT[String(pkg.registryType)];
-    const runner = hint ? RUNNERS[hint] : undefined;
-    if (!runner || typeof pkg.identifier !== 'string') throw new InputError(`--server-config '${file}', package '${String(pkg.identifier ?? i)}': no way to start registry type '${String(pkg.registryType)}'${hint ? ` with runtimeHint '${hint}'` : ''} (npx, uvx, docker and dnx are known)`);
-    const secrets: KnownSecret[] = [];
-    const env: Record<string, string> = {};
-    const missing: string[] = [];
-    for (const v of (Array.isArray(pkg.environmentVariables) ? pkg.environmentVariables : []).filter(isPlainObject)) {
-      if (typeof v.name !== 'string') continue;
-      const value = process.env[v.name] ?? (typeof v.default === 'string' ? v.default : undefined);
-      if (value === undefined) {
-        if (v.isRequired === true) missing.push(v.name);
-        continue;
+    out.push(entry(name, () => {
+      const hint = typeof pkg.runtimeHint === 'string' ? pkg.runtimeHint : DEFAULT_HINT[String(pkg.registryType)];
+      const runner = hint ? RUNNERS[hint] : undefined;
+      if (!runner || typeof pkg.identifier !== 'string') throw new InputError(`--server-config '${file}', package '${String(pkg.identifier ?? i)}': no way to start registry type '${String(pkg.registryType)}'${hint ? ` with runtimeHint '${hint}'` : ''} (npx, uvx, docker and dnx are known)`);
+      const secrets: KnownSecret[] = [];
+      const env: Record<string, string> = {};
+      const missing: string[] = [];
+      for (const v of (Array.isArray(pkg.environmentVariables) ? pkg.environmentVariables : []).filter(isPlainObject)) {
+        if (typeof v.name !== 'string') continue;
+        const value = process.env[v.name] ?? (typeof v.default === 'string' ? v.default : undefined);
+        if (value === undefined) {
+          if (v.isRequired === true) missing.push(v.name);
+          continue;
+        }
+        env[v.name] = value;
+        if (v.isSecret === true) secrets.push({ value, source: `$${v.name}` });
       }
-      env[v.name] = value;
-      if (v.isSecret === true) secrets.push({ value, source: `$${v.name}` });
-    }
-    if (missing.length) throw new InputError(`--server-config '${file}', package '${pkg.identifier}': set the required environment variable${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`);
-    const args = (Array.isArray(pkg.packageArguments) ? pkg.packageArguments : []).filter(isPlainObject).flatMap((a) => {
-      const value = typeof a.value === 'string' ? resolve(a.value, name, secrets) : typeof a.default === 'string' ? a.default : undefined;
-      if (a.type === 'named' && typeof a.name === 'string') return value === undefined ? [a.name] : [a.name, value];
-      return value === undefined ? [] : [value];
-    });
-    const version = typeof pkg.version === 'string' ? pkg.version : typeof json.version === 'string' ? json.version : undefined;
-    out.push({ name, secrets: secrets.filter(worth), options: { command: [...runner(pkg.identifier, version), ...args], env } });
+      if (missing.length) throw new InputError(`--server-config '${file}', package '${pkg.identifier}': set the required environment variable${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`);
+      const args = (Array.isArray(pkg.packageArguments) ? pkg.packageArguments : []).filter(isPlainObject).flatMap((a) => {
+        const value = typeof a.value === 'string' ? resolve(a.value, name, secrets) : typeof a.default === 'string' ? a.default : undefined;
+        if (a.type === 'named' && typeof a.name === 'string') return value === undefined ? [a.name] : [a.name, value];
+        return value === undefined ? [] : [value];
+      });
+      const version = typeof pkg.version === 'string' ? pkg.version : typeof json.version === 'string' ? json.version : undefined;
+      return { name, secrets: secrets.filter(worth), options: { command: [...runner(pkg.identifier, version), ...args], env } };
+    }));
   });
   const remotes = Array.isArray(json.remotes) ? json.remotes.filter(isPlainObject) : [];
   remotes.forEach((remote, i) => {
     if (typeof remote.url !== 'string') return;
     const name = `${base} (remote${remotes.length > 1 ? ` ${i + 1}` : ''})`;
-    const secrets: KnownSecret[] = [];
-    const headers: Record<string, string> = {};
-    for (const h of (Array.isArray(remote.headers) ? remote.headers : []).filter(isPlainObject)) {
-      if (typeof h.name !== 'string' || typeof h.value !== 'string') continue;
-      headers[h.name] = resolve(h.value, name, secrets);
-      if (h.isSecret === true) secrets.push({ value: headers[h.name]!, source: `header ${h.name}` });
-    }
-    out.push({ name, secrets: secrets.filter(worth), options: { url: resolve(remote.url, name), headers, transport: remote.type === 'sse' ? 'sse' : 'streamable-http' } });
+    out.push(entry(name, () => {
+      const secrets: KnownSecret[] = [];
+      const headers: Record<string, string> = {};
+      for (const h of (Array.isArray(remote.headers) ? remote.headers : []).filter(isPlainObject)) {
+        if (typeof h.name !== 'string' || typeof h.value !== 'string') continue;
+        headers[h.name] = resolve(h.value, name, secrets);
+        if (h.isSecret === true) secrets.push({ value: headers[h.name]!, source: `header ${h.name}` });
+      }
+      return { name, secrets: secrets.filter(worth), options: { url: resolve(remote.url as string, name), headers, transport: remote.type === 'sse' ? 'sse' : 'streamable-http' } };
+    }));
   });
   return out;
 }
