@@ -47,5 +47,5 @@ t.test('the committed action bundle is what the sources build (run `npm run bund
     t.ok(same, `src/action/bundle/${file} matches a fresh build`);
   }
   const yml = readFileSync(join(ROOT, 'action.yml'), 'utf8');
-  t.match(yml, /using: node20\n\s+main: src\/action\/bundle\/action\.js/, 'action.yml runs the bundle with node20: no npm ci, no build');
+  t.match(yml, /using: node24\n\s+main: src\/action\/bundle\/action\.js/, 'action.yml runs the bundle with node24 (node20 is past its end of life on GitHub Actions): no npm ci, no build');
 });

@@ -16,7 +16,8 @@ export function initSummary(outcome: InitOutcome, options: { out: string }, runC
   const configFile = join(out, 'mcp-pd-check.config.json');
   if (plan.variables.length) {
     const each = plan.variables.map((v) => `$${v.variable} (${v.source})`).join(', ');
-    lines.push(`The server command holds secrets: the config reads them from the environment instead, never the value: ${each}. Set ${plan.variables.length === 1 ? 'it' : 'them'} where the check runs (in CI, as secrets).`);
+    const what = plan.variables.some((v) => v.source.startsWith('--env ')) ? (plan.variables.every((v) => v.source.startsWith('--env ')) ? 'The server needs its environment' : 'The server command holds secrets and the server needs its environment') : 'The server command holds secrets';
+    lines.push(`${what}: the config reads ${plan.variables.length === 1 ? 'it' : 'them'} from the environment where the check runs, never the value: ${each}. Set ${plan.variables.length === 1 ? 'it' : 'them'} there (in CI, as secrets).`);
   }
   const inRoot = resolve(out) === process.cwd();
   const { before, after, full, saving, encoding } = plan.tokens;

@@ -1,4 +1,5 @@
 import { ENV_REFERENCE } from '../library/server-options.js';
+import { OPTIONS, type CommandName } from '../library/option-table.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -57,4 +58,21 @@ export function writtenHeaders(lines: string[]): Record<string, string> {
     const { name, written } = headerLine(line);
     return [name, written];
   }));
+}
+
+/**
+ * Flags of this command written after the server command, with no `--` before it: they went to the
+ * server, which is rarely what was meant. A hint names them (the run goes on: a server may take
+ * a flag of the same name).
+ */
+export function flagsAfterCommandHint(words: readonly string[], rawArgs: readonly string[], command: CommandName): string | undefined {
+  const start = rawArgs.indexOf(words[0] ?? '');
+  // (a command from a config file was not typed after anything)
+  if (start < 0) return undefined;
+  const separated = rawArgs.indexOf('--');
+  if (separated >= 0 && separated < start) return undefined;
+  const ours = new Set(OPTIONS.filter((o) => o.commands.includes(command)).flatMap((o) => [o.flag.split(' ')[0]!, ...(o.short ? [o.short] : [])]));
+  const found = words.slice(1).map((w) => w.split('=')[0]!).filter((w) => ours.has(w));
+  if (!found.length) return undefined;
+  return `note: ${[...new Set(found)].join(', ')} after the server command ${found.length === 1 ? 'goes' : 'go'} to the server, not to ${command === 'check' ? 'the checker' : command}; put them before the command (or the command after --) if they were meant for it`;
 }

@@ -76,6 +76,8 @@ export function reportVerdictSentence(report: Pick<CheckReport, 'verdict' | 'era
 /** Each era's verdict sentence, named by its era. */
 export function erasSentence(verdicts: readonly VerdictData[]): string {
   const said = verdicts.map((v) => verdictSentence(v));
-  if (said.every((x) => x === said[0])) return `For clients of ${verdicts.map((v) => v.era ?? '?').join(' and ')} alike — ${said[0]}`;
+  // "Alike" only when the eras fail the same criteria too: the same words can cover different failures.
+  const sameFailures = verdicts.every((v) => JSON.stringify(v.failing ?? []) === JSON.stringify(verdicts[0]!.failing ?? []));
+  if (sameFailures && said.every((x) => x === said[0])) return `For clients of ${verdicts.map((v) => v.era ?? '?').join(' and ')} alike — ${said[0]}`;
   return verdicts.map((v, i) => `For ${v.era ?? '?'} clients — ${said[i]}`).join(' ');
 }

@@ -19,6 +19,8 @@ export interface InitSource {
    * (`--api-key ${API_KEY}`): the variables to set, and which argument each stands for.
    */
   variables?: Array<{ variable: string; source: string }>;
+  /** The server's environment as the committed config holds it: every variable read from the environment (`${KEY}`), never its value. */
+  env?: Record<string, string>;
   /** Where the written folder is, relative to where the command runs (`cwd`): serve reads it from there. */
   folderFromCwd?: string;
   /** Where the command runs, relative to the output folder (the config lives there). */
@@ -118,7 +120,8 @@ export async function planInit(source: InitSource, where: { configPath?: string 
     skipped,
     withoutExamples,
     unusableExamples,
-    served: !source.url && (source.command?.length ?? 0) > 0,
+    // Offline (--from) too: the config has the shape of a live init's, its command a placeholder.
+    served: !source.url,
     variables: source.variables ?? [],
   };
 }
@@ -160,11 +163,11 @@ function commandOf(source: InitSource): string[] {
  * A URL is checked as it is (serve --listen can put the folder in front of it).
  */
 function config(source: InitSource): Record<string, unknown> {
-  const served = source.command?.length ? ['mcp-pd-check', 'serve', '--descriptions', source.folderFromCwd ?? '.', '--', ...source.command] : commandOf(source);
+  const served = ['mcp-pd-check', 'serve', '--descriptions', source.folderFromCwd ?? '.', '--', ...commandOf(source)];
   return {
     $schema: 'https://mcp-pd-check.dev/schemas/config.schema.json',
     // cwd is always written: paths in a config are relative to the file, wherever the checker runs.
-    ...(source.url ? { url: source.url, ...(source.headers ? { headers: source.headers } : {}) } : { command: served, cwd: source.cwd ?? '.' }),
+    ...(source.url ? { url: source.url, ...(source.headers ? { headers: source.headers } : {}) } : { command: served, cwd: source.cwd ?? '.', ...(source.env && Object.keys(source.env).length ? { env: source.env } : {}) }),
     cards: '.well-known/mcp-tools',
     failOn: 'error',
   };

@@ -16,6 +16,7 @@ import { safeReport } from '../safety/output.js';
 import type { Redactor } from '../safety/redact.js';
 import { TargetUnavailableError } from '../transport/types.js';
 import { LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
+import { validateOptions } from './validate-options.js';
 import { defaultOf } from './option-table.js';
 import { isDirectory, serverTarget } from './server-target.js';
 
@@ -75,6 +76,7 @@ export async function checkServer(options: CheckServerOptions): Promise<CheckRep
 
 /** Checks every option and builds the target (nothing starts until `run`). */
 export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBRARY_SPELLING): PreparedCheck {
+  validateOptions(options, 'check', spell);
   const checks = selectChecks(options.checks ?? LIVE_CHECKS, options.only, options.skip);
   const s = spell.option;
   if (options.cards !== undefined && !isDirectory(options.cards)) {

@@ -1,5 +1,6 @@
 // `mcp-pd-check init`: from a server's tools/list to a progressive-disclosure starting point. It
 // reads (initialize, tools/list, ai_help) and never calls a tool.
+import { validateOptions } from './validate-options.js';
 import { defaultOf } from './option-table.js';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -37,6 +38,7 @@ export interface InitServerOptions extends ServerOptions {
  * Throws InputError for bad options, TargetUnavailableError when the server cannot be reached.
  */
 export async function initServer(given: InitServerOptions, spell: Spelling = LIBRARY_SPELLING): Promise<InitOutcome> {
+  validateOptions(given, 'init', spell);
   const options = { ...given, out: given.out ?? defaultOf<string>('out') };
   const words = commandWords(options.command);
   if (options.from !== undefined && (words.length || options.url !== undefined)) throw new InputError(`give one source: ${spell.option('from')} FILE, ${spell.option('url')} URL or a server command`);
@@ -55,7 +57,7 @@ export async function initServer(given: InitServerOptions, spell: Spelling = LIB
     const headers = Object.keys(options.headers ?? {});
     const how = options.url !== undefined
       ? { url: publishableUrl(options.url), ...(headers.length ? { headers: publishableHeaders(headers, options.configHeaders ?? {}) } : {}) }
-      : { ...publishableCommand(words), cwd, folderFromCwd };
+      : withEnvironment(publishableCommand(words), Object.keys(options.env ?? {}), cwd, folderFromCwd);
     const protocol = options.protocol ?? defaultOf<ProtocolChoice>('protocol');
     const timeoutMs = options.timeoutMs ?? defaultOf<number>('timeoutMs');
     source = await openFirstEra(inEra, protocol, timeoutMs).then(({ target, session }) => sourceFromServer(target, how, session)).catch((err: unknown) => {
@@ -121,13 +123,22 @@ export function publishableHeaders(names: readonly string[], written: Record<str
 }
 
 /** Reads a live server: initialize, every page of tools/list, and ai_help when it speaks dashdash. */
+/**
+ * The server's environment (--env) as the committed config holds it: each variable read from the
+ * environment where the check runs, never its value, and named among the variables to set.
+ */
+function withEnvironment(command: ReturnType<typeof publishableCommand>, keys: string[], cwd: string, folderFromCwd: string): Pick<InitSource, 'command' | 'variables' | 'env' | 'cwd' | 'folderFromCwd'> {
+  const variables = [...(command.variables ?? []), ...keys.map((key) => ({ variable: key, source: `--env ${key}` }))];
+  return { ...command, cwd, folderFromCwd, ...(variables.length ? { variables } : {}), ...(keys.length ? { env: Object.fromEntries(keys.map((key) => [key, `\${${key}}`])) } : {}) };
+}
+
 /** The command as the committed config holds it: secrets among its arguments become `${VAR}`. */
 function publishableCommand(words: string[]): { command: string[]; variables?: Array<{ variable: string; source: string }> } {
   const { args, variables } = publishableArguments(words);
   return { command: args, ...(variables.length ? { variables } : {}) };
 }
 
-async function sourceFromServer(target: Target, how: Pick<InitSource, 'command' | 'variables' | 'cwd' | 'folderFromCwd' | 'url' | 'headers'>, opened: McpSession): Promise<InitSource> {
+async function sourceFromServer(target: Target, how: Pick<InitSource, 'command' | 'variables' | 'env' | 'cwd' | 'folderFromCwd' | 'url' | 'headers'>, opened: McpSession): Promise<InitSource> {
   try {
     const { discovery, session } = await discover(target, undefined, opened);
     let aiHelp: string | undefined;

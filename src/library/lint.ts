@@ -4,6 +4,8 @@ import type { RunHooks } from '../core/hooks.js';
 import { selectChecks } from '../core/select.js';
 import type { CheckReport } from '../generated/report.js';
 import { lintPaths } from '../lint/lint.js';
+import { LIBRARY_SPELLING } from './server-options.js';
+import { validateOptions } from './validate-options.js';
 import { safeReport } from '../safety/output.js';
 import { Redactor } from '../safety/redact.js';
 
@@ -23,6 +25,7 @@ export interface LintOptions {
 
 /** Lints files, folders and globs offline; throws InputError for a path that does not exist. */
 export async function lint(paths: string[], options: LintOptions = {}): Promise<CheckReport> {
+  validateOptions(options, 'lint', LIBRARY_SPELLING);
   const checks = selectChecks(options.checks ?? LINT_CHECKS, options.only, options.skip);
   const report = await lintPaths(paths, { cwd: options.cwd ?? process.cwd(), now: options.now, checks, hooks: options.hooks });
   return safeReport(report, Redactor.forRun());

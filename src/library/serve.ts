@@ -9,6 +9,7 @@ import { UpstreamEra, type UpstreamProtocol } from '../serve/upstream-era.js';
 import { MODERN_ERA, modernHeaders } from '../transport/era.js';
 import type { JsonObject } from '../transport/types.js';
 import { LIBRARY_SPELLING, type Spelling } from './server-options.js';
+import { validateOptions } from './validate-options.js';
 import { defaultOf } from './option-table.js';
 import { commandFrom, commandWords, isDirectory, parseUrl, withUrlCredentials } from './server-target.js';
 
@@ -48,6 +49,8 @@ export interface Serving {
   url?: string;
   /** With `listen`: what Host and Origin it accepts, in words. */
   accepts?: string;
+  /** What the caller should know before clients come (a folder that still holds REVIEW: texts). */
+  warnings: string[];
   /** Resolves with the upstream's exit code when it ends (stdio upstream). */
   exited: Promise<number>;
   /** The first listing of the upstream's tools (a client's first tools/list): rejects with InputError when the folder does not match it. */
@@ -56,6 +59,7 @@ export interface Serving {
 }
 
 export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPELLING): Promise<Serving> {
+  validateOptions(options, 'serve', spell);
   const s = spell.option;
   const words = commandWords(options.command);
   if (words.length && options.url !== undefined) throw new InputError(`give either ${s('command')} or ${s('url')} for the upstream server, not both`);
@@ -121,6 +125,7 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
   return {
     ...(served.url !== undefined ? { url: served.url } : {}),
     ...(served.accepts !== undefined ? { accepts: served.accepts } : {}),
+    warnings: unreviewedWarning(folder, options.descriptions),
     exited,
     ready,
     async close() {
@@ -143,4 +148,12 @@ function withModernHeaders(init: RequestInit | undefined, upstream: UpstreamEra)
   const headers = new Headers(init.headers);
   for (const [name, value] of Object.entries(modernHeaders(message as JsonObject))) headers.set(name, value);
   return { ...init, headers };
+}
+
+/** A folder init wrote and nobody reviewed yet: its placeholders reach the model as written. */
+function unreviewedWarning(folder: DescriptionFolder | undefined, dir: string | undefined): string[] {
+  const names = folder?.unreviewed ?? [];
+  if (!names.length) return [];
+  const shown = `${names.slice(0, 5).map((n) => `'${n}'`).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`;
+  return [`the descriptions of ${shown} still hold REVIEW: placeholders, which clients' models will read as written; review them (mcp-pd-check lint ${dir ?? ''} counts what is left)`];
 }

@@ -1,3 +1,4 @@
+import { isDirectory } from '../util/files.js';
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PACKAGE_ROOT, TOOL_NAME } from '../util/version.js';
@@ -66,7 +67,7 @@ export function serverTarget(options: ServerOptions, spell: Spelling = LIBRARY_S
  */
 export function redactorForServer(options: Pick<ServerOptions, 'command' | 'env' | 'headers' | 'url'>): Redactor {
   const words = commandWords(options.command);
-  const argv = words.length === 1 && /\s/.test(words[0]!) ? shellParse(words[0]!, (key) => process.env[key] ?? '').filter((w): w is string => typeof w === 'string') : words;
+  const argv = quotedCommand(words) ? [...shellParse(words[0]!, (key) => process.env[key] ?? '').filter((w): w is string => typeof w === 'string'), ...words.slice(1)] : words;
   let url: URL | undefined;
   try {
     url = options.url !== undefined ? new URL(options.url) : undefined;
@@ -85,18 +86,27 @@ export function commandWords(command: readonly string[] | string | undefined): s
  */
 export function commandFrom(words: readonly string[], cwd: string | undefined, env: Record<string, string>, spell: Spelling = LIBRARY_SPELLING): StdioCommand {
   let argv = [...words];
-  if (words.length === 1 && /\s/.test(words[0]!)) {
+  if (quotedCommand(words, cwd)) {
     const parsed = shellParse(words[0]!, (key) => process.env[key] ?? '');
     const operator = parsed.find((p) => typeof p !== 'string');
     if (operator) {
       throw new InputError(`the server command contains shell syntax (${JSON.stringify(operator)}); run it through a shell instead: mcp-pd-check -- sh -c '…'`);
     }
-    argv = parsed as string[];
+    argv = [...(parsed as string[]), ...words.slice(1)];
   }
   if (argv.length === 0 || !argv[0]) throw new InputError(`no server to check: ${spell.noServer}`);
   // `mcp-pd-check serve -- …` (the config init writes) is this very checker, however it was installed.
   if (argv[0] === TOOL_NAME) argv = [...selfCommand(), ...argv.slice(1)];
   return { command: argv[0]!, args: argv.slice(1), cwd, env };
+}
+
+/**
+ * Whether the first word is a whole command quoted as one (`"node server.js" --flag`): it holds
+ * white space and names no file (a program whose path has a space in it is run as it is).
+ */
+function quotedCommand(words: readonly string[], cwd?: string): boolean {
+  const first = words[0];
+  return first !== undefined && /\s/.test(first) && !existsSync(resolve(cwd ?? '.', first));
 }
 
 /** How to start this checker's own CLI: the node running now and its CLI file (built, or the one running). */
@@ -133,6 +143,4 @@ export function withUrlCredentials(url: URL, headers: Record<string, string>): {
   return { url: bare, headers: { ...headers, Authorization: `Basic ${Buffer.from(pair).toString('base64')}` } };
 }
 
-export function isDirectory(path: string): boolean {
-  return existsSync(path) && statSync(path).isDirectory();
-}
+export { isDirectory };

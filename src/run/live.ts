@@ -159,7 +159,8 @@ export async function checkTarget(
       await checksDone;
       throwIfLost(target);
       // 2026-07-28 over HTTP has no session: a server that gates no call there is not wrong (DESIGN, "Two protocol eras").
-      const sessionless = target.era === MODERN_ERA && target.kind === 'http' && run.door.ledger.refusals === 0;
+      // (only a server that serves descriptions: one that serves none has nothing on demand, and its criteria are not testable)
+      const sessionless = target.era === MODERN_ERA && target.kind === 'http' && run.door.ledger.refusals === 0 && run.descriptions?.resource !== undefined;
       const results = runs.results(sessionless ? SESSION_CRITERIA : []);
       const verdict = verdictOf(checks, results, discovery, run.door.ledger, run.descriptions?.resource);
       return buildReport({

@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../core/input-error.js';
+import { REVIEW } from '../init/review.js';
 import { minimalListing } from '../rules/minimal-description.js';
 import { isPlainObject } from '../protocol/payload.js';
 import type { Catalog } from '../protocol/server/disclosure.js';
@@ -14,6 +15,8 @@ export type Tool = Record<string, unknown> & { name: string };
 export interface DescriptionFolder {
   full: Map<string, Record<string, unknown>>;
   minimal?: Map<string, Record<string, unknown>>;
+  /** Tools whose description or minimal entry still holds init's REVIEW: placeholders (served as written). */
+  unreviewed: string[];
 }
 
 /** Reads the folder `init` wrote (given as the folder itself or its tool_descriptions/). */
@@ -38,7 +41,8 @@ export function readDescriptionFolder(dir: string): DescriptionFolder {
     if (!tools) throw new InputError(`${listFile} is not a tools/list ({ "tools": [...] }); fix it or delete it to derive the minimal list`);
     minimal = new Map(tools.filter((t) => typeof t.name === 'string').map((t) => [t.name as string, t]));
   }
-  return { full, ...(minimal ? { minimal } : {}) };
+  const unreviewed = [...full.keys()].filter((name) => JSON.stringify([full.get(name), minimal?.get(name)]).includes(REVIEW));
+  return { full, ...(minimal ? { minimal } : {}), unreviewed };
 }
 
 function parse(file: string): unknown {

@@ -46,7 +46,11 @@ export function asText(value: unknown): string {
 
 /** Shortens text for display, marking the cut. */
 export function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  // Never in the middle of a word when a space is near: prose is read, not parsed.
+  const space = cut.search(/\s\S*$/);
+  return `${space >= max * 0.7 ? cut.slice(0, space).trimEnd() : cut}…`;
 }
 
 /** JSON for one-line display: sanitised and clipped. */

@@ -10,6 +10,7 @@ import { DEFAULT_SESSIONS } from '../../src/run/session-plan.js';
 import { CLI, median, REFERENCE, ROOT, startHttp } from '../helpers.js';
 import { bareNodeRssMb, MEMORY_SERVER, serveBounds, serveCost } from './serve-cost.js';
 import { timeSelection } from './selection-bench.js';
+import { installOfficialSuite, OFFICIAL_SUITE } from '../support/outside-install.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
@@ -19,8 +20,8 @@ const MODULES = join(ROOT, 'node_modules', '@modelcontextprotocol');
 interface Sample { ms: number; rssMb?: number; code: number | null }
 
 /** One process, timed from outside (wall time and peak RSS, the latter from GNU time when present). */
-function measure(args: string[], expectCode: number | number[] = 0): Sample {
-  const command = TIME ? [TIME, '-f', '%M', process.execPath, ...args] : [process.execPath, ...args];
+function measure(args: string[], expectCode: number | number[] = 0, program = process.execPath): Sample {
+  const command = TIME ? [TIME, '-f', '%M', program, ...args] : [program, ...args];
   const started = performance.now();
   const run = spawnSync(command[0]!, command.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
   const ms = performance.now() - started;
@@ -66,6 +67,10 @@ process.exit(0);
 `);
 // The floor and the full runs alternate, so that a machine busier at one moment weighs on both.
 const server = await startHttp(REFERENCE);
+// The number users compare: the official MCP conformance suite's full server run on the same server (its own Node).
+const suite = await installOfficialSuite();
+if (suite.unreachable) console.log(`(the official suite could not be installed: ${suite.unreachable})`);
+const suiteSamples: Sample[] = [];
 const floorSamples: Sample[] = [];
 const stdioSamples: Sample[] = [];
 const httpSamples: Sample[] = [];
@@ -77,12 +82,16 @@ for (let i = 0; i < RUNS; i++) {
   stdioQuietSamples.push(measure([CLI, '--format', 'json', '--explore', '0', '--', 'node', REFERENCE]));
   httpSamples.push(measure([CLI, '--format', 'json', '--url', server.url]));
   httpQuietSamples.push(measure([CLI, '--format', 'json', '--explore', '0', '--url', server.url]));
+  if (!suite.unreachable) suiteSamples.push(measure([suite.cli, 'server', '--url', server.url], [0, 1], suite.node));
 }
 await server.stop();
 floorMs = medianOfSamples(floorSamples).ms;
 row(`floor (1 + ${N} sessions, initialize + tools/list)`, medianOfSamples(floorSamples));
 row('mcp-pd-check vs the reference server, stdio, defaults', medianOfSamples(stdioSamples), 'target ≤ 1.5× floor');
-row(`mcp-pd-check vs the reference server, Streamable HTTP (${DEFAULT_SESSIONS.http} sessions)`, medianOfSamples(httpSamples), 'target ≤ 1,000 ms');
+const suiteMs = suiteSamples.length ? medianOfSamples(suiteSamples).ms : undefined;
+if (suiteMs !== undefined) row(`the official conformance suite (${OFFICIAL_SUITE.split('@').pop()}), full server run, same server`, medianOfSamples(suiteSamples));
+const httpMs = medianOfSamples(httpSamples).ms;
+row(`mcp-pd-check vs the reference server, Streamable HTTP (${DEFAULT_SESSIONS.http} sessions)`, medianOfSamples(httpSamples), suiteMs !== undefined ? `${(httpMs / suiteMs).toFixed(2)}× the official suite, target ≤ 1.0×` : 'target ≤ 1.0× the official suite');
 // What exploration costs: the same runs without it (target: the default adds at most 1 s).
 row('  the same, stdio, --explore 0', medianOfSamples(stdioQuietSamples), `exploration adds ${Math.round(medianOfSamples(stdioSamples).ms - medianOfSamples(stdioQuietSamples).ms)} ms, target ≤ 1,000 ms`);
 row('  the same, Streamable HTTP, --explore 0', medianOfSamples(httpQuietSamples), `exploration adds ${Math.round(medianOfSamples(httpSamples).ms - medianOfSamples(httpQuietSamples).ms)} ms, target ≤ 1,000 ms`);
@@ -131,8 +140,12 @@ for (const [n, target] of [[100, 'target ≤ 50 ms'], [1000, 'target ≤ 1 s']] 
   console.log(`  ${`selection fidelity of ${n.toLocaleString('en-US')} tools (5 queries each, in-process)`.padEnd(58)} ${`${Math.round(timeSelection(n, n === 100 ? 7 : 3))} ms`.padStart(9)}  ${''.padStart(12)}  ${target}`);
 }
 
+// npm start on a built tree: the incremental build has nothing to do.
+row('npm start on a built tree (build, then check the reference server)', medianOf(() => measure(['start', '--silent'], 0, 'npm'), 3), 'target ≤ 5 s');
+
 // Real servers from npm, as a user's first run meets them (a verdict of 'no' exits 1).
 const sandbox = mkdtempSync(join(tmpdir(), 'mcp-pd-bench-sandbox-'));
+row('@modelcontextprotocol/server-everything behind serve (stdio, both eras)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', CLI, 'serve', '--', 'node', join(MODULES, 'server-everything', 'dist', 'index.js'), 'stdio'], 0), 3), 'target: yes within 8 s');
 row('@modelcontextprotocol/server-everything (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', join(MODULES, 'server-everything', 'dist', 'index.js'), 'stdio'], 1)));
 row('@modelcontextprotocol/server-filesystem (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', join(MODULES, 'server-filesystem', 'dist', 'index.js'), sandbox], 1)));
 row('@modelcontextprotocol/server-memory (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--env', `MEMORY_FILE_PATH=${join(sandbox, 'memory.jsonl')}`, '--', 'node', join(MODULES, 'server-memory', 'dist', 'index.js')], 1)));

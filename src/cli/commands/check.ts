@@ -14,6 +14,8 @@ import { CLI_SPELLING, flagOrDefault, libraryOptions, withOptions, type Flags, t
 import { checkOutputPaths, CliOutput } from '../output.js';
 import { exitOnSignals } from '../signals.js';
 import { rejectMistypedSubcommand } from '../subcommand-typo.js';
+import { UsageError } from '../usage-error.js';
+import { flagsAfterCommandHint } from '../target-args.js';
 
 /** The flags of a live run the CLI reads itself (the rest go to the library as they are). */
 export interface CheckFlags extends OutputFlags {
@@ -39,6 +41,9 @@ export function asCheckCommand(program: Command): Command {
     .action(async (words: string[], _flags: CheckFlags, cmd: Command) => {
       const fromConfig = await applyConfig(cmd, cmd.opts().config);
       const flags = cmd.opts<CheckFlags>();
+      // Flags that only shape a fleet do nothing alone: say so rather than ignore them.
+      const fleetOnly = ['server', 'jobs'].filter((name) => cmd.getOptionValueSource(name) === 'cli');
+      if (flags.serverConfig === undefined && fleetOnly.length) throw new UsageError(`${fleetOnly.map((n) => `--${n}`).join(' and ')} ${fleetOnly.length === 1 ? 'goes' : 'go'} with --server-config FILE (the servers of a config file); for one server give its command or --url alone`);
       process.exitCode = await runCheck(words.length || flags.url ? words : fromConfig, flags, cmd.commands.map((c) => c.name()));
     });
 }
@@ -51,6 +56,8 @@ async function runCheck(words: string[], flags: CheckFlags, subcommands: readonl
     return runFleet(words, flags, out);
   }
   if (!flags.url) rejectMistypedSubcommand(words[0], subcommands, TOOL_NAME);
+  const misplaced = flagsAfterCommandHint(words, process.argv.slice(2), 'check');
+  if (misplaced) out.say(`${TOOL_NAME}: ${misplaced}\n`);
   const { planCheck, prepareCheck } = await import('../../library/check-server.js');
   const options = checkOptionsFrom(words, flags);
   if (flags.explainPlan) {

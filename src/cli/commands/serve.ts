@@ -44,6 +44,7 @@ async function runServe(words: string[], flags: Flags): Promise<number> {
   // What goes wrong on the way (a message dropped, a client's transport failing) is said, one line each; the proxy goes on.
   const onError = (err: Error) => out.say(`${TOOL_NAME} serve: ${err.message}\n`);
   const serving = await serve({ ...(libraryOptions(flags, 'serve', words) as ServeOptions), onError }, CLI_SPELLING);
+  for (const warning of serving.warnings) out.say(`${TOOL_NAME} serve: warning: ${warning}\n`);
   if (serving.url) out.say(`${TOOL_NAME} serve: listening on ${serving.url}\n${TOOL_NAME} serve: accepting ${serving.accepts ?? ''}\n`);
   // Ending the upstream ends the proxy, with the upstream's exit code (below).
   const stop = () => void serving.close().catch(() => {});

@@ -1,0 +1,121 @@
+// `npm run docs`: the README's sample outputs are what the commands print today. Each block
+// marked `<!-- sample: <id> -->` is made by running its command for real (from a scratch folder
+// that holds server-filesystem as node_modules/ does); `--write` puts the output in the README,
+// without it the README is compared (durations aside) and every difference is said: exit 1.
+// Every `mcp-pd-check …` line of a shell block is also read as the CLI would: a flag it does not
+// know, on the command it is given to, is a difference too.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as shellParse } from 'shell-quote';
+import { OPTIONS, type CommandName } from '../../src/library/option-table.js';
+import { ROOT } from '../helpers.js';
+
+const README = join(ROOT, 'README.md');
+const CLI = join(ROOT, 'dist', 'cli', 'cli.js');
+
+interface Sample {
+  /** The command as the README shows it (run from the scratch folder, `mcp-pd-check` being the built CLI). */
+  command: string;
+  /** Lines kept from the top of the output (the rest is "…"); all when undefined. */
+  keep?: number;
+}
+
+/** The samples, in the order they are made (init before the lint of what it wrote). */
+const SAMPLES: Record<string, Sample> = {
+  'first-run': { command: 'mcp-pd-check -- node node_modules/@modelcontextprotocol/server-filesystem/dist/index.js ./sandbox', keep: 14 },
+  'init-filesystem': { command: 'mcp-pd-check init --out pd -- node node_modules/@modelcontextprotocol/server-filesystem/dist/index.js ./sandbox' },
+  'lint-pd': { command: 'mcp-pd-check lint pd', keep: 22 },
+};
+
+function run(command: string, cwd: string): Promise<string> {
+  const words = (shellParse(command) as string[]).slice(1);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...words], { cwd, env: { ...process.env, NO_COLOR: '1', COLUMNS: '120' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('close', () => resolve(out));
+  });
+}
+
+function excerpt(output: string, keep: number | undefined): string {
+  const lines = output.trimEnd().split('\n');
+  return keep === undefined || lines.length <= keep ? lines.join('\n') : [...lines.slice(0, keep), '…'].join('\n');
+}
+
+/** What may differ between two runs of the same command: how long things took. */
+function steady(text: string): string {
+  return text.replace(/\b\d+(?:\.\d+)? (ms|s)\b/g, 'N $1').replace(/--seed \d+/g, '--seed N').trimEnd();
+}
+
+const BLOCK = /<!-- sample: ([\w-]+) -->\n```(\w+)\n([\s\S]*?)\n```/g;
+
+/** Flags of each command, as the option table gives them (and those every command has). */
+function knownFlags(command: CommandName | 'explain' | 'list-checks'): Set<string> {
+  const own = OPTIONS.filter((o) => (o.commands as readonly string[]).includes(command)).flatMap((o) => [o.flag.split(' ')[0]!, ...(o.short ? [o.short] : []), ...(o.flag.startsWith('--no-') ? [`--${o.flag.slice(5).split(' ')[0]}`] : [])]);
+  return new Set([...own, '--help', '-h', '--version', '-V', '--']);
+}
+
+/** Each `mcp-pd-check …` line of a sh block: a flag before the server command that its command does not know. */
+function unknownFlags(readme: string): string[] {
+  const problems: string[] = [];
+  for (const block of readme.matchAll(/```sh\n([\s\S]*?)\n```/g)) {
+    for (const line of block[1]!.split('\n')) {
+      const at = line.search(/(?:^|\s)(?:npx (?:--no-install |-y )?)?mcp-pd-check(?:\s|$)/);
+      if (at < 0 || line.trimStart().startsWith('#')) continue;
+      const words = (shellParse(line.slice(at).replace(/#.*$/, '').trim(), (key) => `$${key}`) as unknown[]).filter((w): w is string => typeof w === 'string');
+      const rest = words.slice(words.indexOf('mcp-pd-check') + 1);
+      const sub = ['lint', 'init', 'serve', 'explain', 'list-checks'].includes(rest[0] ?? '') ? rest.shift()! : 'check';
+      const flags = knownFlags(sub as CommandName);
+      for (const word of rest) {
+        if (word === '--' || !word.startsWith('-')) {
+          // The server command starts at the first word that is no flag's value (flags with values take the next word).
+          if (word === '--') break;
+          continue;
+        }
+        const flag = word.split('=')[0]!;
+        if (!flags.has(flag)) problems.push(`README: '${line.trim()}': ${sub === 'check' ? 'mcp-pd-check' : `mcp-pd-check ${sub}`} has no option ${flag}`);
+      }
+    }
+  }
+  return problems;
+}
+
+const write = process.argv.includes('--write');
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-pd-check-docs-'));
+try {
+  mkdirSync(join(scratch, 'sandbox'));
+  writeFileSync(join(scratch, 'sandbox', 'notes.txt'), 'a file to list\n');
+  symlinkSync(join(ROOT, 'node_modules'), join(scratch, 'node_modules'), 'dir');
+  const made = new Map<string, string>();
+  for (const [id, sample] of Object.entries(SAMPLES)) made.set(id, `$ ${sample.command}\n${excerpt(await run(sample.command, scratch), sample.keep)}`);
+  let readme = readFileSync(README, 'utf8');
+  const problems = unknownFlags(readme);
+  const seen = new Set<string>();
+  readme = readme.replace(BLOCK, (whole, id: string, lang: string, body: string) => {
+    seen.add(id);
+    const fresh = made.get(id);
+    if (fresh === undefined) {
+      problems.push(`README: a sample '${id}' that docs/readme.ts does not make`);
+      return whole;
+    }
+    if (steady(body) !== steady(fresh)) {
+      const [a, b] = [steady(body).split('\n'), steady(fresh).split('\n')];
+      const line = a.findIndex((l, i) => l !== b[i]);
+      problems.push(`README sample '${id}' differs from what '${SAMPLES[id]!.command}' prints, from its line ${line + 1}:\n  README: ${a[line] ?? '(nothing)'}\n  now:    ${b[line] ?? '(nothing)'}`);
+    }
+    return `<!-- sample: ${id} -->\n\`\`\`${lang}\n${fresh}\n\`\`\``;
+  });
+  for (const id of made.keys()) if (!seen.has(id)) problems.push(`README: no block marked <!-- sample: ${id} -->`);
+  if (write) {
+    writeFileSync(README, readme);
+    process.stdout.write(`README: ${seen.size} samples written\n`);
+  }
+  const left = write ? problems.filter((p) => !p.startsWith('README sample')) : problems;
+  for (const p of left) process.stdout.write(`${p}\n`);
+  if (left.length) process.exitCode = 1;
+  else if (!write) process.stdout.write(`README: ${seen.size} samples as printed today, every documented flag known\n`);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
