@@ -211,3 +211,13 @@ t.test('a server that serves no descriptions in 2026-07-28 over HTTP: criteria 6
   const differing = { ...later!, failing: later!.failing.slice(1) };
   t.notMatch(erasSentence([legacy!, differing]), /alike/, 'the same words over different failures are not "alike"');
 });
+
+t.test('https:// to a plain-HTTP port: one line in words, no OpenSSL trace, nothing "said on stderr" by an HTTP server', async (t) => {
+  const server = await startHttp(REFERENCE);
+  t.teardown(server.stop);
+  const run = await runCli(['--url', server.url.replace('http:', 'https:')]);
+  t.equal(run.code, 3);
+  t.match(run.stderr, /does not answer TLS: is it plain HTTP\? \(try http:\/\/ instead of https:\/\/\)/);
+  t.notMatch(run.stderr, /openssl|ssl3_get_record|said on stderr/i);
+  t.equal(run.stderr.trim().split('\n').length, 1, 'one line');
+});

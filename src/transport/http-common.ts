@@ -77,7 +77,14 @@ export function networkReason(where: string, err: unknown): string {
   if (code === 'ECONNREFUSED') return `cannot connect to ${where}: connection refused (is the server running?)`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot resolve the host of ${where}`;
   if ((err as Error).name === 'AbortError') return 'the request was aborted';
-  return `the HTTP request failed: ${cause?.message ?? (err as Error).message}`;
+  const message = String(cause?.message ?? (err as Error).message);
+  // TLS in words: OpenSSL's own lines name a source file, not the mistake.
+  if (code === 'EPROTO' || /wrong version number|WRONG_VERSION_NUMBER|packet length too long/i.test(message)) {
+    return `${where} does not answer TLS: is it plain HTTP? (try http:// instead of https://)`;
+  }
+  if (/CERT|certificate|self[- ]signed/i.test(`${code ?? ''} ${message}`)) return `the TLS certificate of ${where} was refused (${code ?? message.split('\n')[0]})`;
+  if (code === 'ECONNRESET') return `${where} closed the connection (ECONNRESET)`;
+  return `the HTTP request failed: ${message.split('\n')[0]!.replace(/:[^:]*openssl[^:]*:\d+:?\s*$/i, '')}`;
 }
 
 /** The body as text, or undefined when it is larger than `max` bytes (read no further). */

@@ -353,7 +353,8 @@ export class McpSession {
   }
 
   private describeInitFailure(ex: Exchange): string {
-    const said = telling(this.wire.stderrTail());
+    // Only a process has a stderr; an HTTP wire's problems are already the note.
+    const said = this.wire.stderrCount ? telling(this.wire.stderrTail()) : undefined;
     const last = said && !ex.note?.includes('it said on stderr') ? `; it said on stderr: "${clip(said, 200)}"` : '';
     const garbage = this.garbage.length ? `; it wrote non-JSON to stdout: "${clip(this.garbage[0]!, 120)}"`
       : this.strayReplies.length ? `; it answered under an id that no request had: ${clip(this.strayReplies[0]!, 120)}` : '';

@@ -1,6 +1,7 @@
 // The time a sequence took, kept when it is shrunk: a grant that lapses after 150 ms is lost only
-// when the call comes that late, so a shorter candidate that drops the steps between a session's
-// fetch and its call waits, in their place, as long as they took.
+// when the call comes that late, so a targeted candidate that drops the steps between a session's
+// fetch and its call, and does not break the rule plainly, is tried waiting in their place about
+// as long as they took.
 import { timesOf } from '../../transport/session.js';
 import type { Played } from './play.js';
 import type { Move } from './moves.js';
@@ -9,6 +10,16 @@ import type { Move } from './moves.js';
 const MIN_GAP_MS = 50;
 /** A wait kept this long at most: a shrunk sequence that waits minutes helps nobody. */
 const MAX_GAP_MS = 2000;
+
+/**
+ * The wait, rounded up to 100, 200, 400, 800, 1,600 or 2,000 ms: the same sequence shows the same
+ * pause run after run (a seed replays a report), and it is never shorter than the gap it stands for.
+ */
+function quantized(gap: number): number {
+  let ms = 100;
+  while (ms < gap && ms < MAX_GAP_MS) ms *= 2;
+  return Math.min(ms, MAX_GAP_MS);
+}
 
 /** When each move was sent (ms, performance clock), from the run that played it. */
 export class MoveTimes {
@@ -40,7 +51,7 @@ export class MoveTimes {
         const gap = (this.sent.get(move) ?? NaN) - (this.sent.get(before) ?? NaN);
         const [from, to] = [this.order.get(before), this.order.get(move)];
         const dropped = from !== undefined && to !== undefined && candidate.indexOf(move) - candidate.indexOf(before) < to - from;
-        if (dropped && gap >= MIN_GAP_MS) out.push({ kind: 'pause', session: move.session, ms: Math.round(Math.min(MAX_GAP_MS, gap)) });
+        if (dropped && gap >= MIN_GAP_MS) out.push({ kind: 'pause', session: move.session, ms: quantized(gap) });
       }
       out.push(move);
       previous.set(move.session, move);

@@ -124,11 +124,12 @@ export function laboratory(deps: ExploreDeps, world: World, seed: number, until:
  */
 export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: Move[] = [], first?: Played, sameCode = false, sentAt?: ReadonlyMap<Move, number>): Promise<{ found?: Found; replays: number; reproduced?: boolean }> {
   let last: { played: Played; moves: Move[]; brk: RuleBreak } | undefined;
-  // A candidate that drops steps waits as long as they took (state that expires with time).
+  // The few targeted candidates below that do not break it again are tried once more waiting, where
+  // they drop steps, about as long as those took (state that expires with time: a grant's TTL).
   const times = new MoveTimes(moves, first, sentAt);
   /** The candidate, cut after the move it broke the rule at, when it breaks it again; else undefined. */
-  const reproduces = async (candidate: Move[]): Promise<Move[] | undefined> => {
-    const timed = times.kept(candidate);
+  const reproduces = async (candidate: Move[], keepTime = false): Promise<Move[] | undefined> => {
+    const timed = keepTime ? times.kept(candidate) : candidate;
     const renamed = renumbered(timed);
     const played = await play(renamed, stage);
     const again = lab.judged(played).find((b) => b.check === brk.check && (!sameCode || b.code === brk.code));
@@ -205,6 +206,16 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   const shrunk = await shrink(start, reproduces, { replays: replaysFor(lab) - replays, until });
   replays += shrunk.replays;
   start = shrunk.moves;
+  // A break that did not shrink may be bound to time (a grant that lapses): the pair and the
+  // skeleton once more, waiting where they drop steps as long as those took — last, so that
+  // breaks that are not about time never pay for the wait.
+  if (start.length > 3) {
+    for (const candidate of [pair, bones]) {
+      if (!candidate || candidate.length >= start.length || times.kept(candidate).length === candidate.length || performance.now() >= lab.until) continue;
+      replays++;
+      if (await reproduces(candidate, true)) return { replays, reproduced: true, found: foundOf(lab, last!) };
+    }
+  }
   const proof = last ?? (first ? { played: { sessions: first.sessions, exchanges: first.exchanges.slice(0, moves.length) }, moves, brk } : undefined);
   if (!proof) return { replays };
   return { replays, reproduced: last !== undefined, found: foundOf(lab, proof) };
