@@ -88,6 +88,10 @@ t.test('the HTML report renders its token chart in a headless browser', { skip: 
     t.ok(full.width > minimal.width && Math.abs(drawn / counted - 1) < 0.03,
       `${full.title} vs ${minimal.title}: drawn ${Math.round(full.width)} px vs ${Math.round(minimal.width)} px`);
   }
+  // The counts right of the bars never run into the "found first" column.
+  const right = await page.$$eval('#token-chart text.n', (texts) => Math.max(...texts.map((x) => x.getBoundingClientRect().right)));
+  const found = await page.$$eval('#token-chart text.found', (texts) => Math.min(...texts.map((x) => x.getBoundingClientRect().left)));
+  t.ok(Number.isFinite(found) && right < found, `the counts end at ${Math.round(right)} px, before "found first" at ${Math.round(found)} px`);
   t.match(await page.locator('#verdict').textContent(), /Progressive disclosure: yes — For clients of 2025-11-25 and 2026-07-28 alike — Yes: all nine .*\(\d+ % saved\)/);
   t.equal(await page.locator('section.check').count(), 2 * LIVE_CHECKS.length, 'every check is on the page, in each era');
   t.same(requests.filter((u) => !u.startsWith('file:')), [], 'the page loaded nothing from the network');

@@ -1,12 +1,14 @@
 // npm run bench: every figure in one run, next to its floor, so that a noisy shared machine shows
 // in both. Prints medians (and peak RSS) and asserts nothing: targets are read here, never
-// enforced in tests. The floor is what no checker can beat: 1 + N sessions of the reference server
-// started in parallel, each doing initialize and tools/list (N = the default --sessions).
+// enforced in tests. The floor is what no checker can beat: as many sessions of the reference
+// server as a default run starts over stdio (its session plan, per protocol era: the second era has
+// no idle session of its own), started in parallel, each doing initialize and tools/list.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SESSIONS } from '../../src/run/session-plan.js';
+import { planCheck } from '../../src/library/check-server.js';
 import { CLI, median, REFERENCE, ROOT, startHttp } from '../helpers.js';
 import { bareNodeRssMb, MEMORY_SERVER, serveBounds, serveCost } from './serve-cost.js';
 import { timeSelection } from './selection-bench.js';
@@ -52,16 +54,17 @@ function row(what: string, m: { ms: number; rssMb?: number }, target = ''): void
   console.log(`  ${what.padEnd(58)} ${`${Math.round(m.ms)} ms`.padStart(9)}  ${ratio.padStart(12)}  peak ${rss.padStart(7)}  ${target}`);
 }
 
-const N = DEFAULT_SESSIONS.stdio;
+const plan = planCheck({});
+const N = 2 * plan.total - 1;
 console.log(`machine: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; medians of ${RUNS} runs (scale rows: 3)`);
-console.log(`floor: 1 + ${N} reference-server sessions in parallel (stdio), initialize + tools/list, as a process`);
+console.log(`floor: ${N} reference-server sessions in parallel (stdio; the run's plan: ${plan.total} per era, the second without an idle session), initialize + tools/list, as a process`);
 
 // The floor, measured here, by a process that does only that.
 const floorScript = join(mkdtempSync(join(tmpdir(), 'mcp-pd-bench-')), 'floor.mjs');
 writeFileSync(floorScript, `
 import { serverTarget } from ${JSON.stringify(join(ROOT, 'dist', 'src', 'library', 'server-target.js'))};
 const { target } = serverTarget({ command: ['node', ${JSON.stringify(REFERENCE)}], timeoutMs: 20000 });
-await Promise.all(Array.from({ length: ${1 + N} }, async (_, i) => { const s = await target.open('s' + i, { fresh: true }); await s.listAll('tools/list', 'tools'); }));
+await Promise.all(Array.from({ length: ${N} }, async (_, i) => { const s = await target.open('s' + i, { fresh: true }); await s.listAll('tools/list', 'tools'); }));
 await target.dispose();
 process.exit(0);
 `);
@@ -86,7 +89,7 @@ for (let i = 0; i < RUNS; i++) {
 }
 await server.stop();
 floorMs = medianOfSamples(floorSamples).ms;
-row(`floor (1 + ${N} sessions, initialize + tools/list)`, medianOfSamples(floorSamples));
+row(`floor (${N} sessions, initialize + tools/list)`, medianOfSamples(floorSamples));
 row('mcp-pd-check vs the reference server, stdio, defaults', medianOfSamples(stdioSamples), 'target ≤ 1.5× floor');
 const suiteMs = suiteSamples.length ? medianOfSamples(suiteSamples).ms : undefined;
 if (suiteMs !== undefined) row(`the official conformance suite (${OFFICIAL_SUITE.split('@').pop()}), full server run, same server`, medianOfSamples(suiteSamples));
