@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as shellParse } from 'shell-quote';
-import { OPTIONS, type CommandName } from '../../src/library/option-table.js';
+import { buildProgram } from '../../src/cli/program.js';
 import { ROOT } from '../helpers.js';
 
 const README = join(ROOT, 'README.md');
@@ -51,35 +51,49 @@ function steady(text: string): string {
 
 const BLOCK = /<!-- sample: ([\w-]+) -->\n```(\w+)\n([\s\S]*?)\n```/g;
 
-/** Flags of each command, as the option table gives them (and those every command has). */
-function knownFlags(command: CommandName | 'explain' | 'list-checks'): Set<string> {
-  const own = OPTIONS.filter((o) => (o.commands as readonly string[]).includes(command)).flatMap((o) => [o.flag.split(' ')[0]!, ...(o.short ? [o.short] : []), ...(o.flag.startsWith('--no-') ? [`--${o.flag.slice(5).split(' ')[0]}`] : [])]);
-  return new Set([...own, '--help', '-h', '--version', '-V', '--']);
+/** Flags of each command, as the CLI's own program declares them (commander: the source of --help). */
+function knownFlags(command: string): Set<string> {
+  const program = buildProgram();
+  const cmd = command === 'check' ? program : program.commands.find((c) => c.name() === command);
+  const own = (cmd?.options ?? []).flatMap((o) => [o.long, o.short, ...(o.negate && o.long ? [o.long.replace(/^--no-/, '--')] : [])]).filter((f): f is string => f !== undefined);
+  return new Set([...own, '--help', '-h', '--']);
 }
 
-/** Each `mcp-pd-check …` line of a sh block: a flag before the server command that its command does not know. */
-function unknownFlags(readme: string): string[] {
+/** Each `mcp-pd-check …` line: a flag before the server command that its command does not know. */
+function unknownFlags(lines: readonly string[], where: string): string[] {
   const problems: string[] = [];
-  for (const block of readme.matchAll(/```sh\n([\s\S]*?)\n```/g)) {
-    for (const line of block[1]!.split('\n')) {
-      const at = line.search(/(?:^|\s)(?:npx (?:--no-install |-y )?)?mcp-pd-check(?:\s|$)/);
-      if (at < 0 || line.trimStart().startsWith('#')) continue;
-      const words = (shellParse(line.slice(at).replace(/#.*$/, '').trim(), (key) => `$${key}`) as unknown[]).filter((w): w is string => typeof w === 'string');
-      const rest = words.slice(words.indexOf('mcp-pd-check') + 1);
-      const sub = ['lint', 'init', 'serve', 'explain', 'list-checks'].includes(rest[0] ?? '') ? rest.shift()! : 'check';
-      const flags = knownFlags(sub as CommandName);
-      for (const word of rest) {
-        if (word === '--' || !word.startsWith('-')) {
-          // The server command starts at the first word that is no flag's value (flags with values take the next word).
-          if (word === '--') break;
-          continue;
-        }
-        const flag = word.split('=')[0]!;
-        if (!flags.has(flag)) problems.push(`README: '${line.trim()}': ${sub === 'check' ? 'mcp-pd-check' : `mcp-pd-check ${sub}`} has no option ${flag}`);
-      }
+  for (const line of lines) {
+    const at = line.search(/(?:^|\s|\$ )(?:npx (?:--no-install |-y )?)?mcp-pd-check(?:\s|$)/);
+    if (at < 0 || line.trimStart().startsWith('#')) continue;
+    const words = (shellParse(line.slice(at).replace(/^\s*\$ /, '').replace(/\s#.*$/, '').trim(), (key) => `$${key}`) as unknown[]).filter((w): w is string => typeof w === 'string');
+    if (!words.includes('mcp-pd-check')) continue;
+    const rest = words.slice(words.indexOf('mcp-pd-check') + 1);
+    const sub = ['lint', 'init', 'serve', 'explain', 'list-checks'].includes(rest[0] ?? '') ? rest.shift()! : 'check';
+    const flags = knownFlags(sub);
+    for (const word of rest) {
+      // The server command follows -- (words that are no flag are values or the command: skipped).
+      if (word === '--') break;
+      if (!word.startsWith('-') || word === '-') continue;
+      const flag = word.split('=')[0]!;
+      if (!flags.has(flag)) problems.push(`${where}: '${line.trim()}': ${sub === 'check' ? 'mcp-pd-check' : `mcp-pd-check ${sub}`} has no option ${flag}`);
     }
   }
   return problems;
+}
+
+/** The lines of the README's shell blocks. */
+function shellLines(readme: string): string[] {
+  return [...readme.matchAll(/```sh\n([\s\S]*?)\n```/g)].flatMap((block) => block[1]!.split('\n'));
+}
+
+/** The example lines of every command's --help (indented lines that run mcp-pd-check). */
+async function helpLines(): Promise<Array<{ where: string; lines: string[] }>> {
+  const out = [];
+  for (const command of [[], ['lint'], ['init'], ['serve'], ['explain']]) {
+    const text = await run(['mcp-pd-check', ...command, '--help'].join(' '), ROOT);
+    out.push({ where: `mcp-pd-check ${[...command, '--help'].join(' ')}`, lines: text.split('\n').filter((l) => /^\s+(\$ )?(npx )?mcp-pd-check /.test(l)) });
+  }
+  return out;
 }
 
 const write = process.argv.includes('--write');
@@ -91,7 +105,8 @@ try {
   const made = new Map<string, string>();
   for (const [id, sample] of Object.entries(SAMPLES)) made.set(id, `$ ${sample.command}\n${excerpt(await run(sample.command, scratch), sample.keep)}`);
   let readme = readFileSync(README, 'utf8');
-  const problems = unknownFlags(readme);
+  const problems = unknownFlags(shellLines(readme), 'README');
+  for (const help of await helpLines()) problems.push(...unknownFlags(help.lines, help.where));
   const seen = new Set<string>();
   readme = readme.replace(BLOCK, (whole, id: string, lang: string, body: string) => {
     seen.add(id);
@@ -117,7 +132,7 @@ try {
   const left = write ? problems.filter((p) => !p.startsWith('README sample')) : problems;
   for (const p of left) process.stdout.write(`${p}\n`);
   if (left.length) process.exitCode = 1;
-  else if (!write) process.stdout.write(`README: ${seen.size} samples as printed today, every documented flag known\n`);
+  else if (!write) process.stdout.write(`README: ${seen.size} samples as printed today, every documented flag known (README and --help)\n`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
