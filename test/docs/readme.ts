@@ -5,7 +5,7 @@
 // Every `mcp-pd-check …` line of a shell block is also read as the CLI would: a flag it does not
 // know, on the command it is given to, is a difference too.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as shellParse } from 'shell-quote';
@@ -96,6 +96,36 @@ async function helpLines(): Promise<Array<{ where: string; lines: string[] }>> {
   return out;
 }
 
+/** The selection table's figures, from the lint of the tools lists it names (../shared/external/tools-list, when there). */
+const TOOLS_LISTS = join(ROOT, '..', 'shared', 'external', 'tools-list');
+const ROW = /^\| (server-)?([\w-]+) \| (\d+) \| ([^|]+?) \|/gm;
+
+async function selectionCell(file: string): Promise<{ tools: number; cell: string } | undefined> {
+  const out = await run(`mcp-pd-check lint --format json ${JSON.stringify(file)}`, ROOT);
+  const summary = (JSON.parse(out) as { results: Array<{ findings: Array<{ code: string; args: Record<string, unknown> }> }> }).results
+    .flatMap((r) => r.findings).find((f) => f.code === 'selection-summary');
+  if (!summary) return undefined;
+  const { percent, queries, mrr, tools } = summary.args as { percent: number; queries: number; mrr: string; tools: number };
+  // (the mean reciprocal rank says something once there are ten queries or more)
+  return { tools, cell: `${percent} % of ${queries}${queries >= 10 ? ` (MRR ${mrr})` : ''}` };
+}
+
+async function selectionTable(readme: string, problems: string[]): Promise<string> {
+  if (!existsSync(TOOLS_LISTS)) return readme;
+  const rows = [...readme.matchAll(ROW)].filter((m) => existsSync(join(TOOLS_LISTS, `${m[2]}.json`)));
+  let text = readme;
+  for (const m of rows) {
+    const fresh = await selectionCell(join(TOOLS_LISTS, `${m[2]}.json`));
+    if (!fresh) continue;
+    const row = `| ${m[1] ?? ''}${m[2]} | ${fresh.tools} | ${fresh.cell} |`;
+    if (m[0] !== row) {
+      problems.push(`README selection table, ${m[1] ?? ''}${m[2]}: '${m[0]}' but the lint of ${m[2]}.json says '${row}'`);
+      text = text.replace(m[0], row);
+    }
+  }
+  return text;
+}
+
 const write = process.argv.includes('--write');
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-pd-check-docs-'));
 try {
@@ -125,11 +155,12 @@ try {
     return `<!-- sample: ${id} -->\n\`\`\`${lang}\n${fresh}\n\`\`\``;
   });
   for (const id of made.keys()) if (!seen.has(id)) problems.push(`README: no block marked <!-- sample: ${id} -->`);
+  readme = await selectionTable(readme, problems);
   if (write) {
     writeFileSync(README, readme);
     process.stdout.write(`README: ${seen.size} samples written\n`);
   }
-  const left = write ? problems.filter((p) => !p.startsWith('README sample')) : problems;
+  const left = write ? problems.filter((p) => !p.startsWith('README sample') && !p.startsWith('README selection table')) : problems;
   for (const p of left) process.stdout.write(`${p}\n`);
   if (left.length) process.exitCode = 1;
   else if (!write) process.stdout.write(`README: ${seen.size} samples as printed today, every documented flag known (README and --help)\n`);
