@@ -221,3 +221,10 @@ t.test('https:// to a plain-HTTP port: one line in words, no OpenSSL trace, noth
   t.notMatch(run.stderr, /openssl|ssl3_get_record|said on stderr/i);
   t.equal(run.stderr.trim().split('\n').length, 1, 'one line');
 });
+
+t.test('text is clipped between words, never inside one, when a space is near', async (t) => {
+  const { clip } = await import('../src/util/text.js');
+  t.equal(clip('the server did not answer initialize within the time', 30), 'the server did not answer…');
+  t.equal(clip('averyveryverylongwordwithoutanyspaceinit', 12), 'averyveryve…', 'one long word is cut where it must be');
+  t.equal(clip('short', 30), 'short');
+});

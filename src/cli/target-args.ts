@@ -74,5 +74,5 @@ export function flagsAfterCommandHint(words: readonly string[], rawArgs: readonl
   const ours = new Set(OPTIONS.filter((o) => o.commands.includes(command)).flatMap((o) => [o.flag.split(' ')[0]!, ...(o.short ? [o.short] : [])]));
   const found = words.slice(1).map((w) => w.split('=')[0]!).filter((w) => ours.has(w));
   if (!found.length) return undefined;
-  return `note: ${[...new Set(found)].join(', ')} after the server command ${found.length === 1 ? 'goes' : 'go'} to the server, not to ${command === 'check' ? 'the checker' : command}; put them before the command (or the command after --) if they were meant for it`;
+  return `note: ${[...new Set(found)].join(', ')} after the server command ${found.length === 1 ? 'goes' : 'go'} to the server, not to ${command === 'check' ? 'the checker' : command}; put them before the command if they were meant for ${command === 'check' ? 'it' : `mcp-pd-check ${command}`}`;
 }

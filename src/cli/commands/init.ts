@@ -7,7 +7,7 @@ import { initSummary } from '../init-summary.js';
 import { CLI_SPELLING, libraryOptions, withOptions, type Flags } from '../options.js';
 import { CliOutput } from '../output.js';
 import { exitOnSignals } from '../signals.js';
-import { writtenHeaders } from '../target-args.js';
+import { flagsAfterCommandHint, writtenHeaders } from '../target-args.js';
 import { defaultOf } from '../../library/option-table.js';
 import type { InitServerOptions } from '../../library/init-server.js';
 
@@ -30,6 +30,8 @@ export function initCommand(): Command {
 async function runInit(words: string[], flags: InitFlags): Promise<number> {
   exitOnSignals();
   const out = new CliOutput();
+  const misplaced = flagsAfterCommandHint(words, process.argv.slice(2), 'init');
+  if (misplaced) out.say(`${TOOL_NAME} init: ${misplaced}\n`);
   const [{ initServer }, { redactorForServer }] = await Promise.all([import('../../library/init-server.js'), import('../../library/server-target.js')]);
   const options = { ...(libraryOptions(flags as unknown as Flags, 'init', words) as InitServerOptions), configHeaders: writtenHeaders(flags.header ?? []) };
   // A key among the server's arguments is masked in everything init says (the config gets ${VAR}).

@@ -5,6 +5,7 @@ import { TOOL_NAME } from '../../util/version.js';
 import { CLI_SPELLING, libraryOptions, withOptions, type Flags } from '../options.js';
 import type { ServeOptions } from '../../library/serve.js';
 import { CliOutput } from '../output.js';
+import { flagsAfterCommandHint } from '../target-args.js';
 
 const SERVE_HELP = `
 The client talks to ${TOOL_NAME} serve as to any MCP server; ${TOOL_NAME} serve talks to yours. In
@@ -40,6 +41,8 @@ export function serveCommand(): Command {
 
 async function runServe(words: string[], flags: Flags): Promise<number> {
   const out = new CliOutput();
+  const misplaced = flagsAfterCommandHint(words, process.argv.slice(2), 'serve');
+  if (misplaced) out.say(`${TOOL_NAME} serve: ${misplaced}\n`);
   const { serve } = await import('../../library/serve.js');
   // What goes wrong on the way (a message dropped, a client's transport failing) is said, one line each; the proxy goes on.
   const onError = (err: Error) => out.say(`${TOOL_NAME} serve: ${err.message}\n`);
