@@ -2,6 +2,7 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cleanStatusOverStdio, ROOT, tempDir } from './helpers.js';
 import type { CheckReport } from '../src/generated/report.js';
 
@@ -33,6 +34,13 @@ t.test('the packed tarball works from an empty folder', async (t) => {
   const explain = spawnSync('npx', ['--no-install', 'mcp-pd-check', 'explain', 'pd-unknown-tool'], { cwd: app, encoding: 'utf8' });
   t.equal(explain.status, 0, explain.stderr);
   t.match(explain.stdout, /\nHow to fix\n  Answer per name/, 'the check docs ship in the package');
+  // Every link the installed package gives resolves in it: the doc of the check, the design it cites, its licence.
+  const doc = /\n {2}doc: +(file:\S+)/.exec(explain.stdout)?.[1];
+  t.ok(doc && existsSync(fileURLToPath(doc)) && fileURLToPath(doc).startsWith(join(app, 'node_modules', 'mcp-pd-check')), `explain's doc link is a file of the installed package: ${doc}`);
+  for (const file of ['LICENSE', join('docs', 'DESIGN.md')]) t.ok(existsSync(join(app, 'node_modules', 'mcp-pd-check', file)), `${file} ships`);
+  const plan = spawnSync('npx', ['--no-install', 'mcp-pd-check', '--explain-plan', '--', 'node', 'x.js'], { cwd: app, encoding: 'utf8' });
+  const cited = /(docs\/DESIGN\.md)/.exec(plan.stdout)?.[1];
+  t.ok(cited && existsSync(join(app, 'node_modules', 'mcp-pd-check', cited)), `--explain-plan cites ${cited}, which ships`);
 
   const lint = spawnSync('npx', ['--no-install', 'mcp-pd-check', 'lint', 'node_modules/mcp-pd-check/reference-server'], { cwd: app, encoding: 'utf8' });
   t.equal(lint.status, 0, `the shipped reference descriptions and cards lint clean: ${lint.stdout.slice(-400)}`);
