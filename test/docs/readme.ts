@@ -20,6 +20,10 @@ interface Sample {
   command: string;
   /** Lines kept from the top of the output (the rest is "…"); all when undefined. */
   keep?: number;
+  /** Where the excerpt starts: the first line that matches (the lines before are "…"). */
+  from?: RegExp;
+  /** Run in the checkout (for the built fixtures) instead of the scratch folder. */
+  inCheckout?: boolean;
 }
 
 /** The samples, in the order they are made (init before the lint of what it wrote). */
@@ -27,6 +31,10 @@ const SAMPLES: Record<string, Sample> = {
   'first-run': { command: 'mcp-pd-check -- node node_modules/@modelcontextprotocol/server-filesystem/dist/index.js ./sandbox', keep: 14 },
   'init-filesystem': { command: 'mcp-pd-check init --out pd -- node node_modules/@modelcontextprotocol/server-filesystem/dist/index.js ./sandbox' },
   'lint-pd': { command: 'mcp-pd-check lint pd', keep: 22 },
+  'shrunk': {
+    command: 'mcp-pd-check --seed 7 --only pd-authorization-enforced -- node dist/fixtures/servers/pd-authorization-enforced--prefix-grant.bundle.js',
+    from: /✗ pd-authorization-enforced/, keep: 9, inCheckout: true,
+  },
 };
 
 function run(command: string, cwd: string): Promise<string> {
@@ -39,8 +47,11 @@ function run(command: string, cwd: string): Promise<string> {
   });
 }
 
-function excerpt(output: string, keep: number | undefined): string {
-  const lines = output.trimEnd().split('\n');
+function excerpt(output: string, sample: Sample): string {
+  let lines = output.trimEnd().split('\n');
+  const start = sample.from ? lines.findIndex((l) => sample.from!.test(l)) : 0;
+  if (start > 0) lines = ['…', ...lines.slice(start)];
+  const keep = sample.keep === undefined ? undefined : sample.keep + (start > 0 ? 1 : 0);
   return keep === undefined || lines.length <= keep ? lines.join('\n') : [...lines.slice(0, keep), '…'].join('\n');
 }
 
@@ -133,7 +144,7 @@ try {
   writeFileSync(join(scratch, 'sandbox', 'notes.txt'), 'a file to list\n');
   symlinkSync(join(ROOT, 'node_modules'), join(scratch, 'node_modules'), 'dir');
   const made = new Map<string, string>();
-  for (const [id, sample] of Object.entries(SAMPLES)) made.set(id, `$ ${sample.command}\n${excerpt(await run(sample.command, scratch), sample.keep)}`);
+  for (const [id, sample] of Object.entries(SAMPLES)) made.set(id, `$ ${sample.command}\n${excerpt(await run(sample.command, sample.inCheckout ? ROOT : scratch), sample)}`);
   let readme = readFileSync(README, 'utf8');
   const problems = unknownFlags(shellLines(readme), 'README');
   for (const help of await helpLines()) problems.push(...unknownFlags(help.lines, help.where));
