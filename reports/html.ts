@@ -92,12 +92,13 @@ ${body}
 export function reportHtml(report: CheckReport, verbose = false, prefix = '', heading = 'h1'): string {
   const s = report.summary;
   const t = report.target;
+  const target = targetLine(t);
   const v = report.verdict;
   const sub = heading === 'h1' ? 'h2' : 'h3';
   const checks = report.results.map((r) => `<section class="check"><h3><span class="badge" style="background:${COLOR[r.status]}">${r.status}</span> <code>${esc(resultName(report, r))}</code> ${esc(r.title)} <span class="muted">§${esc(r.spec.section)} ${esc(r.spec.level)} · ${r.durationMs} ms</span></h3>`
     + (r.findings.length ? `<ul>${entries(r.findings, verbose, { files: true }).map(finding).join('')}</ul>` : '') + '</section>').join('\n');
   return `<${heading}>mcp-pd-check ${esc(report.tool.version)}</${heading}>
-<p>${esc(targetLine(t).what)} (${esc(targetLine(t).kind)})${t.serverInfo?.name ? ` — ${esc(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s</p>
+<p>${esc(target.what)} (${esc(target.kind)})${t.serverInfo?.name ? ` — ${esc(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s</p>
 <p class="summary"><span style="color:${COLOR.pass}">${s.passed} passed</span><span style="color:${COLOR.fail}">${s.failed} failed</span><span style="color:${COLOR.warn}">${plural(s.warnings, 'warning')}</span><span class="muted">${s.skipped} skipped</span><span style="color:${COLOR.error}">${plural(s.errors, 'error')}</span></p>
 ${v ? `<p id="${prefix}verdict" class="verdict ${v.implements}"><b>Progressive disclosure: ${v.implements}</b> — ${esc(reportVerdictSentence(report))}</p>` : ''}
 ${reachOf(report) ? `<p id="${prefix}reach">Reach: ${esc(reachSentence(reachOf(report)!))}</p>` : ''}

@@ -32,6 +32,7 @@ export function renderMarkdown(report: CheckReport, verbose = false, depth = 2, 
   const h = '#'.repeat(depth);
   const s = report.summary;
   const t = report.target;
+  const target = targetLine(t);
   const v = report.verdict;
   const out = [
     `${h} ${title}: ${s.failed + s.errors ? '❌' : s.warnings ? '⚠️' : '✅'} ${countsLine(s)}`,
@@ -39,7 +40,7 @@ export function renderMarkdown(report: CheckReport, verbose = false, depth = 2, 
     ...(v ? [`**Progressive disclosure: ${VERDICT[v.implements]}** — ${cell(reportVerdictSentence(report))}`, ''] : []),
     ...notCalledSentences(v?.notCalled ?? [], (tools) => tools.join(', ')).flatMap((s) => [`${s.heading[0]!.toUpperCase()}${s.heading.slice(1)}: ${cell(s.text)}.`, '']),
     ...(reachOf(report) ? [`Reach: ${cell(reachSentence(reachOf(report)!))}`, ''] : []),
-    `Target: ${cell(targetLine(t).what)} (${targetLine(t).kind})${t.serverInfo?.name ? `, server ${cell(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''}`,
+    `Target: ${cell(target.what)} (${target.kind})${t.serverInfo?.name ? `, server ${cell(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''}`,
     '',
     '| | check | spec | findings |',
     '| --- | --- | --- | --- |',

@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { attributeOf, DEFAULT_CONFIG, OPTIONS } from '../library/option-table.js';
 import { ENV_REFERENCE } from '../library/server-options.js';
 import { UsageError } from './usage-error.js';
-import { distance } from '../util/distance.js';
+import { closest } from '../util/distance.js';
 import { parseJsonc } from '../core/jsonc.js';
 
 /**
@@ -63,6 +63,6 @@ function withSuggestion(problem: string): string {
   const unknown = /^Unknown field '([^'/]+)'/.exec(problem)?.[1];
   if (unknown === undefined) return problem;
   const known = OPTIONS.flatMap((o) => (o.config !== undefined ? [o.config] : [])).concat(['command']);
-  const near = known.map((k) => ({ k, d: distance(unknown.toLowerCase(), k.toLowerCase()) })).sort((a, b) => a.d - b.d)[0];
-  return near && near.d <= Math.max(2, Math.floor(unknown.length / 3)) ? `Unknown field '${unknown}' (did you mean '${near.k}'?)` : problem;
+  const near = closest(unknown, known);
+  return near !== undefined ? `Unknown field '${unknown}' (did you mean '${near}'?)` : problem;
 }

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describeValue, parseJsonc } from '../core/jsonc.js';
-import { distance } from '../util/distance.js';
+import { closest } from '../util/distance.js';
 import { InputError } from '../core/input-error.js';
 import { isPlainObject } from '../protocol/payload.js';
 import type { KnownSecret } from '../safety/redact.js';
@@ -110,8 +110,8 @@ function fromServers(file: string, servers: Record<string, unknown>, resolve: Re
       return { name, secrets: secrets.filter(worth), options: { url: resolve(raw.url, name), headers, transport } };
     }
     if (typeof raw.command !== 'string') {
-      const near = Object.keys(raw).find((key) => ['command', 'url'].some((known) => distance(key.toLowerCase(), known) <= 2 && key !== known));
-      throw new InputError(`--server-config '${file}', server '${name}': neither a command nor a url${near !== undefined ? ` (is '${near}' meant to be '${distance(near.toLowerCase(), 'url') <= 2 ? 'url' : 'command'}'?)` : ''}`);
+      const near = Object.keys(raw).map((key) => ({ key, meant: closest(key, ['command', 'url'], 2) })).find((n) => n.meant !== undefined && n.meant !== n.key);
+      throw new InputError(`--server-config '${file}', server '${name}': neither a command nor a url${near ? ` (is '${near.key}' meant to be '${near.meant}'?)` : ''}`);
     }
     const command = [resolve(raw.command, name), ...strings(raw.args).map((a) => resolve(a, name))];
     return { name, secrets: secrets.filter(worth), options: { command, env, ...(typeof raw.cwd === 'string' ? { cwd: resolve(raw.cwd, name) } : {}) } };

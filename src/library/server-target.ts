@@ -65,9 +65,9 @@ export function serverTarget(options: ServerOptions, spell: Spelling = LIBRARY_S
  * the CLI): the server's --env values, its headers and URL credentials, and secrets among its
  * command's arguments (`--api-key X`). The same secrets serverTarget's redactor knows.
  */
-export function redactorForServer(options: Pick<ServerOptions, 'command' | 'env' | 'headers' | 'url'>): Redactor {
+export function redactorForServer(options: Pick<ServerOptions, 'command' | 'env' | 'headers' | 'url' | 'cwd'>): Redactor {
   const words = commandWords(options.command);
-  const argv = quotedCommand(words) ? [...shellParse(words[0]!, (key) => process.env[key] ?? '').filter((w): w is string => typeof w === 'string'), ...words.slice(1)] : words;
+  const argv = quotedCommand(words, options.cwd) ? [...shellParse(words[0]!, (key) => process.env[key] ?? '').filter((w): w is string => typeof w === 'string'), ...words.slice(1)] : words;
   let url: URL | undefined;
   try {
     url = options.url !== undefined ? new URL(options.url) : undefined;

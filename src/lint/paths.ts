@@ -169,17 +169,17 @@ const isJson = (path: string) => path.toLowerCase().endsWith('.json');
  * order. A path that does not exist, or a pattern that matches nothing, is an InputError.
  */
 export async function collectPaths(args: string[], cwd: string): Promise<FoundPath[]> {
-  const plans: Array<{ kind: 'path' | 'glob'; abs: string; pattern?: string; root: string }> = [];
+  const plans: Array<{ kind: 'path' | 'glob'; arg: string; abs: string; pattern?: string; root: string }> = [];
   for (const arg of args) {
     const abs = resolve(cwd, arg);
     const info = await stat(abs).catch(() => undefined);
     const exists = info !== undefined || (await lstat(abs).catch(() => undefined)) !== undefined;
     if (exists) {
       const folder = info?.isDirectory() ? abs : dirname(abs);
-      plans.push({ kind: 'path', abs, root: await realpath(folder).catch(() => folder) });
+      plans.push({ kind: 'path', arg, abs, root: await realpath(folder).catch(() => folder) });
     } else if (GLOB_CHARS.test(arg)) {
       const base = resolve(cwd, globBase(arg));
-      plans.push({ kind: 'glob', abs: base, pattern: arg, root: await realpath(base).catch(() => base) });
+      plans.push({ kind: 'glob', arg, abs: base, pattern: arg, root: await realpath(base).catch(() => base) });
     } else {
       throw new InputError(`no such file or folder: '${arg}'`);
     }
@@ -193,7 +193,7 @@ export async function collectPaths(args: string[], cwd: string): Promise<FoundPa
       if (info.isDirectory()) await collector.folder(plan.abs, isJson, []);
       else await collector.entry(plan.abs, () => true, []);
       // A lint that read nothing would pass every check: a folder with no *.json is the caller's mistake.
-      if (collector.matched === 0) throw new InputError(`the folder '${args[plans.indexOf(plan)]}' holds no *.json file (lint reads every *.json below a folder; name a file to lint it whatever its name)`);
+      if (collector.matched === 0) throw new InputError(`the folder '${plan.arg}' holds no *.json file (lint reads every *.json below a folder; name a file to lint it whatever its name)`);
       continue;
     }
     const pattern = isAbsolute(plan.pattern!) ? plan.pattern! : resolve(cwd, plan.pattern!);

@@ -10,3 +10,13 @@ export function distance(a: string, b: string): number {
   }
   return previous[b.length]!;
 }
+
+/** Of `known`, the one closest to `word` (case aside) within `max` edits, if any: the "did you mean". */
+export function closest(word: string, known: readonly string[], max = Math.max(2, Math.floor(word.length / 3))): string | undefined {
+  let best: { k: string; d: number } | undefined;
+  for (const k of known) {
+    const d = distance(word.toLowerCase(), k.toLowerCase());
+    if (d <= max && (!best || d < best.d)) best = { k, d };
+  }
+  return best?.k;
+}

@@ -63,8 +63,9 @@ function steady(text: string): string {
 const BLOCK = /<!-- sample: ([\w-]+) -->\n```(\w+)\n([\s\S]*?)\n```/g;
 
 /** Flags of each command, as the CLI's own program declares them (commander: the source of --help). */
+let program: ReturnType<typeof buildProgram> | undefined;
 function knownFlags(command: string): Set<string> {
-  const program = buildProgram();
+  program ??= buildProgram();
   const cmd = command === 'check' ? program : program.commands.find((c) => c.name() === command);
   const own = (cmd?.options ?? []).flatMap((o) => [o.long, o.short, ...(o.negate && o.long ? [o.long.replace(/^--no-/, '--')] : [])]).filter((f): f is string => f !== undefined);
   return new Set([...own, '--help', '-h', '--']);
