@@ -28,9 +28,12 @@ export class MoveTimes {
 
   constructor(moves: readonly Move[], played?: Pick<Played, 'exchanges'>, times?: ReadonlyMap<Move, number>) {
     moves.forEach((m, i) => {
-      this.order.set(m, i);
       const at = times?.get(m) ?? played?.exchanges[i]?.map((ex) => timesOf(ex)?.sent).find((t) => t !== undefined);
-      if (at !== undefined) this.sent.set(m, at);
+      // A move sent together with others is known by itself too (a candidate may keep it alone).
+      for (const move of m.kind === 'together' ? [m, ...m.moves] : [m]) {
+        this.order.set(move, i);
+        if (at !== undefined) this.sent.set(move, at);
+      }
     });
   }
 

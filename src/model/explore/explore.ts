@@ -128,9 +128,8 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   // they drop steps, about as long as those took (state that expires with time: a grant's TTL).
   const times = new MoveTimes(moves, first, sentAt);
   /** The candidate, cut after the move it broke the rule at, when it breaks it again; else undefined. */
-  const reproduces = async (candidate: Move[], keepTime = false): Promise<Move[] | undefined> => {
-    const timed = keepTime ? times.kept(candidate) : candidate;
-    const renamed = renumbered(timed);
+  const reproduces = async (candidate: Move[]): Promise<Move[] | undefined> => {
+    const renamed = renumbered(candidate);
     const played = await play(renamed, stage);
     const again = lab.judged(played).find((b) => b.check === brk.check && (!sameCode || b.code === brk.code));
     await closeAll(played);
@@ -139,9 +138,7 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
     const at = played.exchanges.findIndex((list) => list.includes(again.proof[again.proof.length - 1]!));
     const upTo = at >= 0 ? at + 1 : renamed.length;
     last = { played: { sessions: played.sessions, exchanges: played.exchanges.slice(0, upTo) }, moves: renamed.slice(0, upTo), brk: again };
-    // (cut in the candidate's own moves: the pauses kept for time are added again on each replay)
-    const own = new Set(candidate);
-    return candidate.slice(0, timed.slice(0, upTo).filter((m) => own.has(m)).length);
+    return candidate.slice(0, upTo);
   };
   // Replays follow one another: the sessions of the next start while this one runs.
   const stage: Stage = { ...lab.stage, reserve: (count) => lab.stage.reserve?.(2 * count) };
@@ -206,14 +203,21 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   const shrunk = await shrink(start, reproduces, { replays: replaysFor(lab) - replays, until });
   replays += shrunk.replays;
   start = shrunk.moves;
-  // A break that did not shrink may be bound to time (a grant that lapses): the pair and the
-  // skeleton once more, waiting where they drop steps as long as those took — last, so that
-  // breaks that are not about time never pay for the wait.
+  // A break that did not shrink may be bound to time (a grant that lapses): the tool's fetch and the
+  // call, the pair and the skeleton once more, each waiting where it drops steps as long as those
+  // took (the wait an explicit pause, then shrunk as any sequence) — last, so that breaks that are
+  // not about time never pay for the wait.
   if (start.length > 3) {
-    for (const candidate of [pair, bones]) {
-      if (!candidate || candidate.length >= start.length || times.kept(candidate).length === candidate.length || performance.now() >= lab.until) continue;
+    const fetchThenCall = brk.tool === undefined ? undefined : fetchOfCall(moves, brk.tool);
+    for (const candidate of [fetchThenCall, pair, bones]) {
+      if (!candidate || candidate.length >= start.length || performance.now() >= lab.until) continue;
+      const timed = times.kept(candidate);
+      if (timed.length === candidate.length) continue;
       replays++;
-      if (await reproduces(candidate, true)) return { replays, reproduced: true, found: foundOf(lab, last!) };
+      const kept = await reproduces(timed);
+      if (!kept) continue;
+      const shrunk = await shrink(kept, reproduces, { replays: kept.length, until: lab.until });
+      return { replays: replays + shrunk.replays, reproduced: true, found: foundOf(lab, last!) };
     }
   }
   const proof = last ?? (first ? { played: { sessions: first.sessions, exchanges: first.exchanges.slice(0, moves.length) }, moves, brk } : undefined);
@@ -257,6 +261,21 @@ function sequels(moves: readonly Move[], tool: string): Move[][] {
   if (fetch < 0) return [];
   const between = moves.slice(fetch + 1, -1).filter((m) => m.kind !== 'together' && m.kind !== 'pause' && m.kind !== 'end' && m.session === last.session && (m.kind === 'missing' || !concerns(m, tool)));
   return between.slice(0, MAX_SEQUELS).map((m) => [moves[fetch]!, m, last]);
+}
+
+/**
+ * For a call of `tool` that ended the moves: its session's first fetch of the tool (taken out of
+ * a `together` if it was sent with others), then the call.
+ */
+function fetchOfCall(moves: readonly Move[], tool: string): Move[] | undefined {
+  const last = moves[moves.length - 1];
+  if (!last || last.kind !== 'call' || last.tool !== tool) return undefined;
+  const fetches = (m: Move): boolean => m.kind === 'fetch' && m.session === last.session && m.names.includes(tool);
+  for (const m of moves.slice(0, -1)) {
+    const found = m.kind === 'together' ? m.moves.find(fetches) : fetches(m) ? m : undefined;
+    if (found) return [found, last];
+  }
+  return undefined;
 }
 
 /** The last move and the move of the same session before it (a pause between them kept). */
