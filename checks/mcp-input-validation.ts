@@ -1,6 +1,6 @@
 import { defineLiveCheck } from '../src/run/check.js';
 import type { LiveContext } from '../src/run/context.js';
-import { classifyCall, invalidArguments, rejectsArguments } from '../src/protocol/calls.js';
+import { classifyCall, invalidArguments, reachedTool, rejectsArguments } from '../src/protocol/calls.js';
 import { clip, inlineJson } from '../src/util/text.js';
 import { isPlainObject } from '../src/protocol/payload.js';
 import type { Exchange } from '../src/transport/types.js';
@@ -66,7 +66,7 @@ export default defineLiveCheck({
         untested.push(`'${name}' not called (${why ?? ''})`);
         continue;
       }
-      if (!ex.noResponse) tested++;
+      if (!ex.noResponse || reachedTool(ex)) tested++;
       const args = { tool: name, violation: invalid.violation };
       const outcome = classifyCall(ex);
       const error = ex.response?.error as { code?: unknown; message?: unknown } | undefined;

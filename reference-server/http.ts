@@ -24,6 +24,7 @@ export interface HttpOptions {
   fetchLimit?: number;
   /** Each request waits this long before it is handled, by method (tests and the bench). */
   latencyMs?: ServerOptions['latencyMs'];
+  beforeRun?: ServerOptions['beforeRun'];
   /** Origins accepted besides the loopback ones (DNS rebinding protection). */
   allowedOrigins?: string[];
 }
@@ -94,7 +95,7 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
       const transport = new SSEServerTransport('/messages', res);
       streams.set(transport.sessionId, transport);
       transport.onclose = () => streams.delete(transport.sessionId);
-      await createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit, latencyMs: options.latencyMs }).connect(transport);
+      await createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit, latencyMs: options.latencyMs, beforeRun: options.beforeRun }).connect(transport);
       return;
     }
     if (url.pathname === '/messages') {
@@ -144,7 +145,7 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
       behaviour.sessionEnded(state);
     };
     behaviour.sessionStarted(state);
-    await createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit, latencyMs: options.latencyMs, state }).connect(transport);
+    await createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit, latencyMs: options.latencyMs, beforeRun: options.beforeRun, state }).connect(transport);
     await transport.handleRequest(req, res, body);
   }
 
@@ -162,7 +163,7 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
     }
     const grants = behaviour.modernHttpGrants();
     const state = grants === 'process-wide' ? processWide : newSessionState(options.fetchLimit);
-    const server = createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit, latencyMs: options.latencyMs, state, gated: grants !== 'none' });
+    const server = createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit, latencyMs: options.latencyMs, beforeRun: options.beforeRun, state, gated: grants !== 'none' });
     const [client, serverSide] = InMemoryTransport.createLinkedPair();
     const answer = new Promise<JsonObject>((resolve) => {
       client.onmessage = (m) => {

@@ -30,7 +30,7 @@ Examples:
 `;
 
 /** Runs the server (stdio or --http) with some behaviour replaced; the fixtures use this too. */
-export async function runServer(argv: string[], overrides: Partial<Behaviour> = {}, serverOptions: Pick<ServerOptions, 'latencyMs'> = {}): Promise<void> {
+export async function runServer(argv: string[], overrides: Partial<Behaviour> = {}, serverOptions: Pick<ServerOptions, 'latencyMs' | 'beforeRun'> = {}): Promise<void> {
   const fail = (message: string) => {
     process.stderr.write(`${SERVER_NAME}: ${message}. Run '${SERVER_NAME} --help'.\n`);
     process.exitCode = 2;

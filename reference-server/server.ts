@@ -64,6 +64,20 @@ export interface ServerOptions {
    * and the bench); Infinity: it is never answered (a tool that waits on an unreachable network).
    */
   latencyMs?: (method: string, params: Record<string, unknown>) => number;
+  /**
+   * Work a tool does before its result, once the call passed the gate and its arguments their
+   * check (a fixture's long-running tool that reports progress, as real ones do): the call's result
+   * waits for it.
+   */
+  beforeRun?: (tool: string, call: RunningCall) => Promise<void>;
+}
+
+/** What a running call offers a fixture's tool: its progress token, progress notifications, cancellation. */
+export interface RunningCall {
+  progressToken: string | number | undefined;
+  progress(progress: number, total?: number): Promise<void>;
+  /** Aborted when the client cancels the call (notifications/cancelled). */
+  signal: AbortSignal;
 }
 
 /**
@@ -245,7 +259,7 @@ function disclosedBy(behaviour: Behaviour): Catalog {
   return { names: () => names, full: (n) => (n === form ? full : library.full(n)) };
 }
 
-function callTool(behaviour: Behaviour, state: SessionState, asked: string, args: Record<string, unknown>, gated: boolean): CallToolResult | Promise<CallToolResult> {
+function callTool(behaviour: Behaviour, state: SessionState, asked: string, args: Record<string, unknown>, gated: boolean, beforeRun?: (tool: string) => Promise<void>): CallToolResult | Promise<CallToolResult> {
   // Authorization is checked on the name as called (a listed tool not fetched is refused), then the name is resolved.
   const { specs } = behaviour.catalog();
   const library = disclosedBy(behaviour);
@@ -261,6 +275,7 @@ function callTool(behaviour: Behaviour, state: SessionState, asked: string, args
   }
   const problems = behaviour.validateArguments(name, args);
   if (problems.length) return behaviour.rejectArguments(name, problems);
+  if (beforeRun) return beforeRun(name).then(() => callTool(behaviour, state, asked, args, gated));
   try {
     return behaviour.toolResult(name, tool.run(state.notebook, args));
   } catch (err) {
@@ -313,9 +328,17 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
     if (parseSelection(req.params.uri).kind !== 'not-this-resource') state.fetches.take();
     return behaviour.readResource(req.params.uri, state);
   });
-  server.setRequestHandler(CallToolRequestSchema, (req) =>
-    callTool(behaviour, state, req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, gated),
-  );
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
+    const token = req.params._meta?.progressToken;
+    const running: RunningCall = {
+      progressToken: token,
+      progress: async (progress, total) => {
+        if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}) } });
+      },
+      signal: extra.signal,
+    };
+    return callTool(behaviour, state, req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, gated, options.beforeRun && ((tool) => options.beforeRun!(tool, running)));
+  });
   const connect = server.connect.bind(server);
   server.connect = async (transport) => {
     const send = transport.send.bind(transport);

@@ -105,6 +105,7 @@ export function toTranscript(exchanges: Exchange[]): TranscriptExchange[] {
     const entry: TranscriptExchange = { session: ex.session, method: ex.method, request: clipMessage(ex.request)! };
     if (ex.response) entry.response = clipMessage(ex.response);
     if (ex.noResponse) entry.noResponse = ex.noResponse;
+    if (ex.progress) entry.progress = clipMessage(ex.progress);
     if (ex.note) entry.note = ex.note;
     return entry;
   });

@@ -1,4 +1,4 @@
-import { classifyCall, rejectsArguments, TOOL_DESCRIPTION_REQUIRED } from '../protocol/calls.js';
+import { classifyCall, reachedTool, rejectsArguments, TOOL_DESCRIPTION_REQUIRED } from '../protocol/calls.js';
 import { anySignalledCode, invalidErrorCode } from '../protocol/errors.js';
 import { isPlainObject } from '../protocol/payload.js';
 import { descriptionsUri, isToolDescriptionsUri, requestedTools, sameUri } from '../protocol/uri.js';
@@ -97,6 +97,7 @@ function howItRan(tool: string, ex: Exchange, schema: unknown): { code: string; 
   if (failure !== undefined && ABOUT_AUTHORIZATION.test(failure)) {
     return error !== undefined ? { code: 'error-without-code', args: { tool, error: failure } } : { code: 'tool-error-without-code', args: { tool } };
   }
+  if (reachedTool(ex)) return { code: 'ran-unfetched', args: { tool, how: 'it ran: the server reported progress on it' } };
   return { code: 'ran-unfetched', args: { tool, how: failure === undefined ? 'it ran' : `it ran and failed: ${failure}` } };
 }
 

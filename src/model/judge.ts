@@ -120,7 +120,7 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
       return 'ok';
     }
     const verdict = judgeCall(world, state.model, op.tool, op.args, ex);
-    if (record && !ex.noResponse) state.history.push({ kind: 'call', tool: op.tool, refused: classifyCall(ex).kind === 'refused' });
+    if (record && classifyCall(ex).kind !== 'no-response') state.history.push({ kind: 'call', tool: op.tool, refused: classifyCall(ex).kind === 'refused' });
     if (verdict.kind === 'grant-lost' || verdict.kind === 'ran') {
       if (record && verdict.kind === 'grant-lost') {
         const workedBefore = state.history.slice(0, -1).some((h) => h.kind === 'call' && h.tool === op.tool && !h.refused);

@@ -50,9 +50,16 @@ export type CallOutcome =
  * acceptable is pd-description-required's business.
  */
 export function classifyCall(ex: Exchange): CallOutcome {
+  // Progress reported on the call: it reached the tool (it was not refused), whatever came after.
+  if (reachedTool(ex)) return { kind: 'authorized' };
   if (ex.noResponse) return { kind: 'no-response', note: ex.note ?? ex.noResponse };
   const signal = findSignalledError(ex, TOOL_DESCRIPTION_REQUIRED);
   return signal ? { kind: 'refused', signal } : { kind: 'authorized' };
+}
+
+/** Whether a call without an answer reached its tool: the server reported progress on it (it was running). */
+export function reachedTool(ex: Exchange): boolean {
+  return ex.method === 'tools/call' && ex.progress !== undefined && !ex.response;
 }
 
 /** Words that say arguments were refused, whatever names them. */

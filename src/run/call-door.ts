@@ -1,6 +1,6 @@
 import type { McpSession } from '../transport/session.js';
 import type { Exchange, JsonObject } from '../transport/types.js';
-import { classifyCall, invalidArguments, rejectsArguments, type CallOutcome } from '../protocol/calls.js';
+import { classifyCall, invalidArguments, reachedTool, rejectsArguments, type CallOutcome } from '../protocol/calls.js';
 import type { ToolFacts } from './tools.js';
 import { NEAR_CALL_KINDS, resembled, type Resemblance } from '../model/ops.js';
 import { inlineJson } from '../util/text.js';
@@ -18,10 +18,10 @@ function argumentsKey(args: JsonObject): string {
 export type CallIntent = 'as-granted' | 'invalid-arguments';
 
 /** Why the door does not call a tool (the sentence of each is in `skip`). */
-export type SkipReason = 'safe-calls' | 'ran-unfetched' | 'destructive' | 'no-invalid-arguments' | 'may-change-data' | 'ran-before' | 'no-answer' | 'needs-task' | 'declined';
+export type SkipReason = 'safe-calls' | 'ran-unfetched' | 'destructive' | 'no-invalid-arguments' | 'may-change-data' | 'ran-before' | 'no-answer' | 'ran-long' | 'needs-task' | 'declined';
 
 /** Reasons a tool is not called that are not about harm. */
-const NOT_HARM: ReadonlySet<SkipReason> = new Set(['no-answer', 'needs-task']);
+const NOT_HARM: ReadonlySet<SkipReason> = new Set(['no-answer', 'ran-long', 'needs-task']);
 
 /** The arguments of a call, or why the tool is not called at all. */
 export type CallPlan = { args: JsonObject; violation?: string } | { skip: string; because: SkipReason };
@@ -70,6 +70,8 @@ export class CallMemory {
    * an unfetched call of a slow tool is refused at once, so only these are not called unfetched again.
    */
   readonly unansweredUnfetched = new Set<string>();
+  /** Tools whose call reported progress and was cancelled before its result (a long operation), with how long it ran: they are not called again. */
+  readonly ranLong = new Map<string, string>();
   /** Each tool's arguments that reached it and ran (or failed at its work): never sent to a tool that is not read-only again. */
   readonly ranWith = new Map<string, Set<string>>();
   /** Each tool's arguments its own argument check refused: sent again, they do nothing. */
@@ -94,11 +96,12 @@ export class CallLedger {
   refusals = 0;
   readonly unanswered: Map<string, string>;
   readonly unansweredUnfetched: Set<string>;
+  readonly ranLong: Map<string, string>;
   private readonly ranWith: Map<string, Set<string>>;
   private readonly refusedWith: Map<string, Set<string>>;
 
   constructor(memory = new CallMemory()) {
-    ({ unanswered: this.unanswered, unansweredUnfetched: this.unansweredUnfetched, ranWith: this.ranWith, refusedWith: this.refusedWith } = memory);
+    ({ unanswered: this.unanswered, unansweredUnfetched: this.unansweredUnfetched, ranLong: this.ranLong, ranWith: this.ranWith, refusedWith: this.refusedWith } = memory);
   }
 
   /** Records a call that was made. */
@@ -106,6 +109,7 @@ export class CallLedger {
     this.calls.push(call);
     if (call.outcome.kind === 'no-response' && !this.unanswered.has(call.tool)) this.unanswered.set(call.tool, call.outcome.note);
     if (call.outcome.kind === 'no-response' && !call.fetched) this.unansweredUnfetched.add(call.tool);
+    if (reachedTool(call.exchange) && !this.ranLong.has(call.tool)) this.ranLong.set(call.tool, `it reported progress, and was cancelled after ${(call.exchange.durationMs / 1000).toFixed(1)} s`);
     if (call.outcome.kind === 'authorized' && !call.nearName) {
       const seen = call.argumentsRefused ? this.refusedWith : this.ranWith;
       (seen.get(call.tool) ?? seen.set(call.tool, new Set()).get(call.tool)!).add(argumentsKey(call.args));
@@ -218,6 +222,8 @@ export class CallDoor {
     const unanswered = this.ledger.unanswered.get(tool);
     const refusedQuickly = !fetched && this.ledger.refusals > 0 && !this.ledger.unansweredUnfetched.has(tool);
     if (unanswered !== undefined && !refusedQuickly) return { skip: `an earlier call got no answer (${unanswered.replace(/;.*$/, '')}): another would only wait again`, because: 'no-answer' };
+    const ranLong = this.ledger.ranLong.get(tool);
+    if (ranLong !== undefined && !refusedQuickly) return { skip: `an earlier call ran long (${ranLong}): another would only wait again`, because: 'ran-long' };
     if (tools.isDestructive(tool) && !allowDestructive) return { skip: 'it is annotated destructiveHint: true (--allow-destructive calls it)', because: 'destructive' };
     // Once a tool ran unfetched, only calls its schema refuses (as every call of a tool that is not
     // read-only is, without --allow-destructive), and only of a server shown to check them. A tool
@@ -309,7 +315,8 @@ export class CallDoor {
   private async make(session: McpSession, tool: string, request: CallRequest, plan: { args: JsonObject; violation?: string }, fetched: boolean): Promise<Exchange> {
     const intent = request.intent ?? 'as-granted';
     const racedFetch = !fetched && this.run.grantInFlight(session, tool);
-    const exchange = await session.callTool(tool, plan.args);
+    // A call that reports progress has reached its tool: it need not be waited out (a long operation).
+    const exchange = await session.callTool(tool, plan.args, true);
     const outcome = classifyCall(exchange);
     const tools = this.run.tools();
     const nearName = !tools.isListed(tool);

@@ -8,6 +8,7 @@ import type { Exchange, JsonObject } from '../transport/types.js';
 import type { OpenOptions, Target } from '../transport/target.js';
 import type { McpSession } from '../transport/session.js';
 import type { CallIntent, CallRecord, NotCalled } from './call-door.js';
+import { reachedTool } from '../protocol/calls.js';
 import type { Descriptions, RunFacts, UnfetchedCalls } from './facts.js';
 import type { LiveOptions } from './options.js';
 import type { Run } from './run.js';
@@ -134,12 +135,12 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
    * inconclusive").
    */
   unprovenIfSilent(what: string, answers: readonly Exchange[]): void {
-    if (answers.some((ex) => !ex.noResponse)) return;
+    if (answers.some((ex) => !ex.noResponse || reachedTool(ex))) return;
     if (answers.length) this.skip('unproven', { what, note: answers[0]!.note ?? answers[0]!.noResponse });
     // None made: when the door declined them because those tools gave no answer before (in another
     // check), nothing was proven either.
-    const declined = this.run.door.ledger.refusedToCall.find((n) => n.by === this.check.id && n.because === 'no-answer');
-    if (declined) this.skip('unproven', { what, note: this.run.door.ledger.unanswered.get(declined.tool) ?? declined.why });
+    const declined = this.run.door.ledger.refusedToCall.find((n) => n.by === this.check.id && (n.because === 'no-answer' || n.because === 'ran-long'));
+    if (declined) this.skip('unproven', { what, note: this.run.door.ledger.unanswered.get(declined.tool) ?? this.run.door.ledger.ranLong.get(declined.tool) ?? declined.why });
   }
 
   /** An earlier call of the run in which `tool` ran (was let through and did not refuse its arguments), if there was one. */

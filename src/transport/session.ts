@@ -97,6 +97,9 @@ export function afterEndOf(ex: Exchange): { status?: number } | undefined {
 /** How a session ended: the client terminated it (HTTP DELETE), dropped it, or the server closed it. */
 export type SessionEnd = 'terminated' | 'dropped' | 'server';
 
+/** How long a call that reported progress may still take to answer before it is cancelled (ms). */
+export const PROGRESS_GRACE_MS = 300;
+
 /** Keeps at most this many garbage lines (non-JSON output) for the report. */
 const MAX_GARBAGE = 5;
 /** A paginated list that goes on longer than this is treated as a cursor loop. */
@@ -278,8 +281,46 @@ export class McpSession {
     return this.request('resources/read', { uri });
   }
 
-  callTool(name: string, args: JsonObject): Promise<Exchange> {
-    return this.request('tools/call', { name, arguments: args });
+  /**
+   * A tools/call. `untilProgress`: the call carries a progress token (its request id), and once
+   * the server reports progress on it the call has reached its tool — it may run for minutes (a
+   * long operation): the result is awaited PROGRESS_GRACE_MS more, then the call is cancelled and
+   * resolves with `noResponse: 'cancelled'` and the `progress` notification as its proof.
+   */
+  callTool(name: string, args: JsonObject, untilProgress = false): Promise<Exchange> {
+    const params: JsonObject = { name, arguments: args };
+    if (untilProgress) {
+      params._meta = { progressToken: this.nextId };
+      this.watchProgress.add(asText(this.nextId));
+    }
+    return this.request('tools/call', params);
+  }
+
+  /** Request ids whose progress token is their id (calls sent `untilProgress`). */
+  private readonly watchProgress = new Set<string>();
+
+  /** The server reported progress on a call it was asked to: the call reached its tool. */
+  private onProgress(message: JsonObject): void {
+    const token = (message.params as JsonObject | undefined)?.progressToken;
+    const key = asText(token);
+    const entry = this.watchProgress.has(key) ? this.pending.get(key) : undefined;
+    if (!entry || entry.expired || entry.exchange.progress) return;
+    entry.exchange.progress = message;
+    const left = entry.started + entry.limitMs - performance.now();
+    if (left <= PROGRESS_GRACE_MS) return;
+    clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => {
+      if (this.pending.get(key) !== entry) return;
+      this.pending.delete(key);
+      // MCP cancellation: the server should stop the work and send no response.
+      void this.notify('notifications/cancelled', { requestId: entry.exchange.request.id as number, reason: 'The call reported progress: it reached the tool, which is all the checker needed to know.' });
+      const waited = performance.now() - entry.started;
+      entry.exchange.noResponse = 'cancelled';
+      entry.exchange.durationMs = Math.round(waited);
+      entry.exchange.note = `it reached the tool: the server reported progress on it, and the checker cancelled it after ${seconds(waited)}`;
+      finished(entry.exchange);
+      entry.resolve(entry.exchange);
+    }, PROGRESS_GRACE_MS);
   }
 
   /**
@@ -416,7 +457,11 @@ export class McpSession {
       void this.wire.send(reply);
       return;
     }
-    if (!hasId) return; // notifications (logging, progress…) are not part of any exchange
+    if (!hasId) {
+      // Notifications (logging…) are not part of any exchange; progress on a watched call is.
+      if (message.method === 'notifications/progress') this.onProgress(message);
+      return;
+    }
     const entry = this.pending.get(asText(message.id));
     if (!entry || entry.expired) {
       // A late reply (its request timed out) is normal; one under an id never sent is not.

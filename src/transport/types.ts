@@ -4,7 +4,7 @@ import type { TranscriptExchange } from '../generated/report.js';
 export type JsonObject = Record<string, unknown>;
 
 /** Why a request got no response. */
-export type NoResponse = 'timeout' | 'closed';
+export type NoResponse = 'timeout' | 'closed' | 'cancelled';
 
 /**
  * One request and what came back, recorded raw: this is the proof a finding carries.

@@ -1,4 +1,4 @@
-import { classifyCall, MISSING_TOOL_SELECTION } from '../../protocol/calls.js';
+import { classifyCall, MISSING_TOOL_SELECTION, reachedTool } from '../../protocol/calls.js';
 import { anySignalledCode, findSignalledError } from '../../protocol/errors.js';
 import { isDescriptionEntry } from '../../protocol/fetch.js';
 import { isPlainObject, resourceJson } from '../../protocol/payload.js';
@@ -20,6 +20,7 @@ export function numberedSteps(moves: readonly Move[], exchanges: readonly Exchan
 export function answerOf(ex: Exchange): string {
   const ended = afterEndOf(ex);
   if (ended) return ended.status !== undefined ? `HTTP ${ended.status}` : 'no answer';
+  if (reachedTool(ex)) return 'it ran (it reported progress; cancelled)';
   if (ex.noResponse) return `no response (${clip(ex.note ?? ex.noResponse, 80)})`;
   if (ex.method === 'tools/call') {
     const outcome = classifyCall(ex);
