@@ -120,6 +120,18 @@ t.test('patterns from outside run on RE2: right answers, linear time, unsupporte
   t.ok(isUnsupportedPattern('(?=x)'), 'lookahead has no linear-time form');
   t.notOk(isUnsupportedPattern('^note-[0-9]{1,9}$'));
 
+  // Patterns that cannot backtrack much run natively (no RE2 to load); the rest, and long values, on RE2.
+  const { backtracksLittle } = await import('../src/util/safe-regexp.js');
+  for (const safe of ['^note-[0-9]{1,9}$', '^[a-z]+$', '^\\d{4}-\\d{2}-\\d{2}$', 'abc', '^[\\w.-]{1,64}@x\\.org$']) t.ok(backtracksLittle(safe), `${safe} backtracks little`);
+  for (const risky of ['^(a+)+$', '^a*a*$', '^\\d+\\d+x$', 'a|b', '(x)\\1', '(?=x)', '^\\p{L}+$', '[a]+[b]?']) t.notOk(backtracksLittle(risky), `${risky} goes to RE2`);
+  const evilOneQuantifier = `${'a'.repeat(200_000)}!`;
+  const long = performance.now();
+  t.equal(safeRegExp('a*b').test(evilOneQuantifier), false, 'a long value runs on RE2 even for a native pattern');
+  t.ok(performance.now() - long < 5000, 'in linear time (a hang guard, not a timing test)');
+  t.equal(safeRegExp('^note-[0-9]{1,9}$').test('note-12'), true);
+  t.equal(safeRegExp('^note-[0-9]{1,9}$').test('note-1234567890'), false);
+  t.equal(safeRegExp('^[a-z]+$').test('ABC'), false);
+
   // ajv keys compiled patterns by their text: two patterns must not share one engine object.
   const two = compileSchema({ type: 'object', properties: { a: { type: 'string', pattern: '^a$' }, b: { type: 'string', pattern: '^b$' } } });
   t.equal(two.validate!({ a: 'a', b: 'b' }), true);
