@@ -1,7 +1,8 @@
 // --server-config: the servers users already wrote down, checked in one run.
 import t from 'tap';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, join } from 'node:path';
 import { REFERENCE, ROOT, runCli, startHttp, tempDir } from './helpers.js';
 import type { CheckReport } from '../src/generated/report.js';
 
@@ -65,6 +66,20 @@ t.test("VS Code's mcp.json (stdio, http, server-filesystem): ${input:…} from -
   t.match(run.stdout, /\nnotes-http +yes/, 'the header with the input reached the server (it accepts any)');
   t.match(run.stdout, /\nfiles +no/);
   t.notOk(run.stdout.includes(SECRET) || run.stderr.includes(SECRET), 'the input value is never printed');
+});
+
+t.test("VS Code's predefined variables: ${workspaceFolder} is the folder that holds .vscode/, ${userHome} the home folder", async (t) => {
+  const workspace = tempDir();
+  mkdirSync(join(workspace, '.vscode'));
+  writeFileSync(join(workspace, 'server.mjs'), `import ${JSON.stringify(`file://${REFERENCE}`)};\n`);
+  const config = join(workspace, '.vscode', 'mcp.json');
+  writeFileSync(config, JSON.stringify({ servers: { notes: { type: 'stdio', command: 'node', args: ['${workspaceFolder}${pathSeparator}server.mjs'] } } }));
+  const run = await runCli(['--explore', '0', '--only', 'pd-', '--server-config', config]);
+  t.equal(run.code, 0, run.stdout + run.stderr);
+  t.match(run.stdout, /\nnotes +yes/);
+  const { readServerConfig } = await import('../src/library/server-config.js');
+  writeFileSync(config, JSON.stringify({ servers: { home: { command: 'node', args: ['${userHome}', '${workspaceFolderBasename}'] } } }));
+  t.same((readServerConfig(config).servers[0]?.options.command as string[] | undefined)?.slice(1), [homedir(), basename(workspace)]);
 });
 
 t.test('a registry server.json for server-filesystem at its installed version runs it with npx', async (t) => {

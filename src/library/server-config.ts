@@ -2,7 +2,8 @@
 // .mcp.json (`mcpServers`), .vscode/mcp.json (`servers`, `inputs`), and the MCP registry's
 // server.json (`packages`, `remotes`). Each becomes the library's ServerOptions.
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { homedir } from 'node:os';
+import { basename, dirname, resolve as resolvePath, sep } from 'node:path';
 import { describeValue, parseJsonc } from '../core/jsonc.js';
 import { closest } from '../util/distance.js';
 import { InputError } from '../core/input-error.js';
@@ -75,9 +76,21 @@ export function readServerConfig(file: string, names: readonly string[] = [], gi
 
 type Resolve = (value: string, entry: string, secrets?: KnownSecret[]) => string;
 
+/**
+ * VS Code's predefined variables (Cursor reads them too): the workspace is the folder that holds
+ * `.vscode/` (or `.cursor/`), else the config file's own folder.
+ */
+function predefined(file: string): Record<string, string> {
+  const folder = dirname(resolvePath(file));
+  const workspace = /^\.(vscode|cursor)$/.test(basename(folder)) ? dirname(folder) : folder;
+  return { workspaceFolder: workspace, workspaceFolderBasename: basename(workspace), userHome: homedir(), pathSeparator: sep };
+}
+
 function resolver(file: string, given: Record<string, string>): Resolve {
+  const known = predefined(file);
   return (value, entry, secrets) => value.replace(REFERENCE, (_m, kind: string | undefined, braced: string | undefined, bare: string | undefined) => {
     const name = (braced ?? bare)!;
+    if (kind === undefined && braced !== undefined && known[braced] !== undefined) return known[braced]!;
     const found = kind === 'input' ? given[name] ?? process.env[name] : process.env[name] ?? given[name];
     if (found === undefined) {
       throw new InputError(kind === 'input'

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parse as shellParse } from 'shell-quote';
 import { buildProgram } from '../../src/cli/program.js';
 import { ROOT } from '../helpers.js';
+import { walkReadme } from './walk.js';
 
 const README = join(ROOT, 'README.md');
 const CLI = join(ROOT, 'dist', 'cli', 'cli.js');
@@ -168,6 +169,9 @@ try {
   });
   for (const id of made.keys()) if (!seen.has(id)) problems.push(`README: no block marked <!-- sample: ${id} -->`);
   readme = await selectionTable(readme, problems);
+  // Then every command line and client configuration, run as written (after the samples: lint reads what init wrote).
+  const walked = await walkReadme(readme, scratch);
+  problems.push(...walked.problems);
   if (write) {
     writeFileSync(README, readme);
     process.stdout.write(`README: ${seen.size} samples written\n`);
@@ -175,7 +179,10 @@ try {
   const left = write ? problems.filter((p) => !p.startsWith('README sample') && !p.startsWith('README selection table')) : problems;
   for (const p of left) process.stdout.write(`${p}\n`);
   if (left.length) process.exitCode = 1;
-  else if (!write) process.stdout.write(`README: ${seen.size} samples as printed today, every documented flag known (README and --help)\n`);
+  else if (!write) {
+    process.stdout.write(`README: ${seen.size} samples as printed today, every documented flag known (README and --help), ${walked.ran.length} commands and configurations run as written, ${walked.notRun.length} not run:\n`);
+    for (const { line, why } of walked.notRun) process.stdout.write(`  ${line}  (${why})\n`);
+  }
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
