@@ -13,6 +13,7 @@ import { CLI, median, REFERENCE, ROOT, startHttp } from '../helpers.js';
 import { bareNodeRssMb, MEMORY_SERVER, serveBounds, serveCost } from './serve-cost.js';
 import { timeSelection } from './selection-bench.js';
 import { installOfficialSuite, OFFICIAL_SUITE } from '../support/outside-install.js';
+import { renderTable, writeReadmeTable, type TableRow } from './readme-table.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
@@ -45,13 +46,23 @@ function medianOfSamples(samples: Sample[]): { ms: number; rssMb?: number } {
   return { ms: median(samples.map((s) => s.ms)), rssMb: rss.length ? median(rss) : undefined };
 }
 
-const rows: Array<[string, { ms: number; rssMb?: number }, string]> = [];
+/** Every figure, for the README's table (`--write`). */
+const table: TableRow[] = [];
+/** A goal that can be judged: time and peak memory at most. */
+interface Limit { ms?: number; mb?: number }
 let floorMs = 0;
-function row(what: string, m: { ms: number; rssMb?: number }, target = ''): void {
-  rows.push([what, m, target]);
+function row(what: string, m: { ms: number; rssMb?: number }, target = '', limit?: Limit): void {
   const ratio = floorMs ? `${(m.ms / floorMs).toFixed(2)}× floor` : '';
   const rss = m.rssMb !== undefined ? `${Math.round(m.rssMb)} MB` : 'n/a';
-  console.log(`  ${what.padEnd(58)} ${`${Math.round(m.ms)} ms`.padStart(9)}  ${ratio.padStart(12)}  peak ${rss.padStart(7)}  ${target}`);
+  const met = limit === undefined ? '' : (limit.ms === undefined || m.ms <= limit.ms) && (limit.mb === undefined || (m.rssMb ?? 0) <= limit.mb) ? ' (met)' : ' (not met)';
+  console.log(`  ${what.padEnd(58)} ${`${Math.round(m.ms)} ms`.padStart(9)}  ${ratio.padStart(12)}  peak ${rss.padStart(7)}  ${target}${met}`);
+  table.push({ what: what.trim(), median: m.ms >= 10_000 ? `${(m.ms / 1000).toFixed(1)} s` : `${Math.round(m.ms).toLocaleString('en-US')} ms`, rss: m.rssMb !== undefined ? rss : '', goal: `${target.replace(/^target:? ?/, '')}${met}` });
+}
+
+/** A row printed as text (its figures are not one time and one peak). */
+function textRow(what: string, figures: string, goal: string): void {
+  console.log(`  ${what.padEnd(58)} ${figures}  ${goal}`);
+  table.push({ what, median: figures, rss: '', goal: goal.replace(/^\(?target:? ?/, '').replace(/\)$/, '') });
 }
 
 const plan = planCheck({});
@@ -90,30 +101,30 @@ for (let i = 0; i < RUNS; i++) {
 await server.stop();
 floorMs = medianOfSamples(floorSamples).ms;
 row(`floor (${N} sessions, initialize + tools/list)`, medianOfSamples(floorSamples));
-row('mcp-pd-check vs the reference server, stdio, defaults', medianOfSamples(stdioSamples), 'target ≤ 1.5× floor');
+row('mcp-pd-check vs the reference server, stdio, defaults', medianOfSamples(stdioSamples), `${(medianOfSamples(stdioSamples).ms / floorMs).toFixed(2)}× the floor, target ≤ 1.5×`, { ms: 1.5 * floorMs });
 const suiteMs = suiteSamples.length ? medianOfSamples(suiteSamples).ms : undefined;
 if (suiteMs !== undefined) row(`the official conformance suite (${OFFICIAL_SUITE.split('@').pop()}), full server run, same server`, medianOfSamples(suiteSamples));
 const httpMs = medianOfSamples(httpSamples).ms;
-row(`mcp-pd-check vs the reference server, Streamable HTTP (${DEFAULT_SESSIONS.http} sessions)`, medianOfSamples(httpSamples), suiteMs !== undefined ? `${(httpMs / suiteMs).toFixed(2)}× the official suite, target ≤ 1.0×` : 'target ≤ 1.0× the official suite');
+row(`mcp-pd-check vs the reference server, Streamable HTTP (${DEFAULT_SESSIONS.http} sessions)`, medianOfSamples(httpSamples), suiteMs !== undefined ? `${(httpMs / suiteMs).toFixed(2)}× the official suite, target ≤ 1.0×` : 'target ≤ 1.0× the official suite', suiteMs !== undefined ? { ms: suiteMs } : undefined);
 // What exploration costs: the same runs without it (target: the default adds at most 1 s).
 row('  the same, stdio, --explore 0', medianOfSamples(stdioQuietSamples), `exploration adds ${Math.round(medianOfSamples(stdioSamples).ms - medianOfSamples(stdioQuietSamples).ms)} ms, target ≤ 1,000 ms`);
 row('  the same, Streamable HTTP, --explore 0', medianOfSamples(httpQuietSamples), `exploration adds ${Math.round(medianOfSamples(httpSamples).ms - medianOfSamples(httpQuietSamples).ms)} ms, target ≤ 1,000 ms`);
 
-row('mcp-pd-check --version', medianOf(() => measure([CLI, '--version'])), 'target ≤ 120 ms');
-row('mcp-pd-check --help', medianOf(() => measure([CLI, '--help'])), 'target ≤ 120 ms');
-row('mcp-pd-check lint of one tool description', medianOf(() => measure([CLI, 'lint', join(ROOT, 'reference-server', 'tool_descriptions', 'get_note.json')])), 'target ≤ 120 ms');
+row('mcp-pd-check --version', medianOf(() => measure([CLI, '--version'])), 'target ≤ 120 ms', { ms: 120 });
+row('mcp-pd-check --help', medianOf(() => measure([CLI, '--help'])), 'target ≤ 120 ms', { ms: 120 });
+row('mcp-pd-check lint of one tool description', medianOf(() => measure([CLI, 'lint', join(ROOT, 'reference-server', 'tool_descriptions', 'get_note.json')])), 'target ≤ 120 ms', { ms: 120 });
 
 // A correct server that is slow, as real ones are (1.5 s to start, 0.3 s per read, 0.8 s per call):
 // its yes must not take minutes (phases, proofs and the exploration overlap).
 const SLOW = join(ROOT, 'dist', 'fixtures', 'servers', 'slow-reference.bundle.js');
-row('a slow correct server, stdio (1.5 s start, 0.3 s/read, 0.8 s/call)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', SLOW]), 3), 'target: yes within 25 s');
+row('a slow correct server, stdio (1.5 s start, 0.3 s/read, 0.8 s/call)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', SLOW]), 3), 'target: yes within 25 s', { ms: 25_000 });
 const slowHttp = await startHttp(SLOW);
-row('  the same over Streamable HTTP', medianOf(() => measure([CLI, '--format', 'json', '--url', slowHttp.url]), 3), 'target: yes within 25 s');
+row('  the same over Streamable HTTP', medianOf(() => measure([CLI, '--format', 'json', '--url', slowHttp.url]), 3), 'target: yes within 25 s', { ms: 25_000 });
 await slowHttp.stop();
 
 // Scale: generated at bench time, never committed.
-row('a progressive-disclosure server with 1,000 tools (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '1000']), 3), 'target ≤ 3 s');
-row('a progressive-disclosure server with 10,000 tools (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '10000']), 3), 'target ≤ 15 s, ≤ 300 MB');
+row('a progressive-disclosure server with 1,000 tools (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '1000']), 3), 'target ≤ 3 s', { ms: 3000 });
+row('a progressive-disclosure server with 10,000 tools (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '10000']), 3), 'target ≤ 15 s, ≤ 300 MB', { ms: 15_000, mb: 300 });
 
 // init --from a saved tools/list of 1,000 tools (generated here), into a fresh folder each time.
 const initDir = mkdtempSync(join(tmpdir(), 'mcp-pd-init-bench-'));
@@ -124,7 +135,7 @@ writeFileSync(join(initDir, 'tools.json'), JSON.stringify({ tools: Array.from({ 
   annotations: { readOnlyHint: i % 2 === 0 },
 })) }));
 let initRun = 0;
-row('mcp-pd-check init --from a tools/list of 1,000 tools', medianOf(() => measure([CLI, 'init', '--out', join(initDir, `out-${initRun++}`), '--from', join(initDir, 'tools.json')]), 3), 'target ≤ 3 s');
+row('mcp-pd-check init --from a tools/list of 1,000 tools', medianOf(() => measure([CLI, 'init', '--out', join(initDir, `out-${initRun++}`), '--from', join(initDir, 'tools.json')]), 3), 'target ≤ 3 s', { ms: 3000 });
 rmSync(initDir, { recursive: true, force: true });
 
 const corpus = mkdtempSync(join(tmpdir(), 'mcp-pd-lint-bench-'));
@@ -132,7 +143,7 @@ for (const files of [10_000, 100_000]) {
   const dir = join(corpus, String(files), 'tool_descriptions');
   generateDescriptions(dir, files);
   row(`lint of ${files.toLocaleString('en-US')} tool description files`, medianOf(() => measure([CLI, 'lint', '--format', 'json', dir]), 3),
-    files === 10_000 ? 'target ≤ 2 s' : 'target ≤ 20 s, ≤ 1 GiB');
+    files === 10_000 ? 'target ≤ 2 s' : 'target ≤ 20 s, ≤ 1 GiB', files === 10_000 ? { ms: 2000 } : { ms: 20_000, mb: 1024 });
   rmSync(join(corpus, String(files)), { recursive: true, force: true });
 }
 rmSync(corpus, { recursive: true, force: true });
@@ -140,15 +151,15 @@ rmSync(corpus, { recursive: true, force: true });
 // The selection rule (pd-selection-fidelity, lint, init): BM25 over names and minimal descriptions.
 timeSelection(100);
 for (const [n, target] of [[100, 'target ≤ 50 ms'], [1000, 'target ≤ 1 s']] as const) {
-  console.log(`  ${`selection fidelity of ${n.toLocaleString('en-US')} tools (5 queries each, in-process)`.padEnd(58)} ${`${Math.round(timeSelection(n, n === 100 ? 7 : 3))} ms`.padStart(9)}  ${''.padStart(12)}  ${target}`);
+  textRow(`selection fidelity of ${n.toLocaleString('en-US')} tools (5 queries each, in-process)`, `${Math.round(timeSelection(n, n === 100 ? 7 : 3))} ms`, target);
 }
 
 // npm start on a built tree: the incremental build has nothing to do.
-row('npm start on a built tree (build, then check the reference server)', medianOf(() => measure(['start', '--silent'], 0, 'npm'), 3), 'target ≤ 5 s');
+row('npm start on a built tree (build, then check the reference server)', medianOf(() => measure(['start', '--silent'], 0, 'npm'), 3), 'target ≤ 5 s', { ms: 5000 });
 
 // Real servers from npm, as a user's first run meets them (a verdict of 'no' exits 1).
 const sandbox = mkdtempSync(join(tmpdir(), 'mcp-pd-bench-sandbox-'));
-row('@modelcontextprotocol/server-everything behind serve (stdio, both eras)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', CLI, 'serve', '--', 'node', join(MODULES, 'server-everything', 'dist', 'index.js'), 'stdio'], 0), 3), 'target: yes within 8 s');
+row('@modelcontextprotocol/server-everything behind serve (stdio, both eras)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', CLI, 'serve', '--', 'node', join(MODULES, 'server-everything', 'dist', 'index.js'), 'stdio'], 0), 3), 'target: yes within 8 s', { ms: 8000 });
 row('@modelcontextprotocol/server-everything (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', join(MODULES, 'server-everything', 'dist', 'index.js'), 'stdio'], 1)));
 row('@modelcontextprotocol/server-filesystem (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', join(MODULES, 'server-filesystem', 'dist', 'index.js'), sandbox], 1)));
 row('@modelcontextprotocol/server-memory (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--env', `MEMORY_FILE_PATH=${join(sandbox, 'memory.jsonl')}`, '--', 'node', join(MODULES, 'server-memory', 'dist', 'index.js')], 1)));
@@ -157,13 +168,17 @@ row('@modelcontextprotocol/server-memory (stdio)', medianOf(() => measure([CLI, 
 const cost = await serveCost([MEMORY_SERVER(MODULES)], { MEMORY_FILE_PATH: join(sandbox, 'serve-memory.jsonl') });
 const perMessage = (cost.proxiedMs - cost.directMs) / 2;
 const bare = await bareNodeRssMb();
-console.log(`  ${'serve: a call of server-memory read_graph, straight / through it'.padEnd(58)} ${`${cost.directMs.toFixed(2)} / ${cost.proxiedMs.toFixed(2)} ms`.padStart(20)}  added per message ${perMessage.toFixed(2)} ms (target ≤ 1 ms); the proxy's own RSS ${cost.proxyRssMb !== undefined ? `${Math.round(cost.proxyRssMb)} MB` : 'n/a'}, ${cost.proxyRssMb !== undefined && bare !== undefined ? `${Math.round(cost.proxyRssMb - bare)} MB over an idle node (${Math.round(bare)} MB)` : ''} (target ≤ 30 MB)`);
+textRow('serve: a call of server-memory read_graph, straight / through it', `${cost.directMs.toFixed(2)} / ${cost.proxiedMs.toFixed(2)} ms, +${perMessage.toFixed(2)} ms per message; proxy RSS ${cost.proxyRssMb !== undefined ? `${Math.round(cost.proxyRssMb)} MB` : 'n/a'}${cost.proxyRssMb !== undefined && bare !== undefined ? `, ${Math.round(cost.proxyRssMb - bare)} MB over an idle node` : ''}`, 'target ≤ 1 ms per message, ≤ 30 MB over an idle node');
 const bounds = await serveBounds([process.execPath, join(ROOT, 'dist', 'test', 'support', 'recording-upstream.js')]);
-console.log(`  ${'serve --listen: 2,000 initialize POSTs'.padEnd(58)} ${`${Math.round(bounds.sessions.addedMb)} MB`.padStart(9)}  answered ${bounds.sessions.kept} (--max-sessions 256; target: bounded)`);
-console.log(`  ${'serve: one 200 MB line from a client'.padEnd(58)} ${`${bounds.hugeLine.cpuS.toFixed(2)} s CPU`.padStart(9)}  peak ${Math.round(bounds.hugeLine.peakMb)} MB (target: linear time, ≤ 100 MB)`);
-console.log(`  ${'serve: a client that never reads stdout'.padEnd(58)} ${`${Math.round(bounds.unread.peakMb)} MB`.padStart(9)}  peak, ${bounds.unread.sent.toLocaleString('en-US')} requests of 10 KB written (target ≤ 100 MB)`);
+textRow('serve --listen: 2,000 initialize POSTs', `+${Math.round(bounds.sessions.addedMb)} MB; answered ${bounds.sessions.kept} (--max-sessions 256)`, 'target: bounded');
+textRow('serve: one 200 MB line from a client', `${bounds.hugeLine.cpuS.toFixed(2)} s CPU, peak ${Math.round(bounds.hugeLine.peakMb)} MB`, 'target: linear time, ≤ 100 MB');
+textRow('serve: a client that never reads stdout', `peak ${Math.round(bounds.unread.peakMb)} MB, ${bounds.unread.sent.toLocaleString('en-US')} requests of 10 KB written`, 'target ≤ 100 MB');
 rmSync(sandbox, { recursive: true, force: true });
 if (!TIME) console.log('(peak RSS needs GNU time at /usr/bin/time: not found here)');
+if (process.argv.includes('--write')) {
+  const machine = `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; medians of ${RUNS} runs (the scale rows: 3)${TIME ? '; peak RSS from GNU time' : ''}`;
+  console.log(writeReadmeTable(renderTable(table, machine)) ? 'README: the Performance table written' : 'README: no bench markers found, nothing written');
+}
 
 /** N tool descriptions, each with its own schema (as in a real catalogue: no cache helps). */
 function generateDescriptions(dir: string, count: number): void {
