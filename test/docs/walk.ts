@@ -1,5 +1,6 @@
-// The README walked as a new user would: every line of its shell blocks, and each client
-// configuration it shows, is run as written — `npx mcp-pd-check` is the built CLI, the example
+// The README and every command's --help walked as a new user would: every line of the README's
+// shell blocks, each example of --help, and each client configuration the README shows, is run as
+// written — `npx mcp-pd-check` is the built CLI, the example
 // paths are stand-ins made in a scratch folder (dist/server.js and server/index.js start the
 // reference server, tool_descriptions/ and .well-known/ hold its files, /path/to/mcp-pd-check is
 // this checkout) — and must end with the exit code the README promises. A line that cannot run here
@@ -24,6 +25,7 @@ const NOT_RUN: Array<[RegExp, string]> = [
   [/Application\\ Support\/Claude/, "Claude Desktop's own file (its shape is run below, from the README's JSON)"],
   [/--server-config server\.json/, 'a registry entry starts its package from the npm registry (the network)'],
   [/^claude mcp add /, 'Claude Code’s CLI'],
+  [/python -m my_server/, 'a placeholder for the reader’s own server'],
 ];
 
 /** Files a line must leave behind (in the scratch folder), and what each must be. */
@@ -65,11 +67,12 @@ function standIns(scratch: string): { bin: string; env: NodeJS.ProcessEnv } {
   writeFileSync(join(bin, 'mcp-pd-check'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
   chmodSync(join(bin, 'mcp-pd-check'), 0o755);
   const server = `import ${JSON.stringify(`file://${REFERENCE}`)};\n`;
-  for (const file of [join(scratch, 'dist', 'server.js'), join(scratch, 'server', 'index.js')]) {
+  for (const file of [join(scratch, 'dist', 'server.js'), join(scratch, 'server', 'index.js'), join(scratch, 'server.js'), join(scratch, 'srv', 'server.js')]) {
     mkdirSync(join(file, '..'), { recursive: true });
     writeFileSync(file, server);
   }
   cpSync(join(ROOT, 'reference-server', 'tool_descriptions'), join(scratch, 'tool_descriptions'), { recursive: true });
+  cpSync(join(ROOT, 'reference-server', 'tool_descriptions'), join(scratch, 'reference-server', 'tool_descriptions'), { recursive: true });
   cpSync(join(ROOT, 'reference-server', '.well-known'), join(scratch, '.well-known'), { recursive: true });
   // A saved tools/list result: the one init wrote (the samples ran init in this folder).
   const saved = join(scratch, 'pd', 'tools-list.minimal.json');
@@ -90,6 +93,36 @@ function sh(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ cod
   });
 }
 
+/**
+ * Each line run as written from `cwd` (stand-ins for its placeholders), or said why not: every
+ * line that runs a server runs one that passes everything, so it must end with exit 0 (serve ends
+ * when its client's input does: none is given).
+ */
+async function runLines(lines: readonly string[], where: string, cwd: string, env: NodeJS.ProcessEnv, url: string, walked: Walked): Promise<void> {
+  for (const line of lines) {
+    const skip = NOT_RUN.find(([pattern]) => pattern.test(line));
+    if (skip) {
+      walked.notRun.push({ line: `${where}: ${line}`, why: skip[1] });
+      continue;
+    }
+    if (!/\bmcp-pd-check\b|dist\/cli\/cli\.js/.test(line)) {
+      walked.problems.push(`${where} line '${line}' is neither run by test/docs/walk.ts nor said why not`);
+      continue;
+    }
+    const command = line
+      .replace(/\bnpx (-y )?mcp-pd-check\b|\bnode dist\/cli\/cli\.js\b/g, 'mcp-pd-check')
+      .replace(/http:\/\/127\.0\.0\.1:3000\/mcp/g, url)
+      .replace(/\/path\/to\/your\/server\.js/g, join(cwd, 'dist', 'server.js'));
+    const { code, out } = await sh(command, cwd, env);
+    const missing = (LEAVES.find(([pattern]) => pattern.test(line))?.[1] ?? [])
+      .filter(([file, shape]) => !existsSync(join(cwd, file)) || !shape.test(readFileSync(join(cwd, file), 'utf8')))
+      .map(([file]) => file);
+    if (code !== 0) walked.problems.push(`${where} line '${line}' ended with exit ${code}, not 0:\n  ${out.trim().split('\n').slice(-3).join('\n  ')}`);
+    else if (missing.length) walked.problems.push(`${where} line '${line}' did not write ${missing.join(', ')} as it says`);
+    else walked.ran.push(`${where}: ${line}`);
+  }
+}
+
 /** The reference server over Streamable HTTP, on a port the OS picks: the URL the README's 127.0.0.1:3000 stands for. */
 function httpReference(): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
@@ -104,35 +137,29 @@ function httpReference(): Promise<{ url: string; child: ChildProcess }> {
   });
 }
 
-/** Runs what the README shows, from `scratch` (where the samples ran). */
+/** The examples of every command's --help (`$ mcp-pd-check …`, the words after the command's own gap left out). */
+async function helpLines(env: NodeJS.ProcessEnv, cwd: string): Promise<string[]> {
+  const lines: string[] = [];
+  for (const command of ['', 'lint', 'init', 'serve', 'explain']) {
+    const { out } = await sh(`mcp-pd-check ${command} --help`, cwd, env);
+    for (const m of out.matchAll(/^\s+\$ (mcp-pd-check .*)$/gm)) lines.push(m[1]!.split(/\s{2,}/)[0]!.trim());
+  }
+  return lines;
+}
+
+/** Runs what the README and --help show, from `scratch` (where the samples ran). */
 export async function walkReadme(readme: string, scratch: string): Promise<Walked> {
   const walked: Walked = { ran: [], notRun: [], problems: [] };
   const { env } = standIns(scratch);
   const http = await httpReference();
   try {
-    for (const line of commandLines(readme)) {
-      const skip = NOT_RUN.find(([pattern]) => pattern.test(line));
-      if (skip) {
-        walked.notRun.push({ line, why: skip[1] });
-        continue;
-      }
-      if (!/\bmcp-pd-check\b|dist\/cli\/cli\.js/.test(line)) {
-        walked.problems.push(`README line '${line}' is neither run by test/docs/walk.ts nor said why not`);
-        continue;
-      }
-      const command = line
-        .replace(/\bnpx (-y )?mcp-pd-check\b|\bnode dist\/cli\/cli\.js\b/g, 'mcp-pd-check')
-        .replace(/http:\/\/127\.0\.0\.1:3000\/mcp/g, http.url)
-        .replace(/\/path\/to\/your\/server\.js/g, join(scratch, 'dist', 'server.js'));
-      // Every line of the README that runs a server runs one that passes everything: exit 0.
-      const { code, out } = await sh(command, scratch, env);
-      const missing = (LEAVES.find(([pattern]) => pattern.test(line))?.[1] ?? [])
-        .filter(([file, shape]) => !existsSync(join(scratch, file)) || !shape.test(readFileSync(join(scratch, file), 'utf8')))
-        .map(([file]) => file);
-      if (code !== 0) walked.problems.push(`README line '${line}' ended with exit ${code}, not 0:\n  ${out.trim().split('\n').slice(-3).join('\n  ')}`);
-      else if (missing.length) walked.problems.push(`README line '${line}' did not write ${missing.join(', ')} as it says`);
-      else walked.ran.push(line);
-    }
+    await runLines(commandLines(readme), 'README', scratch, env, http.url, walked);
+    // --help's examples in a folder of their own (init writes pd/ there), with the same stand-ins.
+    const help = join(scratch, 'help');
+    mkdirSync(help, { recursive: true });
+    standIns(help);
+    if (existsSync(join(scratch, 'tools-list.json'))) cpSync(join(scratch, 'tools-list.json'), join(help, 'tools-list.json'));
+    await runLines(await helpLines(env, help), '--help', help, env, http.url, walked);
     for (const [i, block] of configBlocks(readme).entries()) {
       // The reader's paths: this checkout, and a folder of files to serve.
       const text = block.text.replaceAll('/path/to/mcp-pd-check', ROOT).replaceAll('/path/to/files', join(scratch, 'sandbox'));
