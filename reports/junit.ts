@@ -1,6 +1,7 @@
 import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
 import { resultName, targetLine } from './group.js';
 import { inlineJson } from '../src/util/text.js';
+import { noAnswerText } from './exchange-text.js';
 
 /** XML 1.0 text: escaped, and without the characters XML cannot carry at all. */
 export function xml(text: string): string {
@@ -15,7 +16,7 @@ function describe(f: Finding): string {
   if (f.hint) lines.push(`  fix: ${f.hint}`);
   for (const ex of f.transcript?.slice(-4) ?? []) {
     lines.push(`  ${ex.session} → ${ex.method} ${inlineJson((ex.request as { params?: unknown }).params ?? {}, 300)}`);
-    lines.push(`  ${ex.session} ← ${ex.response ? inlineJson(ex.response, 300) : `no response: ${ex.note ?? ex.noResponse}`}`);
+    lines.push(`  ${ex.session} ← ${ex.response ? inlineJson(ex.response, 300) : noAnswerText(ex)}`);
   }
   return lines.join('\n');
 }

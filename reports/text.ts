@@ -4,7 +4,7 @@ import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../s
 import { clip, inlineJson, listing, plural, sanitizeLine, asText } from '../src/util/text.js';
 import { acrossEras, entries, notCalledSentences, reachOf, othersLine, resultName, resultNames, targetLine, type Entry } from './group.js';
 import { fenceOffCommands } from './ci-fence.js';
-import { sequenceLines } from './exchange-text.js';
+import { noAnswerText, sequenceLines } from './exchange-text.js';
 
 export interface TextOptions {
   color: boolean;
@@ -219,7 +219,7 @@ function renderExchange(ex: TranscriptExchange, c: ChalkInstance, width: number)
       : 'error' in r ? `error ${inlineJson(r.error, width)}` : inlineJson(r.result, width);
     lines.push(c.gray(`        ${sanitizeLine(ex.session)} ← `) + body);
   } else {
-    lines.push(c.gray(`        ${sanitizeLine(ex.session)} ← `) + c.red(`no response: ${sanitizeLine(clip(ex.note ?? ex.noResponse ?? '', width))}`));
+    lines.push(c.gray(`        ${sanitizeLine(ex.session)} ← `) + (ex.progress ? (s: string) => s : c.red)(sanitizeLine(clip(noAnswerText(ex), width))));
   }
   return lines;
 }

@@ -45,4 +45,7 @@ t.test('a server that never gates, whose tools run long: criterion 7 fails on a 
   t.ok(call, 'its transcript holds the progress notification');
   t.equal(call?.noResponse, 'cancelled');
   t.match(call?.note, /it reached the tool: the server reported progress on it, and the checker cancelled it after \d+\.\d s/);
+  // The text report shows the progress where the answer would be.
+  const text = await runCli(['--protocol', '2025-11-25', '--only', 'pd-description-required', '--timeout', '120000', '--env', 'PD_UNGATED=1', '--', 'node', PROGRESS]);
+  t.match(text.stdout, /← progress \{"progressToken":\d+,"progress":\d+\}; it reached the tool: the server reported progress on it/);
 });
