@@ -218,9 +218,12 @@ export class CallDoor {
     };
     if (!readOnly && safeCalls) return { skip: '--safe-calls: it is not marked read-only', because: 'safe-calls' };
     if (tools.needsTask(tool)) return { skip: 'it can be called only as a task (execution.taskSupport: required), which the checker does not speak', because: 'needs-task' };
-    // A slow tool is not called again — but unfetched, on a server shown to gate, its call is refused at once.
+    // A slow tool is not called again — but unfetched, on a server shown to gate, its call is refused
+    // at once, and arguments its own check refused before are refused at once again.
     const unanswered = this.ledger.unanswered.get(tool);
-    const refusedQuickly = !fetched && this.ledger.refusals > 0 && !this.ledger.unansweredUnfetched.has(tool);
+    const wouldSend = intent === 'invalid-arguments' || (!readOnly && !allowDestructive) ? refused()?.args : fetched ? tools.exampleArguments(tool, entry) : {};
+    const refusedQuickly = (!fetched && this.ledger.refusals > 0 && !this.ledger.unansweredUnfetched.has(tool))
+      || (wouldSend !== undefined && this.ledger.refusesArguments(tool, wouldSend));
     if (unanswered !== undefined && !refusedQuickly) return { skip: `an earlier call got no answer (${unanswered.replace(/;.*$/, '')}): another would only wait again`, because: 'no-answer' };
     const ranLong = this.ledger.ranLong.get(tool);
     if (ranLong !== undefined && !refusedQuickly) return { skip: `an earlier call ran long (${ranLong}): another would only wait again`, because: 'ran-long' };
