@@ -22,26 +22,13 @@ export interface RegExpLike {
 export function safeRegExp(pattern: string): RegExpLike {
   const cached = cache.get(pattern);
   if (cached) return cached;
-  let compiled: RegExpLike;
   const native = backtracksLittle(pattern) ? nativeRegExp(pattern) : undefined;
-  if (native) {
-    // Most patterns are of this kind (^note-[0-9]{1,9}$): JavaScript's own engine runs them with
-    // JSON Schema's exact semantics, and the ~18 ms of loading RE2 and compiling are saved — on
-    // short values, where even the one varying quantifier costs at most n² steps.
-    compiled = { test: (text) => (text.length <= NATIVE_MAX_LENGTH ? native.test(text) : onRe2(pattern).test(text)), toString: () => `/${pattern}/` };
-    if (cache.size > MAX_CACHED) cache.clear();
-    cache.set(pattern, compiled);
-    return compiled;
-  }
-  try {
-    const re = RE2().compile(RE2().translateRegExp(pattern));
-    compiled = { test: (text) => re.test(text), toString: () => `/${pattern}/` };
-  } catch {
-    // Lookaround and backreferences have no linear-time form: such a pattern is not applied
-    // (every value passes it) rather than run on a backtracking engine.
-    unsupported.add(pattern);
-    compiled = { test: () => true, toString: () => `/${pattern}/ (not applied)` };
-  }
+  // Most patterns are of that kind (^note-[0-9]{1,9}$): JavaScript's own engine runs them with
+  // JSON Schema's exact semantics, and the ~18 ms of loading RE2 and compiling are saved — on
+  // short values, where even the one varying quantifier costs at most n² steps.
+  const compiled: RegExpLike = native
+    ? { test: (text) => (text.length <= NATIVE_MAX_LENGTH ? native.test(text) : onRe2(pattern).test(text)), toString: () => `/${pattern}/` }
+    : onRe2(pattern);
   if (cache.size > MAX_CACHED) cache.clear();
   cache.set(pattern, compiled);
   return compiled;
@@ -58,18 +45,21 @@ function nativeRegExp(pattern: string): RegExp | undefined {
   }
 }
 
-/** The pattern on RE2 (for a long value), compiled once; undefined-safe as safeRegExp is. */
+/** The pattern on RE2, compiled once (RE2 loaded the first time). */
 function onRe2(pattern: string): RegExpLike {
   let re = re2Compiled.get(pattern);
-  if (!re) {
-    try {
-      const compiled = RE2().compile(RE2().translateRegExp(pattern));
-      re = { test: (text) => compiled.test(text), toString: () => `/${pattern}/` };
-    } catch {
-      re = { test: () => true, toString: () => `/${pattern}/ (not applied)` };
-    }
-    re2Compiled.set(pattern, re);
+  if (re) return re;
+  try {
+    const compiled = RE2().compile(RE2().translateRegExp(pattern));
+    re = { test: (text) => compiled.test(text), toString: () => `/${pattern}/` };
+  } catch {
+    // Lookaround and backreferences have no linear-time form: such a pattern is not applied
+    // (every value passes it) rather than run on a backtracking engine.
+    unsupported.add(pattern);
+    re = { test: () => true, toString: () => `/${pattern}/ (not applied)` };
   }
+  if (re2Compiled.size > MAX_CACHED) re2Compiled.clear();
+  re2Compiled.set(pattern, re);
   return re;
 }
 const re2Compiled = new Map<string, RegExpLike>();
