@@ -6,7 +6,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckReport } from '../src/generated/report.js';
-import { fixtureBundle, reportSchemaErrors, runCli, tempDir } from './helpers.js';
+import { fixtureBundle, reportSchemaErrors, runCli, startHttp, tempDir } from './helpers.js';
 
 const PROGRESS = fixtureBundle('progress-reference');
 
@@ -48,4 +48,17 @@ t.test('a server that never gates, whose tools run long: criterion 7 fails on a 
   // The text report shows the progress where the answer would be.
   const text = await runCli(['--protocol', '2025-11-25', '--only', 'pd-description-required', '--timeout', '120000', '--env', 'PD_UNGATED=1', '--', 'node', PROGRESS]);
   t.match(text.stdout, /← progress \{"progressToken":\d+,"progress":\d+\}; it reached the tool: the server reported progress on it/);
+});
+
+t.test('over Streamable HTTP too: yes, and every call that ran was cancelled', async (t) => {
+  const log = join(tempDir(), 'calls.log');
+  const server = await startHttp(PROGRESS, { PD_PROGRESS_LOG: log });
+  t.teardown(server.stop);
+  const run = await runCli(['--format', 'json', '--protocol', '2025-11-25', '--timeout', '120000', '--url', server.url]);
+  const report = JSON.parse(run.stdout) as CheckReport;
+  t.equal(report.verdict?.implements, 'yes', report.verdict?.summary ?? run.stderr);
+  const lines = readFileSync(log, 'utf8').trim().split('\n');
+  const started = lines.filter((l) => l.startsWith('started ')).length;
+  t.ok(started > 0, 'tools were called');
+  t.equal(lines.filter((l) => l.startsWith('cancelled ')).length, started, 'each cancelled (notifications/cancelled)');
 });

@@ -314,6 +314,8 @@ export class McpSession {
       this.pending.delete(key);
       // MCP cancellation: the server should stop the work and send no response.
       void this.notify('notifications/cancelled', { requestId: entry.exchange.request.id as number, reason: 'The call reported progress: it reached the tool, which is all the checker needed to know.' });
+      // Over HTTP its stream is cut too: a server may go on streaming progress.
+      this.wire.abandon?.(entry.exchange.request.id);
       const waited = performance.now() - entry.started;
       entry.exchange.noResponse = 'cancelled';
       entry.exchange.durationMs = Math.round(waited);
