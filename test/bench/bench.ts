@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DEFAULT_SESSIONS } from '../../src/run/session-plan.js';
 import { planCheck } from '../../src/library/check-server.js';
 import { CLI, median, REFERENCE, ROOT, startHttp } from '../helpers.js';
@@ -99,6 +99,7 @@ for (let i = 0; i < RUNS; i++) {
   if (!suite.unreachable) suiteSamples.push(measure([suite.cli, 'server', '--url', server.url], [0, 1], suite.node));
 }
 await server.stop();
+rmSync(dirname(floorScript), { recursive: true, force: true });
 floorMs = medianOfSamples(floorSamples).ms;
 row(`floor (${N} sessions, initialize + tools/list)`, medianOfSamples(floorSamples));
 row('mcp-pd-check vs the reference server, stdio, defaults', medianOfSamples(stdioSamples), `${(medianOfSamples(stdioSamples).ms / floorMs).toFixed(2)}× the floor, target ≤ 1.5×`, { ms: 1.5 * floorMs });
