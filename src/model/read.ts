@@ -47,6 +47,22 @@ const NEAR_CODE: Record<Resemblance, { code: string; arg: string }> = {
  * grants exactly the known tools whose descriptions it returned.
  */
 export function analyzeRead(world: World, items: string[], ex: Exchange): ReadAnalysis {
+  // The same read is judged again and again (each judgement, each call's look at its session's
+  // grants): once it is answered, its analysis is made once per world — with 10,000 tools, reads
+  // of a hundred unknown names each carry 10,000 available_tools to compare.
+  const settled = ex.response !== undefined || ex.noResponse !== undefined;
+  const key = items.join('\u0000');
+  const memo = settled ? ANALYSES.get(ex) : undefined;
+  if (memo && memo.world === world && memo.key === key) return memo.analysis;
+  const analysis = analyzeOnce(world, items, ex);
+  if (settled) ANALYSES.set(ex, { world, key, analysis });
+  return analysis;
+}
+
+/** Each answered read's analysis, for the world it was made in (analyses are never changed once made). */
+const ANALYSES = new WeakMap<Exchange, { world: World; key: string; analysis: ReadAnalysis }>();
+
+function analyzeOnce(world: World, items: string[], ex: Exchange): ReadAnalysis {
   const distinct = [...new Set(items)];
   const known = distinct.filter((n) => world.toolSet.has(n));
   const trimmed = distinct.filter((n) => !world.toolSet.has(n) && world.toolSet.has(n.trim()));
@@ -131,6 +147,8 @@ function notFoundEntry(world: World, analysis: ReadAnalysis, name: string, entry
   }
   if (typeof entry.error !== 'string' || !entry.error.trim()) add('no-error-text', {});
   if (!Array.isArray(entry.available_tools)) return add('no-available-tools', {});
+  // Most servers list exactly the tools/list names, in its order: seen without a set of 10,000.
+  if (entry.available_tools.length === world.tools.length && entry.available_tools.every((n, i) => n === world.tools[i])) return;
   const listed = entry.available_tools.map(asText);
   const listedSet = new Set(listed);
   const hidden = listed.filter((n) => !world.toolSet.has(n));

@@ -43,7 +43,7 @@ export function minimalDescriptionProblems(tool: string, description: unknown): 
   if (typeof description !== 'string' || description.trim() === '') return [{ code: 'no-description', pointer: at, args: { tool }, level: 'fail' }];
   const problems: RuleProblem[] = [];
   // Words as a segmenter counts them: a Japanese sentence is many words, not one.
-  const count = words(description).length;
+  const count = words(description, MIN_WORDS).length;
   if (count < MIN_WORDS) problems.push({ code: 'too-few-words', pointer: at, args: { tool, words: count, text: clip(sanitizeLine(description), 60) }, level: 'fail' });
   for (const [pattern, what] of DETAIL_PATTERNS) {
     const match = pattern.exec(description);

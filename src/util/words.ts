@@ -7,9 +7,14 @@ let WORDS: Intl.Segmenter | undefined;
 let SENTENCES: Intl.Segmenter | undefined;
 
 /** The words of a text (punctuation and spaces left out), as written. */
-export function words(text: string): string[] {
+export function words(text: string, atMost = Infinity): string[] {
   const out: string[] = [];
-  for (const s of (WORDS ??= new Intl.Segmenter(undefined, { granularity: 'word' })).segment(text)) if (s.isWordLike) out.push(s.segment);
+  for (const s of (WORDS ??= new Intl.Segmenter(undefined, { granularity: 'word' })).segment(text)) {
+    if (!s.isWordLike) continue;
+    out.push(s.segment);
+    // Enough to say whether there are that many (segmenting is the cost: ~30 µs a sentence).
+    if (out.length >= atMost) break;
+  }
   return out;
 }
 
