@@ -212,18 +212,20 @@ export class CallDoor {
     const { safeCalls, allowDestructive } = this.run.options;
     if (!tools.isListed(tool)) return this.planNearName(tool, tools);
     const readOnly = tools.isReadOnly(tool);
-    const refused = () => {
-      const invalid = invalidArguments(entry?.inputSchema ?? tools.schema(tool));
-      return invalid ? { args: invalid.args, violation: invalid.violation } : undefined;
-    };
+    // Computed once: invalidArguments and the examples' schema check are on every call's path.
+    const invalid = invalidArguments(entry?.inputSchema ?? tools.schema(tool));
+    const refused = invalid ? { args: invalid.args, violation: invalid.violation } : undefined;
     if (!readOnly && safeCalls) return { skip: '--safe-calls: it is not marked read-only', because: 'safe-calls' };
     if (tools.needsTask(tool)) return { skip: 'it can be called only as a task (execution.taskSupport: required), which the checker does not speak', because: 'needs-task' };
     // A slow tool is not called again — but unfetched, on a server shown to gate, its call is refused
     // at once, and arguments its own check refused before are refused at once again.
+    const planned: CallPlan = intent === 'invalid-arguments'
+      ? refused ?? { skip: 'its inputSchema has neither a required property nor a typed one, so no call can be built that surely breaks it', because: 'no-invalid-arguments' }
+      : readOnly || allowDestructive ? { args: fetched ? tools.exampleArguments(tool, entry) : {} }
+        : refused ?? { skip: 'it is not marked read-only, and its inputSchema refuses no arguments the checker could build, so any call could change data (--allow-destructive calls it)', because: 'may-change-data' };
     const unanswered = this.ledger.unanswered.get(tool);
-    const wouldSend = intent === 'invalid-arguments' || (!readOnly && !allowDestructive) ? refused()?.args : fetched ? tools.exampleArguments(tool, entry) : {};
     const refusedQuickly = (!fetched && this.ledger.refusals > 0 && !this.ledger.unansweredUnfetched.has(tool))
-      || (wouldSend !== undefined && this.ledger.refusesArguments(tool, wouldSend));
+      || ('args' in planned && this.ledger.refusesArguments(tool, planned.args));
     if (unanswered !== undefined && !refusedQuickly) return { skip: `an earlier call got no answer (${unanswered.replace(/;.*$/, '')}): another would only wait again`, because: 'no-answer' };
     const ranLong = this.ledger.ranLong.get(tool);
     if (ranLong !== undefined && !refusedQuickly) return { skip: `an earlier call ran long (${ranLong}): another would only wait again`, because: 'ran-long' };
@@ -232,14 +234,10 @@ export class CallDoor {
     // read-only is, without --allow-destructive), and only of a server shown to check them. A tool
     // with no such arguments is not called for its own reason (below), whatever ran.
     const refusedArgumentsOnly = intent === 'invalid-arguments' || !allowDestructive;
-    if (!readOnly && !fetched && this.ledger.ranUnfetched && !(this.ledger.validates && refusedArgumentsOnly) && refused()) {
+    if (!readOnly && !fetched && this.ledger.ranUnfetched && !(this.ledger.validates && refusedArgumentsOnly) && refused) {
       const only = this.ledger.validates ? 'it is called unfetched only with arguments its inputSchema refuses' : 'nothing showed that the server checks arguments, so no call of it is known to do nothing';
       return { skip: `it is not marked read-only, and '${this.ledger.ranUnfetched}' already ran unfetched (the server does not enforce descriptions): ${only}`, because: 'ran-unfetched' };
     }
-    const planned: CallPlan = intent === 'invalid-arguments'
-      ? refused() ?? { skip: 'its inputSchema has neither a required property nor a typed one, so no call can be built that surely breaks it', because: 'no-invalid-arguments' }
-      : readOnly || allowDestructive ? { args: fetched ? tools.exampleArguments(tool, entry) : {} }
-        : refused() ?? { skip: 'it is not marked read-only, and its inputSchema refuses no arguments the checker could build, so any call could change data (--allow-destructive calls it)', because: 'may-change-data' };
     // A tool that may change data runs with the same arguments once at most.
     if ('args' in planned && !readOnly && this.ledger.hasRun(tool, planned.args)) {
       return { skip: `it already ran with ${inlineJson(planned.args, 80)} in this run, and it is not marked read-only: the same call again could change data again`, because: 'ran-before' };
