@@ -7,19 +7,22 @@ import type { McpSession } from '../src/transport/session.js';
 import { MODERN_ERA } from '../src/transport/era.js';
 
 /**
- * What a session may do after a grant, one after the other: list the tools, read another tool's
- * description, an unknown name, no selection, more names than a server takes (a refused read),
- * ping, and call another tool unfetched. None of it may take the grant away.
+ * What a session may do after a grant: list the tools, read another tool's description, an unknown
+ * name, no selection, more names than a server takes (a refused read), ping — all at once, since
+ * the grant is called only after every one of them — then call another tool unfetched. None of it
+ * may take the grant away.
  */
 async function sequels(session: McpSession, base: string, all: readonly string[], granted: string, call: (tool: string) => Promise<void>, extra: readonly string[]): Promise<void> {
   // The other read names a tool outside the first ones tested, where there is one (their refusals unfetched still come).
   const other = all.length > 1 ? all[all.length - 1]! : undefined;
-  await session.request('tools/list', {});
-  if (other && other !== granted) await session.readResource(descriptionsUri(base, [other]));
-  await session.readResource(descriptionsUri(base, ['pd_check_no_such_tool']));
-  await session.readResource(base);
-  await session.readResource(descriptionsUri(base, [granted, ...extra]));
-  if (session.era !== MODERN_ERA) await session.request('ping', {});
+  await Promise.all([
+    session.request('tools/list', {}),
+    ...(other && other !== granted ? [session.readResource(descriptionsUri(base, [other]))] : []),
+    session.readResource(descriptionsUri(base, ['pd_check_no_such_tool'])),
+    session.readResource(base),
+    session.readResource(descriptionsUri(base, [granted, ...extra])),
+    ...(session.era !== MODERN_ERA ? [session.request('ping', {})] : []),
+  ]);
   const unfetched = all.find((t) => t !== granted && t !== other);
   if (unfetched) await call(unfetched);
 }
@@ -52,7 +55,7 @@ export default defineLiveCheck({
   needs: 'session',
   reads: ['unfetched-calls', 'descriptions'],
   opens: 1,
-  sessionUse: 'a new session: failed and refused fetches, then each tool fetched and called one by one (the next one called unfetched); the first grant is called again after each kind of request a session may make next (a listing, other reads, ping, another call) and once more at the end of the run, after every other check',
+  sessionUse: 'a new session: failed and refused fetches, then each tool fetched and called one by one (the next one called unfetched); the first grant is called again after every kind of request a session may make next (a listing, other reads and ping at once, then another call) and once more at the end of the run, after every other check',
   messages,
   async run(ctx) {
     const base = ctx.resourceUriOrSkip('authorization');
@@ -98,8 +101,7 @@ export default defineLiveCheck({
         // The refused read's other names: tools outside the sample where there are that many (each
         // unknown name would be answered with every tool's name: with 10,000 tools, 12 MB).
         await sequels(session, base, all, name, call, spare.length > OVERSIZED_READ ? spare.slice(0, OVERSIZED_READ) : Array.from({ length: OVERSIZED_READ }, (_, k) => `pd_check_no_such_tool_${k + 1}`));
-        await call(name);
-        if (next) await call(next);
+        await Promise.all([call(name), ...(next ? [call(next)] : [])]);
         continue;
       }
       await Promise.all([...Array.from({ length: REPEAT_CALLS }, () => call(name)), ...(next ? [call(next)] : [])]);

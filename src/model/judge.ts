@@ -1,6 +1,6 @@
 import { classifyCall } from '../protocol/calls.js';
 import { isPlainObject, resourceJson } from '../protocol/payload.js';
-import type { McpSession } from '../transport/session.js';
+import { timesOf, type McpSession } from '../transport/session.js';
 import type { Exchange } from '../transport/types.js';
 import { attribute, evidenceOf, lostGrant, type PastStep, type RanCall } from './attribution.js';
 import { judgeCall } from './call.js';
@@ -196,8 +196,8 @@ function seenRefusal(step: Step, live: Map<McpSession, Live>, ended: ReadonlyArr
   const tool = (step.op as { tool: string }).tool;
   // Of several, the first by name: the same one in every run, whatever the timing.
   const holder = [...live].filter(([s, l]) => s !== step.session && l.model.grants.has(tool)).sort(([a], [b]) => byLabel(a, b))[0];
-  // An earlier run's sessions (the other era's) all count as ended before this run's.
-  const endedHolder = ended.filter((e) => e.session !== step.session && e.grants.has(tool) && (prior.has(e.session) || (e.session.endedAt ?? Infinity) <= step.session.startedAt)).sort((a, b) => byLabel(a.session, b.session))[0];
+  // The other era's sessions count by their real times too: its run may overlap this one.
+  const endedHolder = ended.filter((e) => e.session !== step.session && e.grants.has(tool) && (!prior.has(e.session) || heldAt(e.grants.get(tool), step)) && (e.session.endedAt ?? Infinity) <= step.session.startedAt).sort((a, b) => byLabel(a.session, b.session))[0];
   return {
     session: step.session, tool, ex: step.ex,
     ...(holder ? { heldBy: { session: holder[0], fetch: holder[1].fetchOf.get(tool) } } : {}),
@@ -209,10 +209,21 @@ function ranCall(step: Step, how: RanCall['how'], state: Live, live: Map<McpSess
   const tool = (step.op as { tool: string }).tool;
   const holders = [...live].filter(([s, l]) => s !== step.session && l.model.grants.has(tool)).sort(([a], [b]) => byLabel(a, b)).map(([session, l]) => ({ session, fetch: l.fetchOf.get(tool) }));
   const heldBy = (list: typeof ended) => list.filter((e) => e.session !== step.session && e.grants.has(tool)).sort((a, b) => byLabel(a.session, b.session)).map((e) => ({ session: e.session, fetch: e.grants.get(tool) }));
-  // An earlier run's sessions (the other era's) explain a grant only where this run's do not.
+  // An earlier run's sessions (the other era's) explain a grant only where this run's do not, and
+  // only one whose read was sent before this step was answered (the eras' runs overlap).
   const ownEnded = heldBy(ended.filter((e) => !prior.has(e.session)));
-  const endedHolders = holders.length || ownEnded.length ? ownEnded : heldBy(ended.filter((e) => prior.has(e.session)));
+  const endedHolders = holders.length || ownEnded.length ? ownEnded : heldBy(ended.filter((e) => prior.has(e.session))).filter((h) => heldAt(h.fetch, step));
   return { session: step.session, tool, ex: step.ex, how, history: state.history.slice(0, -1), holders, endedHolders };
+}
+
+/**
+ * Whether a grant of the other era's run, given by `fetch`, could have been held at `step`: its
+ * read was sent before the step was answered (some serial order puts the read first). A grant
+ * whose read is not known counts.
+ */
+function heldAt(fetch: Exchange | undefined, step: Step): boolean {
+  const sent = fetch ? timesOf(fetch)?.sent : undefined;
+  return sent === undefined || sent < step.done;
 }
 
 /** Sessions by name (the same order in every run). */

@@ -42,6 +42,11 @@ export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOpt
   return clean + exploring + checks.reduce((sum, c) => sum + opensOf(c, { sessions: options.sessions, selected, toolForm }), 0);
 }
 
+/** The sessions a run opens before the probe's answers tell more: started ahead as spares. */
+function firstOpens(target: Target, checks: readonly LiveCheck[], options: LiveOptions): number {
+  return plannedOpens(checks, { ...options, explore: 0 }, target.cheapSessions === true);
+}
+
 /**
  * The core of a live run, with no printing and no exit codes: the phases of src/run/phases.ts in
  * order over one Run, then the verdict and the report. The registry is passed in, never imported
@@ -52,8 +57,17 @@ export async function checkTarget(
   options: LiveOptions,
   extra: {
     checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number; probe?: McpSession; since?: number;
-    /** What the run of another protocol era against the same server left behind (its sessions' grants, its refusals). */
-    prior?: LeftBehind;
+    /**
+     * What the run of another protocol era against the same server leaves behind (its sessions'
+     * grants, its refusals), once it is quiet: this run's judgement waits for it (the runs overlap).
+     */
+    prior?: Promise<LeftBehind | undefined>;
+    /**
+     * Told once the calls made before anything is fetched anywhere are done (or none are made):
+     * another era's run may start then without spoiling them. A run of a large server tells it only
+     * when quiet, so that two eras' listings are never held at once.
+     */
+    onFirstCallsDone?: () => void;
     /**
      * Told what this run leaves behind (its checks' sessions, judged) as soon as it is quiet: the
      * checks and the exploration are done but for the idle session's wait, which a later era's run
@@ -79,8 +93,7 @@ export async function checkTarget(
     // Sessions the checks will need start warming while the probe runs, and so does what the
     // checks will load (a tokenizer, schemas): both off the critical path.
     // The exploration's only once the server lists something to explore (most servers do not).
-    const cheap = target.cheapSessions === true;
-    target.reserve((extra.probe ? 0 : 1) + plannedOpens(checks, { ...options, explore: 0 }, cheap));
+    target.reserve((extra.probe ? 0 : 1) + firstOpens(target, checks, options));
     for (const check of checks) void check.preload?.().catch(() => {});
     const ticker = waitTicker(extra.hooks);
     // A server that goes away mid-run gets no verdict (DESIGN, "A pass is a proof"): the run ends
@@ -89,9 +102,13 @@ export async function checkTarget(
     const { discovery, session } = await withinDeadline(discover(target, ticker, extra.probe), deadline);
     throwIfLost(target);
     // What the probe learnt: a resource to explore, a tool form to check (each a session or more of its own).
-    if (discovery.descriptionsResource || discovery.descriptionsTool) target.reserve(plannedOpens(checks, options, cheap, discovery.descriptionsTool !== undefined));
+    if (discovery.descriptionsResource || discovery.descriptionsTool) target.reserve(plannedOpens(checks, options, target.cheapSessions === true, discovery.descriptionsTool !== undefined));
     try {
       const run = new Run(target, options, session, discovery, extra.memory);
+      // The other era's sessions, once its run is quiet (judging waits for them, never the traffic).
+      let prior: LeftBehind | undefined;
+      const priorKnown = (extra.prior ?? Promise.resolve(undefined)).then((p) => void (prior = p));
+      const overlaps = discovery.tools.length <= OVERLAP_MAX_TOOLS;
       const runs = new CheckRuns(run, checks, extra.hooks, deadline);
       const deps: ExploreDeps = {
         target, marks: run.marks,
@@ -99,7 +116,7 @@ export async function checkTarget(
         call: (s, tool) => run.door.call(s, tool, { by: 'exploration' }),
         callable: (tool, fetched) => !('skip' in run.door.plan(tool, fetched)),
         readThroughTool: (s, tool, names) => run.door.readThroughTool(s, tool, names),
-        ...(extra.prior ? { prior: extra.prior } : {}),
+        get prior() { return prior; },
       };
       let exploration: Exploration | undefined;
       const checksDone = runs.runChecks();
@@ -109,9 +126,10 @@ export async function checkTarget(
       // sessions are judged then, and what they leave behind is told at once.
       const { opened: explorationBusy, open: explorationBusyOver } = latch();
       if (!phases.some((p) => p.id === 'exploration')) explorationBusyOver();
-      const judgement = Promise.all([checksOver, explorationBusy]).then(() => {
+      const judgement = Promise.all([checksOver, explorationBusy, priorKnown]).then(() => {
         const judged = judgeChecks(run, deps);
         extra.onLeftBehind?.(judged.leftBehind);
+        extra.onFirstCallsDone?.();
         return judged;
       });
       // Awaited by the judgement phase; a run cut before it must not leave it unhandled.
@@ -127,7 +145,7 @@ export async function checkTarget(
           try {
             // The idle session's last call comes when everything else of the run is done (and any later era's).
             const idleUntil = Promise.all([checksOver, explorationBusy, extra.idleUntil]);
-            exploration = await exploreIfAsked(deps, run, options, deadline, checksOver, explorationBusyOver, idleUntil);
+            exploration = await exploreIfAsked(deps, run, options, deadline, Promise.all([checksOver, priorKnown]), explorationBusyOver, idleUntil);
           } finally {
             explorationBusyOver();
           }
@@ -144,6 +162,7 @@ export async function checkTarget(
       const start = (id: PhaseId) => started.get(id) ?? started.set(id, work[id]()).get(id)!;
       const late = () => deadline !== undefined && performance.now() >= deadline.at;
       for (const phase of phases) {
+        if (overlaps && phase.id !== 'probe' && phase.id !== 'unfetched-read-only') extra.onFirstCallsDone?.();
         if (late() && phase.onlySends) continue;
         for (const partner of phases.filter((p) => p.alongside === phase.id)) void start(partner.id).catch(() => {});
         try {
@@ -189,9 +208,11 @@ export async function checkTarget(
 
 /**
  * A live run in every protocol era asked for (and spoken): the eras are found out first, then each
- * is checked on its own, one after the other, within the run's one time limit; one report. An era
- * starts once the one before it is quiet (only its idle session still waits), so that the idle
- * time is spent checking the next era.
+ * is checked on its own, within the run's one time limit; one report. An era starts once the one
+ * before it has made its calls before any fetch (a read of the next era's must not come before
+ * them), so the two runs overlap: a server that mostly waits is checked in both eras in about the
+ * time of one. Each era's judgement sees the earlier era's sessions as they were (their reads'
+ * times), and the first era's idle session waits through the later eras.
  */
 export async function checkEras(
   inEra: (era: Era) => Target,
@@ -205,11 +226,14 @@ export async function checkEras(
   const patience = deadline ? Math.max(1, Math.min(options.timeoutMs, deadline.at - performance.now())) : options.timeoutMs;
   const targets: Target[] = [];
   const outcomes = probeEras((era) => targets[targets.push(inEra(era)) - 1]!, choice, patience);
+  // An era that answered its probe starts its sessions now (its server is installed and starts):
+  // they are warm when its run starts, which is not until the era before has made its first calls.
+  for (const outcome of outcomes) void outcome.then((p) => p.session && p.target.reserve(firstOpens(p.target, extra.checks, options)), () => {});
   const probes: EraProbe[] = [];
   const running: Array<Promise<{ era: Era; report: CheckReport }>> = [];
   /** When each era's run is quiet: its checks and its exploration's traffic are done (its shrinking and judgement may go on). */
   const quiets: Array<Promise<unknown>> = [];
-  let prior: LeftBehind | undefined;
+  let prior: Promise<LeftBehind | undefined> | undefined;
   // The first era's idle session waits through the later eras' runs: opened once they are done.
   const { opened: laterEras, open: laterErasDone } = latch();
   // A tool that gave no answer in one era is not waited for in the next; a call that ran is not made again.
@@ -231,22 +255,26 @@ export async function checkEras(
       // One idle session per run, in the first era checked: a grant that lapses with idleness is the
       // grant store's doing, which the eras share, and the later eras are checked while it waits.
       const eraOptions = running.length ? { ...options, idleSession: false } : options;
-      let left: LeftBehind | undefined;
+      let tellLeft!: (left: LeftBehind | undefined) => void;
+      const left = new Promise<LeftBehind | undefined>((resolve) => (tellLeft = resolve));
       const { opened: quieted, open: quiet } = latch();
+      const { opened: firstCallsDone, open: firstCallsMade } = latch();
       const report = checkTarget(probe.target, eraOptions, {
         ...extra, memory, probe: probe.session, since: t0, ...(prior ? { prior } : {}), ...(running.length ? {} : { idleUntil: laterEras }),
         onLeftBehind: (l) => {
-          left = l;
+          tellLeft(l);
           quiet();
         },
+        onFirstCallsDone: firstCallsMade,
       });
+      // A run that ends without being quiet (cut, or its server lost) leaves nothing behind.
+      void report.then(() => tellLeft(undefined), () => tellLeft(undefined));
       const checked = report.then((r) => ({ era: probe.era, report: r }));
       // Its failure is thrown where every era is awaited, not meanwhile as unhandled.
       checked.catch(() => {});
       running.push(checked);
-      const quietOrDone = Promise.race([quieted, report]);
-      quiets.push(quietOrDone.catch(() => {}));
-      await quietOrDone;
+      quiets.push(Promise.race([quieted, report]).catch(() => {}));
+      await Promise.race([firstCallsDone, report]).catch(() => {});
       prior = left;
     }
     // The idle session waits for the later eras' traffic, not for their shrinking (replays of their own).
@@ -288,6 +316,12 @@ function deadlineOf(maxDurationMs: number | undefined, since: number): RunDeadli
 
 /** The criteria that need a session: grants (6), refusals (7), isolation (8). */
 const SESSION_CRITERIA = [CRITERION.grants, CRITERION.refusal, CRITERION.isolation];
+
+/**
+ * Above this many tools an era's run does not overlap the next one's: such a run is bound by the
+ * checker's CPU and memory, not by waiting, and two eras' listings would be held at once.
+ */
+const OVERLAP_MAX_TOOLS = 1000;
 
 /** How long after the run's deadline its sessions are closed (see `cut` in checkTarget). */
 const CUT_AFTER_DEADLINE_MS = 50;
