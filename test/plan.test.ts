@@ -27,12 +27,12 @@ t.test('a default stdio run starts the processes its plan says: the probe, the c
   const plan = sessionPlan(LIVE_CHECKS, { sessions: DEFAULT_SESSIONS.stdio, transport: 'stdio', explore: EXPLORING });
   t.equal(plan.total, 3 + DEFAULT_SESSIONS.stdio + EXPLORING, 'probe, clean, criterion 6\'s, N − 2 that each fetch one tool, one after they ended, the tool form\'s, the exploration\'s');
   t.equal(plan.upFront, plan.total - 1, 'all but the session started after the others ended start at once');
-  t.match(plan.steps.find((s) => s.id === 'exploration'), { sessions: { clean: false, opened: ['X1', 'X2', 'X3'] } }, 'the exploration starts sessions of its own: two, and the idle session');
+  t.match(plan.steps.find((s) => s.id === 'exploration'), { sessions: { clean: false, opened: ['X1', 'X2', 'X3', 'X4'] } }, 'the exploration starts sessions of its own: three, and the idle session');
   const file = join(tempDir(), 'starts');
   const server = countingServer(file);
   const { report } = await checkJson(server.args, server.extra);
   t.equal(report.verdict?.implements, 'yes', 'the reference server still passes');
-  t.equal(report.exploration?.sessions, EXPLORING, 'the exploration ran in two sessions and the idle one');
+  t.equal(report.exploration?.sessions, EXPLORING, 'the exploration ran in three sessions and the idle one');
   t.equal(starts(file), plan.total, 'processes started by the run');
 });
 
@@ -57,7 +57,7 @@ t.test('a run of criterion 8 alone opens its own sessions', async (t) => {
     ['descriptions', { probe: true, clean: false, opened: [], fresh: [] }],
     ['unfetched-others', { probe: false, clean: true, opened: [], fresh: [] }],
     ['pd-session-isolation', { probe: true, clean: true, opened: ['S1'], fresh: ['S2'] }],
-    ['exploration', { probe: false, clean: false, opened: ['X1', 'X2', 'X3'], fresh: [] }],
+    ['exploration', { probe: false, clean: false, opened: ['X1', 'X2', 'X3', 'X4'], fresh: [] }],
   ]);
   const file = join(tempDir(), 'starts');
   const server = countingServer(file);
@@ -72,15 +72,15 @@ t.test('--explain-plan prints the plan and starts nothing', async (t) => {
   const run = await runCli(['--explain-plan', ...server.extra, '--', ...server.args]);
   t.equal(run.code, 0);
   t.equal(starts(file), 0, 'no server was started');
-  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 9 server processes in all\./);
+  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 10 server processes in all\./);
   t.match(run.stdout, /pd-descriptions-tool\s+S0, S4 new\s+when the server marks a tool form/);
   t.match(run.stdout, /pd-authorization-enforced \(#6\)\s+S0, S1 new/);
   t.match(run.stdout, /pd-session-isolation \(#8\)\s+S0, C, S2 new, S3 after/);
-  t.match(run.stdout, /exploration\s+X1–X3 new\s+sequences of operations/);
+  t.match(run.stdout, /exploration\s+X1–X4 new\s+sequences of operations/);
   t.match(run.stdout, /X1 is the idle session: it fetches and calls one tool, stays idle while everything else is done/);
   t.notMatch(run.stdout, /at least \d+ s/, 'by default no idle time is added to the run');
   const longer = await runCli(['--explain-plan', '--idle', '5', ...server.extra, '--', ...server.args]);
-  t.match(longer.stdout, /9 server processes in all/, 'a minimum idle time opens no session more');
+  t.match(longer.stdout, /10 server processes in all/, 'a minimum idle time opens no session more');
   t.match(longer.stdout, /at least 5 s, --idle/);
   t.match(run.stdout, /mcp-wire-valid\s+none/);
 

@@ -5,7 +5,7 @@ import type { RunHooks } from '../core/hooks.js';
 import type { CheckResult, FindingLevel } from '../generated/report.js';
 import type { LiveCheck } from './check.js';
 import { LiveContext } from './context.js';
-import type { Run } from './run.js';
+import { SESSION_CRITERIA, type Run } from './run.js';
 
 /** One check across the whole run: its one findings sink (its context), how its work ended, how long it took. */
 export interface CheckState {
@@ -113,6 +113,11 @@ export class CheckRuns {
     }
     if (this.deadline && performance.now() >= this.deadline.at) {
       state.runnerResult = runnerResult(check, 'error', 'error', 'not-run', { seconds: this.deadline.seconds });
+      return;
+    }
+    // Once the calls before any fetch show a sessionless era, its session criteria are not run: they do not apply.
+    if (SESSION_CRITERIA.includes(check.id) && check.reads?.includes('unfetched-calls') && this.run.sessionless()) {
+      state.runnerResult = runnerResult(check, 'skip', 'info', 'not-applicable-era', { era: this.run.target.era });
       return;
     }
     this.hooks.onCheckStart?.(check, this.started++, this.states.length);

@@ -24,9 +24,11 @@ export function judgeChecks(run: Run, deps: Pick<ExploreDeps, 'prior'>): Judgeme
  * The checks' judgement and the exploration's findings become findings of the checks that own
  * them. A rule the checks broke and the exploration did not is shrunk from the checks' own sessions.
  */
-export async function judgeRun(run: Run, deps: ExploreDeps, sinkOf: SinkOf, judgement: Judgement, exploration: Exploration | undefined, deadline: RunDeadline | undefined): Promise<void> {
+export async function judgeRun(run: Run, deps: ExploreDeps, sinkOf: SinkOf, judged: Judgement, exploration: Exploration | undefined, deadline: RunDeadline | undefined): Promise<void> {
   const world = run.world;
   const own = checksSessions(run);
+  // Rules that do not apply in this run (about grants, in a sessionless era) are neither said nor shrunk.
+  const judgement = { ...judged, breaks: judged.breaks.filter((b) => run.applies(b)) };
   mergeJudgement(sinkOf, judgement);
   if (!exploration) return;
   mergeExploration(sinkOf, exploration.found);

@@ -17,7 +17,7 @@ import { judgeChecks, judgeRun } from './judgement.js';
 import type { LeftBehind } from '../model/judge.js';
 import type { LiveOptions } from './options.js';
 import { phasesFor, type PhaseId, type PhaseSelection } from './phases.js';
-import { Run } from './run.js';
+import { Run, SESSION_CRITERIA } from './run.js';
 import { CallMemory } from './call-door.js';
 import { callOthersUnfetched, callReadOnlyUnfetched } from './unfetched-calls.js';
 import { verdictOf } from './verdict.js';
@@ -117,6 +117,7 @@ export async function checkTarget(
         callable: (tool, fetched) => !('skip' in run.door.plan(tool, fetched)),
         readThroughTool: (s, tool, names) => run.door.readThroughTool(s, tool, names),
         get prior() { return prior; },
+        applies: (brk) => run.applies(brk),
       };
       let exploration: Exploration | undefined;
       const checksDone = runs.runChecks();
@@ -179,7 +180,7 @@ export async function checkTarget(
       throwIfLost(target);
       // 2026-07-28 over HTTP has no session: a server that gates no call there is not wrong (DESIGN, "Two protocol eras").
       // (only a server that serves descriptions: one that serves none has nothing on demand, and its criteria are not testable)
-      const sessionless = target.era === MODERN_ERA && target.kind === 'http' && run.door.ledger.refusals === 0 && run.descriptions?.resource !== undefined;
+      const sessionless = run.sessionless();
       const results = runs.results(sessionless ? SESSION_CRITERIA : []);
       const verdict = verdictOf(checks, results, discovery, run.door.ledger, run.descriptions?.resource);
       return buildReport({
@@ -314,8 +315,6 @@ function deadlineOf(maxDurationMs: number | undefined, since: number): RunDeadli
   return maxDurationMs === undefined ? undefined : { at: since + maxDurationMs, seconds: Math.round(maxDurationMs / 100) / 10 };
 }
 
-/** The criteria that need a session: grants (6), refusals (7), isolation (8). */
-const SESSION_CRITERIA = [CRITERION.grants, CRITERION.refusal, CRITERION.isolation];
 
 /**
  * Above this many tools an era's run does not overlap the next one's: such a run is bound by the

@@ -1,7 +1,8 @@
 import type { Fact } from '../core/check.js';
 import type { McpSession } from '../transport/session.js';
 import type { OpenOptions, Target } from '../transport/target.js';
-import type { World } from '../model/world.js';
+import { CRITERION, type RuleBreak, type World } from '../model/world.js';
+import { MODERN_ERA } from '../transport/era.js';
 import { grantInFlight, SessionStates } from '../model/state.js';
 import { ExplorationMarks } from '../model/explore/marks.js';
 import { CallDoor, type CallMemory } from './call-door.js';
@@ -19,7 +20,14 @@ const CLEAN_CLIENT = { name: 'mcp-pd-check-clean-session', version: '1' };
  * target and its sessions (the probe, the clean session, labels), the facts as phases produce
  * them (each once, frozen), the model's view of every session, and the one door for calls.
  */
+/** The criteria that need a session: grants (6), refusals (7), isolation (8). */
+export const SESSION_CRITERIA: readonly string[] = [CRITERION.grants, CRITERION.refusal, CRITERION.isolation];
+/** The tool form's rules about grants (a read through it authorizes as the resource's does). */
+const TOOL_FORM_GRANT_RULES: readonly string[] = ['grants-more', 'grants-less'];
+
 export class Run {
+  /** The era was seen sessionless once the calls before any fetch were done (see sessionless()). */
+  private saidSessionless = false;
   readonly door: CallDoor;
   readonly marks = new ExplorationMarks();
   private readonly states = new SessionStates();
@@ -80,6 +88,24 @@ export class Run {
 
   get descriptions(): Descriptions | undefined {
     return this.produced.get('descriptions') as Descriptions | undefined;
+  }
+
+  /**
+   * Whether this run's era has no session to tie a grant to: 2026-07-28 over HTTP, where the
+   * server serves descriptions and no unfetched call was refused so far (DESIGN, "Two protocol
+   * eras"). Its session criteria (6, 7, 8) do not apply there.
+   */
+  sessionless(): boolean {
+    if (this.saidSessionless) return true;
+    const sessionless = this.target.era === MODERN_ERA && this.target.kind === 'http' && this.door.ledger.refusals === 0 && this.descriptions?.resource !== undefined;
+    // Once the calls before any fetch have shown it, it is said (session criteria skipped), whatever comes later.
+    if (sessionless && this.unfetched) this.saidSessionless = true;
+    return sessionless;
+  }
+
+  /** Whether a rule the model judges applies in this run: in a sessionless era none about grants does (criteria 6-8, the tool form's grants). */
+  applies(brk: Pick<RuleBreak, 'check' | 'code'>): boolean {
+    return !this.sessionless() || !(SESSION_CRITERIA.includes(brk.check) || (brk.check === CRITERION.toolForm && TOOL_FORM_GRANT_RULES.includes(brk.code)));
   }
 
   /** What the run knows of each tool now. */

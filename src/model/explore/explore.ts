@@ -49,14 +49,14 @@ export interface Exploration {
 
 /**
  * Sessions the exploration keeps alive at once, and uses in all, for a budget: over stdio each is
- * a server process (two at once, one more per 100 requests), over HTTP they are cheap (six at
+ * a server process (three at once, one more per 100 requests), over HTTP they are cheap (six at
  * once); and the idle session, when there is one. Its situations run in them at the same time,
  * beside the checks.
  */
 export function explorationSessions(cost: 'process' | 'cheap', budget: number, idleSession = false): { live: number; total: number } {
   // The idle session is one more, of its own: nothing else is played in it while it waits.
   const idle = idleSession ? 1 : 0;
-  const own = cost === 'process' ? { live: 2, total: 2 + Math.floor(budget / 100) } : { live: 6, total: 6 + Math.max(3, Math.floor(budget / 10)) };
+  const own = cost === 'process' ? { live: 3, total: 3 + Math.floor(budget / 100) } : { live: 6, total: 6 + Math.max(3, Math.floor(budget / 10)) };
   return { live: own.live + idle, total: own.total + idle };
 }
 
@@ -96,6 +96,8 @@ export interface ExploreDeps {
   marks: ExplorationMarks;
   /** What an earlier run against the same server left behind (the other protocol era's sessions). */
   prior?: LeftBehind;
+  /** Whether a broken rule applies in this run (one that does not is neither shrunk nor said). */
+  applies?(brk: RuleBreak): boolean;
 }
 
 /** The stage and judge of a run: moves reach the target through the run's door. */
@@ -111,7 +113,7 @@ export function laboratory(deps: ExploreDeps, world: World, seed: number, until:
     const context = target.sessionsStarted().filter((s) => !marks.openedBy(s) && !played.sessions.includes(s));
     const own = new Set(played.exchanges.flat());
     const scope = (s: McpSession) => (played.sessions.includes(s) ? s.exchanges : marks.checksExchanges(s));
-    return judge(world, [...context, ...played.sessions], scope, deps.prior).breaks.filter((b) => b.level !== 'info' && own.has(b.proof[b.proof.length - 1]!));
+    return judge(world, [...context, ...played.sessions], scope, deps.prior).breaks.filter((b) => b.level !== 'info' && own.has(b.proof[b.proof.length - 1]!) && (deps.applies?.(b) ?? true));
   };
   return { stage, judged, seed, until, cheapSessions: target.cheapSessions === true, marks };
 }
