@@ -1,7 +1,7 @@
 // A fleet run (--server-config): first a line per server, then each server's report.
 import type { FleetResult } from '../src/library/fleet.js';
 import { SHAPE_NAMES } from '../src/library/server-config.js';
-import { sanitizeLine } from '../src/util/text.js';
+import { formatNumber, sanitizeLine } from '../src/util/text.js';
 import { data, property, renderGithub } from './github.js';
 import { escapeHtml, htmlPage, reportHtml } from './html.js';
 import { renderJunitSuites } from './junit.js';
@@ -20,7 +20,7 @@ function row(e: FleetResult['entries'][number]): string[] {
   if (!e.report) return [e.name, 'error', '', '', sanitizeLine(e.error ?? 'not checked'), seconds];
   const v = e.report.verdict;
   const t = v?.tokens;
-  const tokens = t ? `${t.listed.toLocaleString('en-US')}${t.estimate !== undefined ? ` → ≈${t.estimate.toLocaleString('en-US')}` : t.full !== undefined ? ` (full ${t.full.toLocaleString('en-US')})` : ''}` : '';
+  const tokens = t ? `${formatNumber(t.listed)}${t.estimate !== undefined ? ` → ≈${formatNumber(t.estimate)}` : t.full !== undefined ? ` (full ${formatNumber(t.full)})` : ''}` : '';
   const s = e.report.summary;
   return [e.name, v?.implements ?? '—', tokens, `${s.failed + s.errors} failed, ${s.warnings} warn`, '', seconds];
 }

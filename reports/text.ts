@@ -1,7 +1,7 @@
 import { reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../src/generated/report.js';
-import { clip, inlineJson, listing, plural, sanitizeLine, asText } from '../src/util/text.js';
+import { clip, formatNumber, inlineJson, listing, plural, sanitizeLine, asText } from '../src/util/text.js';
 import { acrossEras, entries, notCalledSentences, reachOf, othersLine, resultName, resultNames, targetLine, type Entry } from './group.js';
 import { fenceOffCommands } from './ci-fence.js';
 import { noAnswerText, sequenceLines } from './exchange-text.js';
@@ -215,7 +215,7 @@ function renderExchange(ex: TranscriptExchange, c: ChalkInstance, width: number)
   if (ex.response) {
     const r = ex.response as { result?: unknown; error?: unknown; truncatedByChecker?: boolean; originalChars?: number; preview?: string };
     // A message too large to keep whole is a preview: say so, and show it.
-    const body = r.truncatedByChecker ? `${c.gray(`(${r.originalChars?.toLocaleString('en-US') ?? 'many'} characters, shown in part)`)} ${sanitizeLine(clip(r.preview ?? '', width))}`
+    const body = r.truncatedByChecker ? `${c.gray(`(${(r.originalChars !== undefined ? formatNumber(r.originalChars) : 'many')} characters, shown in part)`)} ${sanitizeLine(clip(r.preview ?? '', width))}`
       : 'error' in r ? `error ${inlineJson(r.error, width)}` : inlineJson(r.result, width);
     lines.push(c.gray(`        ${sanitizeLine(ex.session)} ← `) + body);
   } else {

@@ -9,7 +9,8 @@ import { findSignalledError, invalidErrorCode } from '../src/protocol/errors.js'
 import { descriptionsUri, isToolDescriptionsUri, requestedTools, sameUri } from '../src/protocol/uri.js';
 import { PROTOCOL_VERSION } from '../src/transport/session.js';
 import type { Exchange } from '../src/transport/types.js';
-import { sanitizeLine } from '../src/util/text.js';
+import { formatNumber, sanitizeLine } from '../src/util/text.js';
+import { words } from '../src/util/words.js';
 import { compileSchema } from '../src/util/schema.js';
 
 function exchange(response: Record<string, unknown>): Exchange {
@@ -138,4 +139,25 @@ t.test('patterns from outside run on RE2: right answers, linear time, unsupporte
   t.equal(two.validate!({ a: 'b', b: 'a' }), false);
   t.same(quickValidate({ type: 'object', properties: { x: { type: 'string', pattern: '^(a+)+$' } } }, { x: evil }), ['/x: must match pattern "^(a+)+$"']);
   t.same(unappliedPatterns({ properties: { a: { pattern: '(a)\\1' }, b: { pattern: '^ok$' } }, patternProperties: { '^(?!x)': {} } }).sort(), ['(a)\\1', '^(?!x)'].sort());
+});
+
+t.test('numbers are written as en-US writes them, without ICU', async (t) => {
+  for (const n of [0, 7, 999, 1000, 12345, 1234567, -1234, -999, 123456789012, 1e20, 1e21, 2.5, 0.1]) {
+    t.equal(formatNumber(n), Number.isInteger(n) ? n.toLocaleString('en-US') : String(n), String(n));
+  }
+});
+
+t.test("ASCII words are ICU's word-like segments, without the segmenter", async (t) => {
+  const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+  const icu = (text: string) => [...segmenter.segment(text)].filter((s) => s.isWordLike).map((s) => s.segment);
+  // Random strings over the characters the word rules treat apart, from a fixed seed.
+  const alphabet = "aZ09_ .,;:'\"-/()!?\n\t@#$%&*+=<>[]{}|\\`~^";
+  let seed = 12345;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const texts = ['get_note returns a note by id.', "Don't use e.g. U.S.A or 1,000.50; a:b __ _ 3'4 x.y.z", ''];
+  for (let i = 0; i < 20_000; i++) texts.push(Array.from({ length: 1 + Math.floor(next() * 24) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(''));
+  const differ = texts.filter((text) => JSON.stringify(words(text)) !== JSON.stringify(icu(text)));
+  t.same(differ.slice(0, 5), [], `${differ.length} of ${texts.length} texts split otherwise`);
+  t.same(words('one two three four', 2), ['one', 'two'], 'at most as many as asked');
+  t.same(words('日本語のテキスト'), icu('日本語のテキスト'), 'other text goes to the segmenter');
 });

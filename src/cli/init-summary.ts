@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { InitOutcome } from '../library/init-server.js';
+import { formatNumber } from '../util/text.js';
 
 /** The summary init prints: what it wrote, the token figures, and the next three steps. */
 export function initSummary(outcome: InitOutcome, options: { out: string }, runCommand: string): string {
@@ -29,7 +30,7 @@ export function initSummary(outcome: InitOutcome, options: { out: string }, runC
   for (const t of plan.tokens.perTool) lines.push(`  ${t.tool.padEnd(width)}  ${String(t.before).padStart(6)} → ${String(t.after).padStart(5)}   ${share(found.get(t.tool))}`.trimEnd());
   lines.push(`  ${'all'.padEnd(width)}  ${String(before).padStart(6)} → ${String(after).padStart(5)}   ${share(plan.selection)}`.trimEnd());
   lines.push('  (each minimal entry keeps the title and annotations: clients choose and ask for approval by them)');
-  lines.push(`Saving: ${after.toLocaleString('en-US')} tokens in every prompt against ${full.toLocaleString('en-US')} for the full descriptions written, ${Math.round(saving * 100)} % (as pd-token-savings counts it behind serve).`);
+  lines.push(`Saving: ${formatNumber(after)} tokens in every prompt against ${formatNumber(full)} for the full descriptions written, ${Math.round(saving * 100)} % (as pd-token-savings counts it behind serve).`);
   lines.push(
     '',
     'Next:',

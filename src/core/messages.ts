@@ -1,4 +1,4 @@
-import { asText, clip, listing } from '../util/text.js';
+import { asText, clip, formatNumber, listing } from '../util/text.js';
 
 /**
  * Findings are data: a code and its args. Their text comes from a template, rendered here and
@@ -45,9 +45,6 @@ export function formatArg(value: unknown): string {
   return clip(asText(value), MAX_ARG_CHARS);
 }
 
-function formatNumber(n: number): string {
-  return Number.isInteger(n) ? n.toLocaleString('en-US') : String(n);
-}
 
 export function templateOf(spec: MessageSpec): string {
   return typeof spec === 'string' ? spec : spec.message;

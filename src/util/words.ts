@@ -6,9 +6,26 @@
 let WORDS: Intl.Segmenter | undefined;
 let SENTENCES: Intl.Segmenter | undefined;
 
+/**
+ * ICU's word breaks (UAX #29, root locale) for ASCII text, as one pattern: letters, digits and `_`
+ * run together, joined across `'`, `.`, `:` between letters and `,`, `.`, `;`, `'` between digits.
+ * A lone `_` is not word-like. ~20 times faster than the segmenter, with the same words (a test
+ * compares the two on random and real text); other text goes to the segmenter.
+ */
+const ASCII_WORD = /[A-Za-z0-9_]+(?:(?:(?<=[A-Za-z])[:.'](?=[A-Za-z])|(?<=[0-9])[,.;'](?=[0-9]))[A-Za-z0-9_]+)*/g;
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** The words of a text (punctuation and spaces left out), as written. */
 export function words(text: string, atMost = Infinity): string[] {
   const out: string[] = [];
+  if (ASCII.test(text)) {
+    for (const [word] of text.matchAll(ASCII_WORD)) {
+      if (word === '_') continue;
+      out.push(word);
+      if (out.length >= atMost) break;
+    }
+    return out;
+  }
   for (const s of (WORDS ??= new Intl.Segmenter(undefined, { granularity: 'word' })).segment(text)) {
     if (!s.isWordLike) continue;
     out.push(s.segment);
