@@ -63,11 +63,18 @@ export async function checkTarget(
      */
     prior?: Promise<LeftBehind | undefined>;
     /**
-     * Told once the calls made before anything is fetched anywhere are done (or none are made):
-     * another era's run may start then without spoiling them. A run of a large server tells it only
-     * when quiet, so that two eras' listings are never held at once.
+     * Told when another era's run may start beside this one: once this one knows what the server
+     * lists. A run of a large server tells it only when quiet, so that two eras' listings are never
+     * held at once.
      */
+    onOverlap?: () => void;
+    /** Told once this run's calls before anything is fetched anywhere are done (or none are made). */
     onFirstCallsDone?: () => void;
+    /**
+     * Awaited before this run reads anything (its descriptions phase): the other eras' runs that
+     * are making their calls before any fetch have made them, so that no read comes before them.
+     */
+    readsMayStart?: () => Promise<unknown>;
     /**
      * Told what this run leaves behind (its checks' sessions, judged) as soon as it is quiet: the
      * checks and the exploration are done but for the idle session's wait, which a later era's run
@@ -108,7 +115,8 @@ export async function checkTarget(
       // The other era's sessions, once its run is quiet (judging waits for them, never the traffic).
       let prior: LeftBehind | undefined;
       const priorKnown = (extra.prior ?? Promise.resolve(undefined)).then((p) => void (prior = p));
-      const overlaps = discovery.tools.length <= OVERLAP_MAX_TOOLS;
+      if (discovery.tools.length <= OVERLAP_MAX_TOOLS) extra.onOverlap?.();
+      let readsAllowed = false;
       const runs = new CheckRuns(run, checks, extra.hooks, deadline);
       const deps: ExploreDeps = {
         target, marks: run.marks,
@@ -130,7 +138,7 @@ export async function checkTarget(
       const judgement = Promise.all([checksOver, explorationBusy, priorKnown]).then(() => {
         const judged = judgeChecks(run, deps);
         extra.onLeftBehind?.(judged.leftBehind);
-        extra.onFirstCallsDone?.();
+        extra.onOverlap?.();
         return judged;
       });
       // Awaited by the judgement phase; a run cut before it must not leave it unhandled.
@@ -163,7 +171,11 @@ export async function checkTarget(
       const start = (id: PhaseId) => started.get(id) ?? started.set(id, work[id]()).get(id)!;
       const late = () => deadline !== undefined && performance.now() >= deadline.at;
       for (const phase of phases) {
-        if (overlaps && phase.id !== 'probe' && phase.id !== 'unfetched-read-only') extra.onFirstCallsDone?.();
+        if (!readsAllowed && phase.id !== 'probe' && phase.id !== 'unfetched-read-only') {
+          readsAllowed = true;
+          extra.onFirstCallsDone?.();
+          await extra.readsMayStart?.();
+        }
         if (late() && phase.onlySends) continue;
         for (const partner of phases.filter((p) => p.alongside === phase.id)) void start(partner.id).catch(() => {});
         try {
@@ -210,10 +222,10 @@ export async function checkTarget(
 /**
  * A live run in every protocol era asked for (and spoken): the eras are found out first, then each
  * is checked on its own, within the run's one time limit; one report. An era starts once the one
- * before it has made its calls before any fetch (a read of the next era's must not come before
- * them), so the two runs overlap: a server that mostly waits is checked in both eras in about the
- * time of one. Each era's judgement sees the earlier era's sessions as they were (their reads'
- * times), and the first era's idle session waits through the later eras.
+ * before it knows what the server lists, so the runs overlap: a server that mostly waits is
+ * checked in both eras in about the time of one. No run reads before the calls of every run that
+ * is making its calls before any fetch. Each era's judgement sees the earlier era's sessions as
+ * they were (their reads' times), and the first era's idle session waits through the later eras.
  */
 export async function checkEras(
   inEra: (era: Era) => Target,
@@ -228,7 +240,7 @@ export async function checkEras(
   const targets: Target[] = [];
   const outcomes = probeEras((era) => targets[targets.push(inEra(era)) - 1]!, choice, patience);
   // An era that answered its probe starts its sessions now (its server is installed and starts):
-  // they are warm when its run starts, which is not until the era before has made its first calls.
+  // they are warm when its run starts, which is not until the era before knows what is listed.
   for (const outcome of outcomes) void outcome.then((p) => p.session && p.target.reserve(firstOpens(p.target, extra.checks, options)), () => {});
   const probes: EraProbe[] = [];
   const running: Array<Promise<{ era: Era; report: CheckReport }>> = [];
@@ -239,6 +251,9 @@ export async function checkEras(
   const { opened: laterEras, open: laterErasDone } = latch();
   // A tool that gave no answer in one era is not waited for in the next; a call that ran is not made again.
   const memory = new CallMemory();
+  // The calls before any fetch of every era's run started so far: no run reads before they are made.
+  const firstCalls: Array<Promise<unknown>> = [];
+  const readsMayStart = () => Promise.all(firstCalls);
   try {
     for (const [i, outcome] of outcomes.entries()) {
       // Once an era is checked, the run's deadline ends the wait for the others (said, not thrown).
@@ -260,6 +275,7 @@ export async function checkEras(
       const left = new Promise<LeftBehind | undefined>((resolve) => (tellLeft = resolve));
       const { opened: quieted, open: quiet } = latch();
       const { opened: firstCallsDone, open: firstCallsMade } = latch();
+      const { opened: overlapAllowed, open: allowOverlap } = latch();
       const report = checkTarget(probe.target, eraOptions, {
         ...extra, memory, probe: probe.session, since: t0, ...(prior ? { prior } : {}), ...(running.length ? {} : { idleUntil: laterEras }),
         onLeftBehind: (l) => {
@@ -267,7 +283,10 @@ export async function checkEras(
           quiet();
         },
         onFirstCallsDone: firstCallsMade,
+        onOverlap: allowOverlap,
+        readsMayStart,
       });
+      firstCalls.push(Promise.race([firstCallsDone, report]).catch(() => {}));
       // A run that ends without being quiet (cut, or its server lost) leaves nothing behind.
       void report.then(() => tellLeft(undefined), () => tellLeft(undefined));
       const checked = report.then((r) => ({ era: probe.era, report: r }));
@@ -275,7 +294,7 @@ export async function checkEras(
       checked.catch(() => {});
       running.push(checked);
       quiets.push(Promise.race([quieted, report]).catch(() => {}));
-      await Promise.race([firstCallsDone, report]).catch(() => {});
+      await Promise.race([overlapAllowed, report]).catch(() => {});
       prior = left;
     }
     // The idle session waits for the later eras' traffic, not for their shrinking (replays of their own).
