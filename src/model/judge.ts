@@ -196,8 +196,9 @@ function seenRefusal(step: Step, live: Map<McpSession, Live>, ended: ReadonlyArr
   const tool = (step.op as { tool: string }).tool;
   // Of several, the first by name: the same one in every run, whatever the timing.
   const holder = [...live].filter(([s, l]) => s !== step.session && l.model.grants.has(tool)).sort(([a], [b]) => byLabel(a, b))[0];
-  // The other era's sessions count by their real times too: its run may overlap this one.
-  const endedHolder = ended.filter((e) => e.session !== step.session && e.grants.has(tool) && (!prior.has(e.session) || heldAt(e.grants.get(tool), step)) && (e.session.endedAt ?? Infinity) <= step.session.startedAt).sort((a, b) => byLabel(a.session, b.session))[0];
+  // Only this run's own sessions prove isolation: the other era's run overlaps this one, so which
+  // of its sessions had ended by then is a matter of timing, and a proof must be the same with the same seed.
+  const endedHolder = ended.filter((e) => e.session !== step.session && e.grants.has(tool) && !prior.has(e.session) && (e.session.endedAt ?? Infinity) <= step.session.startedAt).sort((a, b) => byLabel(a.session, b.session))[0];
   return {
     session: step.session, tool, ex: step.ex,
     ...(holder ? { heldBy: { session: holder[0], fetch: holder[1].fetchOf.get(tool) } } : {}),

@@ -76,6 +76,17 @@ export class CallMemory {
   readonly ranWith = new Map<string, Set<string>>();
   /** Each tool's arguments its own argument check refused: sent again, they do nothing. */
   readonly refusedWith = new Map<string, Set<string>>();
+
+  /**
+   * For a run that overlaps this one: only what keeps calls harmless is shared (arguments seen to
+   * run are not sent again). What saves waiting would depend on which run got there first, and the
+   * same seed must give the same report.
+   */
+  sharingHarmOnly(): CallMemory {
+    const memory = new CallMemory();
+    (memory as { ranWith: Map<string, Set<string>> }).ranWith = this.ranWith;
+    return memory;
+  }
 }
 
 /**

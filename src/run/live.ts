@@ -247,6 +247,8 @@ export async function checkEras(
   /** When each era's run is quiet: its checks and its exploration's traffic are done (its shrinking and judgement may go on). */
   const quiets: Array<Promise<unknown>> = [];
   let prior: Promise<LeftBehind | undefined> | undefined;
+  /** Whether the era before was quiet when the next one started (a large server's runs do not overlap). */
+  let priorQuiet = false;
   // The first era's idle session waits through the later eras' runs: opened once they are done.
   const { opened: laterEras, open: laterErasDone } = latch();
   // A tool that gave no answer in one era is not waited for in the next; a call that ran is not made again.
@@ -271,16 +273,20 @@ export async function checkEras(
       // One idle session per run, in the first era checked: a grant that lapses with idleness is the
       // grant store's doing, which the eras share, and the later eras are checked while it waits.
       const eraOptions = running.length ? { ...options, idleSession: false } : options;
+      let wasQuiet = false;
       let tellLeft!: (left: LeftBehind | undefined) => void;
       const left = new Promise<LeftBehind | undefined>((resolve) => (tellLeft = resolve));
       const { opened: quieted, open: quiet } = latch();
       const { opened: firstCallsDone, open: firstCallsMade } = latch();
       const { opened: overlapAllowed, open: allowOverlap } = latch();
+      // A run beside the one before shares only what keeps calls harmless; one after it, all it learnt.
+      const eraMemory = running.length && !priorQuiet ? memory.sharingHarmOnly() : memory;
       const report = checkTarget(probe.target, eraOptions, {
-        ...extra, memory, probe: probe.session, since: t0, ...(prior ? { prior } : {}), ...(running.length ? {} : { idleUntil: laterEras }),
+        ...extra, memory: eraMemory, probe: probe.session, since: t0, ...(prior ? { prior } : {}), ...(running.length ? {} : { idleUntil: laterEras }),
         onLeftBehind: (l) => {
           tellLeft(l);
           quiet();
+          wasQuiet = true;
         },
         onFirstCallsDone: firstCallsMade,
         onOverlap: allowOverlap,
@@ -295,6 +301,7 @@ export async function checkEras(
       running.push(checked);
       quiets.push(Promise.race([quieted, report]).catch(() => {}));
       await Promise.race([overlapAllowed, report]).catch(() => {});
+      priorQuiet = wasQuiet;
       prior = left;
     }
     // The idle session waits for the later eras' traffic, not for their shrinking (replays of their own).
