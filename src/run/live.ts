@@ -63,9 +63,10 @@ export async function checkTarget(
      */
     prior?: Promise<LeftBehind | undefined>;
     /**
-     * Told when another era's run may start beside this one: once this one knows what the server
-     * lists. A run of a large server tells it only when quiet, so that two eras' listings are never
-     * held at once.
+     * Told when another era's run may start beside this one: once this one has made its calls
+     * before any fetch (started earlier, the two runs' exploration and shrinking overlapped more,
+     * and the shrinking of grants that expire with time failed under load in CI). A run of a large
+     * server tells it only when quiet, so that two eras' listings are never held at once.
      */
     onOverlap?: () => void;
     /** Told once this run's calls before anything is fetched anywhere are done (or none are made). */
@@ -115,7 +116,7 @@ export async function checkTarget(
       // The other era's sessions, once its run is quiet (judging waits for them, never the traffic).
       let prior: LeftBehind | undefined;
       const priorKnown = (extra.prior ?? Promise.resolve(undefined)).then((p) => void (prior = p));
-      if (discovery.tools.length <= OVERLAP_MAX_TOOLS) extra.onOverlap?.();
+      const overlaps = discovery.tools.length <= OVERLAP_MAX_TOOLS;
       let readsAllowed = false;
       const runs = new CheckRuns(run, checks, extra.hooks, deadline);
       const deps: ExploreDeps = {
@@ -174,6 +175,7 @@ export async function checkTarget(
         if (!readsAllowed && phase.id !== 'probe' && phase.id !== 'unfetched-read-only') {
           readsAllowed = true;
           extra.onFirstCallsDone?.();
+          if (overlaps) extra.onOverlap?.();
           await extra.readsMayStart?.();
         }
         if (late() && phase.onlySends) continue;
@@ -222,7 +224,7 @@ export async function checkTarget(
 /**
  * A live run in every protocol era asked for (and spoken): the eras are found out first, then each
  * is checked on its own, within the run's one time limit; one report. An era starts once the one
- * before it knows what the server lists, so the runs overlap: a server that mostly waits is
+ * before it has made its calls before any fetch, so the runs overlap: a server that mostly waits is
  * checked in both eras in about the time of one. No run reads before the calls of every run that
  * is making its calls before any fetch. Each era's judgement sees the earlier era's sessions as
  * they were (their reads' times), and the first era's idle session waits through the later eras.
@@ -240,7 +242,7 @@ export async function checkEras(
   const targets: Target[] = [];
   const outcomes = probeEras((era) => targets[targets.push(inEra(era)) - 1]!, choice, patience);
   // An era that answered its probe starts its sessions now (its server is installed and starts):
-  // they are warm when its run starts, which is not until the era before knows what is listed.
+  // they are warm when its run starts, which is not until the era before has made its first calls.
   for (const outcome of outcomes) void outcome.then((p) => p.session && p.target.reserve(firstOpens(p.target, extra.checks, options)), () => {});
   const probes: EraProbe[] = [];
   const running: Array<Promise<{ era: Era; report: CheckReport }>> = [];
