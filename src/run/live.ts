@@ -69,13 +69,6 @@ export async function checkTarget(
      * server tells it only when quiet, so that two eras' listings are never held at once.
      */
     onOverlap?: () => void;
-    /** Told once this run's calls before anything is fetched anywhere are done (or none are made). */
-    onFirstCallsDone?: () => void;
-    /**
-     * Awaited before this run reads anything (its descriptions phase): the other eras' runs that
-     * are making their calls before any fetch have made them, so that no read comes before them.
-     */
-    readsMayStart?: () => Promise<unknown>;
     /**
      * Told what this run leaves behind (its checks' sessions, judged) as soon as it is quiet: the
      * checks and the exploration are done but for the idle session's wait, which a later era's run
@@ -117,7 +110,7 @@ export async function checkTarget(
       let prior: LeftBehind | undefined;
       const priorKnown = (extra.prior ?? Promise.resolve(undefined)).then((p) => void (prior = p));
       const overlaps = discovery.tools.length <= OVERLAP_MAX_TOOLS;
-      let readsAllowed = false;
+      let overlapSaid = false;
       const runs = new CheckRuns(run, checks, extra.hooks, deadline);
       const deps: ExploreDeps = {
         target, marks: run.marks,
@@ -172,11 +165,9 @@ export async function checkTarget(
       const start = (id: PhaseId) => started.get(id) ?? started.set(id, work[id]()).get(id)!;
       const late = () => deadline !== undefined && performance.now() >= deadline.at;
       for (const phase of phases) {
-        if (!readsAllowed && phase.id !== 'probe' && phase.id !== 'unfetched-read-only') {
-          readsAllowed = true;
-          extra.onFirstCallsDone?.();
-          if (overlaps) extra.onOverlap?.();
-          await extra.readsMayStart?.();
+        if (overlaps && !overlapSaid && phase.id !== 'probe' && phase.id !== 'unfetched-read-only') {
+          overlapSaid = true;
+          extra.onOverlap?.();
         }
         if (late() && phase.onlySends) continue;
         for (const partner of phases.filter((p) => p.alongside === phase.id)) void start(partner.id).catch(() => {});
@@ -225,8 +216,7 @@ export async function checkTarget(
  * A live run in every protocol era asked for (and spoken): the eras are found out first, then each
  * is checked on its own, within the run's one time limit; one report. An era starts once the one
  * before it has made its calls before any fetch, so the runs overlap: a server that mostly waits is
- * checked in both eras in about the time of one. No run reads before the calls of every run that
- * is making its calls before any fetch. Each era's judgement sees the earlier era's sessions as
+ * checked in both eras in about the time of one. Each era's judgement sees the earlier era's sessions as
  * they were (their reads' times), and the first era's idle session waits through the later eras.
  */
 export async function checkEras(
@@ -255,9 +245,6 @@ export async function checkEras(
   const { opened: laterEras, open: laterErasDone } = latch();
   // A tool that gave no answer in one era is not waited for in the next; a call that ran is not made again.
   const memory = new CallMemory();
-  // The calls before any fetch of every era's run started so far: no run reads before they are made.
-  const firstCalls: Array<Promise<unknown>> = [];
-  const readsMayStart = () => Promise.all(firstCalls);
   try {
     for (const [i, outcome] of outcomes.entries()) {
       // Once an era is checked, the run's deadline ends the wait for the others (said, not thrown).
@@ -279,7 +266,6 @@ export async function checkEras(
       let tellLeft!: (left: LeftBehind | undefined) => void;
       const left = new Promise<LeftBehind | undefined>((resolve) => (tellLeft = resolve));
       const { opened: quieted, open: quiet } = latch();
-      const { opened: firstCallsDone, open: firstCallsMade } = latch();
       const { opened: overlapAllowed, open: allowOverlap } = latch();
       // A run beside the one before shares only what keeps calls harmless; one after it, all it learnt.
       const eraMemory = running.length && !priorQuiet ? memory.sharingHarmOnly() : memory;
@@ -290,11 +276,8 @@ export async function checkEras(
           quiet();
           wasQuiet = true;
         },
-        onFirstCallsDone: firstCallsMade,
         onOverlap: allowOverlap,
-        readsMayStart,
       });
-      firstCalls.push(Promise.race([firstCallsDone, report]).catch(() => {}));
       // A run that ends without being quiet (cut, or its server lost) leaves nothing behind.
       void report.then(() => tellLeft(undefined), () => tellLeft(undefined));
       const checked = report.then((r) => ({ era: probe.era, report: r }));
