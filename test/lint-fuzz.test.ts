@@ -6,7 +6,7 @@ import type { CheckReport } from '../src/generated/report.js';
 import { lintPaths } from '../src/lint/lint.js';
 import { schemaProblems, SCHEMA_MESSAGES } from '../src/rules/schema-problems.js';
 import { LINT_CHECKS } from '../checks/index.js';
-import { shippedValidator, type ShippedSchema } from '../src/util/shipped-schemas.js';
+import { compiledValidator, type ShippedSchema } from '../src/util/shipped-schemas.js';
 import { reportSchemaErrors, ROOT, tempDir } from './helpers.js';
 
 /** Repeatable: a failure prints its seed and path, and the same seed replays it. */
@@ -105,7 +105,7 @@ const SCHEMAS: ShippedSchema[] = ['tool-description', 'tool-card', 'dashdash-ser
 
 t.test('every shipped schema takes any value; its errors always read as located messages', async () => {
   for (const schema of SCHEMAS) {
-    const validate = shippedValidator(schema);
+    const validate = compiledValidator(schema);
     fc.assert(fc.property(fc.oneof(json, toolDescription, toolCard, dashdash), (value) => {
       if (validate(value)) return;
       const problems = schemaProblems(schema, value);

@@ -4,10 +4,27 @@
 // unbundled. Packages with data files or dynamic requires of their own stay external.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * The validators compiled at build time stay files of their own, read when first needed
+ * (src/util/shipped-schemas.ts): from dist/cli their folder is ../src/generated/validators.
+ */
+const validatorFiles = {
+  name: 'validator-files',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/]src[\\/]util[\\/]shipped-schemas\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const from = '(`../generated/validators/';
+      if (!text.includes(from)) throw new Error(`${args.path} no longer loads ${from}…: update src/build/bundle-cli.mjs`);
+      return { contents: text.replace(from, '(`../src/generated/validators/'), loader: 'js' };
+    });
+  },
+};
 // Chunk names carry content hashes: stale ones from an earlier build would ship in the package.
 rmSync(join(root, 'dist', 'cli'), { recursive: true, force: true });
 await build({
@@ -25,6 +42,7 @@ await build({
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',
+  plugins: [validatorFiles],
   // CommonJS dependencies call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 });

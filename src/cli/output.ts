@@ -1,6 +1,5 @@
 // Everything the CLI writes: the report (stdout or --output, plus --report files), one-line
 // messages on stderr, the progress line. All of it masked by the run's redactor.
-import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FORMAT_NAMES } from '../../reports/formats.js';
@@ -50,7 +49,7 @@ export class CliOutput {
     const toFile = Boolean(flags.output);
     const color = flags.color && !toFile && process.stdout.isTTY === true && !process.env.NO_COLOR;
     // In a GitHub Actions log, a report on stdout is fenced off from the runner's command parser.
-    const commandsOff = !toFile && process.env.GITHUB_ACTIONS === 'true' ? randomUUID() : undefined;
+    const commandsOff = !toFile && process.env.GITHUB_ACTIONS === 'true' ? crypto.randomUUID() : undefined;
     const text = REPORTERS[flags.format]!(report, { color, commandsOff, verbose: flags.verbose });
     if (!toFile) {
       process.stdout.write(text);

@@ -2,7 +2,7 @@ import type { ErrorObject } from 'ajv';
 import type { RuleProblem } from '../core/findings.js';
 import { fieldName, joinPointer, valueAt } from '../util/json-pointer.js';
 import { renderTemplate, templateOf, type Messages } from '../core/messages.js';
-import { shippedValidator, type ShippedSchema } from '../util/shipped-schemas.js';
+import { compiledValidator, type ShippedSchema } from '../util/shipped-schemas.js';
 import { asText, clip } from '../util/text.js';
 
 /**
@@ -62,7 +62,7 @@ function article(type: string): string {
  * problems stay relative to the value.
  */
 export function schemaProblems(schema: ShippedSchema, value: unknown, options: { base?: string; aliases?: FieldAliases } = {}): RuleProblem[] {
-  const validate = shippedValidator(schema);
+  const validate = compiledValidator(schema);
   if (validate(value)) return [];
   return fromAjv(validate.errors ?? [], value, schema, options);
 }

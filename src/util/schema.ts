@@ -4,8 +4,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { Validator as CfValidator, format as cfFormats } from '@cfworker/json-schema';
 import { ajvRegExpEngine, isUnsupportedPattern, safeRegExp } from './safe-regexp.js';
 import { asText } from './text.js';
-import { meta2020 } from '../generated/validators-meta2020.js';
-import { meta07 } from '../generated/validators-meta07.js';
+import { compiledValidator } from './shipped-schemas.js';
 
 /**
  * ajv is loaded the first time a schema must really be compiled (a live outputSchema, a pattern
@@ -97,7 +96,7 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
 export function schemaProblem(schema: unknown): { dialect: SchemaDialect; problem?: string } {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return compileSchema(schema);
   const dialect = dialectOf(schema as Record<string, unknown>);
-  const validate = (dialect === 'draft-07' ? meta07 : meta2020) as unknown as ValidateFunction;
+  const validate = compiledValidator(`meta-${dialect}`);
   const copy = { ...(schema as Record<string, unknown>) };
   delete copy.$schema;
   if (validate(copy)) return { dialect };

@@ -1,6 +1,5 @@
 // `--server-config`: every server of a config file, one table and a report each; the exit code is
 // the worst of them.
-import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { EXIT, exitCodeFor } from '../../core/exit-codes.js';
 import { InputError } from '../../core/input-error.js';
@@ -34,7 +33,7 @@ export async function runFleet(words: string[], flags: CheckFlags, out: CliOutpu
   const fleet = await checkFleet(config, common, flags.jobs, CLI_SPELLING);
   const color = flags.color && !flags.output && process.stdout.isTTY === true && !process.env.NO_COLOR;
   // On stdout in a GitHub Actions log, the report is fenced off from the runner's command parser.
-  const commandsOff = !flags.output && process.env.GITHUB_ACTIONS === 'true' ? randomUUID() : undefined;
+  const commandsOff = !flags.output && process.env.GITHUB_ACTIONS === 'true' ? crypto.randomUUID() : undefined;
   const text = (format: string, toStdout = false) => out.mask(render[format]!(fleet, { color: toStdout && format === 'text' && color, verbose: flags.verbose, ...(toStdout && commandsOff ? { commandsOff } : {}) }));
   for (const [format, file] of reportTargets(flags)) writeFileSync(file, text(format));
   if (flags.output) writeFileSync(flags.output, text(flags.format));
