@@ -155,15 +155,19 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
     const kept = await reproduces(moves.filter((m) => !sessionsOf([m]).includes(idle)));
     if (kept) moves = kept;
   }
+  /** A shorter candidate tried once; if it breaks the rule again, the answer: it shrunk with `more` replays. */
+  const fromCandidate = async (candidate: Move[], more: number) => {
+    replays++;
+    const kept = await reproduces(candidate);
+    if (!kept) return undefined;
+    const shrunk = await shrink(kept, reproduces, { replays: more, until });
+    return { replays: replays + shrunk.replays, reproduced: true, found: foundOf(lab, last!) };
+  };
   // Most broken rules need two steps: the diverging one and the step of its session before it.
   const pair = lastPair(moves);
   if (pair && pair.length < moves.length) {
-    replays++;
-    const kept = await reproduces(pair);
-    if (kept) {
-      const shrunk = await shrink(kept, reproduces, { replays: 2, until });
-      return { replays: replays + shrunk.replays, reproduced: true, found: foundOf(lab, last!) };
-    }
+    const found = await fromCandidate(pair, 2);
+    if (found) return found;
   }
   // Then one step at a time between the tool's fetch and its last call, in that session: most grants
   // that are lost are lost to one other request (a listing, a read, a call).
@@ -172,16 +176,18 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
     replays++;
     if (await reproduces(candidate)) return { replays, reproduced: true, found: foundOf(lab, last!) };
   }
+  // Then that session's own moves alone: most broken rules need no other session (its pauses stay).
+  const own = ownSession(moves);
+  if (own && own.length < moves.length && own.length !== pair?.length) {
+    const found = await fromCandidate(own, own.length);
+    if (found) return found;
+  }
   // Then its skeleton: the first step of that session about the tool, the time and the other sessions' steps after it, the last step;
   // for a rule about no one tool (the listing), the session's fetches and the last step.
   const bones = brk.tool === undefined ? fetchesThenLast(moves) : skeleton(moves, brk.tool);
   if (bones && bones.length < moves.length && bones.length !== pair?.length) {
-    replays++;
-    const kept = await reproduces(bones);
-    if (kept) {
-      const shrunk = await shrink(kept, reproduces, { replays: bones.length, until });
-      return { replays: replays + shrunk.replays, reproduced: true, found: foundOf(lab, last!) };
-    }
+    const found = await fromCandidate(bones, bones.length);
+    if (found) return found;
   }
   const tried = block.length > 0 && block.length < moves.length;
   const alone = tried ? await reproduces(block) : undefined;
@@ -278,6 +284,17 @@ function fetchOfCall(moves: readonly Move[], tool: string): Move[] | undefined {
     if (found) return [found, last];
   }
   return undefined;
+}
+
+/** The moves of the last move's session alone (its part of a `together`, still together). */
+function ownSession(moves: readonly Move[]): Move[] | undefined {
+  const last = moves[moves.length - 1];
+  if (!last || last.kind === 'together') return undefined;
+  return moves.flatMap((m): Move[] => {
+    if (m.kind !== 'together') return m.session === last.session ? [m] : [];
+    const own = m.moves.filter((x) => x.kind !== 'together' && x.session === last.session);
+    return own.length > 1 ? [{ kind: 'together', moves: own }] : own;
+  });
 }
 
 /** The last move and the move of the same session before it (a pause between them kept). */

@@ -47,9 +47,9 @@ export function nearName(tool: string, kind: NearKind, tools: readonly string[])
 }
 
 /** The situations the generator makes, each a few moves; every one comes at least once (in an order the seed picks). */
-const TEMPLATES = ['idle', 'reads-together', 'near-fetch', 'near-call', 'grant-kept', 'twice-unfetched', 'other-fetched', 'batch', 'in-flight', 'other-session', 'ended', 'listing', 'missing-then-call', 'refused-read'] as const;
+const TEMPLATES = ['idle', 'paused', 'reads-together', 'near-fetch', 'near-call', 'grant-kept', 'twice-unfetched', 'other-fetched', 'batch', 'in-flight', 'other-session', 'ended', 'listing', 'missing-then-call', 'refused-read'] as const;
 /** Situations made first, from a generator of their own: the seed's other situations come out as they did before them. */
-const OWN_GENERATOR: ReadonlySet<Template> = new Set(['idle', 'reads-together', 'near-call']);
+const OWN_GENERATOR: ReadonlySet<Template> = new Set(['idle', 'paused', 'reads-together', 'near-call']);
 /** The situations that fill the budget once each came: a near-name call comes once per kind, first. */
 const FILLERS = TEMPLATES.filter((t) => !OWN_GENERATOR.has(t));
 type Template = (typeof TEMPLATES)[number];
@@ -82,8 +82,14 @@ interface Sim {
   balanced: boolean;
 }
 
-/** How much more than the lightest session a session may carry in the random part (a call counts 3, other requests 1). */
+/** How much more than the lightest session a session may carry in the random part (in loadOf's units). */
 const SLACK = 4;
+
+/** What a move weighs on its session: a call 3, another request 1, a pause about as much as the requests that fit in it. */
+function loadOf(m: Move): number {
+  if (m.kind === 'pause') return Math.ceil(m.ms / 25);
+  return m.kind === 'call' ? 3 : 1;
+}
 
 /**
  * A sequence of about `budget` requests, from the seed: each template once first (near names of
@@ -94,7 +100,7 @@ export function generate(input: GeneratorInput, rng: Random, budget: number): Ge
   const blocks: number[] = [];
   const sim: Sim = { live: new Map(), opened: 0, busy: new Set(), load: new Map(), balanced: false };
   const carry = (m: Move) => {
-    for (const n of sessionsOf([m])) sim.load.set(n, (sim.load.get(n) ?? 0) + (m.kind === 'call' ? 3 : 1));
+    for (const n of sessionsOf([m])) sim.load.set(n, (sim.load.get(n) ?? 0) + loadOf(m));
   };
   if (!input.tools.length || budget <= 0) return { moves, blocks };
   // First the situations no check's own requests make (in an order the seed picks), then the rest.
@@ -115,6 +121,9 @@ export function generate(input: GeneratorInput, rng: Random, budget: number): Ge
   if (input.readOnly.length) queue.unshift(...NEAR_CALL_KINDS.map((near) => ({ template: 'near-call' as const, near })));
   // Two reads of one session in flight together, each granting its own tool.
   if (input.callable.length > 1) queue.unshift({ template: 'reads-together' });
+  // A grant kept over the longest pause, first of the live sessions' situations: the pause passes
+  // while the others are played (after them, it made the exploration ~0.2 s longer).
+  queue.unshift({ template: 'paused' });
   // The idle session first of all: its idleness then passes while everything else is done. It is
   // one session more than the limits (explorationSessions counts it).
   if (input.idleMs !== undefined) {
@@ -148,7 +157,7 @@ export function generate(input: GeneratorInput, rng: Random, budget: number): Ge
       moves.push(m);
       carry(m);
       blocks.push(block);
-      cost += m.kind === 'together' ? m.moves.length : 1;
+      cost += m.kind === 'together' ? m.moves.length : m.kind === 'pause' ? 0 : 1;
     }
     sim.busy.clear();
     tails.push(...later.map((m) => [m, guard] as const));
@@ -250,22 +259,34 @@ function make(template: Template, variant: { near: NearKind; between: Between; b
       if (near === 'spaces') grant(s, [name]);
       return tool ? [{ kind: 'fetch', session: s, names: [name] }, { kind: 'call', session: s, tool }] : [{ kind: 'fetch', session: s, names: [name] }];
     }
+    case 'paused': {
+      // A grant outlasts time while its session lives (§5.1): fetched, then the longest pause, then
+      // called. The pause and the call wait for the next situation; other sessions work meanwhile.
+      if (!tool) return undefined;
+      const s = lacking(tool, input, rng, sim, undefined, prelude);
+      if (s === undefined) return undefined;
+      grant(s, [tool]);
+      const call: Move = { kind: 'call', session: s, tool };
+      later.push({ kind: 'pause', session: s, ms: input.maxPauseMs }, call);
+      return [{ kind: 'fetch', session: s, names: [tool] }];
+    }
     case 'grant-kept': {
       // A grant outlasts whatever the session does next: other requests, other names, another
-      // session's fetch, time. All of them in turn (the seed picks the order), then the tool is
-      // called again: shrinking finds the one that took the grant away.
+      // session's fetch (time: 'paused'). All of them in turn (the seed picks the order), then the
+      // tool is called again: shrinking finds the one that took the grant away.
       if (!tool) return undefined;
       const s = lacking(tool, input, rng, sim, undefined, prelude);
       if (s === undefined) return undefined;
       grant(s, [tool]);
       const other = rng.pick(input.tools.filter((t) => t !== tool).concat(tool));
-      const elsewhere = [...sim.live.keys()].find((n) => n !== s);
+      // The least loaded other session: one in a long pause would hold the situation up.
+      const elsewhere = [...sim.live.keys()].filter((n) => n !== s).sort((a, b) => (sim.load.get(a) ?? 0) - (sim.load.get(b) ?? 0))[0];
       const choices: Record<Between, Move | undefined> = {
         missing: { kind: 'missing', session: s, empty: rng.chance(0.5) },
         unknown: { kind: 'fetch', session: s, names: ['pd_check_no_such_tool'] },
         list: { kind: 'list', session: s },
         'call-other': { kind: 'call', session: s, tool: rng.pick(input.callable) },
-        pause: undefined,
+        pause: undefined, // time: the 'paused' situation
         'fetch-other': { kind: 'fetch', session: s, names: [other] },
         // Another session fetches: a grant of this one must not lapse for it.
         'fetch-elsewhere': elsewhere === undefined ? undefined : { kind: 'fetch', session: elsewhere, names: [other] },
@@ -279,9 +300,6 @@ function make(template: Template, variant: { near: NearKind; between: Between; b
         if (between) steps.push(between);
       }
       steps.push(call);
-      // The longest pause, and the call after it, wait for the next situation: other sessions
-      // work meanwhile (a grant that expires while the session lives shows).
-      later.push({ kind: 'pause', session: s, ms: input.maxPauseMs }, call);
       return steps;
     }
     case 'twice-unfetched': {
