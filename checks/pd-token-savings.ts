@@ -1,6 +1,6 @@
 import { defineLiveCheck } from '../src/run/check.js';
 import type { CheckResult, TokenFigures } from '../src/generated/report.js';
-import { countTokensOf, TOKEN_ENCODING, tokenCounter, tokenSaving } from '../src/util/tokens.js';
+import { countTokensOf, startTokenThread, TOKEN_ENCODING, tokenCounter, tokenSaving } from '../src/util/tokens.js';
 import { minimalEntry } from '../src/rules/minimal-description.js';
 
 /** Below this saving, progressive disclosure is not worth its extra round trip (DESIGN: warn). */
@@ -25,7 +25,8 @@ export default defineLiveCheck({
   spec: { doc: 'progressive-disclosure', section: '1.2', level: 'SHOULD', requirements: [] },
   needs: 'session',
   reads: ['descriptions'],
-  preload: tokenCounter,
+  // Over stdio the servers' processes keep every core busy: a thread of its own would only add its start (measured).
+  preload: ({ cheapSessions }) => (cheapSessions ? startTokenThread() : tokenCounter()),
   messages,
   tokenFigures,
   async run(ctx) {

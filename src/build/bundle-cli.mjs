@@ -29,7 +29,8 @@ const validatorFiles = {
 rmSync(join(root, 'dist', 'cli'), { recursive: true, force: true });
 await build({
   // The bundle keeps the name the package's bin has always had.
-  entryPoints: { cli: join(root, 'dist', 'src', 'cli', 'main.js') },
+  // The tokenizer's thread is a file of its own, beside the chunks (src/util/tokens.ts finds it there).
+  entryPoints: { cli: join(root, 'dist', 'src', 'cli', 'main.js'), 'token-worker': join(root, 'dist', 'src', 'util', 'token-worker.js') },
   outdir: join(root, 'dist', 'cli'),
   bundle: true,
   splitting: true,

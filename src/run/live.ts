@@ -95,7 +95,7 @@ export async function checkTarget(
     // checks will load (a tokenizer, schemas): both off the critical path.
     // The exploration's only once the server lists something to explore (most servers do not).
     target.reserve((extra.probe ? 0 : 1) + firstOpens(target, checks, options));
-    for (const check of checks) void check.preload?.().catch(() => {});
+    for (const check of checks) void check.preload?.({ cheapSessions: target.cheapSessions === true }).catch(() => {});
     const ticker = waitTicker(extra.hooks);
     // A server that goes away mid-run gets no verdict (DESIGN, "A pass is a proof"): the run ends
     // at once, and what it saw is not judged.
