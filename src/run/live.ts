@@ -19,7 +19,7 @@ import type { LiveOptions } from './options.js';
 import { phasesFor, type PhaseId, type PhaseSelection } from './phases.js';
 import { Run, SESSION_CRITERIA } from './run.js';
 import { CallMemory } from './call-door.js';
-import { callOthersUnfetched, callReadOnlyUnfetched, triesUnfetched } from './unfetched-calls.js';
+import { callOthersUnfetched, callReadOnlyUnfetched } from './unfetched-calls.js';
 import { verdictOf } from './verdict.js';
 import { latch } from '../util/concurrency.js';
 
@@ -69,13 +69,6 @@ export async function checkTarget(
      * server tells it only when quiet, so that two eras' listings are never held at once.
      */
     onOverlap?: () => void;
-    /** Told how many tools the probe listed (another era's run may start its probe beside this one when few). */
-    onDiscovered?: (tools: number) => void;
-    /**
-     * The phases after the probe start once this settles (the era before has made its calls before
-     * any fetch); the probe's listing and the clean session's start do not wait for it.
-     */
-    phasesAfter?: Promise<unknown>;
     /**
      * Told what this run leaves behind (its checks' sessions, judged) as soon as it is quiet: the
      * checks and the exploration are done but for the idle session's wait, which a later era's run
@@ -113,11 +106,6 @@ export async function checkTarget(
     if (discovery.descriptionsResource || discovery.descriptionsTool) target.reserve(plannedOpens(checks, options, target.cheapSessions === true, discovery.descriptionsTool !== undefined));
     try {
       const run = new Run(target, options, session, discovery, extra.memory);
-      extra.onDiscovered?.(discovery.tools.length);
-      // The clean session's start is the first wait of the calls before any fetch: it starts now,
-      // while this run waits for the era before (it is opened for them whenever a tool is tried).
-      if (phases.some((p) => p.id === 'unfetched-read-only') && triesUnfetched(run)) void run.cleanSession().catch(() => {});
-      if (extra.phasesAfter) await withinDeadline(extra.phasesAfter, deadline);
       // The other era's sessions, once its run is quiet (judging waits for them, never the traffic).
       let prior: LeftBehind | undefined;
       const priorKnown = (extra.prior ?? Promise.resolve(undefined)).then((p) => void (prior = p));
@@ -253,8 +241,6 @@ export async function checkEras(
   let prior: Promise<LeftBehind | undefined> | undefined;
   /** Whether the era before was quiet when the next one started (a large server's runs do not overlap). */
   let priorQuiet = false;
-  /** When the next era's phases may start (the era before allowed the overlap, or ended). */
-  let phasesAfter: Promise<unknown> | undefined;
   // The first era's idle session waits through the later eras' runs: opened once they are done.
   const { opened: laterEras, open: laterErasDone } = latch();
   // A tool that gave no answer in one era is not waited for in the next; a call that ran is not made again.
@@ -281,7 +267,6 @@ export async function checkEras(
       const left = new Promise<LeftBehind | undefined>((resolve) => (tellLeft = resolve));
       const { opened: quieted, open: quiet } = latch();
       const { opened: overlapAllowed, open: allowOverlap } = latch();
-      const { opened: listedFew, open: fewListed } = latch();
       // A run beside the one before shares only what keeps calls harmless; one after it, all it learnt.
       const eraMemory = running.length && !priorQuiet ? memory.sharingHarmOnly() : memory;
       const report = checkTarget(probe.target, eraOptions, {
@@ -292,8 +277,6 @@ export async function checkEras(
           wasQuiet = true;
         },
         onOverlap: allowOverlap,
-        onDiscovered: (tools) => tools <= OVERLAP_MAX_TOOLS && fewListed(),
-        ...(phasesAfter ? { phasesAfter } : {}),
       });
       // A run that ends without being quiet (cut, or its server lost) leaves nothing behind.
       void report.then(() => tellLeft(undefined), () => tellLeft(undefined));
@@ -302,10 +285,7 @@ export async function checkEras(
       checked.catch(() => {});
       running.push(checked);
       quiets.push(Promise.race([quieted, report]).catch(() => {}));
-      // The next era's run starts once this one listed few tools (its probe's listing and its clean
-      // session then get ready beside this run); its phases, once this one allows the overlap.
-      await Promise.race([listedFew, overlapAllowed, report]).catch(() => {});
-      phasesAfter = Promise.race([overlapAllowed, report]).catch(() => {});
+      await Promise.race([overlapAllowed, report]).catch(() => {});
       priorQuiet = wasQuiet;
       prior = left;
     }

@@ -17,11 +17,6 @@ function tried(run: Run): { tried: string[]; total: number } {
   return { tried: all.slice(0, UNFETCHED_SAMPLE), total: all.length };
 }
 
-/** Whether the run calls tools unfetched at all (it then opens the clean session for them). */
-export function triesUnfetched(run: Run): boolean {
-  return tried(run).tried.length > 0;
-}
-
 /**
  * The first calls of the run, before anything is fetched anywhere (DESIGN, "Calling tools"):
  * read-only tools in the clean session. A refusal here shows the server enforces descriptions at
