@@ -13,9 +13,15 @@ export function fingerprint(checkId: string, f: Pick<Finding, 'code' | 'location
   const where = [f.location?.tool, f.location?.file, f.location?.pointer].map((x) => x ?? '').join('|');
   // A finding of the 2026-07-28 era is its own; those of 2025-11-25 keep the fingerprints baselines were written with.
   const parts = era === MODERN_ERA ? [checkId, f.code, where, era] : [checkId, f.code, where];
-  // node:crypto on first use: importing it costs ~3 ms of every start, and most runs have no baseline.
-  const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
-  return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
+  return sha256().update(parts.join('\n')).digest('hex').slice(0, 16);
+}
+
+let createHash: typeof import('node:crypto').createHash | undefined;
+
+/** node:crypto on first use (once): importing it costs ~3 ms of every start, and most runs have no baseline. */
+function sha256(): import('node:crypto').Hash {
+  createHash ??= (createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto')).createHash;
+  return createHash('sha256');
 }
 
 /** The version of the baseline file format this checker reads and writes. */

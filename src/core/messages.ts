@@ -45,7 +45,6 @@ export function formatArg(value: unknown): string {
   return clip(asText(value), MAX_ARG_CHARS);
 }
 
-
 export function templateOf(spec: MessageSpec): string {
   return typeof spec === 'string' ? spec : spec.message;
 }
