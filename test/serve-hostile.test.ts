@@ -168,6 +168,31 @@ t.test('crossed clients: two clients with the same progress token each get their
   t.same(seen, { A: 3, B: 3 }, 'each client got exactly its three notifications');
 });
 
+/** The JSON-RPC messages of one POST's answer (an SSE stream or one JSON body), in the order they came. */
+async function postMessages(url: string, body: unknown, session?: string): Promise<{ session?: string; messages: Array<Record<string, unknown>> }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}) },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  const messages = (res.headers.get('content-type') ?? '').includes('text/event-stream')
+    ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>)
+    : text ? [JSON.parse(text) as Record<string, unknown>] : [];
+  return { session: res.headers.get('mcp-session-id') ?? session, messages };
+}
+
+t.test('a call\'s progress goes on its own request\'s stream, before its answer (a client that opens no standalone stream gets it all)', async (t) => {
+  const server = await listening({});
+  t.teardown(server.stop);
+  const { session } = await postMessages(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: INIT });
+  await postMessages(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+  await postMessages(server.url, { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: `${RESOURCE}?tools=progress_op` } }, session);
+  const { messages } = await postMessages(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'progress_op', arguments: { text: 'raw' }, _meta: { progressToken: 'mine' } } }, session);
+  t.same(messages.map((m) => m.method ?? `answer ${String(m.id)}`), ['notifications/progress', 'notifications/progress', 'notifications/progress', 'answer 3'], 'three progress notifications, then the answer, on the POST\'s stream');
+  t.same(messages.filter((m) => m.method).map((m) => (m.params as { progressToken?: unknown } | undefined)?.progressToken), ['mine', 'mine', 'mine'], 'under the client\'s own token');
+});
+
 t.test('past the gate: nothing unfetched, nothing malformed and no near name reaches the upstream (stdio)', async (t) => {
   const log = logFile();
   const serve = new StdioServe({ RECORD_LOG: log.path, LOOSE_NAMES: '1' });

@@ -66,14 +66,15 @@ export class Hub {
    * wants. Every message it sends is checked before anything else; what is not one is answered here.
    */
   attach(transport: Transport, options: { gated?: boolean } = {}): Client {
-    const toClient = (message: unknown) => void transport.send(message as JSONRPCMessage).catch((err: Error) => this.onError(err));
+    const toClient = (message: unknown, related?: Id) =>
+      void transport.send(message as JSONRPCMessage, related !== undefined ? { relatedRequestId: related } : undefined).catch((err: Error) => this.onError(err));
     const front = new EraFront({
       toServer: (message) => this.handle(client, message as Message),
       toClient,
       // The listing and the resource list are the same for every client; a read is the client's own.
       cacheScope: (method) => (method === 'resources/read' ? 'private' : 'public'),
     });
-    const client = this.routes.add({ send: async (message) => front.fromServer(message as JsonObject), gated: options.gated ?? true });
+    const client = this.routes.add({ send: async (message, related) => front.fromServer(message as JsonObject, related), gated: options.gated ?? true });
     transport.onmessage = (raw) => {
       const checked = checkClientMessage(raw as unknown);
       if (checked.kind === 'invalid') {
@@ -329,7 +330,7 @@ export class Hub {
     const upstreamId = `${this.next++}`;
     const meta = message.params?._meta as Record<string, unknown> | undefined;
     const token = meta?.progressToken as Id | undefined;
-    const ownToken = token === undefined ? undefined : this.routes.progressToken(client, token);
+    const ownToken = token === undefined ? undefined : this.routes.progressToken(client, token, message.id!);
     const timer = setTimeout(() => this.timedOut(upstreamId), this.timeoutMs);
     timer.unref?.();
     this.routes.forwarded(upstreamId, { client, id: message.id!, method: message.method!, rewrite, timer, ...(ownToken !== undefined ? { token: ownToken } : {}) });
@@ -371,8 +372,8 @@ export class Hub {
     }
     if (id !== undefined) return this.serverRequest(message as Message & { id: Id; method: string });
     if (method === 'notifications/tools/list_changed') this.disclosed = undefined;
-    for (const { client, message: out } of this.routes.notificationTargets(message as Message & { method: string })) {
-      void client.send(out).catch((err: Error) => this.onError(err));
+    for (const { client, message: out, related } of this.routes.notificationTargets(message as Message & { method: string })) {
+      void client.send(out, related).catch((err: Error) => this.onError(err));
     }
   }
 
@@ -391,7 +392,7 @@ export class Hub {
       void this.upstream.send(errorReply(message.id, METHOD_NOT_FOUND, `serve cannot route ${message.method}: ${routed.reason}`) as JSONRPCMessage).catch(() => {});
       return;
     }
-    void routed.client.send(routed.message).catch((err: Error) => this.onError(err));
+    void routed.client.send(routed.message, routed.related).catch((err: Error) => this.onError(err));
   }
 }
 

@@ -6,8 +6,12 @@ import type { Id, Message } from './validate.js';
 
 /** One client session: where its answers go and its grants (§5.1: per session, for its lifetime). */
 export interface Client {
-  /** To the client, through its era's front (a 2026-07-28 client gets 2026 answers). */
-  send(message: Message): Promise<void>;
+  /**
+   * To the client, through its era's front (a 2026-07-28 client gets 2026 answers). `related` is
+   * the client's request it is about: over HTTP it goes on that request's stream, in order with
+   * its answer (on the standalone stream a late progress could follow the answer, and be dropped).
+   */
+  send(message: Message, related?: Id): Promise<void>;
   grants: Set<string>;
   initialized: boolean;
   /** Whether calls of unfetched tools are refused: not for a 2026-07-28 request over HTTP, which has no session to keep a grant in. */
@@ -26,14 +30,21 @@ export interface Pending {
   token?: string;
 }
 
+/** A message of the upstream for one client, and the client's request it is about, if any. */
+export interface Target {
+  client: Client;
+  message: Message;
+  related?: Id;
+}
+
 /** Notifications that say something of the whole server, for every client: lists changed. */
 const FOR_EVERY_CLIENT = /^notifications\/(tools|resources|prompts)\/list_changed$/;
 
 export class Routes {
   private readonly clients = new Set<Client>();
   private readonly pending = new Map<string, Pending>();
-  /** serve's progress token → the client and its own token. */
-  private readonly progress = new Map<string, { client: Client; token: Id }>();
+  /** serve's progress token → the client, its own token and the id of its request that gave it. */
+  private readonly progress = new Map<string, { client: Client; token: Id; requestId: Id }>();
   /** serve's id of a request the upstream asked → the client asked and the upstream's id. */
   private readonly asked = new Map<string, { client: Client; upstreamId: Id }>();
   private readonly subscriptions = new Map<Client, Set<string>>();
@@ -84,9 +95,9 @@ export class Routes {
   }
 
   /** serve's progress token for a client's token (it goes with the request it came with: `Pending.token`). */
-  progressToken(client: Client, token: Id): string {
+  progressToken(client: Client, token: Id, requestId: Id): string {
     const own = `mcp-pd-serve:p${this.tokens++}`;
-    this.progress.set(own, { client, token });
+    this.progress.set(own, { client, token, requestId });
     return own;
   }
 
@@ -100,11 +111,11 @@ export class Routes {
    * Where a request of the upstream goes: the one client with requests in flight upstream (it can
    * only be about one of them), else the one client there is. Several: it is refused, not guessed.
    */
-  ask(message: Message & { id: Id }, own: string): { client: Client; message: Message } | { reason: string } {
+  ask(message: Message & { id: Id }, own: string): Target | { reason: string } {
     const client = this.soleClient();
     if ('reason' in client) return client;
     this.asked.set(own, { client: client.client, upstreamId: message.id });
-    return { client: client.client, message: { ...message, id: own } };
+    return this.target(client.client, { ...message, id: own });
   }
 
   /** The upstream id of a request asked of `client` under serve's id `id` (only that client's answer counts), once. */
@@ -121,11 +132,11 @@ export class Routes {
    * own token); a cancellation the client asked; a list change every client; a resource update
    * the clients subscribed to it; anything else (a log message) the one client it can be for.
    */
-  notificationTargets(message: Message & { method: string }): Array<{ client: Client; message: Message }> {
+  notificationTargets(message: Message & { method: string }): Target[] {
     const params = (message.params ?? {}) as Record<string, unknown>;
     if (message.method === 'notifications/progress') {
       const to = this.progress.get(String(params.progressToken));
-      return to && typeof params.progressToken === 'string' ? [{ client: to.client, message: { ...message, params: { ...params, progressToken: to.token } } }] : [];
+      return to && typeof params.progressToken === 'string' ? [{ client: to.client, message: { ...message, params: { ...params, progressToken: to.token } }, related: to.requestId }] : [];
     }
     if (message.method === 'notifications/cancelled') {
       const own = [...this.asked].find(([, a]) => a.upstreamId === params.requestId);
@@ -140,7 +151,13 @@ export class Routes {
       return [...this.subscriptions].filter(([, uris]) => uris.has(String(params.uri))).map(([client]) => ({ client, message }));
     }
     const sole = this.soleClient();
-    return 'client' in sole ? [{ client: sole.client, message }] : [];
+    return 'client' in sole ? [this.target(sole.client, message)] : [];
+  }
+
+  /** A message for a client that is about its request in flight, when it has exactly one (a log line, a sampling request). */
+  private target(client: Client, message: Message): Target {
+    const own = [...this.pending.values()].filter((p) => p.client === client);
+    return own.length === 1 ? { client, message, related: own[0]!.id } : { client, message };
   }
 
   private soleClient(): { client: Client } | { reason: string } {

@@ -13,8 +13,8 @@ const GONE = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subsc
 const OPENING_ID = '\u0000era-front-initialize';
 
 export interface EraFrontOptions {
-  /** Where the server's messages go (to the client). */
-  toClient(message: JsonObject): void;
+  /** Where the server's messages go (to the client); `related` is the client's request a notification or request is about. */
+  toClient(message: JsonObject, related?: string | number): void;
   /** Where the client's messages go (to the 2025 server). */
   toServer(message: JsonObject): void;
   /** Whether 2026-07-28 clients are served (a 2025-only server: false). */
@@ -62,15 +62,15 @@ export class EraFront {
     this.answerModern(message, method);
   }
 
-  fromServer(message: JsonObject): void {
-    if (this.era !== MODERN_ERA) return this.options.toClient(message);
+  fromServer(message: JsonObject, related?: string | number): void {
+    if (this.era !== MODERN_ERA) return this.options.toClient(message, related);
     if (message.id === OPENING_ID) {
       this.opening = (message.result as JsonObject | undefined) ?? {};
       for (const m of this.waiting.splice(0)) this.answerModern(m, m.method as string);
       return;
     }
     const method = message.id !== undefined && message.method === undefined ? this.methods.get(key(message.id)) : undefined;
-    if (method === undefined) return this.options.toClient(message);
+    if (method === undefined) return this.options.toClient(message, related);
     this.methods.delete(key(message.id));
     this.toModernClient(method, this.modernAnswer(method, message));
   }
