@@ -1,9 +1,11 @@
-// Build step: the CLI as one bundle (plus chunks for what it loads only when needed). A CLI start
-// loads ~100 small modules otherwise, and resolving them costs more than running them: bundled,
-// `--version` and the lint of one file start about twice as fast. The library (dist/src) stays
-// unbundled. Packages with data files or dynamic requires of their own stay external.
+// Build step: the CLI as one CommonJS bundle (dist/cli/main.cjs), started by a small bin
+// (dist/cli/cli.js, from src/cli/boot.ts) from V8's code cache. A CLI start loads ~100 small modules
+// otherwise, and resolving them costs more than running them; as ES modules Node 20 compiles them
+// again at every start. The library (dist/src) stays unbundled. Packages with data files or dynamic
+// requires of their own stay external.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,25 +27,53 @@ const validatorFiles = {
     });
   },
 };
-// Chunk names carry content hashes: stale ones from an earlier build would ship in the package.
+// The bundle replaces the whole folder: a code cache of an earlier build would be left in it.
 rmSync(join(root, 'dist', 'cli'), { recursive: true, force: true });
-await build({
-  // The bundle keeps the name the package's bin has always had.
-  // The tokenizer's thread is a file of its own, beside the chunks (src/util/tokens.ts finds it there).
-  entryPoints: { cli: join(root, 'dist', 'src', 'cli', 'main.js'), 'token-worker': join(root, 'dist', 'src', 'util', 'token-worker.js') },
-  outdir: join(root, 'dist', 'cli'),
+const external = ['@secretlint/*', 'gpt-tokenizer', 'gpt-tokenizer/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', '@modelcontextprotocol/core'];
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   // ESM builds first: jsonc-parser's UMD build requires its own files at run time.
   mainFields: ['module', 'main'],
-  external: ['@secretlint/*', 'gpt-tokenizer', 'gpt-tokenizer/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', '@modelcontextprotocol/core'],
+  external,
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',
+};
+const main = join(root, 'dist', 'cli', 'main.cjs');
+await build({
+  ...common,
+  entryPoints: [join(root, 'dist', 'src', 'cli', 'main.js')],
+  outfile: main,
+  format: 'cjs',
   plugins: [validatorFiles],
-  // CommonJS dependencies call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  // Modules find files beside them (the validators, the tokenizer's thread) from their URL: the bundle's.
+  define: { 'import.meta.url': '__bundle_url' },
 });
+// import() of a package the bundle does not contain: through the bin's (code run by a vm.Script
+// cannot import on Node 20), or Node's own when the bundle is required directly.
+// Its hashbang goes: the bin runs it, and the prologue comes first.
+const bundled = readFileSync(main, 'utf8').replace(/^#!.*\n/, '');
+const IMPORT = /(?<![\w$.])import\((?=["'`])/g;
+const text = bundled.replace(IMPORT, '__bundle_import(');
+if (/(?<![\w$.])import\(/.test(text)) throw new Error('dist/cli/main.cjs has an import() of something other than a quoted name: src/build/bundle-cli.mjs cannot route it');
+const prologue = 'var __bundle_url=require("node:url").pathToFileURL(__filename).href,__bundle_import=globalThis[Symbol.for("mcp-pd-check.import")]??(s=>import(s));';
+// After "use strict": a directive only counts as the first statement.
+const strict = text.startsWith('"use strict";') ? '"use strict";' : '';
+writeFileSync(main, strict + prologue + text.slice(strict.length));
+// The tokenizer's thread is a file of its own, beside the bundle (src/util/tokens.ts finds it there).
+await build({ ...common, entryPoints: { 'token-worker': join(root, 'dist', 'src', 'util', 'token-worker.js') }, outdir: join(root, 'dist', 'cli'), format: 'esm',
+  // CommonJS dependencies call require(); give the ESM bundle one.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" } });
+// The bin keeps the name the package's bin has always had; the bundle's hash names its code cache.
+await build({
+  ...common,
+  entryPoints: [join(root, 'dist', 'src', 'cli', 'boot.js')],
+  outfile: join(root, 'dist', 'cli', 'cli.js'),
+  format: 'esm',
+  banner: { js: '#!/usr/bin/env node' },
+  define: { CLI_BUNDLE_HASH: JSON.stringify(createHash('sha256').update(readFileSync(main)).digest('hex').slice(0, 16)) },
+});
+chmodSync(join(root, 'dist', 'cli', 'cli.js'), 0o755);
+chmodSync(main, 0o644);

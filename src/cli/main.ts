@@ -36,8 +36,9 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-await main(process.argv);
-// Do not let a server's leftover pipes or timers keep the checker alive, but exit only once
-// everything written has reached the pipe (a report can be larger than the pipe buffer).
-await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((done) => stream.write('', done))));
-process.exit();
+// No top-level await: the bundle of this module is CommonJS (src/cli/boot.ts starts it from V8's code cache).
+void main(process.argv)
+  // Do not let a server's leftover pipes or timers keep the checker alive, but exit only once
+  // everything written has reached the pipe (a report can be larger than the pipe buffer).
+  .then(() => Promise.all([process.stdout, process.stderr].map((stream) => new Promise((done) => stream.write('', done)))))
+  .then(() => process.exit());

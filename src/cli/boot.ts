@@ -1,0 +1,49 @@
+// The CLI's bin (dist/cli/cli.js): it runs the CLI's one CommonJS bundle (dist/cli/main.cjs, made
+// from src/cli/main.ts) from V8's code cache. Node 20 compiles every ES module anew at each start
+// and has no compile cache of its own (Node 22's module.enableCompileCache); compiling and linking
+// the bundle's chunks was half of what `lint` of one file waited for. The cache is written once, by
+// the first run, beside the bundle (a folder only whoever installed the package can write); where
+// that folder is read-only the CLI starts without one. V8 refuses a cache of another build, Node
+// or set of flags (the bundle's hash and Node's version name the file; a refused one is rewritten).
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+/** The bundle's content hash, set by src/build/bundle-cli.mjs. */
+declare const CLI_BUNDLE_HASH: string;
+
+/** What the bundle calls for `import()` of a package it does not contain (a vm.Script cannot import on Node 20). */
+const IMPORT = Symbol.for('mcp-pd-check.import');
+
+const folder = dirname(fileURLToPath(import.meta.url));
+const bundle = join(folder, 'main.cjs');
+const cacheFile = join(folder, '.cache', `main-${CLI_BUNDLE_HASH}-${process.version}-${process.arch}.v8`);
+
+let cachedData: Buffer | undefined;
+try {
+  cachedData = readFileSync(cacheFile);
+} catch {
+  // The first run: it writes the cache.
+}
+// CommonJS's wrapper, on the bundle's first line (its line numbers stay those of the file).
+const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n})`;
+const script = new Script(source, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
+if (!cachedData || script.cachedDataRejected) process.once('exit', () => saveCache(script));
+(globalThis as Record<symbol, unknown>)[IMPORT] = (specifier: string) => import(specifier);
+const module = { exports: {} };
+(script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundle), module, bundle, folder);
+
+/** After the run: V8's code of the bundle, with the functions this run compiled, for the next start. */
+function saveCache(compiled: Script): void {
+  try {
+    mkdirSync(dirname(cacheFile), { recursive: true });
+    // Written whole, then renamed: runs that start together never read half a file.
+    const partial = `${cacheFile}.${process.pid}`;
+    writeFileSync(partial, compiled.createCachedData());
+    renameSync(partial, cacheFile);
+  } catch {
+    // A folder this user cannot write (a package installed by root): no cache, the same run.
+  }
+}
