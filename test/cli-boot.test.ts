@@ -1,0 +1,71 @@
+// The bin runs the CLI's bundle from V8's code cache (src/cli/boot.ts): the first run writes the
+// cache, later runs use it, a cache V8 refuses is rewritten, and a folder where none can be
+// written changes nothing but the speed. Every run must say exactly what a run without a cache says.
+import t from 'tap';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './helpers.js';
+
+// A copy of dist/cli beside it: its packages and the validators resolve as the original's do.
+const copy = join(ROOT, 'dist', `cli-boot-test-${process.pid}`);
+cpSync(join(ROOT, 'dist', 'cli'), copy, { recursive: true });
+rmSync(join(copy, '.cache'), { recursive: true, force: true });
+t.teardown(() => rmSync(copy, { recursive: true, force: true }));
+const cacheFolder = join(copy, '.cache');
+
+// A saved tools/list: its lint counts tokens, so the bundle imports a package it does not contain (gpt-tokenizer).
+const LINTED = join(ROOT, 'fixtures', 'folders', 'tools-list', 'saved.json');
+
+function lint(): { code: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, [join(copy, 'cli.js'), 'lint', '--format', 'json', LINTED], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** What a lint report says, without its times. */
+function findings(stdout: string): unknown {
+  return JSON.stringify(JSON.parse(stdout), (key, value: unknown) => (/^(durationMs|startedAt|finishedAt|ms|time)$/i.test(key) ? undefined : value));
+}
+
+const cacheFiles = () => (existsSync(cacheFolder) ? readdirSync(cacheFolder) : []);
+
+t.test('the first run writes the cache, the next uses it, and both say the same', async (t) => {
+  const first = lint();
+  t.equal(first.code, 1, 'the saved tools/list breaks rules: exit 1');
+  t.match(first.stdout, /tokens in tools\/list \(o200k_base\)/, 'tokens were counted (an import() of a package the bundle does not contain)');
+  t.equal(first.stderr, '', 'nothing on stderr');
+  const files = cacheFiles();
+  t.equal(files.length, 1, 'one cache file');
+  t.match(files[0], new RegExp(`^main-[0-9a-f]{16}-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`), 'named by the bundle\'s hash, Node\'s version and the machine');
+  const written = statSync(join(cacheFolder, files[0]!)).mtimeMs;
+  const bytes = readFileSync(join(cacheFolder, files[0]!));
+  const second = lint();
+  t.equal(second.code, 1);
+  t.equal(findings(second.stdout), findings(first.stdout), 'the same report from the cache');
+  t.equal(statSync(join(cacheFolder, files[0]!)).mtimeMs, written, 'a cache V8 accepts is not written again');
+  t.ok(readFileSync(join(cacheFolder, files[0]!)).equals(bytes), 'same bytes');
+});
+
+t.test('a cache V8 refuses (another build, a broken file) is rewritten, and the run is the same', async (t) => {
+  const reference = lint();
+  const [file] = cacheFiles();
+  t.ok(file, 'a cache to break');
+  writeFileSync(join(cacheFolder, file!), 'not V8 code at all');
+  const run = lint();
+  t.equal(run.code, reference.code);
+  t.equal(findings(run.stdout), findings(reference.stdout), 'the same report');
+  t.not(readFileSync(join(cacheFolder, file!), 'utf8'), 'not V8 code at all', 'the broken cache was replaced');
+  t.same(cacheFiles(), [file], 'and nothing else is left in the folder (no partial file)');
+});
+
+t.test('where no cache can be written, the CLI runs as well', async (t) => {
+  const reference = lint();
+  rmSync(cacheFolder, { recursive: true, force: true });
+  // A file where the folder would be: mkdir fails even for root, as in a read-only install.
+  writeFileSync(cacheFolder, '');
+  const run = lint();
+  t.equal(run.code, reference.code);
+  t.equal(findings(run.stdout), findings(reference.stdout), 'the same report');
+  t.equal(run.stderr, '', 'no complaint about the cache');
+  t.ok(statSync(cacheFolder).isFile(), 'nothing was written');
+});
