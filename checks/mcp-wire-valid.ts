@@ -4,14 +4,11 @@ import { afterEndOf } from '../src/transport/session.js';
 import { isPlainObject } from '../src/protocol/payload.js';
 import { clip } from '../src/util/text.js';
 import { MAX_DEPTH, TOO_DEEP, TOO_LARGE } from '../src/transport/limits.js';
-import { MODERN_ERA, type Era } from '../src/transport/era.js';
+import { LEGACY_ERA } from '../src/transport/era.js';
+import { hasResultSchema, resultIssues, schemasOf, sdkOf, type WireResult } from '../src/protocol/wire-schemas.js';
+import { onSideThread, startSideThread } from '../src/util/side-thread.js';
 
 const MAX_FINDINGS = 20;
-
-/** The part of a zod schema this check uses. */
-interface ResultSchema {
-  safeParse(value: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } };
-}
 
 const messages = {
   'too-deep': {
@@ -37,10 +34,25 @@ export default defineLiveCheck({
   // It reads the traffic of every other check, deferred work included.
   reads: ['traffic'],
   sessionUse: 'none: it reads every message the other checks received, so it runs last',
-  preload: () => import('@modelcontextprotocol/sdk/types.js'),
+  // Over HTTP the schemas load, and results are checked, in the run's side thread.
+  preload: async ({ cheapSessions }) => {
+    const load = () => schemasOf(LEGACY_ERA);
+    return cheapSessions && (await startSideThread()) ? onSideThread({ kind: 'load-schemas', era: LEGACY_ERA }, load) : load();
+  },
   messages,
   async run(ctx) {
-    const { schemas: byMethod, sdk } = await schemasOf(ctx.era);
+    const era = ctx.era;
+    // Every result its era's SDK has a schema for, checked in one job.
+    const results: WireResult[] = [];
+    const indexOf = new Map<object, number>();
+    for (const session of ctx.facts.traffic) {
+      for (const ex of session.exchanges) {
+        const r = ex.response;
+        if (!r || afterEndOf(ex) || !('result' in r) || !hasResultSchema(era, ex.method) || envelopeProblem(r, ex.request.id)) continue;
+        indexOf.set(ex, results.push({ method: ex.method, result: r.result }) - 1);
+      }
+    }
+    const issuesOf = results.length ? await onSideThread({ kind: 'result-issues', era, results }, () => resultIssues(era, results)) : [];
     const { fail, done } = ctx.capped(MAX_FINDINGS);
     let checked = 0;
     for (const session of ctx.facts.traffic) {
@@ -61,38 +73,15 @@ export default defineLiveCheck({
           fail('bad-envelope', { method: ex.method, problem }, { transcript: [ex] });
           continue;
         }
-        const schema = byMethod[ex.method];
-        if (!schema || !('result' in r)) continue;
-        const parsed = schema.safeParse(r.result);
-        if (!parsed.success) {
-          const issues = parsed.error!.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(result)'}: ${i.message}`).join('; ');
-          fail('schema-mismatch', { method: ex.method, era: ctx.era, issues }, { transcript: [ex] });
-        }
+        const index = indexOf.get(ex);
+        const issues = index === undefined ? undefined : issuesOf[index];
+        if (issues) fail('schema-mismatch', { method: ex.method, era, issues }, { transcript: [ex] });
       }
     }
     done();
-    ctx.info('checked', { count: checked, era: ctx.era, sdk });
+    ctx.info('checked', { count: checked, era, sdk: sdkOf(era) });
   },
 });
-
-/**
- * The result schemas of an era's SDK, loaded only here (~0.1–0.2 s): 2025-11-25 by the SDK v1 the
- * checker speaks with, 2026-07-28 by the SDK v2's core (`@modelcontextprotocol/core`), whose
- * schemas hold that era's messages (server/discover in place of initialize).
- */
-async function schemasOf(era: Era): Promise<{ schemas: Record<string, ResultSchema>; sdk: string }> {
-  const modern = era === MODERN_ERA;
-  type Schemas = Record<'DiscoverResultSchema' | 'InitializeResultSchema' | 'ListToolsResultSchema' | 'CallToolResultSchema' | 'ListResourcesResultSchema' | 'ReadResourceResultSchema', ResultSchema>;
-  const lib = (modern ? await import('@modelcontextprotocol/core') : await import('@modelcontextprotocol/sdk/types.js')) as unknown as Schemas;
-  const schemas = {
-    ...(modern ? { 'server/discover': lib.DiscoverResultSchema } : { initialize: lib.InitializeResultSchema }),
-    'tools/list': lib.ListToolsResultSchema,
-    'tools/call': lib.CallToolResultSchema,
-    'resources/list': lib.ListResourcesResultSchema,
-    'resources/read': lib.ReadResourceResultSchema,
-  };
-  return { schemas, sdk: modern ? '@modelcontextprotocol/core 2' : '@modelcontextprotocol/sdk 1' };
-}
 
 function envelopeProblem(r: Record<string, unknown>, id: unknown): string | undefined {
   if (r.jsonrpc !== '2.0') return `"jsonrpc" is ${JSON.stringify(r.jsonrpc)}, not "2.0"`;

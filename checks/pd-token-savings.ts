@@ -1,6 +1,6 @@
 import { defineLiveCheck } from '../src/run/check.js';
 import type { CheckResult, TokenFigures } from '../src/generated/report.js';
-import { countTokensOf, startTokenThread, TOKEN_ENCODING, tokenCounter, tokenSaving } from '../src/util/tokens.js';
+import { countTokensOf, preloadTokenizer, TOKEN_ENCODING, tokenSaving } from '../src/util/tokens.js';
 import { minimalEntry } from '../src/rules/minimal-description.js';
 
 /** Below this saving, progressive disclosure is not worth its extra round trip (DESIGN: warn). */
@@ -26,7 +26,7 @@ export default defineLiveCheck({
   needs: 'session',
   reads: ['descriptions'],
   // Over stdio the servers' processes keep every core busy: a thread of its own would only add its start (measured).
-  preload: ({ cheapSessions }) => (cheapSessions ? startTokenThread() : tokenCounter()),
+  preload: ({ cheapSessions }) => preloadTokenizer(cheapSessions),
   messages,
   tokenFigures,
   async run(ctx) {

@@ -167,19 +167,21 @@ t.test("ASCII words are ICU's word-like segments, without the segmenter", async 
   t.same(words('日本語のテキスト'), icu('日本語のテキスト'), 'other text goes to the segmenter');
 });
 
-t.test("the tokenizer's thread counts as the calling thread does, and keeps no process alive", async (t) => {
+t.test("the side thread counts tokens as the calling thread does, and keeps no process alive", async (t) => {
   const texts = ['Lists notes.', JSON.stringify({ name: 'get_note', description: 'Gets one note by its id — ノートを読む' }), '', 'word '.repeat(2000), '😀 emoji, 中文, Ελληνικά'];
   const here = await countTokensOf(texts);
   const tokens = pathToFileURL(join(ROOT, 'dist', 'src', 'util', 'tokens.js')).href;
   // In a process of its own (the thread is the module's): it must end by itself once it has counted.
-  const script = `import { countsInThread, countTokensOf, startTokenThread } from ${JSON.stringify(tokens)};
-await startTokenThread();
-console.log(JSON.stringify({ inThread: countsInThread(), counts: await countTokensOf(${JSON.stringify(texts)}) }));`;
+  const side = pathToFileURL(join(ROOT, 'dist', 'src', 'util', 'side-thread.js')).href;
+  const script = `import { countTokensOf, preloadTokenizer } from ${JSON.stringify(tokens)};
+import { inSideThread } from ${JSON.stringify(side)};
+await preloadTokenizer(true);
+console.log(JSON.stringify({ inThread: inSideThread(), counts: await countTokensOf(${JSON.stringify(texts)}) }));`;
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
   t.equal(run.status, 0, `it exits by itself, having counted (${run.signal ?? run.stderr.slice(-300)})`);
   const out = JSON.parse(run.stdout) as { inThread: boolean; counts: number[] };
   t.ok(out.inThread, 'the counts came from the thread');
   t.same(out.counts, here, 'the same counts as on the calling thread');
-  const idle = spawnSync(process.execPath, ['--input-type=module', '-e', `import { startTokenThread } from ${JSON.stringify(tokens)}; await startTokenThread();`], { encoding: 'utf8', timeout: 60_000 });
+  const idle = spawnSync(process.execPath, ['--input-type=module', '-e', `import { preloadTokenizer } from ${JSON.stringify(tokens)}; await preloadTokenizer(true);`], { encoding: 'utf8', timeout: 60_000 });
   t.equal(idle.status, 0, `a process that started the thread and counted nothing exits by itself too (${idle.signal ?? idle.stderr.slice(-300)})`);
 });

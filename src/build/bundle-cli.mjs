@@ -13,18 +13,24 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
- * The validators compiled at build time stay files of their own, read when first needed
- * (src/util/shipped-schemas.ts): from dist/cli their folder is ../src/generated/validators.
+ * Files the bundle reads beside itself: the validators compiled at build time stay files of their
+ * own, read when first needed (src/util/shipped-schemas.ts: from dist/cli their folder is
+ * ../src/generated/validators); the side thread's worker is a bundle of its own beside this one.
  */
-const validatorFiles = {
-  name: 'validator-files',
+const PATHS = [
+  { file: /[\\/]dist[\\/]src[\\/]util[\\/]shipped-schemas\.js$/, from: '(`../generated/validators/', to: '(`../src/generated/validators/' },
+  { file: /[\\/]dist[\\/]src[\\/]util[\\/]side-thread\.js$/, from: "'../protocol/side-thread-worker.js'", to: "'./side-thread-worker.js'" },
+];
+const besideFiles = {
+  name: 'beside-files',
   setup(b) {
-    b.onLoad({ filter: /[\\/]dist[\\/]src[\\/]util[\\/]shipped-schemas\.js$/ }, async (args) => {
-      const text = await readFile(args.path, 'utf8');
-      const from = '(`../generated/validators/';
-      if (!text.includes(from)) throw new Error(`${args.path} no longer loads ${from}…: update src/build/bundle-cli.mjs`);
-      return { contents: text.replace(from, '(`../src/generated/validators/'), loader: 'js' };
-    });
+    for (const { file, from, to } of PATHS) {
+      b.onLoad({ filter: file }, async (args) => {
+        const text = await readFile(args.path, 'utf8');
+        if (!text.includes(from)) throw new Error(`${args.path} no longer has ${from}: update src/build/bundle-cli.mjs`);
+        return { contents: text.replace(from, to), loader: 'js' };
+      });
+    }
   },
 };
 // The bundle replaces the whole folder: a code cache of an earlier build would be left in it.
@@ -47,7 +53,7 @@ await build({
   entryPoints: [join(root, 'dist', 'src', 'cli', 'main.js')],
   outfile: main,
   format: 'cjs',
-  plugins: [validatorFiles],
+  plugins: [besideFiles],
   // Modules find files beside them (the validators, the tokenizer's thread) from their URL: the bundle's.
   define: { 'import.meta.url': '__bundle_url' },
 });
@@ -62,8 +68,8 @@ const prologue = 'var __bundle_url=require("node:url").pathToFileURL(__filename)
 // After "use strict": a directive only counts as the first statement.
 const strict = text.startsWith('"use strict";') ? '"use strict";' : '';
 writeFileSync(main, strict + prologue + text.slice(strict.length));
-// The tokenizer's thread is a file of its own, beside the bundle (src/util/tokens.ts finds it there).
-await build({ ...common, entryPoints: { 'token-worker': join(root, 'dist', 'src', 'util', 'token-worker.js') }, outdir: join(root, 'dist', 'cli'), format: 'esm',
+// The run's side thread is a file of its own, beside the bundle (src/util/side-thread.ts finds it there).
+await build({ ...common, entryPoints: { 'side-thread-worker': join(root, 'dist', 'src', 'protocol', 'side-thread-worker.js') }, outdir: join(root, 'dist', 'cli'), format: 'esm',
   // CommonJS dependencies call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" } });
 // The bin keeps the name the package's bin has always had; the bundle's hash names its code cache.
