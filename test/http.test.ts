@@ -2,6 +2,7 @@ import t from 'tap';
 import { LIVE_CHECKS } from '../checks/index.js';
 import { checkJson, REFERENCE_CARDS, fixtureBundle, REFERENCE, reportSchemaErrors, runCli, startHttp } from './helpers.js';
 import { codesOf } from './support/check-tester.js';
+import { startHttpServer } from '../reference-server/http.js';
 
 // Fixtures over HTTP: test/fixtures.test.ts (HTTP-only faults, as processes) and
 // test/fixture-matrix.test.ts (every fixture, in-process).
@@ -125,4 +126,29 @@ t.test('the older HTTP+SSE transport: the reference server passes every check, a
   t.equal(caught.code, 1);
   const isolation = JSON.parse(caught.stdout).results.find((r: { id: string }) => r.id === 'pd-session-isolation');
   t.same(codesOf(isolation), ['grant-inherited', 'grant-leaked'], 'one event stream per session: a grant shared between streams is caught');
+});
+
+t.test('an era the server fails to open (HTTP 503) is no era it does not speak: no verdict on the other alone, exit 3 in one line', async (t) => {
+  // Its 2025-11-25 sessions are all taken; 2026-07-28 needs none and would pass alone.
+  const server = await startHttpServer({ port: 0, maxSessions: 2 });
+  t.teardown(() => server.close());
+  for (let id = 1; id <= 2; id++) {
+    const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'filler', version: '1' } } }) });
+    await res.text();
+  }
+  t.equal(server.sessions(), 2, 'the server is full');
+  const run = await runCli(['--url', server.url]);
+  t.equal(run.code, 3, 'exit 3: the server could not be checked');
+  t.equal(run.stdout, '', 'no report, no verdict');
+  t.match(run.stderr, /^mcp-pd-check: cannot check '[^']+': .*initialize.*HTTP 503.*Too many sessions/, 'what failed, with its status and the server\'s words');
+  t.equal(run.stderr.trim().split('\n').length, 1, 'one line');
+});
+
+t.test('a run leaves no session open on the server: those it dropped on purpose are ended after the run', async (t) => {
+  const server = await startHttpServer({ port: 0 });
+  t.teardown(() => server.close());
+  // A seed whose exploration drops sessions (a client that goes away, without DELETE).
+  const run = await runCli(['--seed', '7', '--url', server.url]);
+  t.equal(run.code, 0, run.stderr);
+  t.equal(server.sessions(), 0, 'every session the run opened was ended (DELETE)');
 });

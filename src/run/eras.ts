@@ -2,7 +2,7 @@ import { summarize } from '../core/build-report.js';
 import { erasSentence, type VerdictData } from '../core/verdict-sentence.js';
 import type { CheckReport, EraRun, Verdict } from '../generated/report.js';
 import { ERAS, LEGACY_ERA, MODERN_ERA, type Era } from '../transport/era.js';
-import { EraRefusedError, type McpSession } from '../transport/session.js';
+import { EraRefusedError, ServerFailedError, type McpSession } from '../transport/session.js';
 import { TargetUnavailableError, type Target } from '../transport/target.js';
 import { latch } from '../util/concurrency.js';
 
@@ -35,7 +35,7 @@ export function probeEras(makeTarget: (era: Era) => Target, choice: ProtocolChoi
       probe.session = session;
       firstAnswer();
     }, (err: Error) => {
-      probe.why = `the server does not speak it: ${err.message}`;
+      probe.why = err instanceof ServerFailedError ? `the server failed its opening request: ${err.message}` : `the server does not speak it: ${err.message}`;
       probe.error = err;
     });
     if (eras.length > 1) {

@@ -6,7 +6,7 @@ import type { CheckReport, ExplorationSummary, ReportOptions } from '../generate
 import { explore, explorationSessions, type ExploreDeps, type Exploration } from '../model/explore/explore.js';
 import { SPARE, TargetUnavailableError, type Target } from '../transport/target.js';
 import type { LiveCheck } from './check.js';
-import type { McpSession } from '../transport/session.js';
+import { ServerFailedError, type McpSession } from '../transport/session.js';
 import { MODERN_ERA, type Era } from '../transport/era.js';
 import { CRITERION } from '../model/world.js';
 import { mergeEraReports, noEraError, probeEras, probeOrder, type EraProbe, type ProtocolChoice } from './eras.js';
@@ -256,6 +256,9 @@ export async function checkEras(
         continue;
       }
       probes.push(probe);
+      // An era the server failed to open (HTTP 5xx, 429) is not an era it does not speak: no
+      // verdict on the others alone ("yes" for one era would hide it). The run cannot check it now.
+      if (probe.error instanceof ServerFailedError) throw probe.error;
       if (!probe.session) continue;
       // The same server's grants and refusals carry over from one era's run to the next: a grant of
       // the earlier era's sessions that a later session can use was inherited (criterion 8).

@@ -29,6 +29,8 @@ export class HttpWire implements Wire {
   private readonly byId = new Map<unknown, AbortController>();
   private readonly problems: string[] = [];
   private closed = false;
+  /** Whether the server was told the session ended (DELETE), now or after the run. */
+  private released = false;
   /** The HTTP status of the first response (a 4xx to initialize suggests the older HTTP+SSE transport). */
   firstStatus: number | undefined;
 
@@ -109,6 +111,16 @@ export class HttpWire implements Wire {
     }
   }
 
+  /** HTTP DELETE of the session (MCP transports, session management). */
+  private async terminate(): Promise<void> {
+    try {
+      const res = await httpRequest(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(DELETE_TIMEOUT_MS) });
+      await res.body?.cancel();
+    } catch {
+      /* a server that cannot end the session will show it in the next session's behaviour */
+    }
+  }
+
   /** The server stopped taking connections: the session is over, and not by the checker's doing. */
   private goneAway(reason: string): void {
     if (this.closed) return;
@@ -134,14 +146,16 @@ export class HttpWire implements Wire {
     this.closed = true;
     for (const c of this.inflight) c.abort();
     if ((options.terminate ?? true) && this.sessionId) {
-      try {
-        const res = await httpRequest(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(DELETE_TIMEOUT_MS) });
-        await res.body?.cancel();
-      } catch {
-        /* a server that cannot end the session will show it in the next session's behaviour */
-      }
+      this.released = true;
+      await this.terminate();
     }
     for (const h of this.closeHandlers) h('the session was closed');
+  }
+
+  async release(): Promise<void> {
+    if (!this.closed || !this.sessionId || this.released) return;
+    this.released = true;
+    await this.terminate();
   }
 
   /**

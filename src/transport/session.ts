@@ -65,6 +65,14 @@ export class EraRefusedError extends TargetUnavailableError {
 }
 
 /**
+ * The server failed the opening request with an HTTP server error (5xx) or 429: it may well speak
+ * the era, it could not answer now (a JSON-RPC error in such a response is no refusal of the era).
+ */
+export class ServerFailedError extends TargetUnavailableError {
+  override name = 'ServerFailedError';
+}
+
+/**
  * The stderr line that best says why a server stopped: the last one naming an error (a crashed
  * Node server ends with its version banner, which says nothing), else the last line.
  */
@@ -243,14 +251,20 @@ export class McpSession {
     }, timeoutMs, true);
     const result = ex.response?.result;
     if (!result || typeof result !== 'object') {
-      const error = this.describeInitFailure(ex);
-      throw ex.response?.error ? new EraRefusedError(error) : new TargetUnavailableError(error);
+      throw this.openingError(this.describeInitFailure(ex), ex.response?.error !== undefined);
     }
     this.initializeResult = result as JsonObject;
     const version = (result as JsonObject).protocolVersion;
     if (typeof version === 'string') this.wire.setProtocolVersion?.(version);
     await this.notify('notifications/initialized');
     return this.initializeResult;
+  }
+
+  /** Why the opening request failed, as its error: a refusal of the era, a server that failed (HTTP 5xx, 429), or none there. */
+  private openingError(error: string, refused: boolean): TargetUnavailableError {
+    const status = this.wire.firstStatus;
+    if (status !== undefined && (status >= 500 || status === 429)) return new ServerFailedError(error.includes(`HTTP ${status}`) ? error : `${error} (HTTP ${status})`);
+    return refused ? new EraRefusedError(error) : new TargetUnavailableError(error);
   }
 
   /**
@@ -261,11 +275,9 @@ export class McpSession {
     const ex = await this.request('server/discover', {}, timeoutMs, true);
     const result = ex.response?.result as JsonObject | undefined;
     if (!result || typeof result !== 'object') {
-      const error = this.describeInitFailure(ex);
       // Over HTTP a server of the other era may answer with a plain 4xx (401/403 are about credentials).
       const status = this.wire.firstStatus;
-      const refused = ex.response?.error !== undefined || (status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403);
-      throw refused ? new EraRefusedError(error) : new TargetUnavailableError(error);
+      throw this.openingError(this.describeInitFailure(ex), ex.response?.error !== undefined || (status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403));
     }
     const versions = Array.isArray(result.supportedVersions) ? result.supportedVersions : [];
     if (!versions.includes(MODERN_ERA)) {
@@ -393,6 +405,12 @@ export class McpSession {
     }
     this.closing ??= this.wire.close(options);
     return this.closing;
+  }
+
+  /** Once nothing more is observed (the run's end): a session dropped is ended on the server's side too. */
+  async release(): Promise<void> {
+    await this.closing;
+    if (this.endedBy === 'dropped') await this.wire.release?.();
   }
 
   private describeInitFailure(ex: Exchange): string {

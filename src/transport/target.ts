@@ -170,6 +170,8 @@ export abstract class PooledTarget implements Target {
     await closeStarted();
     await Promise.all(spares.map((s) => s.then((x) => x.close(), () => {})));
     await closeStarted();
+    // Sessions the run dropped on purpose are ended on the server now that nothing more is observed.
+    await Promise.all([...this.started].map((s) => s.release()));
   }
 
   private pump(): void {

@@ -37,6 +37,11 @@ export interface Wire {
    * just drops the connection (over HTTP: no DELETE), as a client that vanishes would.
    */
   close(options?: { terminate?: boolean }): Promise<void>;
+  /**
+   * After the run, of a session it dropped (`terminate: false`): tell the server now (HTTP: the
+   * DELETE it did not get), so that a run leaves no session behind on a server that keeps them.
+   */
+  release?(): Promise<void>;
   /** A request the transport itself could not deliver or get an answer to (HTTP 500, HTML…). */
   onRequestFailed?(handler: (id: unknown, reason: string) => void): void;
   /** The request `id` timed out: stop reading whatever still arrives for it (HTTP: its response stream). */
