@@ -3,29 +3,12 @@
 // the step starts in seconds). `node src/build/bundle-action.mjs [outdir]`; a test rebuilds it into a
 // temporary folder and compares it with the committed one.
 import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inlineRequires } from './inline-requires.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outdir = resolve(process.argv[2] ?? join(root, 'src', 'action', 'bundle'));
-
-/** Lazy `createRequire(import.meta.url)(…)` loads become plain require() calls, which esbuild bundles. */
-const inlineRequires = {
-  name: 'inline-requires',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]dist[\\/]src[\\/].*\.js$/ }, async (args) => {
-      const text = await readFile(args.path, 'utf8');
-      if (!text.includes('createRequire')) return undefined;
-      return {
-        contents: text
-          .replace(/^(?:export )?const require = createRequire\(import\.meta\.url\);$/m, '')
-          .replace(/createRequire\(import\.meta\.url\)\(/g, 'require('),
-        loader: 'js',
-      };
-    });
-  },
-};
 
 await build({
   entryPoints: { action: join(root, 'dist', 'src', 'action', 'action.js'), cli: join(root, 'dist', 'src', 'cli', 'main.js') },

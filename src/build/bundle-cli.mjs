@@ -9,16 +9,16 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inlineRequires } from './inline-requires.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
- * Files the bundle reads beside itself: the validators compiled at build time stay files of their
- * own, read when first needed (src/util/shipped-schemas.ts: from dist/cli their folder is
- * ../src/generated/validators); the side thread's worker is a bundle of its own beside this one.
+ * A file the bundle reads beside itself: the side thread's worker is a bundle of its own. (The
+ * validators compiled at build time, ajv and re2js are bundled, and loaded on first use, as lazy
+ * requires: so their code is in V8's code cache too.)
  */
 const PATHS = [
-  { file: /[\\/]dist[\\/]src[\\/]util[\\/]shipped-schemas\.js$/, from: '(`../generated/validators/', to: '(`../src/generated/validators/' },
   { file: /[\\/]dist[\\/]src[\\/]util[\\/]side-thread\.js$/, from: "'../protocol/side-thread-worker.js'", to: "'./side-thread-worker.js'" },
 ];
 const besideFiles = {
@@ -53,7 +53,7 @@ await build({
   entryPoints: [join(root, 'dist', 'src', 'cli', 'main.js')],
   outfile: main,
   format: 'cjs',
-  plugins: [besideFiles],
+  plugins: [inlineRequires, besideFiles],
   // Modules find files beside them (the validators, the tokenizer's thread) from their URL: the bundle's.
   define: { 'import.meta.url': '__bundle_url' },
 });
