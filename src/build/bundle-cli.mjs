@@ -54,7 +54,7 @@ await build({
   outfile: main,
   format: 'cjs',
   plugins: [inlineRequires, besideFiles],
-  // Modules find files beside them (the validators, the tokenizer's thread) from their URL: the bundle's.
+  // Modules find files beside them (the side thread's worker, the package's root) from their URL: the bundle's.
   define: { 'import.meta.url': '__bundle_url' },
 });
 // import() of a package the bundle does not contain: through the bin's (code run by a vm.Script
