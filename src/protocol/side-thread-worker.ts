@@ -4,16 +4,13 @@
 import { parentPort } from 'node:worker_threads';
 import { resultIssues, schemasOf } from './wire-schemas.js';
 import type { SideJob } from '../util/side-thread.js';
-import { tokenCounter } from '../util/tokens.js';
+import { countTokensHere, tokenCounter } from '../util/tokens.js';
 import type { Era } from '../transport/era.js';
 
 async function answer(job: SideJob): Promise<unknown> {
   switch (job.kind) {
     case 'load-tokenizer': return void (await tokenCounter());
-    case 'tokens': {
-      const count = await tokenCounter();
-      return job.texts.map((text) => count(text));
-    }
+    case 'tokens': return countTokensHere(job.texts);
     case 'load-schemas': return void (await schemasOf(job.era as Era));
     case 'result-issues': return resultIssues(job.era as Era, job.results);
   }

@@ -20,15 +20,18 @@ export function sdkOf(era: Era): string {
 
 type SchemaName = 'DiscoverResultSchema' | 'InitializeResultSchema' | 'ListToolsResultSchema' | 'CallToolResultSchema' | 'ListResourcesResultSchema' | 'ReadResourceResultSchema';
 
+const BOTH_ERAS: Record<string, SchemaName> = {
+  'tools/list': 'ListToolsResultSchema',
+  'tools/call': 'CallToolResultSchema',
+  'resources/list': 'ListResourcesResultSchema',
+  'resources/read': 'ReadResourceResultSchema',
+};
+const LEGACY_NAMES: Record<string, SchemaName> = { initialize: 'InitializeResultSchema', ...BOTH_ERAS };
+const MODERN_NAMES: Record<string, SchemaName> = { 'server/discover': 'DiscoverResultSchema', ...BOTH_ERAS };
+
 /** Which schema of the era's SDK judges the result of each method (those of other methods are not checked). */
 function schemaNames(era: Era): Record<string, SchemaName> {
-  return {
-    ...(era === MODERN_ERA ? { 'server/discover': 'DiscoverResultSchema' as const } : { initialize: 'InitializeResultSchema' as const }),
-    'tools/list': 'ListToolsResultSchema',
-    'tools/call': 'CallToolResultSchema',
-    'resources/list': 'ListResourcesResultSchema',
-    'resources/read': 'ReadResourceResultSchema',
-  };
+  return era === MODERN_ERA ? MODERN_NAMES : LEGACY_NAMES;
 }
 
 /** Whether an era's SDK has a schema for results of this method. */

@@ -93,6 +93,14 @@ export function inSideThread(): boolean {
 }
 
 /**
+ * A preload where the work will be done: in the side thread (started here) when `inThread` and it
+ * can start, else by `here` on this thread.
+ */
+export async function preloadWhere(inThread: boolean, job: SideJob, here: () => Promise<unknown>): Promise<unknown> {
+  return inThread && (await startSideThread()) ? onSideThread(job, here) : here();
+}
+
+/**
  * A job done in the side thread when it runs, else (or when it fails: the same answer, here) by
  * `here` on this thread.
  */

@@ -1,4 +1,4 @@
-import { onSideThread, startSideThread } from './side-thread.js';
+import { onSideThread, preloadWhere } from './side-thread.js';
 
 /**
  * Token counts with a real BPE tokenizer: OpenAI's o200k_base (GPT-4o family), from
@@ -15,18 +15,20 @@ export function tokenCounter(): Promise<(text: string) => number> {
   return counter;
 }
 
+/** Token counts of many texts, on this thread (the side thread's answer to a 'tokens' job). */
+export async function countTokensHere(texts: string[]): Promise<number[]> {
+  const count = await tokenCounter();
+  return texts.map((text) => count(text));
+}
+
 /** Token counts of many texts: in the side thread once it was started, else on this one. */
-export async function countTokensOf(texts: string[]): Promise<number[]> {
-  return onSideThread({ kind: 'tokens', texts }, async () => {
-    const count = await tokenCounter();
-    return texts.map((text) => count(text));
-  });
+export function countTokensOf(texts: string[]): Promise<number[]> {
+  return onSideThread({ kind: 'tokens', texts }, () => countTokensHere(texts));
 }
 
 /** Loads the tokenizer where it will count: in the side thread (started here) when asked and possible, else on this thread. */
-export async function preloadTokenizer(inThread: boolean): Promise<unknown> {
-  if (inThread && (await startSideThread())) return onSideThread({ kind: 'load-tokenizer' }, tokenCounter);
-  return tokenCounter();
+export function preloadTokenizer(inThread: boolean): Promise<unknown> {
+  return preloadWhere(inThread, { kind: 'load-tokenizer' }, tokenCounter);
 }
 
 /** The first sentence of a description (at most 200 characters): what a minimal tools/list keeps. */
