@@ -25,8 +25,8 @@ export interface Judgement {
 
 /**
  * What one run's sessions leave behind for a later run against the same server (the next
- * protocol era): each session with the grants it held, as ended, and the tools the run saw
- * refused. A grant of theirs that a later session can use is inherited (§5.1, §5.2).
+ * protocol era): each session with the grants it held, as ended (each with the read that first
+ * gave it), and the tools the run saw refused. A grant of theirs that a later session can use is inherited (§5.1, §5.2).
  */
 export interface LeftBehind {
   ended: ReadonlyArray<{ session: McpSession; grants: ReadonlyMap<string, Exchange | undefined> }>;
@@ -46,8 +46,10 @@ export interface Inconclusive {
 interface Live {
   model: SessionModel;
   history: PastStep[];
-  /** The read that gave each grant (the proof beside a later finding). */
+  /** The read that gave each grant last (the proof beside a later finding). */
   fetchOf: Map<string, Exchange>;
+  /** The read that gave each grant first: held from then on (the model never takes a grant back). */
+  heldSince: Map<string, Exchange>;
 }
 
 /**
@@ -72,7 +74,7 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
   const lost: Array<{ step: Step; code: string; fetch?: Exchange; concurrent: boolean; workedBefore: boolean }> = [];
   const refusedTools = new Set<string>(prior?.refusedTools ?? []);
   const presence = new Map<string, Array<{ presence: 'keyed' | 'wrapped' | 'absent'; items: string[]; unknown: string[]; ex: Exchange }>>();
-  const stateOf = (session: McpSession) => live.get(session) ?? live.set(session, { model: emptySession(), history: [], fetchOf: new Map() }).get(session)!;
+  const stateOf = (session: McpSession) => live.get(session) ?? live.set(session, { model: emptySession(), history: [], fetchOf: new Map(), heldSince: new Map() }).get(session)!;
 
   const apply = (step: Step, state: Live, record: boolean): 'ok' | 'bad' => {
     const { op, ex } = step;
@@ -96,7 +98,12 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
         if (record) inconclusive(CRITERION.names, `reading ?tools=${op.items.join(',')}`, ex);
         return 'ok';
       }
-      if (!analysis.refused) for (const tool of analysis.returned) state.fetchOf.set(tool, ex);
+      if (!analysis.refused) {
+        for (const tool of analysis.returned) {
+          state.fetchOf.set(tool, ex);
+          if (!state.heldSince.has(tool)) state.heldSince.set(tool, ex);
+        }
+      }
       if (record) {
         // A read through the tool form is judged against the resource's answer by pd-descriptions-tool, not here.
         if (ex.method !== 'tools/call') out.breaks.push(...analysis.breaks);
@@ -149,7 +156,7 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
   for (const event of timeline(own, scope, world.descriptionsTool)) {
     if (event.kind === 'end') {
       const state = live.get(event.session);
-      if (state) ended.push({ session: event.session, grants: new Map([...state.model.grants].map((t) => [t, state.fetchOf.get(t)])) });
+      if (state) ended.push({ session: event.session, grants: heldGrants(state) });
       live.delete(event.session);
       continue;
     }
@@ -172,7 +179,7 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
   // one defect, one red criterion.
   if (out.breaks.some((b) => b.check === CRITERION.grants && b.level === 'fail')) out.breaks = out.breaks.filter((b) => b.check !== CRITERION.toolForm);
   out.proofs = proofsOf(observed);
-  out.leftBehind = { ended: [...ended, ...[...live].map(([session, state]) => ({ session, grants: new Map([...state.model.grants].map((t) => [t, state.fetchOf.get(t)])) }))], refusedTools };
+  out.leftBehind = { ended: [...ended, ...[...live].map(([session, state]) => ({ session, grants: heldGrants(state) }))], refusedTools };
   return out;
 }
 
@@ -227,6 +234,14 @@ function heldAt(fetch: Exchange | undefined, step: Step): boolean {
   return sent === undefined || sent < step.done;
 }
 
+/**
+ * A session's grants, each with the read that first gave it: a later session's call answered after
+ * that read was sent may have used it, whatever the session read again later (DESIGN, "The model").
+ */
+function heldGrants(state: Live): Map<string, Exchange | undefined> {
+  return new Map([...state.model.grants].map((t) => [t, state.heldSince.get(t)]));
+}
+
 /** Sessions by name (the same order in every run). */
 function byLabel(a: McpSession, b: McpSession): number {
   return a.label < b.label ? -1 : a.label > b.label ? 1 : 0;
@@ -242,7 +257,7 @@ function bestOrder(steps: Step[], state: Live, apply: (step: Step, state: Live, 
   let best = steps;
   let bestBad = Number.POSITIVE_INFINITY;
   for (const order of orders(steps)) {
-    const trial: Live = { model: { grants: new Set(state.model.grants), open: new Set(state.model.open) }, history: [], fetchOf: new Map() };
+    const trial: Live = { model: { grants: new Set(state.model.grants), open: new Set(state.model.open) }, history: [], fetchOf: new Map(), heldSince: new Map() };
     const bad = order.reduce((n, step) => n + (apply(step, trial, false) === 'bad' ? 1 : 0), 0);
     if (bad < bestBad) [best, bestBad] = [order, bad];
     if (bad === 0) break;
