@@ -4,7 +4,6 @@ import { afterEndOf } from '../src/transport/session.js';
 import { isPlainObject } from '../src/protocol/payload.js';
 import { clip } from '../src/util/text.js';
 import { MAX_DEPTH, TOO_DEEP, TOO_LARGE } from '../src/transport/limits.js';
-import { LEGACY_ERA } from '../src/transport/era.js';
 import { hasResultSchema, resultIssues, schemasOf, sdkOf, type WireResult } from '../src/protocol/wire-schemas.js';
 import { onSideThread, preloadWhere } from '../src/util/side-thread.js';
 
@@ -34,8 +33,8 @@ export default defineLiveCheck({
   // It reads the traffic of every other check, deferred work included.
   reads: ['traffic'],
   sessionUse: 'none: it reads every message the other checks received, so it runs last',
-  // Over HTTP the schemas load, and results are checked, in the run's side thread.
-  preload: ({ cheapSessions }) => preloadWhere(cheapSessions, { kind: 'load-schemas', era: LEGACY_ERA }, () => schemasOf(LEGACY_ERA)),
+  // Over HTTP the schemas of the run's era load, and results are checked, in the run's side thread.
+  preload: ({ cheapSessions, era }) => preloadWhere(cheapSessions, { kind: 'load-schemas', era }, () => schemasOf(era)),
   messages,
   async run(ctx) {
     const era = ctx.era;

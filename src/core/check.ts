@@ -63,9 +63,9 @@ export interface CheckDefinition<Ctx, M extends Messages = Messages> {
    * Loads what `run` will need that is slow to load (a tokenizer, schemas). The runner starts it
    * when the run starts, so that it loads while the server starts, off the critical path; with
    * `cheapSessions` (HTTP: the server is one process, and the checker's own thread is what the run
-   * waits for) it may load in a thread of its own.
+   * waits for) it may load in a thread of its own. `era`: the protocol era the run speaks.
    */
-  preload?: (target: { cheapSessions: boolean }) => Promise<unknown>;
+  preload?: (target: { cheapSessions: boolean; era: Era }) => Promise<unknown>;
   /** The token figures the verdict gives, read from this check's own result (only the token check has them). */
   tokenFigures?: (result: CheckResult | undefined) => TokenFigures | undefined;
   /** The selection figures the verdict gives, read from this check's own result (only the selection check has them). */

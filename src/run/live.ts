@@ -12,7 +12,7 @@ import { CRITERION } from '../model/world.js';
 import { mergeEraReports, noEraError, probeEras, probeOrder, type EraProbe, type ProtocolChoice } from './eras.js';
 import { CheckRuns } from './checks-phase.js';
 import { fetchAllDescriptions } from './descriptions.js';
-import { discover } from './discovery.js';
+import { discover, type Discovery } from './discovery.js';
 import { judgeChecks, judgeRun } from './judgement.js';
 import type { LeftBehind } from '../model/judge.js';
 import type { LiveOptions } from './options.js';
@@ -79,6 +79,10 @@ export async function checkTarget(
     idleUntil?: Promise<unknown>;
     /** What the calls of the run's other protocol eras taught (shared by all of them). */
     memory?: CallMemory;
+    /** The probe's discovery, when it was started before this run (beside the era before). */
+    discovered?: Promise<{ discovery: Discovery; session: McpSession }>;
+    /** Told what the probe found, before any other phase: a later era's probe may list its server meanwhile. */
+    onDiscovered?: (discovery: Discovery) => void;
   },
 ): Promise<CheckReport> {
   const startedAt = new Date();
@@ -95,13 +99,16 @@ export async function checkTarget(
     // checks will load (a tokenizer, schemas): both off the critical path.
     // The exploration's only once the server lists something to explore (most servers do not).
     target.reserve((extra.probe ? 0 : 1) + firstOpens(target, checks, options));
-    for (const check of checks) void check.preload?.({ cheapSessions: target.cheapSessions === true }).catch(() => {});
+    for (const check of checks) void check.preload?.({ cheapSessions: target.cheapSessions === true, era: target.era }).catch(() => {});
     const ticker = waitTicker(extra.hooks);
     // A server that goes away mid-run gets no verdict (DESIGN, "A pass is a proof"): the run ends
     // at once, and what it saw is not judged.
     target.onLost?.(() => void target.dispose());
-    const { discovery, session } = await withinDeadline(discover(target, ticker, extra.probe), deadline);
+    const found = extra.discovered ?? discover(target, ticker, extra.probe);
+    if (extra.discovered) ticker();
+    const { discovery, session } = await withinDeadline(found, deadline);
     throwIfLost(target);
+    extra.onDiscovered?.(discovery);
     // What the probe learnt: a resource to explore, a tool form to check (each a session or more of its own).
     if (discovery.descriptionsResource || discovery.descriptionsTool) target.reserve(plannedOpens(checks, options, target.cheapSessions === true, discovery.descriptionsTool !== undefined));
     try {
@@ -245,6 +252,16 @@ export async function checkEras(
   const { opened: laterEras, open: laterErasDone } = latch();
   // A tool that gave no answer in one era is not waited for in the next; a call that ran is not made again.
   const memory = new CallMemory();
+  // A later era's probe lists its server while the era before runs, once that one's listing shows a
+  // server small enough for two eras' listings to be held at once (as their runs overlap).
+  const early = new Map<number, Promise<{ discovery: Discovery; session: McpSession } | undefined>>();
+  const discoverEarly = (i: number, d: Discovery) => {
+    const outcome = outcomes[i];
+    if (d.tools.length > OVERLAP_MAX_TOOLS || !outcome || early.has(i)) return;
+    const listing = outcome.then((p) => (p.session ? discover(p.target, undefined, p.session) : undefined));
+    listing.catch(() => {});
+    early.set(i, listing);
+  };
   try {
     for (const [i, outcome] of outcomes.entries()) {
       // Once an era is checked, the run's deadline ends the wait for the others (said, not thrown).
@@ -272,8 +289,11 @@ export async function checkEras(
       const { opened: overlapAllowed, open: allowOverlap } = latch();
       // A run beside the one before shares only what keeps calls harmless; one after it, all it learnt.
       const eraMemory = running.length && !priorQuiet ? memory.sharingHarmOnly() : memory;
+      const discovered = early.get(i)?.then((d) => d ?? discover(probe.target, undefined, probe.session));
       const report = checkTarget(probe.target, eraOptions, {
         ...extra, memory: eraMemory, probe: probe.session, since: t0, ...(prior ? { prior } : {}), ...(running.length ? {} : { idleUntil: laterEras }),
+        ...(discovered ? { discovered } : {}),
+        onDiscovered: (d) => discoverEarly(i + 1, d),
         onLeftBehind: (l) => {
           tellLeft(l);
           quiet();
