@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { finished } from 'node:stream/promises';
 import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
 import { clip, sanitizeLine, asText } from '../util/text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
@@ -23,6 +24,12 @@ const STDERR_TAIL_LINES = 20;
 const STDERR_DRAIN_MS = 250;
 /** How long a session's processes get to end after SIGTERM before the group is SIGKILLed. */
 const GRACE_MS = 1000;
+/**
+ * How long a server gets to end on its own once its stdin is closed, before SIGTERM (MCP's stdio
+ * shutdown: close the input, wait for the server to exit, then SIGTERM, then SIGKILL). It also
+ * reads then what it was sent last, such as the cancellation of a call that reported progress.
+ */
+const EOF_GRACE_MS = 100;
 
 /**
  * The variables an MCP client passes to a stdio server by default: the MCP SDK's
@@ -55,6 +62,13 @@ function installExitHook(): void {
     for (const child of liveChildren) killGroup(child, 'SIGKILL');
     killAllStragglers();
   });
+}
+
+/** Waits for `exited`, at most `ms`. */
+async function endsWithin(exited: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([exited, new Promise((done) => (timer = setTimeout(done, ms)))]);
+  clearTimeout(timer);
 }
 
 function killGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
@@ -178,9 +192,9 @@ export class StdioWire implements Wire {
   }
 
   /**
-   * Ends the session's whole process group: SIGTERM, then SIGKILL once the grace period is over
-   * if anything of the group is still there — whether or not the server itself has exited, since
-   * helpers that ignore SIGTERM outlive a server that obeys it.
+   * Ends the session's whole process group: its stdin closed (a server may end then), SIGTERM, then
+   * SIGKILL once the grace period is over if anything of the group is still there — whether or not
+   * the server itself has exited, since helpers that ignore SIGTERM outlive a server that obeys it.
    */
   async close(_options?: { terminate?: boolean }): Promise<void> {
     this.closing = true;
@@ -188,6 +202,12 @@ export class StdioWire implements Wire {
     const leaderRunning = this.child.exitCode === null && this.child.signalCode === null;
     if (leaderRunning || groupAlive(pgid)) {
       this.child.stdin.end();
+      if (leaderRunning) {
+        // The input's end reaches the server first (after any write still queued; bounded, as a
+        // server that reads nothing never takes it), then it has a moment to exit on its own.
+        await endsWithin(Promise.race([this.exited, finished(this.child.stdin).catch(() => {})]), GRACE_MS);
+        await endsWithin(this.exited, EOF_GRACE_MS);
+      }
       killGroup(this.child, 'SIGTERM');
       const deadline = performance.now() + GRACE_MS;
       const hardKill = setTimeout(() => killGroup(this.child, 'SIGKILL'), GRACE_MS);
