@@ -38,6 +38,12 @@ export default defineLiveCheck({
     const without: string[] = [];
     for (const tool of tools) {
       const name = asText(tool.name);
+      // Its placeholders name the full description's parameters: unknown while that got no answer.
+      const noAnswer = ctx.facts.descriptions.unanswered.get(name);
+      if (noAnswer) {
+        ctx.inconclusiveOnce(`reading the full description of '${name}'`, noAnswer, name);
+        continue;
+      }
       const full = fullDescriptions.get(name);
       // With progressive disclosure the short fields sit in tools/list and examples/errors in
       // the full description (DESIGN): the two are checked together.

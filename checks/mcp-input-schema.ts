@@ -20,8 +20,15 @@ export default defineLiveCheck({
     const full = ctx.facts.descriptions.full;
     let fromFull = 0;
     let checked = 0;
+    const unanswered = ctx.facts.descriptions.unanswered;
     for (const tool of discovery.tools) {
       if (typeof tool.name !== 'string') continue;
+      // A description that got no answer is unknown: its tools/list entry is not what a client validates against.
+      const noAnswer = unanswered.get(tool.name);
+      if (noAnswer) {
+        ctx.inconclusiveOnce(`reading the full description of '${tool.name}'`, noAnswer, tool.name);
+        continue;
+      }
       const described = full.get(tool.name)?.inputSchema;
       const schema = described ?? tool.inputSchema;
       if (described !== undefined) fromFull++;
@@ -31,6 +38,8 @@ export default defineLiveCheck({
       const read = described === undefined ? undefined : ctx.facts.descriptions.reads.get(tool.name);
       ctx.problems(tool.name, problems, { base: '/inputSchema', transcript: read ? [read] : discovery.toolsExchanges });
     }
+    const [first] = unanswered.values();
+    if (!checked && first) ctx.unprovenIfSilent('the full descriptions', [first]);
     ctx.info('checked', {
       count: checked,
       source: fromFull === checked ? 'from the full descriptions' : fromFull ? `${fromFull} from the full descriptions, the rest from tools/list` : 'from tools/list',

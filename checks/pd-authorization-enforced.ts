@@ -8,19 +8,21 @@ import { MODERN_ERA } from '../src/transport/era.js';
 
 /**
  * What a session may do after a grant: list the tools, read another tool's description, an unknown
- * name, no selection, more names than a server takes (a refused read), ping — all at once, since
- * the grant is called only after every one of them — then call another tool unfetched. None of it
- * may take the grant away.
+ * name, no selection, more names than a server takes (a refused read), ping — then call another
+ * tool unfetched. None of it may take the grant away. The oversized read names the granted tool
+ * too, so a server that takes it grants it again: it comes first, alone, and the rest at once after
+ * it (had it come among them, a server that answered it after the listing would hide a listing that
+ * clears grants — the verdict would depend on which request the server took first).
  */
 async function sequels(session: McpSession, base: string, all: readonly string[], granted: string, call: (tool: string) => Promise<void>, extra: readonly string[]): Promise<void> {
   // The other read names a tool outside the first ones tested, where there is one (their refusals unfetched still come).
   const other = all.length > 1 ? all[all.length - 1]! : undefined;
+  await session.readResource(descriptionsUri(base, [granted, ...extra]));
   await Promise.all([
     session.request('tools/list', {}),
     ...(other && other !== granted ? [session.readResource(descriptionsUri(base, [other]))] : []),
     session.readResource(descriptionsUri(base, ['pd_check_no_such_tool'])),
     session.readResource(base),
-    session.readResource(descriptionsUri(base, [granted, ...extra])),
     ...(session.era !== MODERN_ERA ? [session.request('ping', {})] : []),
   ]);
   const unfetched = all.find((t) => t !== granted && t !== other);

@@ -26,7 +26,9 @@ export default defineLiveCheck({
   messages,
   async run(ctx) {
     ctx.toolsToCallOrStop();
-    const { tried, total, calls, notCalled, unavailable } = ctx.facts.unfetched;
+    const { tried, total, calls, notCalled, unavailable, slowStart } = ctx.facts.unfetched;
+    // A clean session that only started too slowly proves nothing: not proven, never failed.
+    if (unavailable && slowStart) return ctx.skip('slow-start', { reason: unavailable.replace(/^the server /, '') });
     if (unavailable) ctx.fail('session-unavailable', { reason: unavailable });
     if (total > tried.length) ctx.info('sampled', { tested: tried.length, total });
     // Each call is judged by the model with the run's other exchanges (src/model/judge.ts); here,

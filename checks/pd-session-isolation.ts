@@ -71,13 +71,18 @@ export default defineLiveCheck({
     ctx.unprovenIfSilent('every call of its sessions', burst.flat().filter((ex): ex is Exchange => ex !== undefined));
 
     // The sessions opened here end — half told (HTTP DELETE), half simply dropped, as clients
-    // that vanish — and a session opened after them must start bare. Its calls wait for the end
-    // of the run, so that its start (a server process over stdio) overlaps the checks between.
-    await Promise.all(singles.map((session, k) => session.close({ terminate: k % 2 === 0 })));
-    // Over Streamable HTTP a terminated session's id must be answered 404 from then on (the model
-    // judges it, for mcp-session-lifecycle).
-    await Promise.all(singles.map((session) => session.requestAfterEnd()));
-    const opening = ctx.session({ fresh: true });
+    // that vanish — and a session opened after them must start bare: it is the very next session
+    // the server sees start (a server that hands an ended session's grants to the next one hands
+    // them to it in every run). Its calls wait for the end of the run, so that its start (a server
+    // process over stdio) overlaps the checks between.
+    const opening = ctx.session({
+      after: async () => {
+        await Promise.all(singles.map((session, k) => session.close({ terminate: k % 2 === 0 })));
+        // Over Streamable HTTP a terminated session's id must be answered 404 from then on (the
+        // model judges it, for mcp-session-lifecycle).
+        await Promise.all(singles.map((session) => session.requestAfterEnd()));
+      },
+    });
     opening.catch(() => {}); // its failure is reported where it is awaited
     ctx.atEnd(async () => {
       const after = await opening;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -36,6 +37,12 @@ interface Live {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
+/** The TCP connection of the request being handled (a fixture keeps grants by it: a server's fault). */
+const connection = new AsyncLocalStorage<object>();
+export function requestConnection(): object | undefined {
+  return connection.getStore();
+}
+
 function send(res: ServerResponse, status: number, body: unknown, type = 'application/json'): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text) }).end(text);
@@ -60,7 +67,7 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
   let bound = options.port;
 
   const http = createServer((req, res) => {
-    void handle(req, res).catch((err: Error & { status?: number }) => {
+    void connection.run(req.socket, () => handle(req, res)).catch((err: Error & { status?: number }) => {
       if (!res.headersSent) rpcError(res, err.status ?? 500, -32603, err.status ? err.message : 'Internal error');
       else res.end();
     });

@@ -2,7 +2,7 @@ import { reachSentence, reportVerdictSentence } from '../src/core/verdict-senten
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../src/generated/report.js';
 import { clip, formatNumber, inlineJson, listing, plural, sanitizeLine, asText } from '../src/util/text.js';
-import { acrossEras, entries, notCalledSentences, reachOf, othersLine, resultName, resultNames, targetLine, type Entry } from './group.js';
+import { acrossEras, entries, notCalledSentences, reachOf, othersLine, resultName, resultNames, shownStatus, targetLine, type Entry, type ShownStatus } from './group.js';
 import { fenceOffCommands } from './ci-fence.js';
 import { noAnswerText, sequenceLines } from './exchange-text.js';
 
@@ -16,9 +16,10 @@ export interface TextOptions {
   width?: number;
 }
 
-const GROUPS: Array<{ status: CheckResult['status']; heading: string; mark: string; paint: (c: ChalkInstance) => ChalkInstance }> = [
+const GROUPS: Array<{ status: ShownStatus; heading: string; mark: string; paint: (c: ChalkInstance) => ChalkInstance }> = [
   { status: 'fail', heading: 'FAILED', mark: '✗', paint: (c) => c.red },
   { status: 'error', heading: 'COULD NOT RUN', mark: '!', paint: (c) => c.magenta },
+  { status: 'accepted', heading: 'ACCEPTED', mark: '≈', paint: (c) => c.cyan },
   { status: 'warn', heading: 'WARNINGS', mark: '⚠', paint: (c) => c.yellow },
   { status: 'skip', heading: 'SKIPPED', mark: '-', paint: (c) => c.gray },
   { status: 'pass', heading: 'PASSED', mark: '✓', paint: (c) => c.green },
@@ -37,15 +38,19 @@ export function renderText(report: CheckReport, options: TextOptions): string {
   if (t.serverInfo) {
     out.push(`server: ${sanitizeLine(`${t.serverInfo.name ?? '?'} ${t.serverInfo.version ?? ''}`.trim())}` + (t.protocolVersion ? `, protocol ${sanitizeLine(t.protocolVersion)}` : '') + (t.transport && t.transport !== 'stdio' ? `, ${t.transport}` : ''));
   }
+  // An era that was not checked is said, with why (the server does not speak it, the run's time ran out, an option left it out).
+  for (const e of (report.eras ?? []).filter((x) => !x.checked && x.why)) out.push(c.gray(`protocol ${e.era} not checked: ${sanitizeLine(clip(e.why!, width))}`));
   out.push(...renderVerdict(report, c));
   // The criteria not testable without the resource are named once, in the verdict.
   const saidInVerdict = new Set(options.verbose ? [] : report.verdict?.notTestable ?? []);
   const firstContact = report.verdict?.implements === 'no' && !options.verbose;
   for (const group of GROUPS) {
-    const results = report.results.filter((r) => r.status === group.status);
+    const results = report.results.filter((r) => shownStatus(r) === group.status);
     if (!results.length) continue;
     const paint = group.paint(c);
-    out.push('', paint.bold(`${group.heading} (${results.length})`));
+    // Accepted: each of its findings fails the check, and a baseline accepts it (they do not fail the gate).
+    const by = group.status === 'accepted' && report.baseline ? `, by the baseline ${sanitizeLine(report.baseline.file)}: they fail, and do not fail the gate` : '';
+    out.push('', paint.bold(`${group.heading} (${results.length}${by})`));
     // A server without progressive disclosure: what passed is one line, what matters is above.
     if (r0IsPass(group.status) && firstContact) {
       out.push(`  ${paint(group.mark)} ${c.gray(sanitizeLine(listing(resultNames(report, results), 12).replace(/'/g, '')))}`);
@@ -95,12 +100,15 @@ export function renderText(report: CheckReport, options: TextOptions): string {
   }
   const s = report.summary;
   const total = report.results.length;
+  // Checks the run's time cut (not run, or stopped) are said as such: they found nothing, failed nothing.
+  const cut = report.results.filter((r) => r.status === 'error' && r.findings.some((f) => f.code === 'not-run' || f.code === 'run-time-up')).length;
   const parts = [
     c.green(`${s.passed} passed`),
     (s.failed ? c.red : c.gray)(`${s.failed} failed`),
     (s.warnings ? c.yellow : c.gray)(plural(s.warnings, 'warning')),
     c.gray(`${s.skipped} skipped`),
-    (s.errors ? c.magenta : c.gray)(plural(s.errors, 'error')),
+    ...(s.errors - cut ? [c.magenta(plural(s.errors - cut, 'error'))] : cut ? [] : [c.gray('0 errors')]),
+    ...(cut ? [c.magenta(`${cut} cut by --max-duration (not run or stopped: no verdict on them)`)] : []),
   ];
   const b = report.baseline;
   if (b) {
@@ -114,17 +122,20 @@ export function renderText(report: CheckReport, options: TextOptions): string {
 
 const VERDICT_PAINT = { yes: (c: ChalkInstance) => c.green, partly: (c: ChalkInstance) => c.yellow, no: (c: ChalkInstance) => c.red };
 
-function r0IsPass(status: CheckResult['status']): boolean {
+function r0IsPass(status: ShownStatus): boolean {
   return status === 'pass';
 }
 
 /** After a "no": the exact command that leads to a "yes" (and the one that serves its result). */
 function nextSteps(report: CheckReport, command: string, c: ChalkInstance): string[] {
   const server = sanitizeLine(command);
+  // A secret of the command is shown as ${VAR} (never its value): said how to set it, so that the line can be pasted.
+  const variables = [...new Set([...server.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1]!))];
   return [
     '',
     `${c.bold('Next:')} write tool_descriptions/, a minimal tools/list, Tool Card stubs, a config and a CI workflow into pd/, then put them in front of this server, unchanged, with '${report.tool.name} serve --descriptions pd -- ${server}':`,
     `  ${report.tool.name} init --out pd -- ${server}`,
+    ...(variables.length ? [c.gray(`  (${variables.join(', ')} ${variables.length === 1 ? 'is' : 'are'} read from the environment: export ${variables.map((v) => `${v}=…`).join(' ')} first; the value is never printed)`)] : []),
   ];
 }
 
@@ -145,7 +156,7 @@ function renderVerdict(report: CheckReport, c: ChalkInstance): string[] {
   const e = report.exploration;
   if (e && !e.skipped) {
     const found = e.found ? `; ${plural(e.found, 'broken rule')} shrunk to a shortest sequence (${plural(e.replays, 'replay')})` : ', nothing diverged from the model';
-    lines.push(c.gray(`  explored: ${plural(e.requests, 'request')} in ${plural(e.sessions, 'session')} of its own${e.idleMs !== undefined ? ` (one idle ${(e.idleMs / 1000).toFixed(1)} s)` : ''}, seed ${e.seed}${found} (--seed ${e.seed} replays it)`));
+    lines.push(c.gray(`  explored: ${plural(e.requests, 'request')} in ${plural(e.sessions, 'session')} of its own${e.idleMs !== undefined ? ` (one idle ${(e.idleMs / 1000).toFixed(1)} s${e.idleHold ? `: '${e.idleHold.tool}' fetched at ${e.idleHold.fetchedAt.toFixed(2)} s, still let through at ${e.idleHold.calledAt.toFixed(2)} s${e.idleHold.newConnection ? ' on a new connection' : ''}` : ''})` : ''}, seed ${e.seed}${e.seedFrom === 'listing' ? ' (a digest of its tools/list: the same on every run of this server)' : e.seedFrom === 'random' ? ' (--seed random)' : ''}${found} (--seed ${e.seed} replays it)`));
   }
   return lines;
 }

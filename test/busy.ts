@@ -12,7 +12,8 @@ process.once('SIGTERM', () => { stopLoops(); process.exit(143); });
 
 const started = performance.now();
 process.stderr.write(`test:busy: ${LOOPS} busy loops on a ${cpus().length}-core machine, then npm test\n`);
-const suite = spawn('npm', ['test'], { stdio: 'inherit' });
+// The stability test runs its servers ten times here (twice in a plain npm test), beside these loops (it adds none of its own).
+const suite = spawn('npm', ['test'], { stdio: 'inherit', env: { ...process.env, MCP_PD_BUSY: '1', MCP_PD_STABILITY_RUNS: process.env.MCP_PD_STABILITY_RUNS ?? '10' } });
 suite.on('exit', (code, signal) => {
   stopLoops();
   const seconds = Math.round((performance.now() - started) / 1000);

@@ -20,7 +20,7 @@ for (const fixture of FIXTURES) {
     t.teardown(() => server.close());
     const sessions = fixture.check === 'pd-session-isolation' ? DEFAULT_SESSIONS.http : 3;
     // A static rule needs no exploration; a rule of the model is found by it and shrunk.
-    const explore = fixture.wholeRun ? { seed: TEST_SEED, ...(fixture.expectation.idle ? { idleSeconds: IDLE_FIXTURE_SECONDS } : {}) } : { explore: 0 };
+    const explore = fixture.wholeRun ? { seed: TEST_SEED, idleSeconds: fixture.expectation.idle ? IDLE_FIXTURE_SECONDS : 0 } : { explore: 0 };
     // Through the library's one door, as a user's code would call it.
     const report = await checkServer({ url: server.url, protocol: protocolOf(fixture), timeoutMs: 30_000, sessions, ...explore, ...(fixture.cards ? { cards: fixture.cards } : {}), checks: LIVE_CHECKS });
     judgeFixtureRun(t, fixture, report, 'http');

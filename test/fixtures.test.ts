@@ -38,7 +38,7 @@ for (const fixture of FIXTURES) {
     // A rule of the model: the whole run, its exploration finds it and shrinks it. A static rule:
     // its check alone (that no other check fails is proven in-process, test/fixture-matrix.test.ts).
     // The idle session is idle as long as the run by default; a fault that needs a known idleness gets a minimum.
-    const scope = fixture.wholeRun ? ['--seed', String(TEST_SEED), ...(fixture.expectation.idle ? ['--idle', String(IDLE_FIXTURE_SECONDS)] : [])] : ['--explore', '0', '--only', fixture.check];
+    const scope = fixture.wholeRun ? ['--seed', String(TEST_SEED), '--idle', String(fixture.expectation.idle ? IDLE_FIXTURE_SECONDS : 0)] : ['--explore', '0', '--only', fixture.check];
     const run = await runCli(['--format', 'json', '--protocol', protocolOf(fixture), ...scope, ...cards, ...args]);
     let report: CheckReport;
     try {

@@ -91,6 +91,8 @@ export const ESC = '\u001b[';
 
 export interface RunningServer {
   url: string;
+  /** Its process. */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -146,5 +148,5 @@ export async function serveListening(args: string[], env: Record<string, string>
     });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${said}`)));
   });
-  return { url, stop: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill(); }) };
+  return { url, ...(child.pid !== undefined ? { pid: child.pid } : {}), stop: () => new Promise((resolve) => { if (child.exitCode !== null) return resolve(); child.once('exit', () => resolve()); child.kill(); }) };
 }

@@ -47,7 +47,9 @@ const STDIO: Record<string, Case> = {
 
 t.test('every hostile fixture has a case here, and every case a fixture', async (t) => {
   const files = readdirSync(SOURCES).filter((f) => f.endsWith('.ts') && !f.startsWith('raw-')).map((f) => f.slice(0, -3));
-  const covered = [...Object.keys(STDIO), 'hostile-text', 'remote-ref', 'http-500', 'http-404-session', 'http-html', 'http-exits-mid-run', 'http-silent', 'http-keep-alive', 'stalls-after-probe',
+  const covered = [...Object.keys(STDIO), 'hostile-text', 'remote-ref', 'http-500', 'http-404-session', 'http-html', 'http-exits-mid-run', 'http-silent', 'http-keep-alive', 'stalls-after-probe', 'slow-later-starts',
+    // test/stability.test.ts
+    'current-session-race', 'proto-keys-everywhere', 'http-endless-streams',
     // test/leaks.test.ts
     'env-echo', 'http-echo-headers', 'http-redirects', 'sigterm-proof-helpers'];
   t.same(files.sort(), covered.sort());
@@ -157,6 +159,21 @@ for (const [fixture, c] of Object.entries(HTTP)) {
     else t.match(run.stderr, c.proves);
   });
 }
+
+t.test('a server whose later starts are too slow: what they would prove is not proven, and nothing fails for it', async (t) => {
+  const marker = join(tempDir(), 'started');
+  const run = await runBounded(['--format', 'json', '--startup-timeout', '1500', '--env', 'MCP_PD_SLOW_MARKER', '--', 'node', join(HOSTILE, 'slow-later-starts.js')], { MCP_PD_SLOW_MARKER: marker });
+  const report = assertVerdict(t, run, 1);
+  const slow = report?.results.filter((r) => r.findings.some((f) => f.code === 'slow-start')) ?? [];
+  t.ok(slow.length > 0, `the checks that needed a later session say it was slow to start (${slow.map((r) => r.id).join(', ')})`);
+  for (const r of slow) t.equal(r.status, 'skip', `${r.id}: not proven, never failed`);
+  t.same(report?.verdict?.failingCriteria, [], 'no criterion fails for a slow start');
+  t.equal(report?.verdict?.implements, 'partly', 'the verdict names them as not proven');
+  const said = report?.results.flatMap((r) => r.findings).find((f) => f.code === 'slow-start');
+  t.match(said?.message, /did not answer initialize within 1500 ms \(--startup-timeout\)/, 'with the limit it missed');
+  t.match(said?.hint, /--startup-timeout/, 'and the option that raises it');
+  t.notMatch(JSON.stringify(report), /must accept new sessions/, 'never a fix about sessions');
+});
 
 t.test('text from a hostile server is inert in every output format', async (t) => {
   const dir = tempDir();

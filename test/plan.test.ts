@@ -78,10 +78,12 @@ t.test('--explain-plan prints the plan and starts nothing', async (t) => {
   t.match(run.stdout, /pd-session-isolation \(#8\)\s+S0, C, S2 new, S3 after/);
   t.match(run.stdout, /exploration\s+X1–X4 new\s+sequences of operations/);
   t.match(run.stdout, /X1 is the idle session: it fetches and calls one tool, stays idle while everything else is done/);
-  t.notMatch(run.stdout, /at least \d+ s/, 'by default no idle time is added to the run');
+  t.match(run.stdout, /at least 2 s, --idle/, 'by default the idle session waits 2 s at least (a fixed window)');
   const longer = await runCli(['--explain-plan', '--idle', '5', ...server.extra, '--', ...server.args]);
-  t.match(longer.stdout, /10 server processes in all/, 'a minimum idle time opens no session more');
+  t.match(longer.stdout, /10 server processes in all/, 'a longer idle time opens no session more');
   t.match(longer.stdout, /at least 5 s, --idle/);
+  const none = await runCli(['--explain-plan', '--idle', '0', ...server.extra, '--', ...server.args]);
+  t.notMatch(none.stdout, /at least \d+ s/, '--idle 0: no time is added to the run');
   t.match(run.stdout, /mcp-wire-valid\s+none/);
 
   const http = await runCli(['--explain-plan', '--url', 'http://127.0.0.1:9/mcp', '--only', 'pd-']);

@@ -63,6 +63,8 @@ t.test('--safe-calls still passes: only read-only tools are called', async (t) =
   const { run, report } = await checkJson(['node', REFERENCE], ['--safe-calls', '--sessions', '3']);
   t.equal(run.code, 0);
   t.match(report.options, { timeoutMs: 5000, startupTimeoutMs: 30000, sessions: 3, safeCalls: true, allowDestructive: false, failOn: 'error', explore: DEFAULT_EXPLORE });
-  t.type(report.options?.seed, 'number', 'the seed is in the report');
+  t.notOk(report.options && 'seed' in report.options, 'no --seed was given: none in the options');
+  t.equal(report.exploration?.seedFrom, 'listing', 'the seed, derived from the listing, is in the exploration\'s summary');
+  t.type(report.exploration?.seed, 'number');
   for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id, r.era), r.id);
 });

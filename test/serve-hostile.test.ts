@@ -260,7 +260,8 @@ t.test('bounded: a line over --max-message is answered with an error and dropped
   t.teardown(() => serve.stop());
   await serve.open();
   serve.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'tools/call', params: { name: 'echo_op', arguments: { text: 'x'.repeat(3 * 1024 * 1024) } } })}\n`);
-  t.match(await serve.next((m) => m.id === null), { error: { code: -32600, message: /over the limit of 1048576 \(serve --max-message\)/ } });
+  // Its id is read from its first bytes: the client learns which request it was.
+  t.match(await serve.next((m) => m.id === 'big'), { error: { code: -32600, message: /over the limit of 1048576 bytes \(serve --max-message 1 MB\)/ } });
   serve.send({ jsonrpc: '2.0', id: 'after', method: 'ping' });
   t.same((await serve.answerTo('after')).result, {}, 'the next request is answered');
 });
@@ -288,6 +289,71 @@ t.test('no answer: a request the upstream never answers gets an error, and the u
   t.match(await serve.answerTo('h'), { error: { code: -32001, message: /did not answer tools\/call within 1 s/ } });
   await new Promise((resolve) => setTimeout(resolve, 200));
   t.ok(log.entries().some((e) => 'cancelled' in e), 'the upstream was told the request is cancelled');
+});
+
+/** The CPU time (user + system, ms) a process has used, from /proc. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The upstream process serve started (its only child). */
+function upstreamPid(serve: StdioServe): number {
+  const children = readFileSync(`/proc/${serve.child.pid}/task/${serve.child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  if (children.length !== 1) throw new Error(`serve has ${children.length} children`);
+  return children[0]!;
+}
+
+t.test('an upstream stopped (SIGSTOP): every forwarded request is answered with an error naming it within --request-timeout, and the upstream gets a cancellation', async (t) => {
+  const serve = new StdioServe({}, ['--request-timeout', '1']);
+  t.teardown(() => serve.stop());
+  await serve.open();
+  serve.send({ jsonrpc: '2.0', id: 'r', method: 'resources/read', params: { uri: `${RESOURCE}?tools=echo_op` } });
+  await serve.answerTo('r');
+  const upstream = upstreamPid(serve);
+  process.kill(upstream, 'SIGSTOP');
+  t.teardown(() => { try { process.kill(upstream, 'SIGCONT'); } catch { /* gone */ } });
+  serve.send({ jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name: 'echo_op', arguments: { text: 'x' } } });
+  serve.send({ jsonrpc: '2.0', id: 'p', method: 'ping' });
+  serve.send({ jsonrpc: '2.0', id: 'l', method: 'resources/list' });
+  for (const id of ['c', 'p', 'l']) {
+    t.match(await serve.answerTo(id), { error: { code: -32001, message: /Request timed out: the upstream server \(.*recording-upstream\.js\) did not answer .* within 1 s \(serve --request-timeout\)/ } }, `${id}: an error that names the upstream`);
+  }
+});
+
+t.test('an upstream that never answers initialize: the first client gets an error, those after it too (none waits for ever), and the next initialize is tried again', async (t) => {
+  const server = await listening({}, ['--request-timeout', '1']);
+  t.teardown(server.stop);
+  const pids = readFileSync(`/proc/${server.pid!}/task/${server.pid!}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  t.equal(pids.length, 1, 'serve started its upstream');
+  process.kill(pids[0]!, 'SIGSTOP');
+  let stopped = true;
+  t.teardown(() => { if (stopped) process.kill(pids[0]!, 'SIGCONT'); });
+  const initialize = () => fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: INIT }) }).then((r) => r.text());
+  const [first, second] = await Promise.all([initialize(), initialize()]);
+  t.match(first, /did not answer initialize within 1 s/, 'the first client: the timeout');
+  t.match(second, /did not answer initialize within 1 s/, 'a client that waited for the same initialize: the same error, not a hang');
+  process.kill(pids[0]!, 'SIGCONT');
+  stopped = false;
+  t.match(await initialize(), /"protocolVersion"/, 'once the upstream answers again, initialize goes upstream again and works');
+});
+
+t.test('a long line costs time in proportion to its length: 16 MB takes at most 4 times the CPU of 4 MB', async (t) => {
+  const serve = new StdioServe({}, ['--max-message', '64']);
+  t.teardown(() => serve.stop());
+  await serve.open();
+  const cost = async (mb: number, id: string) => {
+    const before = cpuMs(serve.child.pid!);
+    serve.write(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo_op', arguments: { text: 'x'.repeat(mb * 1024 * 1024) } } })}\n`);
+    await serve.answerTo(id);
+    return cpuMs(serve.child.pid!) - before;
+  };
+  await cost(1, 'warm');
+  // The least of three each: what a size costs, without the collections that happen to fall into one request.
+  const least = async (mb: number) => Math.min(await cost(mb, `${mb}a`), await cost(mb, `${mb}b`), await cost(mb, `${mb}c`));
+  const four = await least(4);
+  const sixteen = await least(16);
+  t.ok(sixteen <= 4 * Math.max(four, 10), `16 MB: ${sixteen} ms of CPU; 4 MB: ${four} ms (a square would be 16 times)`);
 });
 
 t.test('the upstream exits: every request in flight gets an error naming the exit code, then serve exits with it', async (t) => {

@@ -48,6 +48,12 @@ const common = {
   logLevel: 'warning',
 };
 const main = join(root, 'dist', 'cli', 'main.cjs');
+// import() of a package the bundle does not contain: through the bin's (code run by a vm.Script
+// cannot import on Node 20), or Node's own when the bundle is required directly. The prologue is
+// esbuild's banner, strict first (a directive only counts as the first statement), so that the
+// bundle's source map (dist/cli/main.cjs.map: an internal error's stack names src/ files, see
+// src/cli/stack.ts) counts its lines and columns; import( is renamed by a name of the same length.
+const prologue = '"use strict";var __bundle_url=require("node:url").pathToFileURL(__filename).href,__bimp=globalThis[Symbol.for("mcp-pd-check.import")]??(s=>import(s));';
 await build({
   ...common,
   entryPoints: [join(root, 'dist', 'src', 'cli', 'main.js')],
@@ -56,18 +62,16 @@ await build({
   plugins: [inlineRequires, besideFiles],
   // Modules find files beside them (the side thread's worker, the package's root) from their URL: the bundle's.
   define: { 'import.meta.url': '__bundle_url' },
+  banner: { js: prologue },
+  // The map follows each module's own map (dist/src/**/*.js.map) back to src/**/*.ts; no sources in it.
+  sourcemap: 'external',
+  sourcesContent: false,
 });
-// import() of a package the bundle does not contain: through the bin's (code run by a vm.Script
-// cannot import on Node 20), or Node's own when the bundle is required directly.
-// Its hashbang goes: the bin runs it, and the prologue comes first.
-const bundled = readFileSync(main, 'utf8').replace(/^#!.*\n/, '');
 const IMPORT = /(?<![\w$.])import\((?=["'`])/g;
-const text = bundled.replace(IMPORT, '__bundle_import(');
-if (/(?<![\w$.])import\(/.test(text)) throw new Error('dist/cli/main.cjs has an import() of something other than a quoted name: src/build/bundle-cli.mjs cannot route it');
-const prologue = 'var __bundle_url=require("node:url").pathToFileURL(__filename).href,__bundle_import=globalThis[Symbol.for("mcp-pd-check.import")]??(s=>import(s));';
-// After "use strict": a directive only counts as the first statement.
-const strict = text.startsWith('"use strict";') ? '"use strict";' : '';
-writeFileSync(main, strict + prologue + text.slice(strict.length));
+const text = readFileSync(main, 'utf8').replace(IMPORT, '__bimp(');
+if (/(?<![\w$.])import\(/.test(text.slice(prologue.length))) throw new Error('dist/cli/main.cjs has an import() of something other than a quoted name: src/build/bundle-cli.mjs cannot route it');
+if ('__bimp('.length !== 'import('.length) throw new Error('the renamed import( must keep its length (the source map\'s columns)');
+writeFileSync(main, text);
 // The run's side thread is a file of its own, beside the bundle (src/util/side-thread.ts finds it there).
 await build({ ...common, entryPoints: { 'side-thread-worker': join(root, 'dist', 'src', 'protocol', 'side-thread-worker.js') }, outdir: join(root, 'dist', 'cli'), format: 'esm',
   // CommonJS dependencies call require(); give the ESM bundle one.

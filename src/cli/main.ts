@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // The CLI's entry: parse, run the command, turn errors into exit codes. Heavy modules (schema
 // compilers, reporters, the engine) are imported where they are needed, so that --version,
 // --help and a small lint start fast.
@@ -18,6 +17,8 @@ async function main(argv: string[]): Promise<void> {
   }
   const out = new CliOutput();
   try {
+    // A test's way to see what an internal error prints (test/cli-boot.test.ts): there is no other safe one.
+    if (process.env.MCP_PD_CHECK_TEST_INTERNAL_ERROR === '1') throw new Error('an internal error forced by MCP_PD_CHECK_TEST_INTERNAL_ERROR');
     await buildProgram().parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {
@@ -30,7 +31,11 @@ async function main(argv: string[]): Promise<void> {
       out.say(`${TOOL_NAME}: ${err.message}\n`);
       process.exitCode = EXIT.unreachable;
     } else {
-      out.say(`${TOOL_NAME}: internal error: ${(err as Error)?.stack ?? asText(err)}\nPlease report this at the project's issue tracker.\n`);
+      // One line, then the stack in src/ files (the bundle's source map): what a report needs.
+      const { mappedStack, thrownAt } = await import('../util/stack.js');
+      const [first = '', ...frames] = (err instanceof Error && err.stack ? mappedStack(err.stack) : asText(err)).split('\n');
+      const at = thrownAt(err);
+      out.say(`${TOOL_NAME}: internal error: ${first}${at ? ` (${at})` : ''}\n${frames.join('\n')}\nPlease report this at the project's issue tracker, with the lines above.\n`);
       process.exitCode = 70;
     }
   }

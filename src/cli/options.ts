@@ -34,10 +34,11 @@ export const CLI_SPELLING: Spelling = {
   noServer: 'give the command that starts it (mcp-pd-check -- node server.js) or --url http://host/mcp',
 };
 
-export function integer(min: number, max: number) {
-  return (value: string): number => {
+export function integer(min: number, max: number, words: readonly string[] = []) {
+  return (value: string): number | string => {
+    if (words.includes(value.trim())) return value.trim();
     const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
+    if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}${words.length ? ` or ${words.join(', ')}` : ''}`);
     return n;
   };
 }
@@ -61,7 +62,7 @@ function commanderOption(spec: OptionSpec, name: CommandName): Option {
   const flags = spec.short ? `${spec.short}, ${spec.flag}` : spec.flag;
   const shown = spec.defaultText ?? (spec.library !== undefined && spec.default !== undefined && spec.kind !== 'boolean' && !(Array.isArray(spec.default) && !spec.default.length) ? String(spec.default) : undefined);
   const option = new Option(flags, (spec.helpFor?.[name] ?? spec.help) + (shown !== undefined ? ` (default: ${shown})` : ''));
-  if (spec.kind === 'integer') option.argParser(integer(spec.min ?? 0, spec.max ?? Number.MAX_SAFE_INTEGER));
+  if (spec.kind === 'integer') option.argParser(integer(spec.min ?? 0, spec.max ?? Number.MAX_SAFE_INTEGER, spec.words));
   if (spec.kind === 'choice' || spec.kind === 'choices') option.choices([...spec.choices!]);
   if (spec.repeat) option.argParser(collect);
   if (spec.library === undefined && spec.default !== undefined) option.default(spec.default);

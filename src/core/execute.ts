@@ -3,7 +3,7 @@ import { severityOf } from './check.js';
 import { FindingSink, SkipCheck } from './findings.js';
 import type { CheckResult, Finding, FindingLevel } from '../generated/report.js';
 import type { Messages } from './messages.js';
-import { TargetUnavailableError } from '../transport/types.js';
+import { SlowStartError, TargetUnavailableError } from '../transport/types.js';
 import { asText } from '../util/text.js';
 
 /** A check that runs longer than this is stopped and reported as `error`. */
@@ -67,6 +67,11 @@ export async function runWork(sink: FindingSink, work: () => Promise<void>, limi
       sink.add('error', limit.byRun ? 'run-time-up' : 'check-timeout', { seconds: limit.byRun ? limit.byRun.seconds : CHECK_TIME_LIMIT_MS / 1000 });
       sink.seal();
       return { errored: true };
+    }
+    // A later session that did not start in time proves nothing (a slow start): not proven, never failed.
+    if (err instanceof SlowStartError) {
+      sink.info('slow-start', { reason: err.message.replace(/^the server /, '') });
+      return sink.findings.some((f) => f.level === 'error') ? {} : { skipped: true };
     }
     if (err instanceof TargetUnavailableError) {
       sink.add('error', 'session-unavailable', { reason: err.message });

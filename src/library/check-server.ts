@@ -15,6 +15,7 @@ import { freshSeed } from '../model/explore/random.js';
 import { safeReport } from '../safety/output.js';
 import type { Redactor } from '../safety/redact.js';
 import { TargetUnavailableError } from '../transport/types.js';
+import { LEGACY_ERA, MODERN_ERA } from '../transport/era.js';
 import { LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
 import { validateOptions } from './validate-options.js';
 import { defaultOf } from './option-table.js';
@@ -39,10 +40,13 @@ export interface CheckServerOptions extends ServerOptions {
   skip?: string[];
   /** Requests the model-based exploration may send (default 60; 0 turns it off). */
   explore?: number;
-  /** The least time (s) the exploration's idle session stays idle after a fetch before it calls the tool again (default 0: it waits for the rest of the run, nothing is added). */
+  /** The least time (s) the exploration's idle session stays idle after a fetch before it calls the tool again (default 2; 0: the run's own length). */
   idleSeconds?: number;
-  /** Seed of the exploration (default: a new one; the report gives it, and it replays the run). */
-  seed?: number;
+  /**
+   * Seed of the exploration (default: a digest of each era's tools/list, so the same server is
+   * explored the same way on every run; 'random': a new one each run). The report gives it, and it replays the run.
+   */
+  seed?: number | 'random';
   /** Lowest finding level that fails the run, as recorded in the report (default `error`). */
   failOn?: FailOn;
   /** Time limit of the whole run, ms (default 600,000): checks not finished by then are errors. */
@@ -86,15 +90,20 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
     throw new InputError(`${s('require')} toolcards needs ${s('url')} (Tool Cards served at /.well-known/mcp-tools/) or ${s('cards')} DIR (card files to compare with the live tools)`);
   }
   const { target, inEra, redactor, describe, startupTimeoutMs } = serverTarget(options, spell);
-  const protocol = options.protocol ?? defaultOf<ProtocolChoice>('protocol');
+  // The older HTTP+SSE transport is of 2024: asked for, it checks 2025-11-25 alone (2026-07-28 has none).
+  const sseOnly = options.transport === 'sse';
+  if (sseOnly && options.protocol === MODERN_ERA) throw new InputError(`${s('transport')} sse is the 2024-11-05 HTTP+SSE transport, and ${MODERN_ERA} is spoken over Streamable HTTP only: give ${s('transport')} streamable-http (or leave it out) for ${MODERN_ERA}`);
+  const protocol = sseOnly ? LEGACY_ERA : options.protocol ?? defaultOf<ProtocolChoice>('protocol');
   const sessions = options.sessions ?? DEFAULT_SESSIONS[target.kind === 'http' ? 'http' : 'stdio'];
   // Every default is the option table's, applied here once.
   const timeoutMs = options.timeoutMs ?? defaultOf<number>('timeoutMs');
   const explore = options.explore ?? defaultOf<number>('explore');
-  const seed = options.seed ?? freshSeed();
+  // Derived from what the server lists unless given (DESIGN, "The same verdict every run").
+  const seed = options.seed === 'random' ? freshSeed() : options.seed;
+  const seedFrom = options.seed === 'random' ? 'random' as const : options.seed !== undefined ? 'given' as const : 'listing' as const;
   const live: LiveOptions = {
     timeoutMs, sessions, safeCalls: options.safeCalls ?? defaultOf<boolean>('safeCalls'), allowDestructive: options.allowDestructive ?? defaultOf<boolean>('allowDestructive'),
-    require: options.require ?? defaultOf<LiveOptions['require']>('require'), explore, seed,
+    require: options.require ?? defaultOf<LiveOptions['require']>('require'), explore, ...(seed !== undefined ? { seed } : {}), seedFrom,
     safeTools: options.safeTools ?? defaultOf<string[]>('safeTools'),
     idleMs: 1000 * (options.idleSeconds ?? defaultOf<number>('idleSeconds')),
     ...(options.cards !== undefined ? { cardsDir: resolve(options.cards) } : {}),
@@ -102,12 +111,12 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
   const reportOptions: ReportOptions = {
     timeoutMs, startupTimeoutMs, sessions, safeCalls: live.safeCalls,
     ...(live.safeTools?.length ? { safeTools: [...live.safeTools] } : {}),
-    allowDestructive: live.allowDestructive, failOn: options.failOn ?? defaultOf<FailOn>('failOn'), explore, seed,
+    allowDestructive: live.allowDestructive, failOn: options.failOn ?? defaultOf<FailOn>('failOn'), explore, ...(options.seed !== undefined ? { seed: options.seed } : {}),
   };
   return {
     describe, redactor, checks, sessions,
     async run() {
-      const report = await checkEras(inEra, protocol, live, { checks, hooks: options.hooks, reportOptions, maxDurationMs: options.maxDurationMs ?? defaultOf<number>('maxDurationMs') }).catch((err: unknown) => {
+      const report = await checkEras(inEra, protocol, live, { checks, hooks: options.hooks, reportOptions, maxDurationMs: options.maxDurationMs ?? defaultOf<number>('maxDurationMs'), ...(sseOnly ? { leftOutBecause: `${s('transport')} sse: ${MODERN_ERA} has no HTTP+SSE transport (Streamable HTTP only)` } : {}) }).catch((err: unknown) => {
         if (err instanceof TargetUnavailableError) err.target = describe;
         throw err;
       });

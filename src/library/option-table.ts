@@ -17,6 +17,8 @@ export interface OptionSpec {
   kind: OptionKind;
   min?: number;
   max?: number;
+  /** Words an integer option also takes (`--seed random`). */
+  words?: readonly string[];
   choices?: readonly string[];
   /** Each use adds a value (a list). */
   repeat?: boolean;
@@ -91,9 +93,9 @@ export const OPTIONS: readonly OptionSpec[] = [
   { flag: '--explore <requests>', kind: 'integer', min: 0, max: 100_000, library: 'explore', config: 'explore', commands: LIVE, default: DEFAULT_EXPLORE,
     help: 'requests the model-based exploration may send: generated sequences over sessions of its own, judged by the model, a divergence shrunk to its shortest sequence (0: off)' },
   { flag: '--idle <seconds>', kind: 'integer', min: 0, max: 600, library: 'idleSeconds', config: 'idle', commands: LIVE, default: DEFAULT_IDLE_SECONDS,
-    help: 'the least time the exploration\'s idle session waits after a fetch before it calls the tool again: a grant must outlast idleness (§5.1: for the lifetime of the session). It waits for the rest of the run anyway; only what exceeds the run is added (0: nothing added)' },
-  { flag: '--seed <n>', kind: 'integer', min: 0, max: 2 ** 31 - 1, library: 'seed', config: 'seed', commands: LIVE, defaultText: 'a new one, given in the report',
-    help: 'seed of the exploration: the report of a run gives the one it used, and the same seed replays it exactly' },
+    help: 'the least time the exploration\'s idle session waits after a fetch before it calls the tool again: a grant must outlast idleness (§5.1: for the lifetime of the session), so a fixed window proves it on a fast machine as on a slow one. It waits while the rest of the run goes on; only what exceeds the run is added (0: the run\'s own length)' },
+  { flag: '--seed <n|random>', kind: 'integer', min: 0, max: 2 ** 31 - 1, words: ['random'], library: 'seed', config: 'seed', commands: LIVE, defaultText: 'a digest of the server\'s tools/list: the same server is explored the same way on every run',
+    help: 'seed of the exploration: the report of a run gives the one it used, and the same seed replays it exactly; random explores differently every run (nightly runs)' },
   { flag: '--require <extensions...>', kind: 'choices', choices: ['dashdash', 'toolcards'], library: 'require', config: 'require', commands: LIVE, default: [],
     help: 'fail instead of skip when an optional extension is missing' },
   { flag: '--server-config <file>', kind: 'text', commands: LIVE,

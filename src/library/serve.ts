@@ -12,6 +12,9 @@ import { LIBRARY_SPELLING, type Spelling } from './server-options.js';
 import { validateOptions } from './validate-options.js';
 import { defaultOf } from './option-table.js';
 import { commandFrom, commandWords, isDirectory, parseUrl, withUrlCredentials } from './server-target.js';
+import { displayUrl } from '../transport/http-common.js';
+import { publishableArguments } from '../safety/arguments.js';
+import { clip } from '../util/text.js';
 
 export interface ServeOptions {
   /** The upstream server's command (stdio)… */
@@ -91,7 +94,9 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
     child.onDropped = (why, bytes) => options.onError?.(new Error(why === 'too-large' ? `the upstream server sent a message of ${bytes} bytes, over the limit (--max-message): dropped` : 'the upstream server wrote a line that is not JSON: dropped'));
     upstream = new UpstreamEra(child, options.protocol);
   }
-  hub = new Hub(upstream, folder, { timeoutMs: options.requestTimeoutMs ?? defaultOf<number>('requestTimeoutMs'), toolForm: options.descriptionsTool ?? true, ...(options.onError ? { onError: options.onError } : {}) });
+  // Errors name the upstream: its command as it could be committed (secrets as ${VAR}), or its URL without credentials.
+  const upstreamName = options.url !== undefined ? displayUrl(parseUrl(options.url, spell)) : clip(publishableArguments(words).args.join(' '), 120);
+  hub = new Hub(upstream, folder, { timeoutMs: options.requestTimeoutMs ?? defaultOf<number>('requestTimeoutMs'), toolForm: options.descriptionsTool ?? true, upstreamName, ...(options.onError ? { onError: options.onError } : {}) });
   await upstream.start();
   let served: { url?: string; accepts?: string; close(): Promise<void> };
   if (options.listen !== undefined) {

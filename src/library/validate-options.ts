@@ -17,7 +17,8 @@ function problem(spec: OptionSpec, value: unknown): string | undefined {
       return typeof value === 'boolean' ? undefined : 'true or false';
     case 'integer': {
       const [min, max] = [(spec.min ?? 0) * scale, (spec.max ?? Number.MAX_SAFE_INTEGER) * scale];
-      return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? undefined : `a whole number from ${min} to ${max}`;
+      if (spec.words?.includes(value as string)) return undefined;
+      return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? undefined : `a whole number from ${min} to ${max}${spec.words?.length ? ` or ${spec.words.map((w) => JSON.stringify(w)).join(', ')}` : ''}`;
     }
     case 'choice':
       return spec.choices!.includes(value as string) ? undefined : `one of ${spec.choices!.join(', ')}`;

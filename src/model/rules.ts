@@ -52,6 +52,7 @@ export const MODEL_MESSAGES = {
   },
   [CRITERION.grants]: {
     'proof': "In session {session}, '{tool}' was let through once its description was fetched there, and '{refused}', while not fetched there, was refused.",
+    'grant-held-idle': "Session {session} fetched '{tool}', made no request for {window} s or more (the idle window, --idle), and{connection} its call was still let through: a grant outlasts idleness (the times are in the exploration's summary).",
     'no-refusal': { message: `${NOT_PROVEN}no call was refused with ${TOOL_DESCRIPTION_REQUIRED} anywhere in the run, so nothing showed that a fetch is what lets a call through.`, hint: SAFE_CALL_HINT },
     'no-granted-call': { message: `${NOT_PROVEN}no tool was called once its description was fetched, so nothing showed that a fetch authorizes it.`, hint: 'Mark a tool that is safe to call readOnlyHint: true, or name one with --safe-tool NAME (or run with --allow-destructive against a test instance).' },
     'not-in-one-session': { message: `${NOT_PROVEN}no session both had a fetched tool let through and an unfetched one refused.`, hint: 'Where grants cross sessions (pd-session-isolation fails), fix that first: no session then shows a fetch opening its tool alone. Otherwise give the checker a tool it may call in every session: mark one readOnlyHint: true, or name it with --safe-tool NAME.' },

@@ -143,6 +143,15 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
     if (declined) this.skip('unproven', { what, note: this.run.door.ledger.unanswered.get(declined.tool) ?? this.run.door.ledger.ranLong.get(declined.tool) ?? declined.why });
   }
 
+  /**
+   * Says once per check that something it meant to judge got no answer (`ex`), so was not judged
+   * (DESIGN, "When a proof is inconclusive"); later ones of the same check are not repeated.
+   */
+  inconclusiveOnce(subject: string, ex: Exchange, tool?: string): void {
+    if (this.findings.some((f) => f.code === 'inconclusive')) return;
+    this.add('info', 'inconclusive', { subject: subject[0]!.toUpperCase() + subject.slice(1), note: ex.note ?? ex.noResponse ?? 'no response' }, { ...(tool !== undefined ? { location: { tool } } : {}), transcript: [ex] });
+  }
+
   /** An earlier call of the run in which `tool` ran (was let through and did not refuse its arguments), if there was one. */
   earlierRun(tool: string): Exchange | undefined {
     return this.run.door.ledger.calls.find((c) => c.tool === tool && c.outcome.kind === 'authorized' && !c.argumentsRefused)?.exchange;

@@ -21,12 +21,22 @@ export async function fetchAllDescriptions(run: Run): Promise<void> {
   const resource = await resolve(run);
   const full = new Map<string, JsonObject>();
   const reads = new Map<string, Exchange>();
+  const unanswered = new Map<string, Exchange>();
   const names = run.discovery.toolNames.filter((n) => !n.includes(','));
   if (resource && names.length) {
     const groups = Array.from({ length: Math.ceil(names.length / GROUP) }, (_, i) => names.slice(i * GROUP, (i + 1) * GROUP));
-    const got = await mapLimit(groups, AT_ONCE, (group) => fetchDescriptions(run.probe, resource.uri, group));
+    // A read that got no answer is tried once more (a server busy starting, a loaded machine); one
+    // still unanswered leaves its tools' descriptions unknown — never taken for their tools/list entries.
+    const got = await mapLimit(groups, AT_ONCE, async (group) => {
+      const first = await fetchDescriptions(run.probe, resource.uri, group);
+      return first.exchange.noResponse === 'timeout' ? fetchDescriptions(run.probe, resource.uri, group) : first;
+    });
     groups.forEach((group, i) => {
       for (const name of group) {
+        if (got[i]!.exchange.noResponse) {
+          unanswered.set(name, got[i]!.exchange);
+          continue;
+        }
         const entry = entryFor(got[i]!.entries, name);
         if (isPlainObject(entry) && !('error' in entry)) {
           full.set(name, Object.freeze(entry));
@@ -35,7 +45,7 @@ export async function fetchAllDescriptions(run: Run): Promise<void> {
       }
     });
   }
-  const fact: Descriptions = { ...(resource ? { resource: Object.freeze(resource) } : {}), full, reads };
+  const fact: Descriptions = { ...(resource ? { resource: Object.freeze(resource) } : {}), full, reads, unanswered };
   run.produce('descriptions', Object.freeze(fact));
 }
 

@@ -9,6 +9,13 @@ import { latch } from '../util/concurrency.js';
 /** Which eras to check: every one the server speaks, or one. */
 export type ProtocolChoice = 'all' | Era;
 
+/** The choice, and why the eras it leaves out are out when --protocol did not say so itself (another option did). */
+export interface EraChoice {
+  choice: ProtocolChoice;
+  /** Why the other eras are left out (default: --protocol leaves them out). */
+  leftOutBecause?: string;
+}
+
 /** One era tried: its target, and its open probe session, or why it is not checked. */
 export interface EraProbe {
   era: Era;
@@ -68,6 +75,8 @@ export function noEraError(probes: readonly EraProbe[]): Error {
   if (down) return down;
   if (probes.length === 1) {
     const only = probes[0]!;
+    // A transport asked for that the server does not offer is said as such (its message says what to do).
+    if (only.error?.message.includes('--transport sse')) return only.error;
     const other = only.era === LEGACY_ERA ? MODERN_ERA : LEGACY_ERA;
     return new TargetUnavailableError(`${only.error?.message ?? 'it did not answer'} (it may speak ${other} only: --protocol all checks whichever era it speaks)`);
   }
@@ -75,10 +84,10 @@ export function noEraError(probes: readonly EraProbe[]): Error {
 }
 
 /** Every era: checked (with its verdict), or why not (not spoken, out of time, left out by --protocol). */
-function eraRuns(probes: readonly EraProbe[], choice: ProtocolChoice, verdicts: readonly Verdict[]): EraRun[] {
+function eraRuns(probes: readonly EraProbe[], choice: ProtocolChoice, verdicts: readonly Verdict[], leftOutBecause?: string): EraRun[] {
   return ERAS.map((era) => {
     const probe = probes.find((p) => p.era === era);
-    if (!probe) return { era, checked: false, why: `--protocol ${choice} leaves it out` };
+    if (!probe) return { era, checked: false, why: leftOutBecause ?? `--protocol ${choice} leaves it out` };
     if (!probe.session) return { era, checked: false, why: probe.why ?? 'not checked' };
     const verdict = verdicts.find((v) => v.era === era);
     return { era, checked: true, ...(verdict ? { verdict } : {}) };
@@ -91,11 +100,11 @@ const RANK = { no: 0, partly: 1, yes: 2 } as const;
  * One report from the reports of each era checked: every result and every exchange names its era;
  * the verdict is the weakest era's word, its sentence says each era's own.
  */
-export function mergeEraReports(reports: ReadonlyArray<{ era: Era; report: CheckReport }>, probes: readonly EraProbe[], choice: ProtocolChoice, durationMs: number): CheckReport {
+export function mergeEraReports(reports: ReadonlyArray<{ era: Era; report: CheckReport }>, probes: readonly EraProbe[], choice: ProtocolChoice, durationMs: number, leftOutBecause?: string): CheckReport {
   const first = reports[0]!.report;
   const results = reports.flatMap(({ era, report }) => report.results.map((r) => ({ ...r, era })));
   const verdicts: Verdict[] = reports.flatMap(({ era, report }) => (report.verdict ? [{ ...report.verdict, era }] : []));
-  const merged: CheckReport = { ...first, eras: eraRuns(probes, choice, verdicts), results, summary: summarize(results), durationMs: Math.round(durationMs) };
+  const merged: CheckReport = { ...first, eras: eraRuns(probes, choice, verdicts, leftOutBecause), results, summary: summarize(results), durationMs: Math.round(durationMs) };
   if (reports.length > 1) {
     merged.target = { ...first.target, protocolVersion: reports.map((r) => r.era).join(' and ') };
   }

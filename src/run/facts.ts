@@ -23,6 +23,8 @@ export interface UnfetchedCalls {
   notCalled: readonly NotCalled[];
   /** Why the clean session could not be opened, if it could not (then nothing was called). */
   unavailable?: string;
+  /** It did not start in time: a slow start, which proves nothing about the server. */
+  slowStart?: boolean;
 }
 
 /** The resource, and every tool's full description, fetched once in the probe session. */
@@ -31,6 +33,8 @@ export interface Descriptions {
   full: ReadonlyMap<string, JsonObject>;
   /** The read that returned each description (the proof of findings about it). */
   reads: ReadonlyMap<string, Exchange>;
+  /** Tools whose descriptions were asked for and got no answer (twice), with that read: unknown, not absent. */
+  unanswered: ReadonlyMap<string, Exchange>;
 }
 
 /** What a check of the run may read, each produced once by a phase and frozen then (src/run/phases.ts). */

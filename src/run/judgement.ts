@@ -1,7 +1,7 @@
 import { judge, type Judgement } from '../model/judge.js';
 import { laboratory, MAX_SHRUNK, shortest, type ExploreDeps, type Exploration, type Found, type Lab } from '../model/explore/explore.js';
 import { historyOf, historyTimes } from '../model/explore/history.js';
-import type { RuleBreak } from '../model/world.js';
+import { CRITERION, type RuleBreak } from '../model/world.js';
 import type { McpSession } from '../transport/session.js';
 import type { RunDeadline } from '../core/execute.js';
 import { mergeExploration, mergeJudgement, type SinkOf } from './merge.js';
@@ -32,6 +32,14 @@ export async function judgeRun(run: Run, deps: ExploreDeps, sinkOf: SinkOf, judg
   mergeJudgement(sinkOf, judgement);
   if (!exploration) return;
   mergeExploration(sinkOf, exploration.found);
+  // A grant held through the idle window: the proof that rests on time says how long it waited.
+  const held = exploration.idleHold;
+  if (held) {
+    // Its measured times differ from run to run: they are in the exploration's summary, not in the finding.
+    sinkOf(CRITERION.grants)?.add('info', 'grant-held-idle', {
+      session: held.session, tool: held.tool, window: (run.options.idleMs ?? 0) / 1000, connection: held.newConnection ? ' on a new connection,' : '',
+    }, { location: { tool: held.tool }, transcript: held.proof });
+  }
   const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
   const lab = laboratory(deps, world, exploration.seed, until);
   const shrunk = lab ? await shortestOfHistory(lab, judgement.breaks, own, sinkOf, MAX_SHRUNK - exploration.found.length, world.descriptionsTool) : { found: [], replays: 0 };

@@ -22,6 +22,8 @@ import { CallMemory } from './call-door.js';
 import { callOthersUnfetched, callReadOnlyUnfetched } from './unfetched-calls.js';
 import { verdictOf } from './verdict.js';
 import { latch } from '../util/concurrency.js';
+import { thrownAt } from '../util/stack.js';
+import { digestSeed } from '../model/explore/random.js';
 
 /** What decides the phases of a run: the facts its checks read, and whether it explores. */
 export function selectionOf(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'explore'>): PhaseSelection {
@@ -155,7 +157,7 @@ export async function checkTarget(
           try {
             // The idle session's last call comes when everything else of the run is done (and any later era's).
             const idleUntil = Promise.all([checksOver, explorationBusy, extra.idleUntil]);
-            exploration = await exploreIfAsked(deps, run, options, deadline, Promise.all([checksOver, priorKnown]), explorationBusyOver, idleUntil);
+            exploration = await exploreIfAsked(deps, run, options, deadline, Promise.all([checksOver, priorKnown]), explorationBusyOver, idleUntil, extra.since ?? t0);
           } finally {
             explorationBusyOver();
           }
@@ -208,7 +210,7 @@ export async function checkTarget(
         durationMs: performance.now() - t0,
         results,
         options: extra.reportOptions,
-        ...(exploration ? { exploration: summaryOf(exploration) } : {}),
+        ...(exploration ? { exploration: summaryOf(exploration, options.seedFrom) } : {}),
       });
     } finally {
       await session.close();
@@ -230,7 +232,7 @@ export async function checkEras(
   inEra: (era: Era) => Target,
   choice: ProtocolChoice,
   options: LiveOptions,
-  extra: { checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number },
+  extra: { checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number; leftOutBecause?: string },
 ): Promise<CheckReport> {
   const t0 = performance.now();
   const deadline = deadlineOf(extra.maxDurationMs, t0);
@@ -316,7 +318,7 @@ export async function checkEras(
     void Promise.all(quiets.slice(1)).then(laterErasDone);
     const reports = await Promise.all(running);
     if (!reports.length) throw noEraError(probes);
-    return mergeEraReports(reports, probes, choice, performance.now() - t0);
+    return mergeEraReports(reports, probes, choice, performance.now() - t0, extra.leftOutBecause);
   } catch (err) {
     await Promise.all(targets.map((t) => t.dispose()));
     await Promise.allSettled(running);
@@ -360,22 +362,27 @@ const OVERLAP_MAX_TOOLS = 1000;
 const CUT_AFTER_DEADLINE_MS = 50;
 
 /** The exploration, after the checks (their findings come first), within the run's time. */
-async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveOptions, deadline: RunDeadline | undefined, judgeAfter: Promise<unknown>, onBusyDone: () => void, idleUntil: Promise<unknown>): Promise<Exploration> {
-  const { explore: budget, seed } = options;
+async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveOptions, deadline: RunDeadline | undefined, judgeAfter: Promise<unknown>, onBusyDone: () => void, idleUntil: Promise<unknown>, since: number): Promise<Exploration> {
+  const { explore: budget } = options;
+  const seed = options.seed ?? digestSeed(JSON.stringify(run.discovery.tools));
   const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
   // With a deadline, the idle wait ends by it too.
   const idleEnd = deadline ? Promise.race([idleUntil, new Promise((resolve) => setTimeout(resolve, Math.max(0, until - performance.now())).unref?.())]) : idleUntil;
   try {
-    return await explore(deps, run.world, { budget, seed, sessions: run.target.cheapSessions ? 'cheap' : 'process', until, onBusyDone, ...(options.idleSession !== false ? { idle: { minMs: options.idleMs ?? 0, until: idleEnd } } : {}) }, judgeAfter);
+    return await explore(deps, run.world, { budget, seed, since, sessions: run.target.cheapSessions ? 'cheap' : 'process', until, onBusyDone, ...(options.idleSession !== false ? { idle: { minMs: options.idleMs ?? 0, until: idleEnd } } : {}) }, judgeAfter);
   } catch (err) {
     // A server that cannot open more sessions is the checks' finding; the exploration says it stopped.
     if (err instanceof TargetUnavailableError) return { seed, budget, requests: 0, sessions: 0, replays: 0, found: [], skipped: `a session could not be opened: ${err.message}` };
-    throw err;
+    // A fault of the checker's own stops the exploration, not the run: the checks' report is still written, and says it.
+    const at = thrownAt(err);
+    return { seed, budget, requests: 0, sessions: 0, replays: 0, found: [], skipped: `it stopped on an internal error of the checker (please report it): ${(err as Error)?.message ?? String(err)}${at ? ` at ${at}` : ''}` };
   }
 }
 
-function summaryOf(e: Exploration): ExplorationSummary {
-  return { seed: e.seed, budget: e.budget, requests: e.requests, sessions: e.sessions, replays: e.replays, found: e.found.length, ...(e.idleMs !== undefined ? { idleMs: e.idleMs } : {}), ...(e.skipped ? { skipped: e.skipped } : {}) };
+function summaryOf(e: Exploration, seedFrom: LiveOptions['seedFrom']): ExplorationSummary {
+  return { seed: e.seed, ...(seedFrom ? { seedFrom } : {}), budget: e.budget, requests: e.requests, sessions: e.sessions, replays: e.replays, found: e.found.length, ...(e.idleMs !== undefined ? { idleMs: e.idleMs } : {}),
+    ...(e.idleHold ? { idleHold: { session: e.idleHold.session, tool: e.idleHold.tool, fetchedAt: e.idleHold.fetchedAt, calledAt: e.idleHold.calledAt, newConnection: e.idleHold.newConnection } } : {}),
+    ...(e.skipped ? { skipped: e.skipped } : {}) };
 }
 
 /** Tells the hooks, every second, how long the first session has been starting; the returned function stops it. */

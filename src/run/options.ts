@@ -16,8 +16,10 @@ export interface LiveOptions {
   cardsDir?: string;
   /** Requests the model-based exploration may send (0: off). */
   explore: number;
-  /** Seed of the exploration. */
-  seed: number;
+  /** Seed of the exploration (undefined: derived from each era's tools/list, see listingSeed). */
+  seed?: number;
+  /** Where the seed comes from (said in the report). */
+  seedFrom?: 'listing' | 'given' | 'random';
   /** The least time the idle session stays idle after a fetch before it calls the tool (ms; default: none added — it waits for the rest of the run). */
   idleMs?: number;
   /** Whether this run holds the idle session (default true, with the exploration; a later protocol era's run holds none). */

@@ -38,7 +38,7 @@ export class Run {
   private labels = 0;
   private clean: Promise<McpSession> | undefined;
   /** Why the clean session could not be opened, once that happened (said by the checks that needed it). */
-  cleanProblem: string | undefined;
+  cleanProblem: Error | undefined;
 
   /** `memory`: what the calls of another protocol era's run of the same server taught (shared). */
   constructor(readonly target: Target, readonly options: LiveOptions, readonly probe: McpSession, readonly discovery: Discovery, memory?: CallMemory) {

@@ -1,4 +1,4 @@
-import { TargetUnavailableError } from '../transport/types.js';
+import { SlowStartError, TargetUnavailableError } from '../transport/types.js';
 import type { McpSession } from '../transport/session.js';
 import { mapLimit } from '../util/concurrency.js';
 import type { UnfetchedCalls } from './facts.js';
@@ -70,7 +70,7 @@ export async function callOthersUnfetched(run: Run): Promise<void> {
     tried: tools, total,
     calls: Object.freeze(ledger.calls.filter((c) => c.by === UNFETCHED_PHASE)),
     notCalled: Object.freeze(ledger.refusedToCall.filter((n) => n.by === UNFETCHED_PHASE && !ledger.calls.some((c) => c.by === UNFETCHED_PHASE && c.tool === n.tool))),
-    ...(run.cleanProblem ? { unavailable: run.cleanProblem } : {}),
+    ...(run.cleanProblem ? { unavailable: run.cleanProblem.message, ...(run.cleanProblem instanceof SlowStartError ? { slowStart: true } : {}) } : {}),
   };
   run.produce('unfetched-calls', Object.freeze(fact));
 }
@@ -80,7 +80,7 @@ async function cleanOrNothing(run: Run): Promise<McpSession | undefined> {
     return await run.cleanSession();
   } catch (err) {
     if (!(err instanceof TargetUnavailableError)) throw err;
-    run.cleanProblem = err.message;
+    run.cleanProblem = err;
     return undefined;
   }
 }

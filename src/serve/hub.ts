@@ -26,6 +26,8 @@ export interface HubOptions {
   toolForm?: boolean;
   /** Told of errors that do not stop the proxy. */
   onError?: (err: Error) => void;
+  /** The upstream as errors name it (its command, or its URL; secrets masked). */
+  upstreamName?: string;
 }
 
 export class Hub {
@@ -44,6 +46,7 @@ export class Hub {
   private readonly timeoutMs: number;
   private readonly toolForm: boolean;
   private readonly onError: (err: Error) => void;
+  private readonly upstreamName: string;
 
   /** Settles with the first listing of the upstream's tools (an InputError when the folder does not match it). */
   readonly firstListing: Promise<void>;
@@ -53,6 +56,7 @@ export class Hub {
     this.timeoutMs = options.timeoutMs ?? 300_000;
     this.toolForm = options.toolForm ?? true;
     this.onError = options.onError ?? (() => {});
+    this.upstreamName = options.upstreamName ? `the upstream server (${options.upstreamName})` : 'the upstream server';
     upstream.onmessage = (message) => this.fromUpstream(message as unknown);
     this.firstListing = new Promise((resolve, reject) => {
       this.settleFirst = (err) => (err ? reject(err) : resolve());
@@ -120,7 +124,9 @@ export class Hub {
     this.gone ??= reason;
     for (const [upstreamId, pending] of this.routes.pendingEntries()) {
       this.routes.settle(upstreamId);
-      void pending.client.send(errorReply(pending.id, -32603, `The upstream server ${reason} before answering ${pending.method}.`)).catch(() => {});
+      const reply = errorReply(pending.id, -32603, `${capital(this.upstreamName)} ${reason} before answering ${pending.method}.`);
+      pending.failed?.(reply);
+      void pending.client.send(reply).catch(() => {});
     }
   }
 
@@ -158,7 +164,7 @@ export class Hub {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.own.delete(id);
-        resolve(errorReply(id, REQUEST_TIMEOUT, `no answer within ${Math.round(this.timeoutMs / 1000)} s`));
+        resolve(errorReply(id, REQUEST_TIMEOUT, `${this.upstreamName} did not answer ${method} within ${Math.round(this.timeoutMs / 1000)} s (serve --request-timeout)`));
       }, this.timeoutMs);
       timer.unref?.();
       this.own.set(id, (message) => {
@@ -267,20 +273,29 @@ export class Hub {
     });
   }
 
-  /** The first client's initialize goes upstream; later clients get the same answer. */
+  /**
+   * The first client's initialize goes upstream; later clients get the same answer. One that got
+   * none (a timeout, the upstream or the client gone) or an error is no answer to keep: the clients
+   * waiting for it get that error, and the next initialize goes upstream again.
+   */
   private async initialize(client: Client, message: Message): Promise<void> {
     if (!this.initializing) {
-      this.initializing = new Promise((resolve) => {
+      const initializing = new Promise<Message>((resolve) => {
         void this.forward(client, message, (reply) => {
           resolve(reply);
           return this.amendInitialize(reply);
-        }).catch((err: Error) => this.onError(err));
+        }, resolve).catch((err: Error) => {
+          resolve(errorReply(message.id, -32603, err.message));
+          this.onError(err);
+        });
       });
-      await this.initializing;
+      this.initializing = initializing;
+      const reply = await initializing;
+      if (reply.result === undefined && this.initializing === initializing) this.initializing = undefined;
       return;
     }
     const reply = await this.initializing;
-    await client.send(this.amendInitialize({ ...reply, id: message.id }));
+    await client.send(reply.result === undefined ? { ...reply, id: message.id } : this.amendInitialize({ ...reply, id: message.id }));
   }
 
   /** Declares the resources capability (the tool_descriptions resource needs it) if the upstream lacks it. */
@@ -322,9 +337,10 @@ export class Hub {
   }
 
   /** Sends a client request upstream under an id (and a progress token) of the proxy's; the reply goes back under the client's. */
-  private async forward(client: Client, message: Message, rewrite: (reply: Message) => Message = (r) => r): Promise<void> {
+  private async forward(client: Client, message: Message, rewrite: (reply: Message) => Message = (r) => r, failed?: (reply: Message) => void): Promise<void> {
     if (this.gone) {
-      await client.send(errorReply(message.id, -32603, `The upstream server ${this.gone}.`));
+      failed?.(errorReply(message.id, -32603, `${capital(this.upstreamName)} ${this.gone}.`));
+      await client.send(errorReply(message.id, -32603, `${capital(this.upstreamName)} ${this.gone}.`));
       return;
     }
     const upstreamId = `${this.next++}`;
@@ -333,7 +349,7 @@ export class Hub {
     const ownToken = token === undefined ? undefined : this.routes.progressToken(client, token, message.id!);
     const timer = setTimeout(() => this.timedOut(upstreamId), this.timeoutMs);
     timer.unref?.();
-    this.routes.forwarded(upstreamId, { client, id: message.id!, method: message.method!, rewrite, timer, ...(ownToken !== undefined ? { token: ownToken } : {}) });
+    this.routes.forwarded(upstreamId, { client, id: message.id!, method: message.method!, rewrite, timer, ...(ownToken !== undefined ? { token: ownToken } : {}), ...(failed ? { failed } : {}) });
     const params = ownToken === undefined ? message.params : { ...message.params, _meta: { ...meta, progressToken: ownToken } };
     await this.upstream.send({ ...message, id: upstreamId, ...(params !== undefined ? { params } : {}) } as JSONRPCMessage);
   }
@@ -343,7 +359,9 @@ export class Hub {
     const pending = this.routes.settle(upstreamId);
     if (!pending) return;
     const seconds = Math.round(this.timeoutMs / 1000);
-    void pending.client.send(errorReply(pending.id, REQUEST_TIMEOUT, `Request timed out: the upstream server did not answer ${pending.method} within ${seconds} s (serve --request-timeout)`)).catch(() => {});
+    const reply = errorReply(pending.id, REQUEST_TIMEOUT, `Request timed out: ${this.upstreamName} did not answer ${pending.method} within ${seconds} s (serve --request-timeout)`);
+    pending.failed?.(reply);
+    void pending.client.send(reply).catch(() => {});
     void this.upstream.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: upstreamId, reason: `no answer within ${seconds} s` } } as JSONRPCMessage).catch(() => {});
   }
 
@@ -406,4 +424,8 @@ function notFoundInEra(reply: Message): Message {
   if (!error) return reply;
   const notFound = error.code === RESOURCE_NOT_FOUND || error.code === INVALID_PARAMS || (error.code === -32603 && /not found|unknown|does not exist|no such/i.test(String(error.message)));
   return notFound ? { ...reply, error: { ...error, code: RESOURCE_NOT_FOUND } } : reply;
+}
+
+function capital(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -28,6 +28,8 @@ export interface Pending {
   timer: NodeJS.Timeout;
   /** serve's progress token for it, if the client gave one. */
   token?: string;
+  /** Told when no answer will come (it timed out, the upstream ended, the client left): the error its client got. */
+  failed?: (reply: Message) => void;
 }
 
 /** A message of the upstream for one client, and the client's request it is about, if any. */
@@ -61,7 +63,7 @@ export class Routes {
     this.clients.delete(client);
     this.subscriptions.delete(client);
     const pending = [...this.pending].filter(([, p]) => p.client === client).map(([upstreamId]) => upstreamId);
-    for (const upstreamId of pending) this.settle(upstreamId);
+    for (const upstreamId of pending) this.settle(upstreamId)?.failed?.({ jsonrpc: '2.0', id: upstreamId, error: { code: -32603, message: 'The client went away before the upstream server answered.' } });
     const asked: Id[] = [];
     for (const [own, a] of this.asked) {
       if (a.client !== client) continue;

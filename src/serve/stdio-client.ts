@@ -21,10 +21,11 @@ export class StdioClientSide implements Transport {
   constructor(private readonly maxBytes = Number.POSITIVE_INFINITY) {}
 
   async start(): Promise<void> {
-    const reader = new LineReader((message) => this.onmessage?.(message as JSONRPCMessage), this.maxBytes, (why, bytes) => {
+    // A message over the limit is answered under its request's id when its first bytes say it (else null).
+    const reader = new LineReader((message) => this.onmessage?.(message as JSONRPCMessage), this.maxBytes, (why, bytes, id) => {
       void this.send((why === 'not-json'
         ? errorReply(null, PARSE_ERROR, 'Parse error: a line that is not JSON')
-        : errorReply(null, INVALID_REQUEST, `Invalid Request: a message of ${bytes} bytes, over the limit of ${this.maxBytes} (serve --max-message)`)) as unknown as JSONRPCMessage);
+        : errorReply(id ?? null, INVALID_REQUEST, `Invalid Request: a message of ${bytes} bytes, over the limit of ${this.maxBytes} bytes (serve --max-message ${Math.round(this.maxBytes / 1024 / 1024)} MB)`)) as unknown as JSONRPCMessage);
     });
     process.stdin.on('data', (chunk: Buffer) => reader.push(chunk));
     process.stdin.once('end', () => this.onclose?.());

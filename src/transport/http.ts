@@ -4,7 +4,8 @@ import { clip, sanitizeLine } from '../util/text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
 import { EventTooLarge, readEventStream } from './event-stream.js';
 import { connectionRefused, displayUrl, fetchSameOrigin, networkReason, readCapped, unauthorized, type SameOriginResult } from './http-common.js';
-import { httpRequest, type HttpResponse } from './http-request.js';
+import { connectionPool, httpRequest, type HttpResponse } from './http-request.js';
+import type { Agent } from 'node:http';
 
 export { displayUrl };
 const DELETE_TIMEOUT_MS = 2000;
@@ -36,10 +37,34 @@ export class HttpWire implements Wire {
 
   /** Where requests go: the given URL, or where a same-origin permanent redirect moved it. */
   private url: URL;
+  /**
+   * The session's own connections: no two sessions ever share one, so that a server that keeps
+   * grants by connection is judged the same in every run, whichever sockets a shared pool would
+   * have handed out (and one session's requests still reuse its connections).
+   */
+  private pool: Agent;
+  /** Pools given up by renewConnections, whose requests in flight may still finish: closed with the session. */
+  private readonly oldPools: Agent[] = [];
 
   constructor(url: URL, private readonly headers: Record<string, string>, private readonly limits: WireLimits = DEFAULT_LIMITS, private readonly redact: (text: string) => string = (t) => t) {
     this.url = url;
     this.describe = displayUrl(url);
+    this.pool = connectionPool(url);
+  }
+
+  /**
+   * The session's next requests go on new connections (its idle ones are closed), as after a pause
+   * long enough for a proxy or the client to drop them: the session, not the connection, holds grants.
+   */
+  renewConnections(): void {
+    const old = this.pool;
+    this.pool = connectionPool(this.url);
+    for (const sockets of Object.values(old.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+    this.oldPools.push(old);
+  }
+
+  private closePools(): void {
+    for (const pool of [this.pool, ...this.oldPools.splice(0)]) pool.destroy();
   }
 
   onMessage(handler: (m: JsonObject) => void): void { this.messageHandler = handler; }
@@ -114,7 +139,7 @@ export class HttpWire implements Wire {
   /** HTTP DELETE of the session (MCP transports, session management). */
   private async terminate(): Promise<void> {
     try {
-      const res = await httpRequest(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(DELETE_TIMEOUT_MS) });
+      const res = await httpRequest(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(DELETE_TIMEOUT_MS), agent: this.pool });
       await res.body?.cancel();
     } catch {
       /* a server that cannot end the session will show it in the next session's behaviour */
@@ -135,7 +160,7 @@ export class HttpWire implements Wire {
 
   /** POSTs a message; redirects are followed only within the URL's origin (see fetchSameOrigin). */
   private async post(message: JsonObject, signal: AbortSignal): Promise<SameOriginResult> {
-    const got = await fetchSameOrigin(this.url, { method: 'POST', headers: this.requestHeaders(message), body: JSON.stringify(message), signal });
+    const got = await fetchSameOrigin(this.url, { method: 'POST', headers: this.requestHeaders(message), body: JSON.stringify(message), signal, agent: this.pool });
     // A permanent move holds for the rest of the session.
     if (got.res && got.movedTo) this.url = got.movedTo;
     return got;
@@ -149,6 +174,8 @@ export class HttpWire implements Wire {
       this.released = true;
       await this.terminate();
     }
+    // Its connections close with it (a client that vanishes takes them too).
+    this.closePools();
     for (const h of this.closeHandlers) h('the session was closed');
   }
 
@@ -156,6 +183,7 @@ export class HttpWire implements Wire {
     if (!this.closed || !this.sessionId || this.released) return;
     this.released = true;
     await this.terminate();
+    this.closePools();
   }
 
   /**
@@ -166,12 +194,14 @@ export class HttpWire implements Wire {
     // A stateless server gave no id: there is no ended session to send one of.
     if (!this.sessionId) return undefined;
     try {
-      const res = await httpRequest(this.url, { method: 'POST', headers: this.requestHeaders(), body: JSON.stringify(message), signal: AbortSignal.timeout(timeoutMs) });
+      const res = await httpRequest(this.url, { method: 'POST', headers: this.requestHeaders(), body: JSON.stringify(message), signal: AbortSignal.timeout(timeoutMs), agent: this.pool });
       const type = res.headers.get('content-type') ?? '';
       const body = type.includes('json') ? await readCapped(res, 64 * 1024) : (await res.body?.cancel(), undefined);
       return { status: res.status, ...(body !== undefined ? { body: this.redact(body) } : {}) };
     } catch (err) {
       return { problem: networkReason(this.describe, err) };
+    } finally {
+      this.closePools();
     }
   }
 

@@ -1,5 +1,5 @@
 import type { Exchange, JsonObject, Wire } from './types.js';
-import { TargetUnavailableError } from './types.js';
+import { SlowStartError, TargetUnavailableError } from './types.js';
 import { clip, asText } from '../util/text.js';
 import { TOOL_VERSION } from '../util/version.js';
 import type { Redactor } from '../safety/redact.js';
@@ -71,6 +71,7 @@ export class EraRefusedError extends TargetUnavailableError {
 export class ServerFailedError extends TargetUnavailableError {
   override name = 'ServerFailedError';
 }
+
 
 /**
  * The stderr line that best says why a server stopped: the last one naming an error (a crashed
@@ -161,6 +162,12 @@ export class McpSession {
     for (const ex of this.exchanges) ex.session = label;
   }
   get closed(): string | undefined { return this.closedReason; }
+  /** Over HTTP, its next requests go on new connections (a grant belongs to the session, not to a connection); a process has none. */
+  renewConnections(): boolean {
+    if (!this.wire.renewConnections) return false;
+    this.wire.renewConnections();
+    return true;
+  }
   /**
    * Set when the server went away while the session was open (its process exited, its HTTP
    * server stopped taking connections), not closed by the checker: why, with its last words.
@@ -251,7 +258,7 @@ export class McpSession {
     }, timeoutMs, true);
     const result = ex.response?.result;
     if (!result || typeof result !== 'object') {
-      throw this.openingError(this.describeInitFailure(ex), ex.response?.error !== undefined);
+      throw ex.noResponse === 'timeout' ? new SlowStartError(this.describeInitFailure(ex)) : this.openingError(this.describeInitFailure(ex), ex.response?.error !== undefined);
     }
     this.initializeResult = result as JsonObject;
     const version = (result as JsonObject).protocolVersion;
@@ -275,6 +282,7 @@ export class McpSession {
     const ex = await this.request('server/discover', {}, timeoutMs, true);
     const result = ex.response?.result as JsonObject | undefined;
     if (!result || typeof result !== 'object') {
+      if (ex.noResponse === 'timeout' && this.wire.firstStatus === undefined) throw new SlowStartError(this.describeInitFailure(ex));
       // Over HTTP a server of the other era may answer with a plain 4xx (401/403 are about credentials).
       const status = this.wire.firstStatus;
       throw this.openingError(this.describeInitFailure(ex), ex.response?.error !== undefined || (status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403));
@@ -414,8 +422,9 @@ export class McpSession {
   }
 
   private describeInitFailure(ex: Exchange): string {
-    // Only a process has a stderr; an HTTP wire's problems are already the note.
-    const said = this.wire.stderrCount ? telling(this.wire.stderrTail()) : undefined;
+    // Only a process has a stderr; an HTTP wire's problems are already the note. A proxy's own lines
+    // (mcp-pd-check serve) are not the server's words.
+    const said = this.wire.stderrCount ? telling(this.wire.stderrTail().filter((l) => !/^mcp-pd-check serve:/.test(l))) : undefined;
     const last = said && !ex.note?.includes('it said on stderr') ? `; it said on stderr: "${clip(said, 200)}"` : '';
     const garbage = this.garbage.length ? `; it wrote non-JSON to stdout: "${clip(this.garbage[0]!, 120)}"`
       : this.strayReplies.length ? `; it answered under an id that no request had: ${clip(this.strayReplies[0]!, 120)}` : '';

@@ -2,13 +2,14 @@ import { HttpWire, displayUrl } from './http.js';
 import { SseWire } from './sse.js';
 import { McpSession } from './session.js';
 import { StdioWire, type StdioCommand } from './stdio.js';
-import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
+import { SlowStartError, TargetUnavailableError, type JsonObject, type Wire } from './types.js';
 import { postProbe, type ProbeResult } from './probe.js';
 import { httpRequest } from './http-request.js';
 import { DEFAULT_LIMITS, DEFAULT_STARTUP_TIMEOUT_MS, type WireLimits } from './limits.js';
 import { ProcessFamily } from './stragglers.js';
 import type { ReportTarget } from '../generated/report.js';
 import { Redactor } from '../safety/redact.js';
+import { publishableArguments } from '../safety/arguments.js';
 import { LEGACY_ERA, MODERN_ERA, type Era } from './era.js';
 
 /**
@@ -41,6 +42,13 @@ export interface OpenOptions {
   fresh?: boolean;
   /** The client it says it is (a session of its own: spares said the checker's own name). */
   clientInfo?: { name: string; version: string };
+  /**
+   * Work (ending other sessions) after which this session is the very next one the server sees
+   * start: sessions starting meanwhile finish first, and none starts until this one is initialized.
+   * A server that hands an ended session's state to "the next session" then hands it to this one
+   * in every run, whatever else the run is doing (DESIGN: an order a proof needs is made, not hoped for).
+   */
+  after?: () => Promise<unknown>;
 }
 
 /** Something that can open initialized MCP sessions: a stdio command or a Streamable HTTP URL. */
@@ -101,6 +109,10 @@ export abstract class PooledTarget implements Target {
   private readonly started = new Set<McpSession>();
   private firstLost: McpSession | undefined;
   private readonly lostHandlers: Array<(session: McpSession) => void> = [];
+  /** Sessions starting now (until initialize is answered). */
+  private readonly starting = new Set<Promise<unknown>>();
+  /** While set, no session starts but the one being opened `after` something (see OpenOptions.after). */
+  private gate: Promise<void> | undefined;
   protected readonly timeoutMs: number;
   protected readonly startupTimeoutMs: number;
   protected readonly startupOption: string;
@@ -145,6 +157,7 @@ export abstract class PooledTarget implements Target {
   }
 
   async open(label: string, options: OpenOptions = {}): Promise<McpSession> {
+    if (options.after) return this.openAfter(label, options.after, options.clientInfo);
     let session: McpSession | undefined;
     if (!options.fresh && !options.clientInfo) {
       this.reserved = Math.max(0, this.reserved - 1);
@@ -156,6 +169,24 @@ export abstract class PooledTarget implements Target {
     session ??= await this.start(label, undefined, undefined, options.clientInfo);
     session.relabel(label);
     return session;
+  }
+
+  /** A new session that is the next one started after `work` (see OpenOptions.after). */
+  private async openAfter(label: string, work: () => Promise<unknown>, clientInfo?: OpenOptions['clientInfo']): Promise<McpSession> {
+    while (this.gate) await this.gate;
+    let open!: () => void;
+    this.gate = new Promise((resolve) => (open = resolve));
+    try {
+      // Sessions that began starting before: their initialize is answered first.
+      await Promise.allSettled([...this.starting]);
+      await work();
+      const session = await this.start(label, undefined, undefined, clientInfo, true);
+      session.relabel(label);
+      return session;
+    } finally {
+      this.gate = undefined;
+      open();
+    }
   }
 
   /**
@@ -186,12 +217,25 @@ export abstract class PooledTarget implements Target {
     }
   }
 
+  /** Starts one session (startSession), once no session is being opened `after` other work. */
+  protected async start(label: string, budgetMs = this.startupTimeoutMs, since?: number, clientInfo?: OpenOptions['clientInfo'], throughGate = false): Promise<McpSession> {
+    // A session that must be the next one the server sees start goes first (OpenOptions.after).
+    while (this.gate && !throughGate) await this.gate;
+    const started = this.startSession(label, budgetMs, since, clientInfo);
+    this.starting.add(started);
+    try {
+      return await started;
+    } finally {
+      this.starting.delete(started);
+    }
+  }
+
   /**
    * Starts one session: its wire, then initialize, within `budgetMs`. Counted from `since` when
    * given (a URL: connecting is part of the attempt, and another transport may have spent some of
    * it), else from once the wire has started (a process: the allowance is for its start-up).
    */
-  protected async start(label: string, budgetMs = this.startupTimeoutMs, since?: number, clientInfo?: OpenOptions['clientInfo']): Promise<McpSession> {
+  protected async startSession(label: string, budgetMs: number = this.startupTimeoutMs, since?: number, clientInfo?: OpenOptions['clientInfo']): Promise<McpSession> {
     // A check stopped by a time limit may still be running: it must not start servers after the run.
     if (this.disposed) throw new TargetUnavailableError('the run is over; no new session is started');
     const leftSince = (from: number) => Math.max(1, Math.round(budgetMs - (performance.now() - from)));
@@ -223,7 +267,8 @@ export class StdioTarget extends PooledTarget {
 
   constructor(private readonly command: StdioCommand, options: TargetOptions) {
     super(options);
-    this.describe = [command.command, ...command.args].map(quoteIfNeeded).join(' ');
+    // As reports show it and a reader may paste it: a secret among its arguments is `${VAR}` (what init writes), never the value.
+    this.describe = publishableArguments([command.command, ...command.args]).args.map(quoteIfNeeded).join(' ');
   }
 
   protected startWire(): Promise<Wire> {
@@ -285,16 +330,24 @@ export class HttpTarget extends PooledTarget {
    * tries; the others wait for that decision, and fail with its error when it failed (one
    * connection attempt, not one per session).
    */
-  protected override async start(label: string, _budgetMs?: number, _since?: number, clientInfo?: OpenOptions['clientInfo']): Promise<McpSession> {
+  protected override async startSession(label: string, _budgetMs?: number, _since?: number, clientInfo?: OpenOptions['clientInfo']): Promise<McpSession> {
     const since = performance.now();
-    if (this.chosen) return super.start(label, this.startupTimeoutMs, since, clientInfo);
+    // HTTP+SSE asked for (--transport sse): a server that does not offer it is said to be unreachable that way.
+    if (this.mode === 'sse') {
+      return super.startSession(label, this.startupTimeoutMs, since, clientInfo).catch((err: Error) => {
+        throw err instanceof TargetUnavailableError && !(err instanceof SlowStartError)
+          ? new TargetUnavailableError(`the HTTP+SSE transport asked for with --transport sse did not work: ${err.message}; the server may offer Streamable HTTP only (leave --transport out, or give streamable-http)`)
+          : err;
+      });
+    }
+    if (this.chosen) return super.startSession(label, this.startupTimeoutMs, since, clientInfo);
     if (this.deciding) {
       await this.deciding;
-      return super.start(label, this.startupTimeoutMs, performance.now(), clientInfo);
+      return super.startSession(label, this.startupTimeoutMs, performance.now(), clientInfo);
     }
     this.deciding = (async () => {
       try {
-        const session = await super.start(label, this.startupTimeoutMs, since, clientInfo);
+        const session = await super.startSession(label, this.startupTimeoutMs, since, clientInfo);
         this.chosen ??= 'streamable-http';
         return session;
       } catch (err) {
@@ -303,7 +356,7 @@ export class HttpTarget extends PooledTarget {
         if (!(err instanceof TargetUnavailableError) || status === undefined || status < 400 || status > 499 || status === 401 || status === 403) throw err;
         this.chosen = 'sse';
         try {
-          return await super.start(label, this.startupTimeoutMs, since);
+          return await super.startSession(label, this.startupTimeoutMs, since);
         } catch (sseErr) {
           const waited = Math.round(performance.now() - since);
           throw new TargetUnavailableError(`${err.message}; the older HTTP+SSE transport did not work either: ${(sseErr as Error).message} (${waited} ms in all)`);
@@ -341,7 +394,10 @@ export class HttpTarget extends PooledTarget {
 }
 
 function quoteIfNeeded(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+  if (/^[\w@%+=:,./-]+$/.test(arg)) return arg;
+  // A ${VAR} placeholder stays one the shell reads from the environment: double quotes.
+  if (/\$\{[A-Z0-9_]+\}/.test(arg) && !/["`\\]/.test(arg)) return `"${arg}"`;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 export { TargetUnavailableError };

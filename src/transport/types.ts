@@ -56,6 +56,8 @@ export interface Wire {
   stderrCount?(): number;
   /** How long the server process has been running, in ms (a process only). */
   alive?(): number;
+  /** HTTP: the session's next requests go on new connections (as after a pause long enough for them to be dropped). */
+  renewConnections?(): void;
   /** Over Streamable HTTP, once the session ended: a request under its old session id (its HTTP status). */
   afterEnd?(message: JsonObject, timeoutMs: number): Promise<{ status?: number; body?: string; problem?: string } | undefined>;
 }
@@ -65,4 +67,13 @@ export class TargetUnavailableError extends Error {
   override name = 'TargetUnavailableError';
   /** The server as reports show it (the command, or the URL without credentials), once the library knows it. */
   target?: string;
+}
+
+/**
+ * The server did not answer the opening request in time: it may only be slow to start (a heavy
+ * server, a busy machine). For a later session of a server that already started once, that proves
+ * nothing about it (DESIGN, "When a proof is inconclusive").
+ */
+export class SlowStartError extends TargetUnavailableError {
+  override name = 'SlowStartError';
 }

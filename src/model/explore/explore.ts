@@ -1,5 +1,6 @@
 import type { Target } from '../../transport/target.js';
-import type { McpSession } from '../../transport/session.js';
+import { timesOf, type McpSession } from '../../transport/session.js';
+import { classifyCall } from '../../protocol/calls.js';
 import type { Exchange } from '../../transport/types.js';
 import type { ExplorationMarks } from './marks.js';
 import { judge, type LeftBehind } from '../judge.js';
@@ -26,6 +27,21 @@ export interface ExploreOptions {
   idle?: { minMs: number; until?: Promise<unknown> };
   /** Told once every generated move is done but the idle session's wait and its call after it. */
   onBusyDone?: () => void;
+  /** performance.now() time the run began (the idle proof says its times from it). */
+  since?: number;
+}
+
+/** A grant that outlasted the idle session's wait: what criterion 6's report says beside its proof. */
+export interface IdleHold {
+  session: string;
+  tool: string;
+  /** Seconds from the run's start: the fetch was answered, the call after the wait was sent. */
+  fetchedAt: number;
+  calledAt: number;
+  idleMs: number;
+  /** The call came on a new connection (over HTTP). */
+  newConnection: boolean;
+  proof: Exchange[];
 }
 
 /** A rule the exploration found broken, with the shortest sequence that breaks it. */
@@ -45,6 +61,8 @@ export interface Exploration {
   skipped?: string;
   /** How long the idle session was idle between its grant and its last call (ms), when there was one. */
   idleMs?: number;
+  /** The idle session's grant, honoured after its wait (absent when it was not, or there was none). */
+  idleHold?: IdleHold;
 }
 
 /**
@@ -163,6 +181,13 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
     const shrunk = await shrink(kept, reproduces, { replays: more, until });
     return { replays: replays + shrunk.replays, reproduced: true, found: foundOf(lab, last!) };
   };
+  // A grant lost over a pause (the idle session's): the tool's fetch, the pause, the call — three
+  // steps, the least that shows it, tried first and kept as it is (each replay waits the pause again).
+  const overTime = brk.tool === undefined ? undefined : fetchPauseCall(moves, brk.tool);
+  if (overTime && overTime.length < moves.length) {
+    replays++;
+    if (await reproduces(overTime)) return { replays, reproduced: true, found: foundOf(lab, last!) };
+  }
   // Most broken rules need two steps: the diverging one and the step of its session before it.
   const pair = lastPair(moves);
   if (pair && pair.length < moves.length) {
@@ -272,6 +297,19 @@ function sequels(moves: readonly Move[], tool: string): Move[][] {
 }
 
 /**
+ * For a call of `tool` that ended the moves after a pause of its session: that session's first
+ * fetch of the tool, its pauses after it, then the call (undefined when no pause came between).
+ */
+function fetchPauseCall(moves: readonly Move[], tool: string): Move[] | undefined {
+  const found = fetchOfCall(moves, tool);
+  const last = moves[moves.length - 1];
+  if (!found || !last || last.kind !== 'call') return undefined;
+  const from = moves.findIndex((m) => m === found[0] || (m.kind === 'together' && m.moves.includes(found[0]!)));
+  const pauses = moves.slice(from + 1, -1).filter((m) => m.kind === 'pause' && m.session === last.session);
+  return pauses.length ? [found[0]!, ...pauses, last] : undefined;
+}
+
+/**
  * For a call of `tool` that ended the moves: its session's first fetch of the tool (taken out of
  * a `together` if it was sent with others), then the call.
  */
@@ -349,6 +387,8 @@ export async function explore(deps: ExploreDeps, world: World, options: ExploreO
   if (first.idleMs !== undefined) {
     out.idleMs = first.idleMs;
     for (const m of moves) if (m.kind === 'pause' && m.idle) m.ms = first.idleMs;
+    const held = idleHoldOf(moves, first, options.since ?? 0);
+    if (held) out.idleHold = held;
   }
   out.requests = moves.reduce((n, m) => n + weight(m), 0);
   out.sessions = first.sessions.length;
@@ -381,6 +421,22 @@ export async function explore(deps: ExploreDeps, world: World, options: ExploreO
   }
   for (const found of fallback.values()) if (!out.found.some((f) => f.check === found.check && f.code === found.code)) out.found.push(found);
   return out;
+}
+
+/** The idle session's fetch and its call after the wait, when the call was let through. */
+function idleHoldOf(moves: readonly Move[], played: Played, since: number): IdleHold | undefined {
+  const at = moves.findIndex((m) => m.kind === 'pause' && m.idle === true);
+  const pause = moves[at];
+  if (!pause || pause.kind !== 'pause' || played.idleMs === undefined) return undefined;
+  const fetchAt = moves.findIndex((m) => m.kind === 'fetch' && m.session === pause.session);
+  const callAt = moves.findIndex((m, i) => i > at && m.kind === 'call' && m.session === pause.session);
+  const fetch = played.exchanges[fetchAt]?.[0];
+  const call = played.exchanges[callAt]?.[0];
+  const tool = moves[callAt]?.kind === 'call' ? (moves[callAt] as { tool: string }).tool : undefined;
+  const [fetched, called] = [fetch && timesOf(fetch), call && timesOf(call)];
+  if (!fetch || !call || !tool || !fetched?.done || !called || classifyCall(call).kind !== 'authorized') return undefined;
+  const seconds = (t: number) => Math.round((t - since) / 10) / 100;
+  return { session: call.session, tool, fetchedAt: seconds(fetched.done), calledAt: seconds(called.sent), idleMs: played.idleMs, newConnection: played.renewed === true, proof: [fetch, call] };
 }
 
 /** The move whose exchanges hold the break's diverging exchange (the last of its proof). */

@@ -25,6 +25,8 @@ export interface Played {
   exchanges: Exchange[][];
   /** How long the idle session was idle (ms), when one was played. */
   idleMs?: number;
+  /** Whether its call after the wait went on a new connection (over HTTP). */
+  renewed?: boolean;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
   /** When each session last had an answer: a pause waits only what is left of it. */
   const lastUsed = new Map<number, number>();
   let idleMs: number | undefined;
+  let renewed = false;
   const run = async (move: Move): Promise<Exchange[]> => {
     const done = (n: number, exchanges: Exchange[]) => {
       lastUsed.set(n, performance.now());
@@ -64,7 +67,11 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
         await (move.idle ? stage.idleUntil : undefined);
         // A timer may fire a hair early by this clock: the pause is at least its length.
         while (left() > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(left())));
-        if (move.idle) idleMs = Math.round(performance.now() - since);
+        if (move.idle) {
+          idleMs = Math.round(performance.now() - since);
+          // After a pause that long a client's connections may be gone: the call comes on a new one (a grant is the session's).
+          renewed = sessions.get(move.session)?.renewConnections() ?? false;
+        }
         return [];
       }
       case 'together': {
@@ -94,7 +101,7 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
   if (!blocks) {
     for (const move of moves) exchanges.push(await run(move));
     onBusyDone?.();
-    return { sessions: opened, exchanges, ...(idleMs !== undefined ? { idleMs } : {}) };
+    return { sessions: opened, exchanges, ...(idleMs !== undefined ? { idleMs, renewed } : {}) };
   }
   const lastInSession = new Map<number, Promise<unknown>>();
   const lastInBlock = new Map<number, Promise<unknown>>();
@@ -118,7 +125,7 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
     void Promise.all(all.filter((_, i) => !waiting.has(i))).then(onBusyDone, onBusyDone);
   }
   await Promise.all(all);
-  return { sessions: opened, exchanges, ...(idleMs !== undefined ? { idleMs } : {}) };
+  return { sessions: opened, exchanges, ...(idleMs !== undefined ? { idleMs, renewed } : {}) };
 }
 
 /** The moves that only wait: each idle pause, and every later move of its session. */

@@ -44,3 +44,16 @@ export class Random {
 export function freshSeed(): number {
   return Math.floor(Math.random() * 2 ** 31);
 }
+
+/**
+ * The default seed: a digest (FNV-1a) of what the server listed, so that the same server is
+ * explored the same way on every run, and a server that changed its tools, differently.
+ */
+export function digestSeed(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash & 0x7fffffff;
+}

@@ -53,7 +53,9 @@ function answerSelection(selection: ToolSelection, catalog: Catalog): ReadAnswer
     const e = err as Error & ProtocolError;
     return { kind: 'refused', error: { code: e.code, message: e.message, ...(e.data ? { data: e.data } : {}) } };
   }
-  const body: Record<string, unknown> = {};
+  // Keyed by the client's names: a tool called __proto__ or constructor is a key like any other,
+  // never the body's prototype (JSON.stringify writes a null-prototype object's own keys).
+  const body: Record<string, unknown> = Object.create(null);
   const grants: string[] = [];
   for (const name of selection.names) {
     const full = catalog.full(name);
