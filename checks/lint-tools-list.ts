@@ -1,3 +1,4 @@
+import { basename, dirname, join } from 'node:path';
 import { isToolForm } from '../src/protocol/tool-form.js';
 import { defineLintCheck } from '../src/lint/check.js';
 import { isPlainObject } from '../src/protocol/payload.js';
@@ -19,6 +20,10 @@ const messages = {
   'no-input-schema': { message: "Tool '{tool}' has no inputSchema; MCP requires one (at least { \"type\": \"object\" }).", hint: 'Add "inputSchema": { "type": "object" }.' },
   'schema-invalid': { message: "Tool '{tool}': {key} is not a valid JSON Schema: {problem}.", hint: 'Make {key} a JSON Schema object.' },
   'input-schema-not-object': { message: "Tool '{tool}': inputSchema must have \"type\": \"object\".", hint: 'Tool arguments are an object.' },
+  'other-server-files': {
+    message: "{file} describes '{tool}', which {list} beside it does not list: the folder holds the files of two servers (or of a tool since removed).",
+    hint: 'Keep one server per folder: remove the other server\'s files (mcp-pd-check init refuses to write into such a folder without --force).',
+  },
   'tool-tokens': "Tool '{tool}': {tokens} tokens in tools/list ({encoding}).",
   'file-tokens': '{file}: {tools|tool}, {tokens} tokens in all ({encoding}).',
 } as const;
@@ -79,6 +84,15 @@ export default defineLintCheck({
       const at = new Map(named.map(({ tool, i }) => [(tool as { name: string }).name, i]));
       for (const p of selectionProblems(selection, figures)) ctx.problems(file, [{ ...p, pointer: `/tools/${at.get(p.tool)}` }]);
       if (selection.length) ctx.info('selection-summary', { percent: Math.round(figures.top1 * 100), queries: figures.queries, mrr: figures.mrr.toFixed(2), tools: selection.length }, { location: ctx.at(file) });
+      // A folder init wrote holds one server: its tools-list.minimal.json and tool_descriptions/ beside it name the same tools.
+      if (minimal) {
+        const listed = new Set(named.map(({ tool }) => (tool as { name: string }).name));
+        const beside = join(dirname(file.path), 'tool_descriptions');
+        for (const d of ctx.ofKind('tool-description').filter((x) => dirname(x.path) === beside)) {
+          const name = (d.source!.value as { name?: unknown }).name;
+          if (typeof name === 'string' && !listed.has(name)) ctx.fail('other-server-files', { file: d.display, tool: clip(name, 80), list: basename(file.path) }, { location: ctx.at(d) });
+        }
+      }
     }
   },
 });

@@ -56,10 +56,11 @@ export function renderFleetJunit(fleet: FleetResult): string {
 }
 
 /** SARIF: a run per server, each told apart by its automation id (GitHub code scanning's category); a server not checked is a run that failed. */
-export function renderFleetSarif(fleet: FleetResult): string {
+export function renderFleetSarif(fleet: FleetResult, options: Pick<RenderOptions, 'artifact'> = {}): string {
   const runs = fleet.entries.map((e) => {
     const automationDetails = { id: `mcp-pd-check/${e.name}/` };
-    if (e.report) return { ...(JSON.parse(renderSarif(e.report)) as { runs: Array<Record<string, unknown>> }).runs[0], automationDetails };
+    // A server's alerts are located in the config file that names it.
+    if (e.report) return { ...(JSON.parse(renderSarif(e.report, options.artifact ?? fleet.file)) as { runs: Array<Record<string, unknown>> }).runs[0], automationDetails };
     return {
       tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, rules: [] } }, automationDetails,
       invocations: [{ executionSuccessful: false, toolExecutionNotifications: [{ level: 'error', message: { text: `${e.name}: ${e.error ?? 'not checked'}` } }] }],

@@ -8,6 +8,19 @@ export interface Entry {
   others: Finding[];
 }
 
+/** How a check is shown: its status, or `accepted` when it gates only because a baseline accepts its findings. */
+export type ShownStatus = CheckResult['status'] | 'accepted';
+
+/**
+ * A check whose every error or warning is accepted by the baseline passes the gate, but nothing
+ * about it passed: it is shown as accepted (never with a ✓), beside the failures it hides.
+ */
+export function shownStatus(r: CheckResult): ShownStatus {
+  if (r.status !== 'pass' && r.status !== 'warn') return r.status;
+  const gating = r.findings.filter((f) => f.level !== 'info');
+  return gating.length && gating.every((f) => f.accepted) ? 'accepted' : r.status;
+}
+
 /** Fewer findings than this of one code are shown one by one. */
 const GROUP_FROM = 2;
 

@@ -1,7 +1,7 @@
 import { reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
-import { entries, othersLine, reachOf, type Entry, resultName, targetLine } from './group.js';
+import { entries, othersLine, reachOf, type Entry, resultName, shownStatus, targetLine } from './group.js';
 import { asText, plural } from '../src/util/text.js';
 
 /** HTML text: every server- or file-provided string goes through here. */
@@ -10,7 +10,7 @@ function esc(text: string): string {
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-const COLOR: Record<string, string> = { pass: '#1a7f37', fail: '#cf222e', warn: '#9a6700', skip: '#6e7781', error: '#8250df' };
+const COLOR: Record<string, string> = { pass: '#1a7f37', fail: '#cf222e', warn: '#9a6700', skip: '#6e7781', error: '#8250df', accepted: '#0969da' };
 
 /** One bar pair per tool: the upper bar (full description, or today's entry) and the lower (tools/list, or the minimal estimate). */
 interface ToolTokens { tool: string; upper: number; lower: number; found?: number }
@@ -95,7 +95,7 @@ export function reportHtml(report: CheckReport, verbose = false, prefix = '', he
   const target = targetLine(t);
   const v = report.verdict;
   const sub = heading === 'h1' ? 'h2' : 'h3';
-  const checks = report.results.map((r) => `<section class="check"><h3><span class="badge" style="background:${COLOR[r.status]}">${r.status}</span> <code>${esc(resultName(report, r))}</code> ${esc(r.title)} <span class="muted">§${esc(r.spec.section)} ${esc(r.spec.level)} · ${r.durationMs} ms</span></h3>`
+  const checks = report.results.map((r) => `<section class="check"><h3><span class="badge" style="background:${COLOR[shownStatus(r)]}">${shownStatus(r)}</span> <code>${esc(resultName(report, r))}</code> ${esc(r.title)} <span class="muted">§${esc(r.spec.section)} ${esc(r.spec.level)} · ${r.durationMs} ms</span></h3>`
     + (r.findings.length ? `<ul>${entries(r.findings, verbose, { files: true }).map(finding).join('')}</ul>` : '') + '</section>').join('\n');
   return `<${heading}>mcp-pd-check ${esc(report.tool.version)}</${heading}>
 <p>${esc(target.what)} (${esc(target.kind)})${t.serverInfo?.name ? ` — ${esc(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s</p>

@@ -16,6 +16,8 @@ export interface RenderOptions {
    * reporters fence untrusted text with ::stop-commands::<token> … ::<token>::.
    */
   commandsOff?: string;
+  /** The repository file a live run's findings are located at in SARIF (src/cli/sarif-artifact.ts). */
+  artifact?: string;
 }
 
 export type Reporter = (report: CheckReport, options: RenderOptions) => string;
@@ -25,7 +27,7 @@ export const REPORTERS: Record<string, Reporter> = {
   text: (report, options) => renderText(report, options),
   json: (report) => renderJson(report),
   junit: (report) => renderJunit(report),
-  sarif: (report) => renderSarif(report),
+  sarif: (report, options) => renderSarif(report, options.artifact),
   github: (report, options) => renderGithub(report, options.commandsOff, options.verbose),
   markdown: (report, options) => renderMarkdown(report, options.verbose),
   html: (report, options) => renderHtml(report, options.verbose),

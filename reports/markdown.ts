@@ -2,9 +2,9 @@ import { reachSentence, reportVerdictSentence } from '../src/core/verdict-senten
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { sanitizeLine } from '../src/util/text.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
-import { countsLine, entries, notCalledSentences, reachOf, othersLine, resultName, tableResults, targetLine } from './group.js';
+import { countsLine, entries, notCalledSentences, reachOf, othersLine, resultName, shownStatus, tableResults, targetLine } from './group.js';
 
-const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥' };
+const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥', accepted: '☑️ accepted' };
 const VERDICT = { yes: '✅ yes', partly: '⚠️ partly', no: '❌ no' };
 
 /** Text for a Markdown table cell or line: no HTML, no table breaks, no line breaks. */
@@ -44,11 +44,11 @@ export function renderMarkdown(report: CheckReport, verbose = false, depth = 2, 
     '',
     '| | check | spec | findings |',
     '| --- | --- | --- | --- |',
-    ...tableResults(report).map((r) => `| ${ICON[r.status]} | \`${resultName(report, r)}\` ${cell(r.title)} | §${cell(r.spec.section)} ${r.spec.level} | ${r.findings.filter((f) => f.level !== 'info').length} |`),
+    ...tableResults(report).map((r) => `| ${ICON[shownStatus(r)]} | \`${resultName(report, r)}\` ${cell(r.title)} | §${cell(r.spec.section)} ${r.spec.level} | ${r.findings.filter((f) => f.level !== 'info').length} |`),
   ];
-  const problems = report.results.filter((r) => r.status === 'fail' || r.status === 'error' || r.status === 'warn');
+  const problems = report.results.filter((r) => r.status === 'fail' || r.status === 'error' || r.status === 'warn' || shownStatus(r) === 'accepted');
   for (const r of problems) {
-    out.push('', `${h}# ${ICON[r.status]} \`${resultName(report, r)}\``, '');
+    out.push('', `${h}# ${ICON[shownStatus(r)]} \`${resultName(report, r)}\``, '');
     for (const e of entries(r.findings.filter((f) => f.level !== 'info'), verbose, { files: true })) {
       const f = e.finding;
       const where = f.location?.file ? ` ${cell(`${f.location.file}:${f.location.line ?? 1}`)}` : f.location?.tool ? ` [${cell(f.location.tool)}]` : '';

@@ -1,4 +1,5 @@
-import { checkDocUrl, readCheckDoc } from '../src/core/check-docs.js';
+import { readCheckDoc } from '../src/core/check-docs.js';
+import { TOOL_NAME, TOOL_VERSION } from '../src/util/version.js';
 import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
 import { fingerprint } from '../src/core/baseline.js';
 import { erasChecked } from './group.js';
@@ -12,7 +13,9 @@ function rule(r: CheckResult) {
     name: r.id.replace(/(^|-)([a-z0-9])/g, (_m, _d: string, c: string) => c.toUpperCase()),
     shortDescription: { text: r.title },
     fullDescription: { text: `${r.title} (${r.spec.doc} §${r.spec.section}, ${r.spec.level}).` },
-    helpUri: checkDocUrl(r.id),
+    // A link that works for whoever reads the alert: the check's doc in the published package (the
+    // full doc is in help.markdown too), never a file:// path on the machine that ran the check.
+    helpUri: `https://unpkg.com/${TOOL_NAME}@${TOOL_VERSION}/docs/checks/${r.id}.md`,
     help: {
       text: `${r.title}. Spec: ${r.spec.doc} §${r.spec.section} (${r.spec.level})${r.spec.requirements?.length ? `; requirements ${r.spec.requirements.join(', ')}` : ''}.`,
       // Code scanning shows this beside each alert: the check's own doc, what it checks and how to fix it.
@@ -23,11 +26,13 @@ function rule(r: CheckResult) {
   };
 }
 
-function result(r: CheckResult, ruleIndex: number, f: Finding, baselined: boolean, namesEra: boolean) {
+function result(r: CheckResult, ruleIndex: number, f: Finding, baselined: boolean, namesEra: boolean, artifact: string) {
   const loc = f.location;
+  // Every result is located in a file (code scanning refuses the whole upload otherwise): a lint
+  // finding in its own, a live one in the file that names the server (`artifact`), its tool as a logical location.
   const location = loc?.file
     ? { physicalLocation: { artifactLocation: { uri: fileUri(loc.file) }, region: { startLine: loc.line ?? 1, startColumn: loc.column ?? 1 } } }
-    : { logicalLocations: [{ name: loc?.tool ?? r.id, kind: loc?.tool ? 'function' : 'module' }] };
+    : { physicalLocation: { artifactLocation: { uri: fileUri(artifact) }, region: { startLine: 1 } }, logicalLocations: [{ name: loc?.tool ?? r.id, kind: loc?.tool ? 'function' : 'module' }] };
   return {
     ruleId: r.id,
     ruleIndex,
@@ -46,8 +51,12 @@ function fileUri(path: string): string {
   return path.split(/[\\/]/).map((segment) => (segment === '..' || segment === '.' ? segment : encodeURIComponent(segment))).join('/');
 }
 
-/** SARIF 2.1.0: a rule per check, a result per error/warning finding (files: physical locations; live: logical). */
-export function renderSarif(report: CheckReport): string {
+/**
+ * SARIF 2.1.0: a rule per check, a result per error/warning finding, each in a file: a lint
+ * finding's own, a live finding's `artifact` (the config, entry point or workflow that names the
+ * server; mcp-pd-check.config.json when nothing does), with its tool as a logical location.
+ */
+export function renderSarif(report: CheckReport, artifact = 'mcp-pd-check.config.json'): string {
   // A rule per check, once however many protocol eras ran it; a result names its era in its text.
   const ruleIds = [...new Set(report.results.map((r) => r.id))];
   const rules = ruleIds.map((id) => rule(report.results.find((r) => r.id === id)!));
@@ -57,7 +66,7 @@ export function renderSarif(report: CheckReport): string {
     runs: [{
       tool: { driver: { name: report.tool.name, version: report.tool.version, rules } },
       invocations: [{ executionSuccessful: report.summary.errors === 0, startTimeUtc: report.startedAt }],
-      results: report.results.flatMap((r) => r.findings.filter((f) => f.level !== 'info').map((f) => result(r, ruleIds.indexOf(r.id), f, report.baseline !== undefined, erasChecked(report) > 1))),
+      results: report.results.flatMap((r) => r.findings.filter((f) => f.level !== 'info').map((f) => result(r, ruleIds.indexOf(r.id), f, report.baseline !== undefined, erasChecked(report) > 1, artifact))),
     }],
   };
   return `${JSON.stringify(log, null, 2)}\n`;

@@ -31,6 +31,13 @@ t.test('a baseline makes a failing server pass the gate; fixing it makes the ent
   t.same(reportSchemaErrors(report), []);
   t.same({ accepted: report.baseline.accepted, stale: report.baseline.stale.length }, { accepted: 10, stale: 0 });
   t.ok(report.results.find((r: { id: string }) => r.id === 'pd-description-required').findings.some((f: { accepted?: boolean }) => f.accepted), 'findings are still reported, marked accepted');
+  // In words: a section of their own, never a ✓ among what passed.
+  const text = await runCli(['--baseline', file, ...failing]);
+  t.equal(text.code, 0);
+  t.match(text.stdout, /ACCEPTED \(2, by the baseline .*baseline\.json: they fail, and do not fail the gate\)\n  ≈ pd-description-required/, 'accepted checks have their own section, with the baseline named');
+  t.notMatch(text.stdout, /✓ pd-description-required/, 'and are never shown as passed');
+  const md = await runCli(['--format', 'markdown', '--baseline', file, ...failing]);
+  t.match(md.stdout, /\| ☑️ accepted \| `pd-description-required/, 'markdown: accepted, not ✅');
 
   const fixed = await runCli(['--only', 'pd-description-required', '--explore', '0', '--baseline', file, '--', 'node', REFERENCE]);
   t.equal(fixed.code, 0);

@@ -1,5 +1,5 @@
-import t from 'tap';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import t, { type Test } from 'tap';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Validator } from '@cfworker/json-schema';
@@ -36,7 +36,7 @@ t.test('one run against the reference server writes all five CI outputs', async 
   const rules = sarif.runs[0].tool.driver.rules as Array<{ id: string; helpUri: string; help: { markdown?: string } }>;
   t.same(rules.map((r) => r.id), LIVE_CHECKS.map((c) => c.id), 'a rule per check');
   for (const rule of rules) {
-    t.match(rule.helpUri, new RegExp(`/docs/checks/${rule.id}\\.md$`), `${rule.id}: helpUri points at its doc`);
+    t.match(rule.helpUri, new RegExp(`^https://unpkg\\.com/mcp-pd-check@[^/]+/docs/checks/${rule.id}\\.md$`), `${rule.id}: helpUri points at its doc in the published package`);
     t.match(rule.help.markdown, new RegExp(`^# ${rule.id}\\n[\\s\\S]*## How to fix`), `${rule.id}: the doc is the rule's help`);
   }
   t.same(sarif.runs[0].results, [], 'no results: nothing failed');
@@ -50,6 +50,47 @@ t.test('one run against the reference server writes all five CI outputs', async 
     t.match(markdown, new RegExp(`^\\| \\S+ \\| \`${row}\` `, 'm'), `markdown table lists ${c.id}`);
   }
   t.match(markdown, /^\| \S+ \| `mcp-ping \(2026-07-28\)` /m, 'a check of one era only is shown with its era');
+});
+
+/** GitHub code scanning's rules beyond the schema: every result in a file (it refuses the whole upload otherwise), help links that are not on the machine that ran the check. */
+function githubIngests(t: Test, sarif: { runs: Array<{ tool: { driver: { rules: Array<{ helpUri?: string }> } }; results: Array<{ locations?: Array<{ physicalLocation?: { artifactLocation?: { uri?: string } } }> }> }> }, where: string): void {
+  const results = sarif.runs.flatMap((r) => r.results);
+  t.ok(results.length > 0, `${where}: results to upload`);
+  t.same(results.filter((r) => !r.locations?.[0]?.physicalLocation?.artifactLocation?.uri), [], `${where}: every result is located in a file`);
+  const links = sarif.runs.flatMap((r) => r.tool.driver.rules.map((rule) => rule.helpUri ?? ''));
+  t.same(links.filter((l) => !/^https:\/\//.test(l)), [], `${where}: every help link is https (no file: link)`);
+}
+
+t.test('SARIF that GitHub code scanning accepts: live findings are located in the file that names the server', async (t) => {
+  const schema = JSON.parse(readFileSync(SARIF_SCHEMA, 'utf8'));
+  const sarifOf = async (args: string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}) => {
+    const file = join(tempDir(), 'out.sarif');
+    const got = await runCli(['--explore', '0', '--only', 'pd-description-required', '--report', `sarif=${file}`, ...args], options);
+    t.equal(got.code, 1, got.stderr);
+    const sarif = JSON.parse(readFileSync(file, 'utf8'));
+    const valid = new Validator(schema, '4', false).validate(sarif);
+    t.ok(valid.valid, `valid against SARIF 2.1.0: ${valid.errors.slice(0, 3).map((e) => e.error).join('; ')}`);
+    return sarif;
+  };
+  const fixture = join('dist', 'fixtures', 'servers', 'pd-description-required--wrong-resource-uri.bundle.js');
+  // The server's entry point, from the repository's root.
+  const entry = await sarifOf(['--', 'node', fixture], { cwd: ROOT });
+  githubIngests(t, entry, 'a stdio server');
+  t.equal(entry.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri, fixture, 'located at its entry point');
+  t.match(entry.runs[0].results[0].locations[0].logicalLocations[0], { kind: 'function' }, 'its tool as a logical location');
+  // No file in the command: the workflow that runs the check.
+  const elsewhere = tempDir();
+  const workflow = await sarifOf(['--', 'node', join(ROOT, fixture)], { cwd: elsewhere, env: { GITHUB_WORKFLOW_REF: 'acme/notes/.github/workflows/mcp.yml@refs/heads/main' } });
+  githubIngests(t, workflow, 'a server outside the repository');
+  t.equal(workflow.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri, '.github/workflows/mcp.yml', 'located at the workflow');
+  // A config that names the server wins.
+  writeFileSync(join(elsewhere, 'mcp-pd-check.config.json'), JSON.stringify({ command: ['node', join(ROOT, fixture)] }));
+  const config = await sarifOf([], { cwd: elsewhere, env: { GITHUB_WORKFLOW_REF: undefined } });
+  t.equal(config.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri, 'mcp-pd-check.config.json', 'located at its config');
+  // A lint finding keeps its own file and line.
+  const lintFile = join(tempDir(), 'lint.sarif');
+  await runCli(['lint', '--report', `sarif=${lintFile}`, join(ROOT, 'fixtures', 'folders', 'schema-errors')]);
+  githubIngests(t, JSON.parse(readFileSync(lintFile, 'utf8')), 'a lint');
 });
 
 t.test('the HTML report renders its token chart in a headless browser', { skip: process.env.MCP_PD_CHECK_REQUIRE_BROWSER ? false : browserMissing }, async (t) => {

@@ -157,12 +157,13 @@ t.test('init --env: the config reads each variable from the environment (never i
   const dir = tempDir();
   // A server that will not start without its variable (as servers needing an API key do).
   const needy = ['node', '-e', 'if ((process.env.NOTES_TOKEN ?? "").length !== 12) process.exit(9); import(process.argv[1])', REFERENCE];
-  const init = await runCli(['init', '--out', dir, '--env', 'NOTES_TOKEN=s3cret-value', '--', ...needy]);
+  const init = await runCli(['init', '--out', dir, '--env', 'NOTES_TOKEN=s3cret-value', '--env', 'TZ=UTC', '--env', `HOME=${dir}`, '--', ...needy]);
   t.equal(init.code, 0, init.stderr);
   t.match(init.stdout, /The server needs its environment: the config reads it from the environment where the check runs, never the value: \$NOTES_TOKEN \(--env NOTES_TOKEN\)/);
+  t.match(init.stdout, /Written into the config as given \(nothing secret in their names or values\): TZ, HOME\./, 'the summary says which are written as given');
   const configText = readFileSync(join(dir, 'mcp-pd-check.config.json'), 'utf8');
   t.notMatch(configText, /s3cret-value/, 'the value is not in the committed config');
-  t.same(JSON.parse(configText).env, { NOTES_TOKEN: '${NOTES_TOKEN}' });
+  t.same(JSON.parse(configText).env, { NOTES_TOKEN: '${NOTES_TOKEN}', TZ: 'UTC', HOME: dir }, 'only the secret one is a ${VAR}: the others run the server as the user did');
   const checked = await runCli(['--config', join(dir, 'mcp-pd-check.config.json'), '--only', 'mcp-ping', '--format', 'json'], { env: { NOTES_TOKEN: 's3cret-value' } });
   t.equal(checked.code, 0, `step 3 of init's Next works as written: ${checked.stderr}`);
   const unset = await runCli(['--config', join(dir, 'mcp-pd-check.config.json'), '--only', 'mcp-ping'], { env: { NOTES_TOKEN: undefined } });

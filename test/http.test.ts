@@ -116,7 +116,16 @@ t.test('the older HTTP+SSE transport: the reference server passes every check, a
   const streamableOnly = new Set(['mcp-session-lifecycle', 'mcp-origin-validation', 'mcp-modern-results', 'mcp-resource-not-found']);
   for (const r of report.results) t.equal(r.status, streamableOnly.has(r.id) ? 'skip' : 'pass', `${r.id} over SSE`);
   const forced = await runCli(['--format', 'json', '--only', 'mcp-tool-names', '--transport', 'sse', '--url', sse]);
-  t.equal(JSON.parse(forced.stdout).target.transport, 'sse', '--transport sse');
+  const forcedReport = JSON.parse(forced.stdout);
+  t.equal(forcedReport.target.transport, 'sse', '--transport sse');
+  t.match(forcedReport.eras.find((e: { era: string }) => e.era === '2026-07-28'), { checked: false, why: /--transport sse: 2026-07-28 has no HTTP\+SSE transport/ }, 'the era it leaves out says why');
+  // Asked for a transport the endpoint does not offer: exit 3 and one line, never a silent Streamable HTTP run.
+  const notOffered = await runCli(['--transport', 'sse', '--url', server.url]);
+  t.equal(notOffered.code, 3, 'exit 3');
+  t.match(notOffered.stderr, /^mcp-pd-check: cannot check '[^']+': the HTTP\+SSE transport asked for with --transport sse did not work: .*leave --transport out, or give streamable-http\)\n$/, 'one line that says what to do');
+  const contradiction = await runCli(['--transport', 'sse', '--protocol', '2026-07-28', '--url', server.url]);
+  t.equal(contradiction.code, 2, '--transport sse with --protocol 2026-07-28: a usage error');
+  t.match(contradiction.stderr, /2026-07-28 is spoken over Streamable HTTP only/);
   const streamable = await runCli(['--format', 'json', '--only', 'mcp-tool-names', '--url', server.url]);
   t.equal(JSON.parse(streamable.stdout).target.transport, 'streamable-http', 'and /mcp is Streamable HTTP');
 

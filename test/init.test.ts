@@ -210,6 +210,38 @@ t.test('init --url: the config keeps $VARIABLES, never a header value or a crede
   t.notOk(all2.includes('pw-9e8d7c6b5a') || all2.includes('qv-55aa33'), 'no password or query value of the URL is written or printed');
 });
 
+t.test('init of a server that serves progressive disclosure already: its full descriptions, read from its resource, and not its tool form', async (t) => {
+  const server = await startHttp(REFERENCE);
+  t.teardown(() => server.stop());
+  const out = join(tempDir(), 'pd');
+  const run = await runCli(['init', '--out', out, '--url', server.url]);
+  t.equal(run.code, 0, run.stderr);
+  t.match(run.stdout, /serves progressive disclosure already: the full descriptions were read from resource:\/\/\/tool_descriptions/);
+  t.notOk(existsSync(join(out, 'tool_descriptions', 'get_tool_descriptions.json')), 'its own tool form is not one of its tools');
+  const written = JSON.parse(readFileSync(join(out, 'tool_descriptions', 'create_note.json'), 'utf8')) as { inputSchema: { properties?: Record<string, unknown> }; examples: unknown[] };
+  const shipped = JSON.parse(readFileSync(join(ROOT, 'reference-server', 'tool_descriptions', 'create_note.json'), 'utf8')) as { inputSchema: unknown };
+  t.same(written.inputSchema, shipped.inputSchema, 'the full inputSchema, not the minimal entry of tools/list');
+  t.ok(written.examples.length > 0, 'with the server\'s own examples');
+});
+
+t.test('init never mixes two servers in one folder: refused with nothing changed, --force writes; the lint flags a mixed folder', async (t) => {
+  const out = join(tempDir(), 'pd');
+  const first = await runCli(['init', '--out', out, '--', 'node', REFERENCE]);
+  t.equal(first.code, 0, first.stderr);
+  const before = snapshot(out);
+  const again = await runCli(['init', '--out', out, '--', 'node', REFERENCE]);
+  t.equal(again.code, 0, 'the same server again: its files are kept, nothing refused');
+  const other = await runCli(['init', '--out', out, '--', 'node', FILESYSTEM, tempDir()]);
+  t.equal(other.code, 2, 'another server: exit 2');
+  t.match(other.stderr, /^mcp-pd-check: --out '[^']+' holds the files of another server \(tool_descriptions\/ describes 'create_note', .*which this server does not list; its mcp-pd-check\.config\.json names .*\): nothing was written\. Give a folder of its own, or --force/m, 'one line that says why, and what to do');
+  t.equal(snapshot(out), before, 'nothing changed');
+  const forced = await runCli(['init', '--force', '--out', out, '--', 'node', FILESYSTEM, tempDir()]);
+  t.equal(forced.code, 0, '--force writes over it');
+  const lint = await lintJson(out);
+  t.equal(lint.code, 1, 'the lint of the mixed folder fails');
+  t.ok(lint.report.results.find((r) => r.id === 'lint-tools-list')?.findings.some((f) => f.code === 'other-server-files' && /create_note/.test(f.message)), 'naming the other server\'s files');
+});
+
 t.test('init: usage errors are one line, exit 2; an unreachable server is exit 3', async (t) => {
   const missing = await runCli(['init', '--from', 'no-such-file.json']);
   t.equal(missing.code, 2);

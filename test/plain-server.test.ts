@@ -37,3 +37,16 @@ t.test('the text report of an ordinary server has no stack trace', async (t) => 
   t.match(run.stdout, /✗ pd-minimal-descriptions/);
   t.notMatch(run.stdout + run.stderr, /\n\s+at [\w.<>]+ \(/);
 });
+
+t.test('printed commands can be pasted: a secret of the server command is ${VAR}, said how to set it, never its value', async (t) => {
+  const key = 'sk-live-4f7a9c2e1b3d5a6f';
+  const run = await runCli(['--explore', '0', '--', 'node', fixtureBundle('plain-mcp-server'), `--api-key=${key}`]);
+  t.equal(run.code, 1);
+  t.match(run.stdout, /\n {2}mcp-pd-check init --out pd -- node \S+plain-mcp-server\.bundle\.js "--api-key=\$\{API_KEY\}"\n/, 'the Next line holds the placeholder, in quotes the shell expands');
+  t.match(run.stdout, /\(API_KEY is read from the environment: export API_KEY=… first; the value is never printed\)/);
+  t.notMatch(run.stdout + run.stderr, new RegExp(key), 'the value is nowhere');
+  t.notMatch(run.stdout, /\[redacted/, 'no [redacted …] marker in a command to paste');
+  const serve = await runCli(['serve']);
+  t.equal(serve.code, 2);
+  t.match(serve.stderr, /mcp-pd-check serve --descriptions pd -- node server\.js/, 'serve without a command: the example names serve');
+});

@@ -19,14 +19,16 @@ Exit codes: 0 no finding at or above --fail-on, 1 conformance failures,
             2 usage error, 3 the server could not be started or reached.`;
 
 export const INIT_HELP = `
-It reads initialize, tools/list and (with dashdash) ai_help; it never calls a tool. Generated
+It reads initialize, tools/list and (with dashdash) ai_help; it never calls a tool. A server that
+serves progressive disclosure already: its full descriptions are read from its resource. Generated
 texts a human must check start with "REVIEW:"; the lint counts them. A file that exists is kept
-unless --force. Paths in the written mcp-pd-check.config.json are relative to it.
+unless --force; a folder that holds another server's files is refused (nothing is written) unless
+--force. Paths in the written mcp-pd-check.config.json are relative to it.
 
 Examples:
   $ ${TOOL_NAME} init --out pd -- node dist/server.js
-  $ ${TOOL_NAME} init --out pd --url http://127.0.0.1:3000/mcp
-  $ ${TOOL_NAME} init --out pd --from tools-list.json
+  $ ${TOOL_NAME} init --out pd-remote --url http://127.0.0.1:3000/mcp
+  $ ${TOOL_NAME} init --out pd-offline --from tools-list.json
 
 Exit codes: 0 written (or kept), 2 usage error, 3 the server could not be started or reached.`;
 

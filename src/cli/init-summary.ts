@@ -9,6 +9,7 @@ export function initSummary(outcome: InitOutcome, options: { out: string }, runC
   const lines: string[] = [];
   const tools = plan.tokens.perTool.length;
   lines.push(`Wrote ${written.length} file${written.length === 1 ? '' : 's'} to ${out} for ${tools} tool${tools === 1 ? '' : 's'}.`);
+  if (plan.disclosedBy) lines.push(`The server serves progressive disclosure already: the full descriptions were read from ${plan.disclosedBy} (its tools/list entries are minimal), its own tool form left out.`);
   if (kept.length) lines.push(`Kept ${kept.length} that already exist${kept.length === 1 ? 's' : ''} (--force overwrites them): ${kept.slice(0, 5).join(', ')}${kept.length > 5 ? `, … ${kept.length - 5} more` : ''}.`);
   if (plan.skipped.length) lines.push(`Skipped ${plan.skipped.length} tool${plan.skipped.length === 1 ? '' : 's'} whose name cannot be a file name: ${plan.skipped.slice(0, 5).join(', ')}.`);
   const names = (tools: string[]) => `${tools.slice(0, 6).map((t) => `'${t}'`).join(', ')}${tools.length > 6 ? ` and ${tools.length - 6} more` : ''}`;
@@ -20,6 +21,7 @@ export function initSummary(outcome: InitOutcome, options: { out: string }, runC
     const what = plan.variables.some((v) => v.source.startsWith('--env ')) ? (plan.variables.every((v) => v.source.startsWith('--env ')) ? 'The server needs its environment' : 'The server command holds secrets and the server needs its environment') : 'The server command holds secrets';
     lines.push(`${what}: the config reads ${plan.variables.length === 1 ? 'it' : 'them'} from the environment where the check runs, never the value: ${each}. Set ${plan.variables.length === 1 ? 'it' : 'them'} there (in CI, as secrets).`);
   }
+  if (plan.plainEnv.length) lines.push(`Written into the config as given (nothing secret in ${plan.plainEnv.length === 1 ? 'its name or value' : 'their names or values'}): ${plan.plainEnv.map((k) => `${k}`).join(', ')}.`);
   const inRoot = resolve(out) === process.cwd();
   const { before, after, full, saving, encoding } = plan.tokens;
   lines.push('', `Tokens of tools/list (${encoding}), today → minimal (tools-list.minimal.json), and how often the`,

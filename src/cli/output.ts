@@ -36,12 +36,12 @@ export class CliOutput {
   }
 
   /** Writes the report where the flags say; a file that cannot be written never loses the run. */
-  async emit(unsafe: CheckReport, flags: OutputFlags): Promise<void> {
+  async emit(unsafe: CheckReport, flags: OutputFlags, extra: { artifact?: string } = {}): Promise<void> {
     const { REPORTERS } = await import('../../reports/index.js');
     const report = safeReport(unsafe, this.redactor);
     for (const [format, file] of reportTargets(flags)) {
       try {
-        writeFileSync(file, REPORTERS[format]!(report, { color: false, verbose: flags.verbose }));
+        writeFileSync(file, REPORTERS[format]!(report, { color: false, verbose: flags.verbose, ...extra }));
       } catch (err) {
         this.say(`${TOOL_NAME}: could not write ${file} (${(err as Error).message})\n`);
       }
@@ -50,7 +50,7 @@ export class CliOutput {
     const color = flags.color && !toFile && process.stdout.isTTY === true && !process.env.NO_COLOR;
     // In a GitHub Actions log, a report on stdout is fenced off from the runner's command parser.
     const commandsOff = !toFile && process.env.GITHUB_ACTIONS === 'true' ? crypto.randomUUID() : undefined;
-    const text = REPORTERS[flags.format]!(report, { color, commandsOff, verbose: flags.verbose });
+    const text = REPORTERS[flags.format]!(report, { color, commandsOff, verbose: flags.verbose, ...extra });
     if (!toFile) {
       process.stdout.write(text);
       return;

@@ -19,8 +19,10 @@ export interface InitSource {
    * (`--api-key ${API_KEY}`): the variables to set, and which argument each stands for.
    */
   variables?: Array<{ variable: string; source: string }>;
-  /** The server's environment as the committed config holds it: every variable read from the environment (`${KEY}`), never its value. */
+  /** The server's environment as the committed config holds it: a secret read from the environment (`${KEY}`), never its value; the others as given. */
   env?: Record<string, string>;
+  /** The variables of `env` written as given (nothing secret in their names or values). */
+  plainEnv?: string[];
   /** Where the written folder is, relative to where the command runs (`cwd`): serve reads it from there. */
   folderFromCwd?: string;
   /** Where the command runs, relative to the output folder (the config lives there). */
@@ -30,6 +32,13 @@ export interface InitSource {
   headers?: Record<string, string>;
   /** The server's ai_help markdown, when it speaks dashdash. */
   aiHelp?: string;
+  /**
+   * The server serves progressive disclosure already: `tools` are its full descriptions, read from
+   * this resource (its own tool form of the resource left out).
+   */
+  disclosedBy?: string;
+  /** With `disclosedBy`: the server's own tools/list entries (what it costs today). */
+  listed?: Array<Record<string, unknown>>;
 }
 
 /** One file init proposes, relative to the output folder. */
@@ -65,6 +74,10 @@ export interface InitPlan {
   served: boolean;
   /** Environment variables the config's command reads in place of secrets given on the command line. */
   variables: Array<{ variable: string; source: string }>;
+  /** Variables of the server's environment written as given (nothing secret in them). */
+  plainEnv: string[];
+  /** The resource the full descriptions were read from, when the server serves progressive disclosure already. */
+  disclosedBy?: string;
 }
 
 /** A name that is safe as a file name (the MCP name rules, which tools should follow anyway). */
@@ -90,6 +103,8 @@ export async function planInit(source: InitSource, where: { configPath?: string 
   const minimal = tools.map((tool, i) => ({ ...minimalListing(tool), description: findable.descriptions[i] }));
   const full = tools.map((tool) => {
     const name = tool.name as string;
+    // A full description the server already serves is kept as it is.
+    if (source.disclosedBy) return tool;
     // Examples only from the server's own text: a value made up here, the real tool may refuse.
     const { examples, unusable } = examplesFromText(tool.description, tool.inputSchema);
     if (!examples.length && hasParameters(tool.inputSchema)) withoutExamples.push(name);
@@ -109,7 +124,9 @@ export async function planInit(source: InitSource, where: { configPath?: string 
   if (source.aiHelp) files.push({ path: 'SKILL.md', content: skill(source.aiHelp) });
 
   // Counted as pd-token-savings counts them behind serve: each entry and each description as JSON.
-  const counts = await countTokensOf(tools.flatMap((tool, i) => [JSON.stringify(tool), JSON.stringify(minimal[i]), JSON.stringify(full[i])]));
+  // Today's entry: what tools/list lists (a server that discloses already lists minimal entries of its own).
+  const today = (tool: Record<string, unknown>) => source.listed?.find((t) => t.name === tool.name) ?? tool;
+  const counts = await countTokensOf(tools.flatMap((tool, i) => [JSON.stringify(today(tool)), JSON.stringify(minimal[i]), JSON.stringify(full[i])]));
   const perTool = tools.map((tool, i) => ({ tool: tool.name as string, before: counts[3 * i]!, after: counts[3 * i + 1]!, full: counts[3 * i + 2]! }));
   const after = sum(perTool.map((t) => t.after));
   const fullTokens = sum(perTool.map((t) => t.full));
@@ -121,8 +138,10 @@ export async function planInit(source: InitSource, where: { configPath?: string 
     withoutExamples,
     unusableExamples,
     // Offline (--from) too: the config has the shape of a live init's, its command a placeholder.
-    served: !source.url,
+    served: !source.url && !source.disclosedBy,
     variables: source.variables ?? [],
+    plainEnv: source.plainEnv ?? [],
+    ...(source.disclosedBy ? { disclosedBy: source.disclosedBy } : {}),
   };
 }
 
@@ -163,7 +182,8 @@ function commandOf(source: InitSource): string[] {
  * A URL is checked as it is (serve --listen can put the folder in front of it).
  */
 function config(source: InitSource): Record<string, unknown> {
-  const served = ['mcp-pd-check', 'serve', '--descriptions', source.folderFromCwd ?? '.', '--', ...commandOf(source)];
+  // A server that serves progressive disclosure itself is checked as it is, not behind serve.
+  const served = source.disclosedBy ? commandOf(source) : ['mcp-pd-check', 'serve', '--descriptions', source.folderFromCwd ?? '.', '--', ...commandOf(source)];
   return {
     $schema: 'https://mcp-pd-check.dev/schemas/config.schema.json',
     // cwd is always written: paths in a config are relative to the file, wherever the checker runs.

@@ -2,12 +2,13 @@
 // reads (initialize, tools/list, ai_help) and never calls a tool.
 import { validateOptions } from './validate-options.js';
 import { defaultOf } from './option-table.js';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { discover } from '../run/discovery.js';
 import { InputError } from '../core/input-error.js';
 import { planInit, type InitPlan, type InitSource } from '../init/init.js';
 import { isPlainObject } from '../protocol/payload.js';
+import { entryFor, fetchDescriptions, isDescriptionEntry } from '../protocol/fetch.js';
 import type { Target } from '../transport/target.js';
 import type { McpSession } from '../transport/session.js';
 import { openFirstEra, type ProtocolChoice } from '../run/eras.js';
@@ -15,7 +16,8 @@ import { REVIEW } from '../init/review.js';
 import { ENV_REFERENCE, LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
 import { commandWords, serverTarget } from './server-target.js';
 import { TargetUnavailableError } from '../transport/types.js';
-import { publishableArguments } from '../safety/arguments.js';
+import { argumentSecrets, publishableArguments } from '../safety/arguments.js';
+import { environmentSecrets, isSecretName } from '../safety/redact.js';
 
 /** Where init writes, and where the tools come from: a saved tools/list (`from`) or a live server. */
 export interface InitServerOptions extends ServerOptions {
@@ -57,7 +59,7 @@ export async function initServer(given: InitServerOptions, spell: Spelling = LIB
     const headers = Object.keys(options.headers ?? {});
     const how = options.url !== undefined
       ? { url: publishableUrl(options.url), ...(headers.length ? { headers: publishableHeaders(headers, options.configHeaders ?? {}) } : {}) }
-      : withEnvironment(publishableCommand(words), Object.keys(options.env ?? {}), cwd, folderFromCwd);
+      : withEnvironment(publishableCommand(words), options.env ?? {}, cwd, folderFromCwd);
     const protocol = options.protocol ?? defaultOf<ProtocolChoice>('protocol');
     const timeoutMs = options.timeoutMs ?? defaultOf<number>('timeoutMs');
     source = await openFirstEra(inEra, protocol, timeoutMs).then(({ target, session }) => sourceFromServer(target, how, session)).catch((err: unknown) => {
@@ -124,12 +126,21 @@ export function publishableHeaders(names: readonly string[], written: Record<str
 
 /** Reads a live server: initialize, every page of tools/list, and ai_help when it speaks dashdash. */
 /**
- * The server's environment (--env) as the committed config holds it: each variable read from the
- * environment where the check runs, never its value, and named among the variables to set.
+ * The server's environment (--env) as the committed config holds it: a variable whose name or value
+ * looks secret (the redaction rules) is read from the environment where the check runs (`${KEY}`,
+ * named among the variables to set), never written; the others (HOME, TZ) are written as given, so
+ * that the config runs the server as the user did.
  */
-function withEnvironment(command: ReturnType<typeof publishableCommand>, keys: string[], cwd: string, folderFromCwd: string): Pick<InitSource, 'command' | 'variables' | 'env' | 'cwd' | 'folderFromCwd'> {
-  const variables = [...(command.variables ?? []), ...keys.map((key) => ({ variable: key, source: `--env ${key}` }))];
-  return { ...command, cwd, folderFromCwd, ...(variables.length ? { variables } : {}), ...(keys.length ? { env: Object.fromEntries(keys.map((key) => [key, `\${${key}}`])) } : {}) };
+function withEnvironment(command: ReturnType<typeof publishableCommand>, given: Record<string, string>, cwd: string, folderFromCwd: string): Pick<InitSource, 'command' | 'variables' | 'env' | 'cwd' | 'folderFromCwd' | 'plainEnv'> {
+  const keys = Object.keys(given);
+  const secret = new Set(keys.filter((key) => isSecretName(key) || environmentSecrets({ [key]: given[key] }).length > 0 || argumentSecrets([`--${key.toLowerCase()}=${given[key]}`]).length > 0));
+  const variables = [...(command.variables ?? []), ...keys.filter((key) => secret.has(key)).map((key) => ({ variable: key, source: `--env ${key}` }))];
+  const plain = keys.filter((key) => !secret.has(key));
+  return {
+    ...command, cwd, folderFromCwd, ...(variables.length ? { variables } : {}),
+    ...(keys.length ? { env: Object.fromEntries(keys.map((key) => [key, secret.has(key) ? `\${${key}}` : given[key]!])) } : {}),
+    ...(plain.length ? { plainEnv: plain } : {}),
+  };
 }
 
 /** The command as the committed config holds it: secrets among its arguments become `${VAR}`. */
@@ -147,10 +158,36 @@ async function sourceFromServer(target: Target, how: Pick<InitSource, 'command' 
       const content = (ex.response?.result as { content?: unknown } | undefined)?.content;
       if (typeof content === 'string' && content.trim()) aiHelp = content;
     }
+    // A server that serves progressive disclosure already lists minimal entries: its full
+    // descriptions are read from its resource (a read, never a call), its tool form left out.
+    const resource = discovery.descriptionsResource?.uri;
+    if (resource) {
+      const form = discovery.descriptionsTool?.name;
+      const names = discovery.toolNames.filter((n) => n !== form && !n.includes(','));
+      const full = await fullDescriptionsOf(session, resource, names);
+      return { tools: full, listed: discovery.tools.filter((t) => t.name !== form), serverInfo: discovery.serverInfo, ...how, disclosedBy: resource, ...(aiHelp ? { aiHelp } : {}) };
+    }
     return { tools: discovery.tools, serverInfo: discovery.serverInfo, ...how, ...(aiHelp ? { aiHelp } : {}) };
   } finally {
     await target.dispose();
   }
+}
+
+/** The full descriptions of `names`, read from the resource in groups; a tool whose read fails is an InputError naming it. */
+async function fullDescriptionsOf(session: McpSession, resource: string, names: string[]): Promise<Array<Record<string, unknown>>> {
+  const out: Array<Record<string, unknown>> = [];
+  for (let i = 0; i < names.length; i += 50) {
+    const group = names.slice(i, i + 50);
+    const got = await fetchDescriptions(session, resource, group);
+    for (const name of group) {
+      const entry = entryFor(got.entries, name);
+      if (!isDescriptionEntry(entry)) {
+        throw new InputError(`the server serves progressive disclosure already, but reading the full description of '${name}' from ${resource} did not work (${got.problem ?? got.exchange.note ?? 'no description under its name'}); init writes a folder from full descriptions, not from minimal entries`);
+      }
+      out.push(entry);
+    }
+  }
+  return out;
 }
 
 /** Writes the plan into the output folder; an existing file is kept unless `force`. */
@@ -159,6 +196,8 @@ async function writeInit(source: InitSource, options: { out: string; force: bool
   // The workflow names the config from where init ran: the repository root, as a rule.
   const configPath = relative(process.cwd(), join(out, 'mcp-pd-check.config.json')).split('\\').join('/');
   const plan = await planInit(source, { configPath });
+  // A folder written for another server is never mixed with this one's (serve would refuse the mix later).
+  if (!options.force) refuseOtherServer(out, plan, options.out, spell);
   const written: string[] = [];
   const kept: string[] = [];
   // The folder is made and tried before anything is written, so that a bad --out writes nothing.
@@ -181,6 +220,36 @@ async function writeInit(source: InitSource, options: { out: string; force: bool
     written.push(file.path);
   }
   return { plan, written, kept };
+}
+
+/**
+ * Refuses (InputError, nothing written) a folder that holds another server's files: descriptions of
+ * tools this server does not list, or a config that names another server.
+ */
+function refuseOtherServer(out: string, plan: InitPlan, given: string, spell: Spelling): void {
+  const tools = new Set(plan.files.filter((f) => f.path.startsWith('tool_descriptions/')).map((f) => f.path.slice('tool_descriptions/'.length, -'.json'.length)));
+  const folder = join(out, 'tool_descriptions');
+  const foreign = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.json') && !tools.has(f.slice(0, -5))).map((f) => f.slice(0, -5)) : [];
+  const configFile = join(out, 'mcp-pd-check.config.json');
+  const newConfig = plan.files.find((f) => f.path === 'mcp-pd-check.config.json')?.content;
+  let otherConfig: string | undefined;
+  if (existsSync(configFile) && newConfig) {
+    try {
+      const [had, made] = [JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>, JSON.parse(newConfig) as Record<string, unknown>];
+      const server = (c: Record<string, unknown>) => JSON.stringify(c.url ?? c.command ?? null);
+      if (server(had) !== server(made)) otherConfig = Array.isArray(had.command) ? had.command.map(String).join(' ') : String(had.url ?? 'another server');
+    } catch { /* a config that is not JSON is the lint's to say; it names no server to compare */ }
+  }
+  if (!foreign.length && otherConfig === undefined) return;
+  const what = [
+    ...(foreign.length ? [`tool_descriptions/ describes ${foreign.slice(0, 5).map((t) => `'${t}'`).join(', ')}${foreign.length > 5 ? ` and ${foreign.length - 5} more` : ''}, which this server does not list`] : []),
+    ...(otherConfig !== undefined ? [`its mcp-pd-check.config.json names ${clipWords(otherConfig)}`] : []),
+  ].join('; ');
+  throw new InputError(`${spell.option('out')} '${given}' holds the files of another server (${what}): nothing was written. Give a folder of its own, or ${spell.option('force')} to write over it (the other server's files stay until you remove them)`);
+}
+
+function clipWords(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 /**

@@ -51,7 +51,8 @@ export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], 
   const reach = {
     readsResources: CLIENTS.filter((c) => c.readsResources).map((c) => c.client),
     toolsOnly: CLIENTS.filter((c) => !c.readsResources).map((c) => c.client),
-    ...(form ? { toolForm: form, toolFormWorks: formResult === undefined || formResult.status === 'pass' || formResult.status === 'warn' } : {}),
+    // Whether it works is said only when pd-descriptions-tool came to a verdict (not when the run's time cut it, or it was not proven).
+    ...(form ? { toolForm: form, ...(formResult === undefined || formResult.status !== 'error' && formResult.status !== 'skip' ? { toolFormWorks: formResult === undefined || formResult.status === 'pass' || formResult.status === 'warn' } : {}) } : {}),
   };
   if (!resource && !discovery.descriptionsResource && calls.refusals === 0) {
     return { implements: 'no', ...data, ...(calls.ranUnfetched ? { unfetchedCallRan: calls.ranUnfetched } : {}) };

@@ -8,6 +8,9 @@ import { TargetUnavailableError } from '../../transport/types.js';
 import { TOOL_NAME } from '../../util/version.js';
 import { gate, loadBaseline } from '../baseline-file.js';
 import { applyConfig } from '../config-file.js';
+import { existsSync } from 'node:fs';
+import { liveArtifact } from '../sarif-artifact.js';
+import { DEFAULT_CONFIG } from '../../library/option-table.js';
 import { CHECK_HELP } from '../help.js';
 import { collectIfLarge } from '../memory.js';
 import { CLI_SPELLING, flagOrDefault, libraryOptions, withOptions, type Flags, type OutputFlags } from '../options.js';
@@ -90,6 +93,8 @@ async function runCheck(words: string[], flags: CheckFlags, subcommands: readonl
   }
   progress.clear();
   report = await gate(report, flags, baseline, out);
-  await out.emit(report, flags);
+  // SARIF locates a live run's findings in the file that names the server (the config it came from, if any).
+  const configFile = flags.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined);
+  await out.emit(report, flags, { artifact: liveArtifact(report.target, configFile) });
   return exitCodeFor(report, flagOrDefault(flags as unknown as Flags, '--fail-on'));
 }

@@ -10,6 +10,7 @@ import { parseEnv } from '../target-args.js';
 import { checkOptionsFrom, type CheckFlags } from './check.js';
 import type { FleetResult } from '../../library/fleet.js';
 import type { RenderOptions } from '../../../reports/index.js';
+import { repositoryPath } from '../sarif-artifact.js';
 
 export async function runFleet(words: string[], flags: CheckFlags, out: CliOutput): Promise<number> {
   if (words.length || flags.url) throw new InputError('give either a server command, --url or --server-config, not more than one');
@@ -34,7 +35,9 @@ export async function runFleet(words: string[], flags: CheckFlags, out: CliOutpu
   const color = flags.color && !flags.output && process.stdout.isTTY === true && !process.env.NO_COLOR;
   // On stdout in a GitHub Actions log, the report is fenced off from the runner's command parser.
   const commandsOff = !flags.output && process.env.GITHUB_ACTIONS === 'true' ? crypto.randomUUID() : undefined;
-  const text = (format: string, toStdout = false) => out.mask(render[format]!(fleet, { color: toStdout && format === 'text' && color, verbose: flags.verbose, ...(toStdout && commandsOff ? { commandsOff } : {}) }));
+  // SARIF locates every server's findings in the config file that names it.
+  const artifact = repositoryPath(fleet.file);
+  const text = (format: string, toStdout = false) => out.mask(render[format]!(fleet, { color: toStdout && format === 'text' && color, verbose: flags.verbose, artifact, ...(toStdout && commandsOff ? { commandsOff } : {}) }));
   for (const [format, file] of reportTargets(flags)) writeFileSync(file, text(format));
   if (flags.output) writeFileSync(flags.output, text(flags.format));
   else process.stdout.write(text(flags.format, true));

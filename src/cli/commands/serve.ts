@@ -46,7 +46,9 @@ async function runServe(words: string[], flags: Flags): Promise<number> {
   const { serve } = await import('../../library/serve.js');
   // What goes wrong on the way (a message dropped, a client's transport failing) is said, one line each; the proxy goes on.
   const onError = (err: Error) => out.say(`${TOOL_NAME} serve: ${err.message}\n`);
-  const serving = await serve({ ...(libraryOptions(flags, 'serve', words) as ServeOptions), onError }, CLI_SPELLING);
+  // serve's own words when no upstream is given: the example names serve.
+  const spelling = { ...CLI_SPELLING, noServer: 'give the command that starts it (mcp-pd-check serve --descriptions pd -- node server.js) or --url http://host/mcp' };
+  const serving = await serve({ ...(libraryOptions(flags, 'serve', words) as ServeOptions), onError }, spelling);
   for (const warning of serving.warnings) out.say(`${TOOL_NAME} serve: warning: ${warning}\n`);
   if (serving.url) out.say(`${TOOL_NAME} serve: listening on ${serving.url}\n${TOOL_NAME} serve: accepting ${serving.accepts ?? ''}\n`);
   // Ending the upstream ends the proxy, with the upstream's exit code (below).
