@@ -21,7 +21,7 @@ export default defineLintCheck({
   messages,
   async run(ctx) {
     const byFolderAndName = new Map<string, LintFile[]>();
-    for (const file of ctx.ofKind('tool-description')) {
+    for (const file of ctx.ofKindOrSkip('tool-description', 'tool description (tool_descriptions/<tool>.json, or a file with name and inputSchema)')) {
       const d = file.source!.value as Record<string, unknown>;
       // The same rules as the live check of a fetched description (pd-full-descriptions), with the same codes.
       ctx.problems(file, toolDescriptionRules(d, { name: stem(file), why: `its file is ${stem(file)}.json` }));

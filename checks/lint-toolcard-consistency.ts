@@ -17,7 +17,7 @@ export default defineLintCheck({
   messages,
   async run(ctx) {
     const descriptions = new Map(ctx.ofKind('tool-description').map((f) => [asText((f.source!.value as { name?: unknown }).name), f]));
-    for (const file of ctx.ofKind('tool-card')) {
+    for (const file of ctx.ofKindOrSkip('tool-card', 'Tool Card (a file with tool_card_version)')) {
       const card = file.source!.value as { tool?: { name?: unknown } };
       const name = card.tool?.name;
       if (typeof name !== 'string') continue; // lint-schema reports it

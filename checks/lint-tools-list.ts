@@ -35,8 +35,7 @@ export default defineLintCheck({
   needs: 'folder',
   messages,
   async run(ctx) {
-    const files = ctx.ofKind('tools-list');
-    if (!files.length) return;
+    const files = ctx.ofKindOrSkip('tools-list', 'saved tools/list ({ "tools": [...] })');
     const count = await tokenCounter();
     const described = new Map(ctx.ofKind('tool-description').map((d) => [(d.source!.value as { name: string }).name, d.source!.value as Record<string, unknown>]));
     for (const file of files) {

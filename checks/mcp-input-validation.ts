@@ -24,7 +24,7 @@ const messages = {
     message: "'{tool}' was called with arguments that break its inputSchema ({violation}) and failed at its work instead of refusing them ({said}): it ran without checking its arguments (MCP tools, Security: servers MUST validate tool inputs).",
     hint: 'Validate the arguments against the inputSchema before doing any work, and answer a tool result with isError: true that names what is wrong.',
   },
-  'not-derivable': "'{tool}' was not tested: its inputSchema has neither a required property nor a typed one, so no call can be built that surely breaks it.",
+  'not-derivable': "'{tool}' was not tested: its inputSchema has no required property, no typed one, and allows any other, so no call can be built that surely breaks it.",
   'not-called': "'{tool}' was not called with invalid arguments: {why}.",
   'not-authorized': "'{tool}' refused the call as not yet fetched, so input validation could not be seen (authorization is criterion 6's business).",
   'nothing-tested': 'No tool was called with arguments that break its inputSchema: {why}.',

@@ -10,7 +10,7 @@ const AT_ONCE = 8;
 
 const messages = {
   'no-output-schema': 'No tool declares an outputSchema in tools/list.',
-  'nothing-checked': 'None of the {count|tool} with an outputSchema returned a result that could be checked: {why}.',
+  'nothing-checked': 'No result of the {count|tool} with an outputSchema could be checked: {why}.',
   'output-schema-invalid': { message: "The outputSchema of '{tool}' is not a valid JSON Schema: {problem}.", hint: 'Fix the outputSchema.' },
   'not-called-safe-calls': "'{tool}' was not called (--safe-calls, and it is not marked read-only).",
   'not-called': "'{tool}' was not called to check its output: {why}.",

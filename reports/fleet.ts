@@ -1,7 +1,7 @@
 // A fleet run (--server-config): first a line per server, then each server's report.
 import type { FleetResult } from '../src/library/fleet.js';
 import { SHAPE_NAMES } from '../src/library/server-config.js';
-import { formatNumber, sanitizeLine } from '../src/util/text.js';
+import { clip, formatNumber, sanitizeLine } from '../src/util/text.js';
 import { data, property, renderGithub } from './github.js';
 import { escapeHtml, htmlPage, reportHtml } from './html.js';
 import { renderJunitSuites } from './junit.js';
@@ -15,9 +15,12 @@ import type { RenderOptions } from './index.js';
 export const FLEET_FORMATS = ['text', 'json', 'junit', 'sarif', 'github', 'markdown', 'html'] as const;
 export type FleetFormat = (typeof FLEET_FORMATS)[number];
 
+/** A problem in the table is clipped: the whole of it is under the server's own heading below. */
+const PROBLEM_WIDTH = 60;
+
 function row(e: FleetResult['entries'][number]): string[] {
   const seconds = `${(e.durationMs / 1000).toFixed(1)} s`;
-  if (!e.report) return [e.name, 'error', '', '', sanitizeLine(e.error ?? 'not checked'), seconds];
+  if (!e.report) return [e.name, 'error', '', '', clip(sanitizeLine(e.error ?? 'not checked'), PROBLEM_WIDTH), seconds];
   const v = e.report.verdict;
   const t = v?.tokens;
   const tokens = t ? `${formatNumber(t.listed)}${t.estimate !== undefined ? ` → ≈${formatNumber(t.estimate)}` : t.full !== undefined ? ` (full ${formatNumber(t.full)})` : ''}` : '';

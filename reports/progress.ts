@@ -12,6 +12,11 @@ export class ProgressLine {
     this.show(`[${index + 1}/${total}] ${id}${extra}…`);
   }
 
+  /** A fleet: how many servers are done, and which are being checked. */
+  fleet(done: number, total: number, running: readonly string[]): void {
+    this.show(`[${done}/${total} servers done]${running.length ? ` checking ${running.join(', ')}…` : ''}`);
+  }
+
   /** While the server starts (a cold `npx -y` or `uvx` takes seconds). */
   waiting(seconds: number): void {
     this.show(`waiting for the server to start (${seconds} s)…`);

@@ -2,7 +2,7 @@ import { reachSentence, reportVerdictSentence } from '../src/core/verdict-senten
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../src/generated/report.js';
 import { clip, formatNumber, inlineJson, listing, plural, sanitizeLine, asText } from '../src/util/text.js';
-import { acrossEras, entries, notCalledSentences, reachOf, othersLine, resultName, resultNames, shownStatus, targetLine, type Entry, type ShownStatus } from './group.js';
+import { acrossEras, entries, erasChecked, notCalledSentences, reachOf, othersLine, resultName, resultNames, shownStatus, targetLine, type Entry, type ShownStatus } from './group.js';
 import { fenceOffCommands } from './ci-fence.js';
 import { noAnswerText, sequenceLines } from './exchange-text.js';
 
@@ -50,7 +50,11 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     const paint = group.paint(c);
     // Accepted: each of its findings fails the check, and a baseline accepts it (they do not fail the gate).
     const by = group.status === 'accepted' && report.baseline ? `, by the baseline ${sanitizeLine(report.baseline.file)}: they fail, and do not fail the gate` : '';
-    out.push('', paint.bold(`${group.heading} (${results.length}${by})`));
+    // The count is of results (a check runs once per era); where fewer lines show them, the heading says how they are shown.
+    const lines = group.status === 'pass' && !firstContact ? acrossEras(report, results).length : results.length;
+    const eras = erasChecked(report);
+    const counted = lines < results.length && group.status === 'pass' ? `${results.length} results of ${eras} eras, on ${lines} lines: a check alike in every era is one` : `${results.length}`;
+    out.push('', paint.bold(`${group.heading} (${counted}${by})`));
     // A server without progressive disclosure: what passed is one line, what matters is above.
     if (r0IsPass(group.status) && firstContact) {
       out.push(`  ${paint(group.mark)} ${c.gray(sanitizeLine(listing(resultNames(report, results), 12).replace(/'/g, '')))}`);
@@ -69,10 +73,21 @@ export function renderText(report: CheckReport, options: TextOptions): string {
         const reason = r.findings[r.findings.length - 1]?.message ?? '';
         byReason.set(reason, [...(byReason.get(reason) ?? []), r]);
       }
+      let clipped = false;
       for (const [reason, same] of byReason) {
         const ids = resultNames(report, same, (r, shown) => `${shown}${r.spec.criterion ? ` #${r.spec.criterion}` : ''}`).join(', ');
-        out.push(`  ${paint(group.mark)} ${c.bold(ids)}  ${c.gray(sanitizeLine(clip(reason.replace(/^This check needs/, same.length > 1 ? 'These checks need' : 'This check needs'), width)))}`);
+        const said = reason.replace(/^This check needs/, same.length > 1 ? 'These checks need' : 'This check needs');
+        clipped ||= said.length > width;
+        out.push(`  ${paint(group.mark)} ${c.bold(ids)}  ${c.gray(sanitizeLine(clip(said, width)))}`);
       }
+      // What the lines leave out, and how to see it.
+      const left = results.filter((x) => saidInVerdict.has(x.id) || ofUncheckedEra(x)).length;
+      const notes = [
+        ...(byReason.size < results.length - left ? [`checks with the same reason on one line (${byReason.size} lines)`] : []),
+        ...(left ? [`${left} said above (not testable, or of an era not checked)`] : []),
+        ...(clipped ? ['reasons cut at …'] : []),
+      ];
+      if (notes.length) out.push(c.gray(`  (${notes.join('; ')}: --verbose shows each in full)`));
       continue;
     }
     // Checks the run's time cut before they started say the same: one line, as the skipped do.
@@ -108,7 +123,7 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     (s.warnings ? c.yellow : c.gray)(plural(s.warnings, 'warning')),
     c.gray(`${s.skipped} skipped`),
     ...(s.errors - cut ? [c.magenta(plural(s.errors - cut, 'error'))] : cut ? [] : [c.gray('0 errors')]),
-    ...(cut ? [c.magenta(`${cut} cut by --max-duration (not run or stopped: no verdict on them)`)] : []),
+    ...(cut ? [c.magenta(`${cut} cut by --max-duration (not run or stopped: no verdict on them, and no pass either: exit 1)`)] : []),
   ];
   const b = report.baseline;
   if (b) {
@@ -144,7 +159,10 @@ function renderVerdict(report: CheckReport, c: ChalkInstance): string[] {
   const v = report.verdict;
   if (!v) return [];
   const lines = ['', VERDICT_PAINT[v.implements](c).bold(`PROGRESSIVE DISCLOSURE: ${v.implements.toUpperCase()}`), `  ${sanitizeLine(reportVerdictSentence(report))}`];
-  if (v.selection) lines.push(c.gray(`  found by their minimal descriptions: ${Math.round(v.selection.top1 * 100)} % of ${plural(v.selection.queries, 'query', 'queries')} from the tools' own descriptions rank their tool first (BM25, MRR ${v.selection.mrr.toFixed(2)})`));
+  // The verdict is about progressive disclosure; other checks can still fail the run: said, so that a yes and an exit 1 agree.
+  const others = report.results.filter((r) => (r.status === 'fail' || r.status === 'error') && !r.spec.criterion).map((r) => r.id);
+  if (v.implements === 'yes' && others.length) lines.push(c.yellow(`  yes for progressive disclosure; other checks fail (${listing([...new Set(others)], 6).replace(/'/g, '')}): they fail the run (exit 1)`));
+  if (v.selection) lines.push(c.gray(`  found by their minimal descriptions: ${selectionLine(v.selection)}`));
   if (v.notTestable.length) lines.push(c.gray(`  not testable without the resource: ${v.notTestable.join(', ')}`));
   const reach = reachOf(report);
   if (reach) lines.push((reach.toolForm && reach.toolFormWorks ? c.gray : c.yellow)(`  ${sanitizeLine(reachSentence(reach))}`));
@@ -159,6 +177,13 @@ function renderVerdict(report: CheckReport, c: ChalkInstance): string[] {
     lines.push(c.gray(`  explored: ${plural(e.requests, 'request')} in ${plural(e.sessions, 'session')} of its own${e.idleMs !== undefined ? ` (one idle ${(e.idleMs / 1000).toFixed(1)} s${e.idleHold ? `: '${e.idleHold.tool}' fetched at ${e.idleHold.fetchedAt.toFixed(2)} s, still let through at ${e.idleHold.calledAt.toFixed(2)} s${e.idleHold.newConnection ? ' on a new connection' : ''}` : ''})` : ''}, seed ${e.seed}${e.seedFrom === 'listing' ? ' (a digest of its tools/list: the same on every run of this server)' : e.seedFrom === 'random' ? ' (--seed random)' : ''}${found} (--seed ${e.seed} replays it)`));
   }
   return lines;
+}
+
+/** The selection figures in words, with how many tools gave queries (a tool whose description has one sentence gives none). */
+function selectionLine(s: NonNullable<NonNullable<CheckReport['verdict']>['selection']>): string {
+  const asked = s.tools.filter((t) => t.queries > 0).length;
+  const of = asked < s.tools.length ? ` (queries from ${asked} of ${s.tools.length} tools: the others' descriptions give no sentence that is theirs alone)` : '';
+  return `${Math.round(s.top1 * 100)} % of ${plural(s.queries, 'query', 'queries')} from the tools' own descriptions rank their tool first (BM25, MRR ${s.mrr.toFixed(2)})${of}`;
 }
 
 /** A finding, with the same code on other tools folded into one line under it. */

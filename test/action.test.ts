@@ -13,8 +13,10 @@ t.test('action inputs become mcp-pd-check arguments', async (t) => {
     ['--format', 'github', '--fail-on', 'warning', '--report', 'markdown=/s.md', '--', 'node', 'my server.js']);
   t.same(actionArgs({ INPUT_URL: 'http://127.0.0.1:3000/mcp', INPUT_ARGS: '--only pd-', INPUT_SARIF: 'out.sarif' }),
     ['--format', 'github', '--fail-on', 'error', '--report', 'sarif=out.sarif', '--only', 'pd-', '--url', 'http://127.0.0.1:3000/mcp']);
-  t.same(actionArgs({ INPUT_LINT: 'tool_descriptions cards', INPUT_BASELINE: 'b.json' }),
-    ['lint', '--format', 'github', '--fail-on', 'error', '--baseline', 'b.json', 'tool_descriptions', 'cards']);
+  t.same(actionArgs({ INPUT_LINT: 'tool_descriptions cards', INPUT_BASELINE: 'package.json' }),
+    ['lint', '--format', 'github', '--fail-on', 'error', '--baseline', 'package.json', 'tool_descriptions', 'cards']);
+  // The first run: the baseline is not there yet — every finding gates, and a notice says how to write it.
+  t.same(actionArgs({ INPUT_LINT: 'tool_descriptions', INPUT_BASELINE: 'no-such-baseline.json' }), ['lint', '--format', 'github', '--fail-on', 'error', 'tool_descriptions']);
   t.same(actionArgs({ INPUT_CONFIG: 'pd/mcp-pd-check.config.json' }),
     ['--format', 'github', '--fail-on', 'error', '--config', 'pd/mcp-pd-check.config.json'], 'a config names the server itself');
   t.throws(() => actionArgs({}), /give the action 'command'/);
@@ -36,6 +38,18 @@ t.test("the action's script runs the checker, writes the step summary and passes
   const none = spawnSync(process.execPath, [ACTION], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH } });
   t.equal(none.status, 2);
   t.match(none.stdout, /::error title=mcp-pd-check::give the action/);
+  // A first run with the baseline named but not written yet: a notice, and the run as without one.
+  const first = spawnSync(process.execPath, [ACTION], { cwd: dir, encoding: 'utf8', env: { ...env, INPUT_COMMAND: `node ${REFERENCE}`, INPUT_BASELINE: 'mcp-pd-check.baseline.json' } });
+  t.equal(first.status, 0, first.stderr);
+  t.match(first.stdout, /^::notice title=mcp-pd-check::the baseline mcp-pd-check\.baseline\.json does not exist yet, so this run gates every finding; to accept today's findings, run mcp-pd-check --update-baseline/m);
+  // A run that cannot start: an error annotation, and the step summary says it.
+  const unreachable = spawnSync(process.execPath, [ACTION], { cwd: dir, encoding: 'utf8', env: { ...env, INPUT_URL: 'http://127.0.0.1:9/mcp', INPUT_ARGS: '--timeout 2000' } });
+  t.equal(unreachable.status, 3);
+  t.match(unreachable.stdout, /^::error title=mcp-pd-check::mcp-pd-check could not reach the server: cannot check 'http:\/\/127\.0\.0\.1:9\/mcp'/m);
+  t.match(readFileSync(summary, 'utf8'), /## mcp-pd-check: mcp-pd-check could not reach the server \(exit 3\)\n\ncannot check/);
+  const usage = spawnSync(process.execPath, [ACTION], { cwd: dir, encoding: 'utf8', env: { ...env, INPUT_COMMAND: `node ${REFERENCE}`, INPUT_ARGS: '--sessions 1' } });
+  t.equal(usage.status, 2);
+  t.match(usage.stdout, /^::error title=mcp-pd-check::mcp-pd-check could not run \(a usage error\): /m);
 });
 
 t.test('the committed action bundle is what the sources build (run `npm run bundle-action` after a change)', async (t) => {

@@ -86,3 +86,15 @@ t.test('explain with an unknown id is a usage error that suggests the right one'
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+t.test('every README section a check doc or a message cites exists', async (t) => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const headings = new Set([...readme.matchAll(/^#{1,4} (.+)$/gm)].map((m) => m[1]!.replace(/`/g, '').trim()));
+  const sources = [
+    ...readdirSync(DOCS).map((f) => ({ file: `docs/checks/${f}`, text: readFileSync(join(DOCS, f), 'utf8') })),
+    { file: 'src/core/verdict-sentence.ts', text: readFileSync(join(ROOT, 'src', 'core', 'verdict-sentence.ts'), 'utf8') },
+  ];
+  for (const { file, text } of sources) {
+    for (const m of text.matchAll(/README[,:] "([^"]+)"/g)) t.ok(headings.has(m[1]!), `${file} cites the README section "${m[1]}", which exists`);
+  }
+});

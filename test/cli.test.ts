@@ -1,8 +1,7 @@
 import t from 'tap';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LINT_CHECKS } from '../checks/index.js';
 import { CLI as CLI_PATH, REFERENCE, ROOT, fixtureBundle, reportSchemaErrors, runCli, tempDir } from './helpers.js';
 
 t.test('a command that does not exist: exit 3, one clear line', async (t) => {
@@ -32,12 +31,29 @@ t.test('usage errors: exit 2 with a one-line reason and a pointer to --help', as
     [['--output', '/no/such/dir/r.json', '--', 'node', REFERENCE], /folder '\/no\/such\/dir' does not exist/],
     [['--bogus', '--', 'node', REFERENCE], /unknown option '--bogus'/],
     [['node server.js && rm -rf /'], /shell syntax/],
+    // A typo of a subcommand: two neighbours swapped is one edit, so init, not lint.
+    [['inti', '--out', 'pd'], /'inti' is not a program on PATH; did you mean 'mcp-pd-check init'\?/],
+    [['--server-config', '/nonexistent.json'], /--server-config '\/nonexistent\.json' does not exist: give the config file that lists your servers/],
+    [['--transport', 'sse', '--protocol', '2026-07-28', '--url', 'http://127.0.0.1:9/mcp'], /2026-07-28 is spoken over Streamable HTTP only/],
   ] as Array<[string[], RegExp]>) {
     const run = await runCli(args);
     t.equal(run.code, 2, `exit 2 for ${JSON.stringify(args)}`);
     t.match(run.stderr, pattern);
     t.notMatch(run.stderr, /\n\s+at /, 'no stack trace');
   }
+});
+
+t.test('words: one warning is "1 warning"; serve refuses a bad --descriptions before it starts anything', async (t) => {
+  const dir = tempDir();
+  const file = join(dir, 'report.json');
+  // The reference server over stdio: one check that warns (the HTTP-only ones skip).
+  const run = await runCli(['--only', 'pd-token-savings', '--protocol', '2025-11-25', '--output', file, '--', 'node', fixtureBundle('pd-token-savings--verbose-list')]);
+  t.match(run.stderr, /, 1 warning, /, '"1 warning", not "1 warnings"');
+  const marker = join(dir, 'started');
+  const serve = await runCli(['serve', '--descriptions', join(dir, 'nope'), '--', 'node', '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '1')`]);
+  t.equal(serve.code, 2);
+  t.match(serve.stderr, /--descriptions '.*nope' is not a folder with tool_descriptions\//);
+  t.notOk(existsSync(marker), 'the upstream was never started');
 });
 
 t.test('--help teaches; --version prints the version', async (t) => {
@@ -89,9 +105,14 @@ t.test('--fail-on warning turns a warning into exit 1', async (t) => {
 });
 
 t.test('lint: exit 0 on a clean folder, 1 on findings, 2 on a missing path; JSON is schema-valid', async (t) => {
-  const clean = await runCli(['lint', 'reference-server/tool_descriptions']);
+  const clean = await runCli(['lint', '--format', 'json', 'reference-server/tool_descriptions']);
   t.equal(clean.code, 0);
-  t.match(clean.stdout, new RegExp(`${LINT_CHECKS.length} checks: ${LINT_CHECKS.length} passed`));
+  // A folder of descriptions: the checks of cards and saved lists have nothing to read — skipped, with why, never passed.
+  const statuses = Object.fromEntries((JSON.parse(clean.stdout) as { results: Array<{ id: string; status: string; findings: Array<{ message: string }> }> }).results.map((r) => [r.id, r.status]));
+  t.same([statuses['lint-tools-list'], statuses['lint-toolcard-level'], statuses['lint-toolcard-consistency']], ['skip', 'skip', 'skip'], 'nothing to check is a skip');
+  t.equal(statuses['lint-tool-descriptions'], 'pass');
+  const said = await runCli(['lint', 'reference-server/tool_descriptions']);
+  t.match(said.stdout, /lint-tools-list\s+Nothing to check: no saved tools\/list/, 'and says why');
   const bad = await runCli(['lint', '--format', 'json', 'fixtures/folders/tool-descriptions']);
   t.equal(bad.code, 1);
   t.same(reportSchemaErrors(JSON.parse(bad.stdout)), []);
@@ -131,4 +152,29 @@ t.test('progress: a live line on a terminal, nothing with --quiet or without a t
   t.equal(onTty('--quiet --only mcp-tool-names'), '', '--quiet: nothing');
   const piped = await runCli(['--only', 'mcp-tool-names', '--', 'node', REFERENCE]);
   t.equal(piped.stderr, '', 'not a terminal: nothing');
+  // A fleet on a terminal says how far it is.
+  const config = join(tempDir(), 'mcp.json');
+  writeFileSync(config, JSON.stringify({ mcpServers: { a: { command: 'node', args: [REFERENCE] }, b: { command: 'node', args: [REFERENCE] } } }));
+  const fleet = spawnSync('script', ['-qec', `node ${CLI_PATH} --server-config ${config} --only mcp-tool-names > /dev/null`, '/dev/null'], { cwd: ROOT, encoding: 'utf8' }).stdout;
+  t.match(fleet, /\[0\/2 servers done\] checking a…/, 'a fleet shows which server is being checked');
+  t.match(fleet, /\[1\/2 servers done\]/, 'and how many are done');
+});
+
+t.test('a heading counts what it shows: results of both eras on fewer lines, skipped checks grouped by reason', async (t) => {
+  const run = await runCli(['--explore', '0', '--', 'node', REFERENCE]);
+  t.match(run.stdout, /\nPASSED \(\d+ results of 2 eras, on \d+ lines: a check alike in every era is one\)\n/);
+  t.match(run.stdout, /\nSKIPPED \(\d+\)\n[\s\S]*?\n {2}\(checks with the same reason on one line \(\d+ lines\)[^)]*: --verbose shows each in full\)\n/);
+});
+
+t.test('Ctrl-C: the run says it was interrupted and exits 130', async (t) => {
+  const child = spawn(process.execPath, [CLI_PATH, '--', 'node', fixtureBundle('slow-reference')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  // Once the run has started a server (its signal handling is in place then); a hang guard, not a timing test.
+  const children = () => { try { return readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim(); } catch { return ''; } };
+  for (const until = Date.now() + 60_000; !children() && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 50));
+  child.kill('SIGINT');
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  t.equal(code, 130, 'exit 130');
+  t.match(stderr, /mcp-pd-check: interrupted \(Ctrl-C\); no report was written, and the servers it started were stopped\n$/);
 });

@@ -86,7 +86,11 @@ t.test('every report format works for a fleet of two servers, a bad entry being 
   t.equal(run.code, 2, `the bad entry makes it a usage error, the others are checked: ${run.stderr}`);
   t.match(run.stdout, /\nnotes +yes/);
   t.match(run.stdout, /\nnotes-too +yes/);
-  t.match(run.stdout, /\nneeds-input +error +.*\$\{input:token\} has no value/);
+  t.match(run.stdout, /\nneeds-input +error +--server-config/);
+  // The table stays a table: a long problem is clipped there (whole under the server's heading), so "time" stays in view.
+  const table = run.stdout.split('\n\n')[1] ?? '';
+  t.ok(table.split('\n').every((l) => l.length <= 160), `no table line is wider than 160 columns (${Math.max(...table.split('\n').map((l) => l.length))})`);
+  t.match(run.stdout, /━━ needs-input ━━\n {2}.*\$\{input:token\} has no value/, 'the whole problem under its server');
 
   const sarif = JSON.parse(readFileSync(files.sarif!, 'utf8')) as { runs: Array<{ automationDetails: { id: string }; invocations: Array<{ executionSuccessful: boolean }> }> };
   const valid = new Validator(JSON.parse(readFileSync(SARIF_SCHEMA, 'utf8')), '4', false).validate(sarif);

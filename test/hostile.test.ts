@@ -47,7 +47,7 @@ const STDIO: Record<string, Case> = {
 
 t.test('every hostile fixture has a case here, and every case a fixture', async (t) => {
   const files = readdirSync(SOURCES).filter((f) => f.endsWith('.ts') && !f.startsWith('raw-')).map((f) => f.slice(0, -3));
-  const covered = [...Object.keys(STDIO), 'hostile-text', 'remote-ref', 'http-500', 'http-404-session', 'http-html', 'http-exits-mid-run', 'http-silent', 'http-keep-alive', 'stalls-after-probe', 'slow-later-starts',
+  const covered = [...Object.keys(STDIO), 'hostile-text', 'remote-ref', 'http-500', 'http-500-to-discover', 'http-404-session', 'http-html', 'http-exits-mid-run', 'http-silent', 'http-keep-alive', 'stalls-after-probe', 'slow-later-starts',
     // test/stability.test.ts
     'current-session-race', 'proto-keys-everywhere', 'http-endless-streams',
     // test/leaks.test.ts
@@ -129,6 +129,16 @@ t.test('--max-duration ends the run on time: requests in flight are abandoned, a
   t.same(survivors('stalls-after-probe'), []);
 });
 
+t.test('a run the time cuts says it was cut, what did not run, and claims no failure it did not observe', async (t) => {
+  const run = await runBounded(['--max-duration', '2', '--', 'node', join(ROOT, 'dist', 'reference-server', 'bundle.js')]);
+  t.equal(run.code, 1, 'exit 1: what the time cut is no pass');
+  // (the second era starts once the first has made its calls before any fetch: on a fast machine, before the cut)
+  if (!/protocol 2025-11-25 and 2026-07-28/.test(run.stdout)) t.match(run.stdout, /protocol 2026-07-28 not checked: the run reached --max-duration \(2 s\) before this era/, 'an era not checked is said');
+  t.notMatch(run.stdout, /fails pd-descriptions-tool/, 'the tool form is not said to fail a check that never ran');
+  t.match(run.stdout, /\d+ cut by --max-duration \(not run or stopped: no verdict on them, and no pass either: exit 1\)/, 'the last line counts what the time cut');
+  t.match(run.stdout, / 0 failed/, 'and no failure');
+});
+
 t.test('a URL that never answers: one connection attempt within --timeout, not a process\'s start-up allowance', async (t) => {
   for (const fixture of ['http-silent', 'http-keep-alive']) {
     const server = await startHttp(join(HOSTILE, `${fixture}.js`));
@@ -148,6 +158,18 @@ const HTTP: Record<string, Case> = {
   // Gone mid-run: no verdict, and the connection refused is said.
   'http-exits-mid-run': { code: 3, proves: /the server went away during the run \((session \w+|a session started ahead)(, after [^)]+)?\), so no verdict is given: cannot connect to .*connection refused/ },
 };
+
+t.test('a 2025-11-25 server that answers server/discover with HTTP 500: that era is absent, said in one line, and the other is checked', async (t) => {
+  const server = await startHttp(join(HOSTILE, 'http-500-to-discover.js'));
+  t.teardown(() => server.stop());
+  const run = await runBounded(['--format', 'json', ...BOUNDS, '--url', server.url]);
+  t.notOk(run.code === 3, `a verdict, not exit 3 (${run.stderr.trim()})`);
+  const report = JSON.parse(run.stdout) as CheckReport;
+  t.same(report.eras?.filter((e) => e.checked).map((e) => e.era), ['2025-11-25'], '2025-11-25 is checked');
+  t.match(report.eras?.find((e) => e.era === '2026-07-28')?.why, /does not speak it: .*HTTP 500 to server\/discover/, '2026-07-28 is said to be absent, with the 500');
+  const text = await runBounded([...BOUNDS, '--url', server.url]);
+  t.match(text.stdout, /protocol 2026-07-28 not checked: the server does not speak it: .*HTTP 500/, 'in one line of the text report');
+});
 
 for (const [fixture, c] of Object.entries(HTTP)) {
   t.test(`${fixture}: a clear verdict over HTTP`, async (t) => {

@@ -65,7 +65,11 @@ t.test('--header reaches the server, and its value appears in no report', async 
   t.teardown(server.stop);
   const without = await runCli(['--url', server.url]);
   t.equal(without.code, 3, 'without the header the server refuses: unreachable');
-  t.match(without.stderr, /HTTP 401/);
+  t.match(without.stderr, /HTTP 401 Unauthorized: the server requires authorization.*pass credentials with --header/);
+  const wrong = await runCli(['--url', server.url, '--header', 'Authorization: Bearer not-the-token']);
+  t.equal(wrong.code, 3);
+  t.match(wrong.stderr, /HTTP 401 Unauthorized: the server refused the credentials sent \(--header Authorization\).*check that the value is current and meant for this server/, 'a wrong token is said to be refused, not missing');
+  t.notMatch(wrong.stderr, /pass credentials with --header/);
   // The header is what is tested: one cheap check proves the server let the checker in.
   const json = await runCli(['--format', 'json', '--only', 'mcp-tool-names', '--url', server.url, '--header', 'Authorization: Bearer $PD_TEST_TOKEN'], { env: { PD_TEST_TOKEN: secret } });
   t.equal(json.code, 0, json.stderr);
@@ -110,6 +114,7 @@ t.test('the older HTTP+SSE transport: the reference server passes every check, a
   const report = JSON.parse(auto.stdout);
   t.same(reportSchemaErrors(report), []);
   t.equal(report.target.transport, 'sse', 'Streamable HTTP got a 4xx, so the run fell back to HTTP+SSE and says so');
+  t.notMatch(auto.stderr, /MaxListenersExceededWarning|Warning:/, 'no warning of Node\'s on stderr (an abort listener per request on the stream once passed its limit)');
   t.equal(report.verdict.implements, 'yes');
   // The Streamable HTTP session checks skip over the older transport (it has no Mcp-Session-Id), saying so.
   // The old transport is of the session era: the rules of 2026-07-28 are not checked there.

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { PD_CRITERIA } from '../checks/index.js';
-import { checkJson, fixtureBundle, runCli } from './helpers.js';
+import { join } from 'node:path';
+import { checkJson, fixtureBundle, ROOT, runCli, tempDir } from './helpers.js';
 
 t.test('an ordinary MCP server fails the nine criteria with readable messages, quickly', async (t) => {
   const { run, report } = await checkJson(['node', fixtureBundle('plain-mcp-server')]);
@@ -49,4 +50,14 @@ t.test('printed commands can be pasted: a secret of the server command is ${VAR}
   const serve = await runCli(['serve']);
   t.equal(serve.code, 2);
   t.match(serve.stderr, /mcp-pd-check serve --descriptions pd -- node server\.js/, 'serve without a command: the example names serve');
+});
+
+t.test('tools left uncalled because another call already proved it are "not called", never "to do no harm"', async (t) => {
+  const memory = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
+  const { report } = await checkJson(['node', memory], ['--explore', '0', '--env', `MEMORY_FILE_PATH=${join(tempDir(), 'memory.json')}`]);
+  const provesNothing = (report.verdict?.notCalled ?? []).filter((n) => /would prove nothing new/.test(n.why));
+  t.ok(provesNothing.length > 0, 'some tools were left: an unfetched call already ran');
+  t.ok(provesNothing.every((n) => n.harm === false), 'and not to do harm');
+  const text = await runCli(['--explore', '0', '--env', `MEMORY_FILE_PATH=${join(tempDir(), 'memory.json')}`, '--', 'node', memory]);
+  t.notMatch(text.stdout, /not called, to do no harm: [^\n]*would prove nothing new/, 'the text says it under "not called"');
 });

@@ -130,3 +130,17 @@ t.test('the HTML chart of a server without the resource shows today\'s cost and 
   t.equal((html.match(/<title>[a-z]+: listed minimally \(estimate\) \d+ tokens<\/title>/g) ?? []).length, 2, 'and one of the estimate, labelled as such');
   t.notMatch(html, /No token figures/);
 });
+
+t.test('the text report says how many tools gave selection queries, and why a yes still exits 1', async (t) => {
+  const { renderText } = await import('../reports/text.js');
+  const tools = Array.from({ length: 21 }, (_, i) => ({ tool: `t${i}`, top1: 1, mrr: 1, queries: i < 2 ? 1 : 0 }));
+  const report = {
+    tool: { name: 'mcp-pd-check', version: '0' }, target: { kind: 'stdio' as const, command: 'node s.js' }, startedAt: '', durationMs: 0,
+    summary: { passed: 0, failed: 1, warnings: 0, skipped: 0, errors: 0 },
+    results: [{ id: 'mcp-input-validation', title: 'x', status: 'fail' as const, severity: 'error' as const, spec: { doc: 'mcp-base' as const, section: 's', level: 'MUST' as const }, durationMs: 0, findings: [] }],
+    verdict: { implements: 'yes' as const, summary: 'Yes.', failing: [], notTestable: [], selection: { top1: 1, mrr: 1, queries: 2, tools } },
+  };
+  const text = renderText(report, { color: false });
+  t.match(text, /100 % of 2 queries from the tools' own descriptions rank their tool first \(BM25, MRR 1\.00\) \(queries from 2 of 21 tools: the others' descriptions give no sentence that is theirs alone\)/);
+  t.match(text, /yes for progressive disclosure; other checks fail \(mcp-input-validation\): they fail the run \(exit 1\)/);
+});

@@ -185,3 +185,21 @@ console.log(JSON.stringify({ inThread: inSideThread(), counts: await countTokens
   const idle = spawnSync(process.execPath, ['--input-type=module', '-e', `import { preloadTokenizer } from ${JSON.stringify(tokens)}; await preloadTokenizer(true);`], { encoding: 'utf8', timeout: 60_000 });
   t.equal(idle.status, 0, `a process that started the thread and counted nothing exits by itself too (${idle.signal ?? idle.stderr.slice(-300)})`);
 });
+
+t.test('arguments a schema surely refuses: a missing required property, a wrong type, or one more property where none is allowed', async (t) => {
+  const { invalidArguments } = await import('../src/protocol/calls.js');
+  t.same(invalidArguments({ type: 'object', required: ['id'] })?.args, {});
+  t.same(invalidArguments({ type: 'object', properties: { n: { type: 'number' } } })?.args, { n: 'not a number' });
+  const closed = invalidArguments({ type: 'object', properties: { text: {} }, additionalProperties: false });
+  t.same(closed?.args, { pd_check_unexpected_argument: true }, 'additionalProperties: false refuses one more property');
+  t.match(closed?.violation, /allows no other \(additionalProperties: false\)/);
+  t.equal(invalidArguments({ type: 'object', additionalProperties: true }), undefined, 'a schema that takes anything refuses nothing');
+});
+
+t.test('over several eras, a tool is "not called" only when no era called it', async (t) => {
+  const { mergeEraReports } = await import('../src/run/eras.js');
+  const verdict = (notCalled: string[]) => ({ implements: 'yes' as const, summary: '', failing: [], notTestable: [], notCalled: notCalled.map((tool) => ({ tool, why: 'a reason', harm: true })) });
+  const report = (era: '2025-11-25' | '2026-07-28', notCalled: string[]) => ({ era, report: { tool: { name: 'mcp-pd-check', version: '0' }, target: { kind: 'stdio' as const }, startedAt: '', durationMs: 0, summary: { passed: 0, failed: 0, warnings: 0, skipped: 0, errors: 0 }, results: [], verdict: verdict(notCalled) } });
+  const merged = mergeEraReports([report('2025-11-25', ['a', 'b']), report('2026-07-28', ['b'])], [], 'all', 0);
+  t.same(merged.verdict?.notCalled?.map((n) => n.tool), ['b'], "'a' was called in 2026-07-28: not said to be not called");
+});

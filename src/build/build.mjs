@@ -70,7 +70,7 @@ const SOURCES = ['src', 'checks', 'reports', 'reference-server', 'fixtures', 'te
 const sources = fingerprint(SOURCES);
 const bundles = ['dist/cli/cli.js', 'dist/reference-server/bundle.js'].every((f) => existsSync(join(root, f)));
 if (ran || state.sources !== sources || !bundles) {
-  step(state.sources ? 'compiling what changed (tsc --incremental)' : 'compiling TypeScript (the first build takes about 20 s; later ones only what changed)', node,
+  step(state.sources ? 'compiling what changed (tsc --incremental)' : 'compiling TypeScript (the first build compiles every file and takes longest; later ones only what changed)', node,
     [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', join('dist', '.tsbuildinfo')]);
   step('bundling the reference server and the fixture servers', node, [join(root, 'reference-server', 'bundle.mjs')]);
   step('bundling the CLI', node, [join(root, 'src', 'build', 'bundle-cli.mjs')]);

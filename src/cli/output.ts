@@ -6,6 +6,7 @@ import { FORMAT_NAMES } from '../../reports/formats.js';
 import { ProgressLine } from '../../reports/progress.js';
 import type { CheckReport } from '../generated/report.js';
 import { isDirectory } from '../util/files.js';
+import { plural } from '../util/text.js';
 import { safeLine, safeReport } from '../safety/output.js';
 import { Redactor } from '../safety/redact.js';
 import { TOOL_NAME } from '../util/version.js';
@@ -58,7 +59,7 @@ export class CliOutput {
     try {
       writeFileSync(flags.output!, text);
       const s = report.summary;
-      this.say(`${TOOL_NAME}: ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.errors} errors; report written to ${flags.output}\n`);
+      this.say(`${TOOL_NAME}: ${s.passed} passed, ${s.failed} failed, ${plural(s.warnings, 'warning')}, ${s.skipped} skipped, ${plural(s.errors, 'error')}; report written to ${flags.output}\n`);
     } catch (err) {
       // Never lose a finished run: print the report instead.
       process.stdout.write(text);

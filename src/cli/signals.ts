@@ -4,6 +4,12 @@
  * process at once whatever its main thread is doing.
  */
 export function exitOnSignals(): void {
-  process.once('SIGINT', () => process.exit(130));
-  process.once('SIGTERM', () => process.exit(143));
+  // A progress line on a terminal is erased, and the run said to be interrupted, before the exit.
+  const interrupted = (code: number) => () => {
+    if (process.stderr.isTTY) process.stderr.write('\r\u001b[K');
+    process.stderr.write(`mcp-pd-check: interrupted (${code === 130 ? 'Ctrl-C' : 'SIGTERM'}); no report was written, and the servers it started were stopped\n`);
+    process.exit(code);
+  };
+  process.once('SIGINT', interrupted(130));
+  process.once('SIGTERM', interrupted(143));
 }

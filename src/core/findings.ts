@@ -56,6 +56,7 @@ export const SHARED_MESSAGES = {
     message: 'Not proven: a new session of the server did not start in time ({reason}); the server was slow to start, so what this check needed that session for was not tried. This is no failure of the server.',
     hint: 'Give the server more time to start with --startup-timeout (ms), e.g. --startup-timeout 60000: a heavy server, or a busy machine, can need it.',
   },
+  'nothing-to-lint': 'Nothing to check: no {what} among the files read.',
   'needs-http': 'This check needs a Streamable HTTP target (--url); this is a {kind} target.',
   'needs-era': 'This check applies to protocol {eras} only (what it checks is not in {era}).',
   'not-applicable-era': 'Not applicable in {era} over HTTP: there is no session to tie a grant to, and this server gates no call — descriptions are served on demand, calls are not gated (PD v2.1 §5 needs a session).',

@@ -57,7 +57,11 @@ export function readServerConfig(file: string, names: readonly string[] = [], gi
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new InputError(`--server-config '${file}' cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new InputError(code === 'ENOENT' ? `--server-config '${file}' does not exist: give the config file that lists your servers (.mcp.json, .vscode/mcp.json, a client's config, or a server.json)`
+      : code === 'EISDIR' ? `--server-config '${file}' is a folder: give the config file in it (e.g. ${file.replace(/\/$/, '')}/mcp.json)`
+      : code === 'EACCES' ? `--server-config '${file}' cannot be read: permission denied`
+      : `--server-config '${file}' cannot be read (${code ?? (err as Error).message})`);
   }
   const value = parseJsonc(text, `--server-config '${file}'`);
   if (!isPlainObject(value)) throw new InputError(`--server-config '${file}' holds ${describeValue(value)}, not an object of servers`);

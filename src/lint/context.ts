@@ -25,6 +25,13 @@ export class LintContext<C extends string = string> extends FindingSink<C> {
     return this.files.filter((f) => f.kind === kind && f.source?.parsed);
   }
 
+  /** Parsed files of a kind; with none, the check is skipped, saying so (a check with nothing to read passes nothing). */
+  ofKindOrSkip(kind: FileKind, what: string): LintFile[] {
+    const files = this.ofKind(kind);
+    if (!files.length) this.skip('nothing-to-lint', { what });
+    return files;
+  }
+
   /** A finding location: file, line, column and JSON pointer. */
   at(file: LintFile, pointer = ''): FindingLocation {
     const pos = file.source?.locate(pointer) ?? { line: 1, column: 1 };

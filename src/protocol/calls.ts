@@ -112,8 +112,15 @@ export function invalidArguments(schema: unknown): { args: JsonObject; violation
     const wrong = typeof type === 'string' ? WRONG_VALUE[type] : undefined;
     if (wrong) return { args: { [property]: wrong.value }, violation: `'${property}' is ${wrong.what}, not ${/^[aeiou]/.test(type as string) ? 'an' : 'a'} ${type as string}` };
   }
+  // No other property is allowed: one more is refused.
+  if (schema.additionalProperties === false && !Object.hasOwn(properties, UNEXPECTED) && !isPlainObject(schema.patternProperties)) {
+    return { args: { [UNEXPECTED]: true }, violation: `'${UNEXPECTED}' is no property of it, and it allows no other (additionalProperties: false)` };
+  }
   return undefined;
 }
+
+/** A property no tool has: what a schema with additionalProperties: false refuses. */
+const UNEXPECTED = 'pd_check_unexpected_argument';
 
 /** A value of another type for each JSON Schema type. */
 const WRONG_VALUE: Record<string, { value: unknown; what: string }> = {

@@ -49,7 +49,7 @@ export const NEAR_DUPLICATE = 0.8;
 export const SELECTION_MESSAGES = {
   'not-found-first': {
     message: "Tool '{tool}': {percent} % of {queries|query|queries} taken from its own description rank it first by its minimal description (BM25; mean reciprocal rank {mrr}); '{winner}' comes first instead.",
-    hint: "Say in '{tool}''s tools/list description what sets it apart from '{winner}': the words a model would search for (§3.1: complete enough for selection).",
+    hint: "Say in the tools/list description of '{tool}' what sets it apart from '{winner}': the words a model would search for (§3.1: complete enough for selection).",
   },
   'near-duplicate': {
     message: "Tools '{tool}' and '{other}' have near-identical minimal descriptions (shared words: {shared}): a model choosing by them cannot tell the two apart.",

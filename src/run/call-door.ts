@@ -18,10 +18,10 @@ function argumentsKey(args: JsonObject): string {
 export type CallIntent = 'as-granted' | 'invalid-arguments';
 
 /** Why the door does not call a tool (the sentence of each is in `skip`). */
-export type SkipReason = 'safe-calls' | 'ran-unfetched' | 'destructive' | 'no-invalid-arguments' | 'may-change-data' | 'ran-before' | 'no-answer' | 'ran-long' | 'needs-task' | 'declined';
+export type SkipReason = 'safe-calls' | 'ran-unfetched' | 'destructive' | 'no-invalid-arguments' | 'may-change-data' | 'ran-before' | 'no-answer' | 'ran-long' | 'needs-task' | 'declined' | 'proves-nothing';
 
-/** Reasons a tool is not called that are not about harm. */
-const NOT_HARM: ReadonlySet<SkipReason> = new Set(['no-answer', 'ran-long', 'needs-task']);
+/** Reasons a tool is not called that are not about harm (a read-only tool left out because another call already proved what it would). */
+const NOT_HARM: ReadonlySet<SkipReason> = new Set(['no-answer', 'ran-long', 'needs-task', 'proves-nothing']);
 
 /** The arguments of a call, or why the tool is not called at all. */
 export type CallPlan = { args: JsonObject; violation?: string } | { skip: string; because: SkipReason };
@@ -231,7 +231,7 @@ export class CallDoor {
     // A slow tool is not called again — but unfetched, on a server shown to gate, its call is refused
     // at once, and arguments its own check refused before are refused at once again.
     const planned: CallPlan = intent === 'invalid-arguments'
-      ? refused ?? { skip: 'its inputSchema has neither a required property nor a typed one, so no call can be built that surely breaks it', because: 'no-invalid-arguments' }
+      ? refused ?? { skip: 'its inputSchema has no required property, no typed one, and allows any other, so no call can be built that surely breaks it', because: 'no-invalid-arguments' }
       : readOnly || allowDestructive ? { args: fetched ? tools.exampleArguments(tool, entry) : {} }
         : refused ?? { skip: 'it is not marked read-only, and its inputSchema refuses no arguments the checker could build, so any call could change data (--allow-destructive calls it)', because: 'may-change-data' };
     const unanswered = this.ledger.unanswered.get(tool);
@@ -276,9 +276,9 @@ export class CallDoor {
     return session.callTool(tool, names === undefined ? {} : { tools: names });
   }
 
-  /** Records that a phase or check chose not to call `tool`, and why (its own reason, for the report). */
-  decline(tool: string, by: string, why: string): void {
-    this.ledger.refusedToCall.push({ tool, by, fetched: false, why, because: 'declined' });
+  /** Records that a phase or check chose not to call `tool`, and why (its own reason, for the report; `because`: whether that is about harm). */
+  decline(tool: string, by: string, why: string, because: SkipReason = 'declined'): void {
+    this.ledger.refusedToCall.push({ tool, by, fetched: false, why, because });
   }
 
   /**

@@ -126,6 +126,10 @@ function combinedVerdict(verdicts: Verdict[]): Verdict {
     failingCriteria: failing.map((id) => verdicts.map((v) => v.failingCriteria?.[v.failing.indexOf(id)]).find((n) => n !== undefined) ?? 0),
     notTestable: union((v) => v.notTestable),
   };
+  // A tool is "not called" only when no era called it (one era may have left it to the other: the same call again).
+  const notCalled = (verdicts[0]!.notCalled ?? []).filter((n) => verdicts.every((v) => v.notCalled?.some((m) => m.tool === n.tool)));
+  if (notCalled.length) data.notCalled = notCalled;
+  else delete data.notCalled;
   delete data.era;
   delete data.notApplicable;
   return { ...data, summary: erasSentence(verdicts) };

@@ -86,5 +86,5 @@ async function cleanOrNothing(run: Run): Promise<McpSession | undefined> {
 }
 
 function declineProven(run: Run, tool: string): void {
-  run.door.decline(tool, UNFETCHED_PHASE, `'${run.door.ledger.ranUnfetched}' already ran unfetched, which proves the server does not enforce descriptions; more unfetched calls would prove nothing new`);
+  run.door.decline(tool, UNFETCHED_PHASE, `'${run.door.ledger.ranUnfetched}' already ran unfetched, which proves the server does not enforce descriptions; more unfetched calls would prove nothing new`, 'proves-nothing');
 }

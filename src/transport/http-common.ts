@@ -49,7 +49,7 @@ export async function fetchSameOrigin(url: URL, init: HttpRequestInit): Promise<
  * A 401 names what the server asked for — its WWW-Authenticate scheme and any URL in it (an
  * authorization server, resource metadata) — and says that nothing was fetched from there.
  */
-export function unauthorized(res: HttpResponse, url: URL): string {
+export function unauthorized(res: HttpResponse, url: URL, headers: Record<string, string> = {}): string {
   const challenge = res.headers.get('www-authenticate');
   const scheme = challenge ? /^\s*([\w-]+)/.exec(challenge)?.[1] : undefined;
   const named = challenge ? [...challenge.matchAll(/"(https?:\/\/[^"\s]+)"|(https?:\/\/[^\s",]+)/g)].map((m) => m[1] ?? m[2]!) : [];
@@ -62,6 +62,9 @@ export function unauthorized(res: HttpResponse, url: URL): string {
   });
   const asked = scheme ? `; it asks for ${clip(sanitizeLine(scheme), 40)} credentials` : '';
   const pointed = where.length ? ` and points to ${where.join(', ')}, which mcp-pd-check did not contact` : '';
+  // Credentials were sent and refused: the fix is the credential, not how to send one.
+  const sent = Object.keys(headers).find((h) => /^(authorization|proxy-authorization|x-api-key|api-key|cookie)$/i.test(h) || /token|key|auth/i.test(h));
+  if (sent) return `HTTP 401 Unauthorized: the server refused the credentials sent (--header ${sent})${asked}${pointed}; check that the value is current and meant for this server`;
   return `HTTP 401 Unauthorized: the server requires authorization${asked}${pointed}; pass credentials with --header 'Authorization: Bearer $TOKEN'`;
 }
 

@@ -116,7 +116,7 @@ export class HttpWire implements Wire {
       // A JSON-RPC reply is delivered whatever the status (servers answer errors with 4xx bodies).
       if (parsed && (Array.isArray(parsed) || 'jsonrpc' in parsed) && this.deliver(parsed, id)) return;
       if (res.status === 401) {
-        fail(unauthorized(res, this.url));
+        fail(unauthorized(res, this.url, this.headers));
       } else if (!res.ok) {
         const gone = res.status === 404 && this.sessionId ? ' (the server no longer knows this session)' : '';
         fail(`HTTP ${res.status} ${res.statusText}${gone}: ${clip(sanitizeLine(this.redact(text)), 200) || 'empty body'}`);

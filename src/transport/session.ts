@@ -283,8 +283,11 @@ export class McpSession {
     const result = ex.response?.result as JsonObject | undefined;
     if (!result || typeof result !== 'object') {
       if (ex.noResponse === 'timeout' && this.wire.firstStatus === undefined) throw new SlowStartError(this.describeInitFailure(ex));
-      // Over HTTP a server of the other era may answer with a plain 4xx (401/403 are about credentials).
+      // Over HTTP a server of the other era may answer with a plain 4xx (401/403 are about credentials),
+      // or fail on a method it does not know (500): that is its not speaking this era. A 503 or 429
+      // (no room, too many requests) says nothing of the era: the run cannot check it now.
       const status = this.wire.firstStatus;
+      if (status === 500 || status === 501) throw new EraRefusedError(`${this.describeInitFailure(ex)} (HTTP ${status} to server/discover: a server that does not know the method)`);
       throw this.openingError(this.describeInitFailure(ex), ex.response?.error !== undefined || (status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403));
     }
     const versions = Array.isArray(result.supportedVersions) ? result.supportedVersions : [];

@@ -18,6 +18,8 @@ export class SseWire implements Wire {
   private closeHandlers: Array<(reason: string) => void> = [];
   private readonly problems: string[] = [];
   private readonly stream = new AbortController();
+  /** Each POST's own signal: the stream's end aborts them all through one listener (one per request on the stream's signal passed Node's limit of 10). */
+  private readonly posts = new Set<AbortController>();
   private closedReason: string | undefined;
 
   private constructor(
@@ -27,6 +29,7 @@ export class SseWire implements Wire {
     private readonly redact: (text: string) => string,
   ) {
     this.describe = displayUrl(url);
+    this.stream.signal.addEventListener('abort', () => { for (const post of this.posts) post.abort(); }, { once: true });
   }
 
   /**
@@ -49,7 +52,7 @@ export class SseWire implements Wire {
     }
     const res = got.res;
     const type = res.headers.get('content-type') ?? '';
-    if (res.status === 401) throw new TargetUnavailableError(unauthorized(res, url));
+    if (res.status === 401) throw new TargetUnavailableError(unauthorized(res, url, headers));
     if (!res.ok || !type.includes('text/event-stream') || !res.body) {
       clearTimeout(timer);
       const body = (await readCapped(res, 4096).catch(() => '')) ?? '';
@@ -115,15 +118,19 @@ export class SseWire implements Wire {
       this.problems.push(sanitizeLine(safe));
       if (id !== undefined) this.failHandler(id, safe);
     };
+    const post = new AbortController();
+    this.posts.add(post);
     try {
-      const got = await fetchSameOrigin(this.endpoint, { method: 'POST', headers: { ...this.headers, 'content-type': 'application/json' }, body: JSON.stringify(message), signal: this.stream.signal });
+      const got = await fetchSameOrigin(this.endpoint, { method: 'POST', headers: { ...this.headers, 'content-type': 'application/json' }, body: JSON.stringify(message), signal: post.signal });
       if (got.refused !== undefined) return fail(got.refused);
       const res = got.res;
       const text = (await readCapped(res, 64 * 1024)) ?? '';
-      if (res.status === 401) return fail(unauthorized(res, this.url));
+      if (res.status === 401) return fail(unauthorized(res, this.url, this.headers));
       if (!res.ok) fail(`HTTP ${res.status} ${res.statusText} from the message endpoint: ${clip(sanitizeLine(this.redact(text)), 200) || 'empty body'}`);
     } catch (err) {
       if (!this.closedReason) fail(networkReason(this.describe, err));
+    } finally {
+      this.posts.delete(post);
     }
   }
 

@@ -6,12 +6,15 @@
 // this checkout) — and must end with the exit code the README promises. A line that cannot run here
 // (another program, a network, a placeholder of the reader's own) is named with the reason; a new
 // line that is neither is a difference, so the walk cannot fall behind the README.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { parse as parseYaml } from 'yaml';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'cli.js');
+/** What action.yml runs: the committed bundle. */
+const ACTION = join(ROOT, 'src', 'action', 'bundle', 'action.js');
 const REFERENCE = join(ROOT, 'dist', 'reference-server', 'bundle.js');
 
 /** Lines that are not run here, and why (matched against the line as written). */
@@ -147,6 +150,34 @@ async function helpLines(env: NodeJS.ProcessEnv, cwd: string): Promise<string[]>
   return lines;
 }
 
+/**
+ * The README's workflows: each YAML block must parse, and each step that uses this repository's
+ * action is run as its first run would be — its `with:` inputs as INPUT_* variables, in a folder
+ * with the stand-ins and no baseline yet — and must end with exit 0.
+ */
+function runWorkflows(readme: string, scratch: string, env: NodeJS.ProcessEnv, walked: Walked): void {
+  for (const [i, block] of [...readme.matchAll(/```ya?ml\n([\s\S]*?)\n```/g)].map((m) => m[1]!).entries()) {
+    let doc: { jobs?: Record<string, { steps?: Array<{ uses?: string; with?: Record<string, unknown> }> }> };
+    try {
+      doc = parseYaml(block) as typeof doc;
+    } catch (err) {
+      walked.problems.push(`README YAML block ${i + 1} does not parse: ${(err as Error).message.split('\n')[0]}`);
+      continue;
+    }
+    for (const step of Object.values(doc?.jobs ?? {}).flatMap((job) => job.steps ?? []).filter((s) => /mcp-pd-check@/.test(s.uses ?? ''))) {
+      const first = join(scratch, `action-${i}`);
+      mkdirSync(first, { recursive: true });
+      standIns(first);
+      const inputs = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, String(v)]));
+      const run = spawnSync(process.execPath, [ACTION], { cwd: first, env: { ...env, ...inputs, GITHUB_STEP_SUMMARY: join(first, 'summary.md') }, encoding: 'utf8', timeout: 600_000 });
+      const baseline = inputs.INPUT_BASELINE;
+      if (run.status !== 0) walked.problems.push(`README's Action step (${step.uses}), run as its first run, ended with exit ${run.status}:\n  ${`${run.stdout}${run.stderr}`.trim().split('\n').slice(-3).join('\n  ')}`);
+      else if (baseline && !/::notice title=mcp-pd-check::the baseline .* does not exist yet/.test(run.stdout)) walked.problems.push(`README's Action step: its first run, without ${baseline}, did not say the baseline is not there yet`);
+      else walked.ran.push(`README's Action step (${step.uses}), first run${baseline ? `, no ${baseline} yet` : ''}`);
+    }
+  }
+}
+
 /** Runs what the README and --help show, from `scratch` (where the samples ran). */
 export async function walkReadme(readme: string, scratch: string): Promise<Walked> {
   const walked: Walked = { ran: [], notRun: [], problems: [] };
@@ -154,6 +185,7 @@ export async function walkReadme(readme: string, scratch: string): Promise<Walke
   const http = await httpReference();
   try {
     await runLines(commandLines(readme), 'README', scratch, env, http.url, walked);
+    runWorkflows(readme, scratch, env, walked);
     // --help's examples in a folder of their own (init writes pd/ there), with the same stand-ins.
     const help = join(scratch, 'help');
     mkdirSync(help, { recursive: true });

@@ -31,7 +31,10 @@ export async function runFleet(words: string[], flags: CheckFlags, out: CliOutpu
   delete (common as { headers?: unknown }).headers;
   delete (common as { inheritEnv?: unknown }).inheritEnv;
   delete (common as { transport?: unknown }).transport;
-  const fleet = await checkFleet(config, common, flags.jobs, CLI_SPELLING);
+  // On a terminal, a line that says how far the fleet is (erased before the report).
+  const progress = out.progress(flags);
+  const fleet = await checkFleet(config, common, flags.jobs, CLI_SPELLING, (done, total, running) => progress.fleet(done, total, running));
+  progress.clear();
   const color = flags.color && !flags.output && process.stdout.isTTY === true && !process.env.NO_COLOR;
   // On stdout in a GitHub Actions log, the report is fenced off from the runner's command parser.
   const commandsOff = !flags.output && process.env.GITHUB_ACTIONS === 'true' ? crypto.randomUUID() : undefined;
