@@ -95,7 +95,9 @@ export function renderFleetMarkdown(fleet: FleetResult, options: RenderOptions):
 
 /** HTML: one page, the table of servers, then a section per server (element ids prefixed per server). */
 export function renderFleetHtml(fleet: FleetResult, options: RenderOptions): string {
-  const table = `<table class="fleet"><tr>${HEAD.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>${fleet.entries.map((e, i) => `<tr>${row(e).map((c, j) => `<td>${j === 0 ? `<a href="#server-${i}">${escapeHtml(c)}</a>` : escapeHtml(c)}</td>`).join('')}</tr>`).join('')}</table>`;
+  // The verdict column is coloured as the verdict of a report is (yes, partly, no; not checked as an error).
+  const cellOf = (c: string, j: number, i: number) => (j === 0 ? `<td><a href="#server-${i}">${escapeHtml(c)}</a></td>` : j === 1 ? `<td class="verdict-${escapeHtml(c === '—' ? 'none' : c)}">${escapeHtml(c)}</td>` : `<td>${escapeHtml(c)}</td>`);
+  const table = `<table class="fleet"><tr>${HEAD.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>${fleet.entries.map((e, i) => `<tr>${row(e).map((c, j) => cellOf(c, j, i)).join('')}</tr>`).join('')}</table>`;
   const sections = fleet.entries.map((e, i) => `<section id="server-${i}" class="server"><h2>${escapeHtml(e.name)}</h2>\n${e.report ? reportHtml(e.report, options.verbose, `server-${i}-`, 'h3') : `<p>${escapeHtml(e.error ?? 'not checked')}</p>`}</section>`);
   return htmlPage('mcp-pd-check fleet report', `<h1>${escapeHtml(headline(fleet))}</h1>\n${table}\n${sections.join('\n')}`);
 }

@@ -61,6 +61,32 @@ function githubIngests(t: Test, sarif: { runs: Array<{ tool: { driver: { rules: 
   t.same(links.filter((l) => !/^https:\/\//.test(l)), [], `${where}: every help link is https (no file: link)`);
 }
 
+t.test('the HTML report at 600 and 1,400 px: no label clipped, nothing wider than the window (the reference server and server-everything)', { skip: process.env.MCP_PD_CHECK_REQUIRE_BROWSER ? false : browserMissing }, async (t) => {
+  const everything = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+  const reports = { reference: files.html, everything: join(dir, 'everything.html') };
+  const made = await runCli(['--explore', '0', '--protocol', '2025-11-25', '--report', `html=${reports.everything}`, '--', 'node', everything, 'stdio']);
+  t.ok(existsSync(reports.everything), `server-everything's report was written: ${made.stderr}`);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  t.teardown(() => browser.close());
+  for (const [name, file] of Object.entries(reports)) {
+    for (const width of [600, 1400]) {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+      const shot = join(dir, `${name}-${width}.png`);
+      await page.screenshot({ path: shot, fullPage: true });
+      t.ok(readFileSync(shot).length > 10_000, `${name} at ${width} px: a screenshot (${shot})`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      t.ok(overflow <= 0, `${name} at ${width} px: nothing wider than the window (${overflow} px over)`);
+      const clipped = await page.$$eval('svg.token-chart', (svgs) => svgs.flatMap((svg) => {
+        const box = svg.getBoundingClientRect();
+        return [...svg.querySelectorAll('text.tool')].filter((x) => x.getBoundingClientRect().left < box.left - 0.5).map((x) => x.textContent);
+      }));
+      t.same(clipped, [], `${name} at ${width} px: every tool's label is inside the chart`);
+      await page.close();
+    }
+  }
+});
+
 t.test('SARIF that GitHub code scanning accepts: live findings are located in the file that names the server', async (t) => {
   const schema = JSON.parse(readFileSync(SARIF_SCHEMA, 'utf8'));
   const sarifOf = async (args: string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}) => {
@@ -133,10 +159,13 @@ t.test('the HTML report renders its token chart in a headless browser', { skip: 
   const right = await page.$$eval('#token-chart text.n', (texts) => Math.max(...texts.map((x) => x.getBoundingClientRect().right)));
   const found = await page.$$eval('#token-chart text.found', (texts) => Math.min(...texts.map((x) => x.getBoundingClientRect().left)));
   t.ok(Number.isFinite(found) && right < found, `the counts end at ${Math.round(right)} px, before "found first" at ${Math.round(found)} px`);
-  t.match(await page.locator('#verdict').textContent(), /Progressive disclosure: yes — For clients of 2025-11-25 and 2026-07-28 alike — Yes: all nine .*\(\d+ % saved\)/);
+  t.match(await page.locator('#verdict').textContent(), /Progressive disclosure: yes\. For clients of 2025-11-25 and 2026-07-28 alike — Yes: all nine .*\(\d+ % saved\)/);
   t.equal(await page.locator('section.check').count(), 2 * LIVE_CHECKS.length, 'every check is on the page, in each era');
   t.same(requests.filter((u) => !u.startsWith('file:')), [], 'the page loaded nothing from the network');
 
+  t.match(await page.locator('nav.toc').textContent(), /^Passed \(\d+\)Skipped|Skipped \(\d+\)Passed \(\d+\)$/, 'a table of contents by status');
+  t.equal(await page.locator('details.group[open]').count(), 0, 'nothing failed: passed and skipped are folded');
+  t.notMatch(await page.locator('body').textContent(), /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/, 'no raw ISO timestamp shown');
   // The browser's XML parser agrees that the JUnit file is well-formed.
   const xml = readFileSync(files.junit, 'utf8');
   const parseError = await page.evaluate((text) => new DOMParser().parseFromString(text, 'application/xml').querySelector('parsererror')?.textContent ?? '', xml);
