@@ -35,11 +35,12 @@ export function renderText(report: CheckReport, options: TextOptions): string {
   const t = report.target;
   const { what, kind } = targetLine(t);
   out.push(c.bold(`${report.tool.name} ${report.tool.version}`) + ` — ${sanitizeLine(what)} (${kind})`);
-  if (t.serverInfo) {
-    out.push(`server: ${sanitizeLine(`${t.serverInfo.name ?? '?'} ${t.serverInfo.version ?? ''}`.trim())}` + (t.protocolVersion ? `, protocol ${sanitizeLine(t.protocolVersion)}` : '') + (t.transport && t.transport !== 'stdio' ? `, ${t.transport}` : ''));
-  }
   // An era that was not checked is said, with why (the server does not speak it, the run's time ran out, an option left it out).
-  for (const e of (report.eras ?? []).filter((x) => !x.checked && x.why)) out.push(c.gray(`protocol ${e.era} not checked: ${sanitizeLine(clip(e.why!, width))}`));
+  const notChecked = (report.eras ?? []).filter((x) => !x.checked && x.why).map((e) => `protocol ${e.era} not checked: ${sanitizeLine(clip(e.why!, width))}`);
+  if (t.serverInfo) {
+    out.push(`server: ${sanitizeLine(`${t.serverInfo.name ?? '?'} ${t.serverInfo.version ?? ''}`.trim())}` + (t.protocolVersion ? `, protocol ${sanitizeLine(t.protocolVersion)}` : '') + (t.transport && t.transport !== 'stdio' ? `, ${t.transport}` : '')
+      + (notChecked.length ? c.gray(`; ${notChecked.join('; ')}`) : ''));
+  } else out.push(...notChecked.map((line) => c.gray(line)));
   out.push(...renderVerdict(report, c));
   // The criteria not testable without the resource are named once, in the verdict.
   const saidInVerdict = new Set(options.verbose ? [] : report.verdict?.notTestable ?? []);
@@ -87,7 +88,8 @@ export function renderText(report: CheckReport, options: TextOptions): string {
         ...(left ? [`${left} said above (not testable, or of an era not checked)`] : []),
         ...(clipped ? ['reasons cut at …'] : []),
       ];
-      if (notes.length) out.push(c.gray(`  (${notes.join('; ')}: --verbose shows each in full)`));
+      // (a first contact keeps to what matters: the verdict and the failures)
+      if (notes.length && !firstContact) out.push(c.gray(`  (${notes.join('; ')}: --verbose shows each in full)`));
       continue;
     }
     // Checks the run's time cut before they started say the same: one line, as the skipped do.

@@ -54,7 +54,8 @@ t.test("VS Code's mcp.json (stdio, http, server-filesystem): ${input:…} from -
   // An entry that cannot be resolved is that server's row: the others are checked all the same.
   const missing = await runCli(['--explore', '0', '--only', 'pd-', '--server-config', config]);
   t.equal(missing.code, 2, 'a usage error, once every server is done');
-  t.match(missing.stdout, /\nnotes +error +.*server 'notes': \$\{input:token\} has no value; give it with --env token=VALUE/);
+  t.match(missing.stdout, /\nnotes +error +--server-config/, 'a row of its own in the table');
+  t.match(missing.stdout, /━━ notes ━━\n {2}.*server 'notes': \$\{input:token\} has no value; give it with --env token=VALUE/, 'the whole reason under its heading');
   t.match(missing.stdout, /\nfiles +no/, 'the server that needs no input is checked');
   const other = await runCli(['--explore', '0', '--only', 'pd-', '--server-config', config, '--server', 'files']);
   t.equal(other.code, 1, '--server: only that server, whatever the others lack');

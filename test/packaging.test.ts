@@ -50,6 +50,7 @@ t.test('the packed tarball works from an empty folder', async (t) => {
   mkdirSync(join(app, 'sandbox'));
   const first = spawnSync('npx', ['--no-install', 'mcp-pd-check', '--', 'node', join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js'), './sandbox'], { cwd: app, encoding: 'utf8', timeout: 120_000 });
   t.equal(first.status, 1, first.stderr);
+  t.match(first.stdout.split('\n')[1], /; protocol 2026-07-28 not checked: the server does not speak it/, 'the era it does not speak is said on the server\'s line');
   t.match(first.stdout.split('\n').slice(2, 5).join('\n'), /^\nPROGRESSIVE DISCLOSURE: NO\n {2}No: .*14 tools cost [\d,]+ tokens in every prompt; listed minimally ≈ [\d,]+\./, 'the verdict and the token figures come first');
   t.same(readdirSync(join(app, 'sandbox')), [], 'nothing was written to the sandbox');
 

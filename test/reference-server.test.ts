@@ -41,7 +41,7 @@ t.test('the reference server passes every check: the text report on stdout, JSON
   t.match(info('pd-missing-tool-selection'), /JSON text in a successful result/);
 
   // The text report lists every check as passed (Tool Cards skipped over stdio), without colour when not a terminal.
-  t.match(run.stdout, new RegExp(`PASSED \\(${PASSED}\\)`));
+  t.match(run.stdout, new RegExp(`PASSED \\(${PASSED} results of 2 eras, on \\d+ lines: a check alike in every era is one\\)`));
   t.match(run.stdout, new RegExp(`${2 * LIVE_CHECKS.length} checks: ${PASSED} passed, 0 failed, 0 warnings, ${SKIPPED} skipped`));
   t.match(run.stdout, /server: mcp-pd-reference-server \S+, protocol 2025-11-25 and 2026-07-28\n/, 'the eras it was checked in');
   t.match(run.stdout, /  ✓ pd-session-isolation #8 /, 'a check that passed in both eras is one line');
@@ -54,7 +54,7 @@ t.test('the reference server passes every check: the text report on stdout, JSON
   // The notebook's six tools and the tool form of the resource.
   t.equal((html.match(/<title>[a-z_]+: full description \d+ tokens<\/title>/g) ?? []).length, 7, 'a full-description bar for each of the seven tools');
   t.equal((html.match(/<title>[a-z_]+: tools\/list \(minimal\) \d+ tokens<\/title>/g) ?? []).length, 7, 'and a tools/list bar');
-  t.match(html, /<p id="verdict" class="verdict yes"><b>Progressive disclosure: yes<\/b> — For clients of 2025-11-25 and 2026-07-28 alike — Yes: all nine progressive-disclosure criteria pass\. tools\/list costs [\d,]+ tokens for 7 tools; their full descriptions [\d,]+ \(\d+ % saved\)\.<\/p>/, 'the verdict on top, with the token figures');
+  t.match(html, /<p id="verdict" class="verdict yes"><b>Progressive disclosure: yes<\/b>\. For clients of 2025-11-25 and 2026-07-28 alike — Yes: all nine progressive-disclosure criteria pass\. tools\/list costs [\d,]+ tokens for 7 tools; their full descriptions [\d,]+ \(\d+ % saved\)\.<\/p>/, 'the verdict on top, with the token figures');
   t.equal(report.verdict?.implements, 'yes');
   t.equal((html.match(/<section class="check">/g) ?? []).length, report.results.length, 'every check');
 });

@@ -4,8 +4,7 @@ import { clip, sanitizeLine } from '../util/text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
 import { EventTooLarge, readEventStream } from './event-stream.js';
 import { connectionRefused, displayUrl, fetchSameOrigin, networkReason, readCapped, unauthorized, type SameOriginResult } from './http-common.js';
-import { connectionPool, httpRequest, type HttpResponse } from './http-request.js';
-import type { Agent } from 'node:http';
+import { ConnectionPool, httpRequest, type HttpResponse } from './http-request.js';
 
 export { displayUrl };
 const DELETE_TIMEOUT_MS = 2000;
@@ -42,14 +41,14 @@ export class HttpWire implements Wire {
    * grants by connection is judged the same in every run, whichever sockets a shared pool would
    * have handed out (and one session's requests still reuse its connections).
    */
-  private pool: Agent;
+  private pool: ConnectionPool;
   /** Pools given up by renewConnections, whose requests in flight may still finish: closed with the session. */
-  private readonly oldPools: Agent[] = [];
+  private readonly oldPools: ConnectionPool[] = [];
 
   constructor(url: URL, private readonly headers: Record<string, string>, private readonly limits: WireLimits = DEFAULT_LIMITS, private readonly redact: (text: string) => string = (t) => t) {
     this.url = url;
     this.describe = displayUrl(url);
-    this.pool = connectionPool(url);
+    this.pool = new ConnectionPool(url);
   }
 
   /**
@@ -58,9 +57,13 @@ export class HttpWire implements Wire {
    */
   renewConnections(): void {
     const old = this.pool;
-    this.pool = connectionPool(this.url);
-    for (const sockets of Object.values(old.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+    this.pool = new ConnectionPool(this.url);
+    old.closeIdle();
     this.oldPools.push(old);
+  }
+
+  openConnections(count: number, timeoutMs: number): Promise<void> {
+    return this.pool.openFresh(count, timeoutMs);
   }
 
   private closePools(): void {
@@ -139,7 +142,7 @@ export class HttpWire implements Wire {
   /** HTTP DELETE of the session (MCP transports, session management). */
   private async terminate(): Promise<void> {
     try {
-      const res = await httpRequest(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(DELETE_TIMEOUT_MS), agent: this.pool });
+      const res = await httpRequest(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(DELETE_TIMEOUT_MS), agent: this.pool.agent });
       await res.body?.cancel();
     } catch {
       /* a server that cannot end the session will show it in the next session's behaviour */
@@ -160,7 +163,7 @@ export class HttpWire implements Wire {
 
   /** POSTs a message; redirects are followed only within the URL's origin (see fetchSameOrigin). */
   private async post(message: JsonObject, signal: AbortSignal): Promise<SameOriginResult> {
-    const got = await fetchSameOrigin(this.url, { method: 'POST', headers: this.requestHeaders(message), body: JSON.stringify(message), signal, agent: this.pool });
+    const got = await fetchSameOrigin(this.url, { method: 'POST', headers: this.requestHeaders(message), body: JSON.stringify(message), signal, agent: this.pool.agent });
     // A permanent move holds for the rest of the session.
     if (got.res && got.movedTo) this.url = got.movedTo;
     return got;
@@ -194,7 +197,7 @@ export class HttpWire implements Wire {
     // A stateless server gave no id: there is no ended session to send one of.
     if (!this.sessionId) return undefined;
     try {
-      const res = await httpRequest(this.url, { method: 'POST', headers: this.requestHeaders(), body: JSON.stringify(message), signal: AbortSignal.timeout(timeoutMs), agent: this.pool });
+      const res = await httpRequest(this.url, { method: 'POST', headers: this.requestHeaders(), body: JSON.stringify(message), signal: AbortSignal.timeout(timeoutMs), agent: this.pool.agent });
       const type = res.headers.get('content-type') ?? '';
       const body = type.includes('json') ? await readCapped(res, 64 * 1024) : (await res.body?.cancel(), undefined);
       return { status: res.status, ...(body !== undefined ? { body: this.redact(body) } : {}) };

@@ -168,6 +168,10 @@ export class McpSession {
     this.wire.renewConnections();
     return true;
   }
+  /** Over HTTP, opens new connections for `count` requests about to be sent together (a request on a connection opened later arrives later). */
+  async openConnections(count: number): Promise<void> {
+    await this.wire.openConnections?.(count, this.options.timeoutMs);
+  }
   /**
    * Set when the server went away while the session was open (its process exited, its HTTP
    * server stopped taking connections), not closed by the checker: why, with its last words.

@@ -58,6 +58,8 @@ export interface Wire {
   alive?(): number;
   /** HTTP: the session's next requests go on new connections (as after a pause long enough for them to be dropped). */
   renewConnections?(): void;
+  /** HTTP: opens `count` new connections for that many requests about to be sent together (they leave together only on connections alike). */
+  openConnections?(count: number, timeoutMs: number): Promise<void>;
   /** Over Streamable HTTP, once the session ended: a request under its old session id (its HTTP status). */
   afterEnd?(message: JsonObject, timeoutMs: number): Promise<{ status?: number; body?: string; problem?: string } | undefined>;
 }

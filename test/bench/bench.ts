@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULT_SESSIONS } from '../../src/run/session-plan.js';
+import { DEFAULT_IDLE_SECONDS } from '../../src/model/explore/defaults.js';
 import { planCheck } from '../../src/library/check-server.js';
 import { CLI, median, REFERENCE, ROOT, startHttp } from '../helpers.js';
 import { bareNodeRssMb, MEMORY_SERVER, serveBounds, serveCost } from './serve-cost.js';
@@ -20,11 +21,11 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const PD_SERVER = join(ROOT, 'dist', 'test', 'bench', 'pd-server.js');
 const MODULES = join(ROOT, 'node_modules', '@modelcontextprotocol');
 
-interface Sample { ms: number; rssMb?: number; code: number | null }
+interface Sample { ms: number; rssMb?: number; cpuS?: number; code: number | null }
 
-/** One process, timed from outside (wall time and peak RSS, the latter from GNU time when present). */
+/** One process, timed from outside (wall time; peak RSS and CPU time, user + system, from GNU time when present). */
 function measure(args: string[], expectCode: number | number[] = 0, program = process.execPath): Sample {
-  const command = TIME ? [TIME, '-f', '%M', program, ...args] : [program, ...args];
+  const command = TIME ? [TIME, '-f', '%U %S %M', program, ...args] : [program, ...args];
   const started = performance.now();
   const run = spawnSync(command[0]!, command.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
   const ms = performance.now() - started;
@@ -33,8 +34,16 @@ function measure(args: string[], expectCode: number | number[] = 0, program = pr
     process.stderr.write(`${args.slice(0, 4).join(' ')}…: exit ${run.status}: ${run.stderr.slice(-400)}\n`);
     process.exit(1);
   }
-  const rss = TIME ? Number(/(\d+)\s*$/.exec(run.stderr)?.[1]) / 1024 : undefined;
-  return { ms, rssMb: rss, code: run.status };
+  const figures = TIME ? /([\d.]+) ([\d.]+) (\d+)\s*$/.exec(run.stderr) : null;
+  const rss = figures ? Number(figures[3]) / 1024 : undefined;
+  const cpuS = figures ? Number(figures[1]) + Number(figures[2]) : undefined;
+  return { ms, rssMb: rss, cpuS, code: run.status };
+}
+
+/** The median CPU time (s) of samples that have one. */
+function medianCpu(samples: Sample[]): number | undefined {
+  const cpu = samples.map((s) => s.cpuS).filter((c): c is number => c !== undefined);
+  return cpu.length ? median(cpu) : undefined;
 }
 
 function medianOf(sample: () => Sample, runs = RUNS): { ms: number; rssMb?: number } {
@@ -106,7 +115,15 @@ row('mcp-pd-check vs the reference server, stdio, defaults', medianOfSamples(std
 const suiteMs = suiteSamples.length ? medianOfSamples(suiteSamples).ms : undefined;
 if (suiteMs !== undefined) row(`the official conformance suite (${OFFICIAL_SUITE.split('@').pop()}), full server run, same server`, medianOfSamples(suiteSamples));
 const httpMs = medianOfSamples(httpSamples).ms;
-row(`mcp-pd-check vs the reference server, Streamable HTTP (${DEFAULT_SESSIONS.http} sessions)`, medianOfSamples(httpSamples), suiteMs !== undefined ? `${(httpMs / suiteMs).toFixed(2)}× the official suite, target ≤ 1.0×` : 'target ≤ 1.0× the official suite', suiteMs !== undefined ? { ms: suiteMs } : undefined);
+// The HTTP run waits the idle window (a grant held idle 2 s at least): its wall time is the window
+// and what the rest takes; its CPU time is what compares with the official suite's.
+const idleS = DEFAULT_IDLE_SECONDS;
+row(`mcp-pd-check vs the reference server, Streamable HTTP (${DEFAULT_SESSIONS.http} sessions)`, medianOfSamples(httpSamples), `target ≤ ${idleS + 1} s (the idle window, ${idleS} s, + 1 s)`, { ms: (idleS + 1) * 1000 });
+const [httpCpu, suiteCpu] = [medianCpu(httpSamples), medianCpu(suiteSamples)];
+if (httpCpu !== undefined && suiteCpu !== undefined) {
+  textRow('  its CPU time (user + system) vs the official suite\'s, same server', `${httpCpu.toFixed(2)} s vs ${suiteCpu.toFixed(2)} s (${(httpCpu / suiteCpu).toFixed(2)}×)`, `target ≤ 1.0×${httpCpu <= suiteCpu ? ' (met)' : ' (not met)'}`);
+}
+if (suiteMs !== undefined) textRow('  its wall time vs the official suite\'s', `${(httpMs / suiteMs).toFixed(2)}×`, 'the idle window makes it longer by design');
 // What exploration costs: the same runs without it (target: the default adds at most 1 s).
 row('  the same, stdio, --explore 0', medianOfSamples(stdioQuietSamples), `exploration adds ${Math.round(medianOfSamples(stdioSamples).ms - medianOfSamples(stdioQuietSamples).ms)} ms, target ≤ 1,000 ms`);
 row('  the same, Streamable HTTP, --explore 0', medianOfSamples(httpQuietSamples), `exploration adds ${Math.round(medianOfSamples(httpSamples).ms - medianOfSamples(httpQuietSamples).ms)} ms, target ≤ 1,000 ms`);

@@ -69,6 +69,17 @@ function standIns(scratch: string): { bin: string; env: NodeJS.ProcessEnv } {
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'mcp-pd-check'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
   chmodSync(join(bin, 'mcp-pd-check'), 0o755);
+  // `npx -y <a server of this checkout's node_modules>`: that server, started at once. A real npx
+  // asks the registry (no network here) and races its own cache when several sessions start
+  // together (exit 1 now and then): what the walk checks is the configuration, not npm.
+  const npx = spawnSync('/bin/sh', ['-c', 'command -v npx'], { encoding: 'utf8' }).stdout.trim() || 'npx';
+  const local = (name: string) => join(ROOT, 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');
+  writeFileSync(join(bin, 'npx'), [
+    '#!/bin/sh',
+    ...['server-filesystem', 'server-memory', 'server-everything'].map((name) => `if [ "$1" = "-y" ] && [ "$2" = "@modelcontextprotocol/${name}" ]; then shift 2; exec "${process.execPath}" "${local(name)}" "$@"; fi`),
+    `exec "${npx}" "$@"`, '',
+  ].join('\n'));
+  chmodSync(join(bin, 'npx'), 0o755);
   const server = `import ${JSON.stringify(`file://${REFERENCE}`)};\n`;
   for (const file of [join(scratch, 'dist', 'server.js'), join(scratch, 'server', 'index.js'), join(scratch, 'server.js'), join(scratch, 'srv', 'server.js')]) {
     mkdirSync(join(file, '..'), { recursive: true });

@@ -75,8 +75,10 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
         return [];
       }
       case 'together': {
-        // Every session first, so that the requests really leave together.
-        for (const m of move.moves) if (m.kind !== 'together') await sessionOf(m.session);
+        // Every session and its connections first, so that the requests really leave together.
+        const perSession = new Map<number, number>();
+        for (const m of move.moves) if (m.kind !== 'together') perSession.set(m.session, (perSession.get(m.session) ?? 0) + 1);
+        for (const [n, count] of perSession) await (await sessionOf(n)).openConnections(count);
         return (await Promise.all(move.moves.map(run))).flat();
       }
       default: {
