@@ -23,6 +23,7 @@ import mcpSessionLifecycle from './mcp-session-lifecycle.js';
 import mcpOriginValidation from './mcp-origin-validation.js';
 import mcpModernResults from './mcp-modern-results.js';
 import mcpResourceNotFound from './mcp-resource-not-found.js';
+import mcpToolBudget from './mcp-tool-budget.js';
 import dashdashServerMetadata from './dashdash-server-metadata.js';
 import dashdashToolMetadata from './dashdash-tool-metadata.js';
 import dashdashResourceMetadata from './dashdash-resource-metadata.js';
@@ -57,6 +58,7 @@ export const LIVE_CHECKS: readonly LiveCheck[] = [
   mcpSessionLifecycle,
   mcpOriginValidation,
   mcpResourceNotFound,
+  mcpToolBudget,
   dashdashServerMetadata,
   dashdashToolMetadata,
   dashdashResourceMetadata,

@@ -25,6 +25,7 @@ function problemsOf(file: LintFile): Array<{ base: string; problems: RuleProblem
     case 'tool-description': return [{ base: '', problems: toolDescriptionShape(v) }];
     case 'tool-card': return [{ base: '', problems: toolCardShape(v) }];
     case 'checker-config': return [{ base: '', problems: schemaProblems('config', v) }];
+    case 'tool-lock': return [{ base: '', problems: schemaProblems('lock', v) }];
     case 'dashdash-server': return [{ base: '', problems: dashdashServerProblems(v) }];
     case 'initialize-result':
     case 'dashdash-wrapped': return [{ base: '/dashdash', problems: dashdashServerProblems(v.dashdash, '/dashdash') }];

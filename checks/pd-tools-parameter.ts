@@ -41,7 +41,9 @@ export default defineLiveCheck({
     // every grant, so their order does not matter: they go several at a time).
     const reads = requestable.slice(0, MAX_SINGLE_FETCHES).map((name) => [name]);
     if (requestable.length > MAX_SINGLE_FETCHES) ctx.info('single-fetches-capped', { fetched: MAX_SINGLE_FETCHES, total: requestable.length });
-    if (requestable.length >= 2) reads.push(requestable.slice(0, MULTI_FETCH_NAMES));
+    // The proof's two reads (one name, several) go first: a server that limits fetches per minute
+    // (§10.3) answers them before it refuses the rest of a large catalog's.
+    if (requestable.length >= 2) reads.splice(1, 0, requestable.slice(0, MULTI_FETCH_NAMES));
     // Names that resemble a tool's but are none: 'get' for 'get_note', and another case.
     const loose = loosePrefix(requestable);
     if (loose) reads.push([loose.prefix]);

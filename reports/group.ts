@@ -120,6 +120,11 @@ function forEach(why: string): string {
   return why.replace(/^(--safe-calls: )?it (is|can) /, '$1each $2 ').replace(/^its /, "each one's ").replace(/calls it\)/, 'calls them)');
 }
 
+/** The client budgets of a report's verdict: its own, or (several eras) the first era's that says them. */
+export function budgetsOf(report: Pick<CheckReport, 'verdict' | 'eras'>): NonNullable<Verdict['budgets']> | undefined {
+  return report.verdict?.budgets ?? report.eras?.map((e) => e.verdict?.budgets).find((b) => b !== undefined);
+}
+
 /** The reach of a report's verdict: its own, or (several eras) the first era's that says one. */
 export function reachOf(report: Pick<CheckReport, 'verdict' | 'eras'>): NonNullable<Verdict['reach']> | undefined {
   return report.verdict?.reach ?? report.eras?.map((e) => e.verdict?.reach).find((r) => r !== undefined);

@@ -1,7 +1,7 @@
-import { reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
+import { budgetSentence, reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
-import { entries, othersLine, reachOf, type Entry, resultName, shownStatus, targetLine } from './group.js';
+import { budgetsOf, entries, othersLine, reachOf, type Entry, resultName, shownStatus, targetLine } from './group.js';
 import { asText, plural } from '../src/util/text.js';
 
 /** HTML text: every server- or file-provided string goes through here. */
@@ -122,6 +122,7 @@ export function reportHtml(report: CheckReport, verbose = false, prefix = '', he
 <p class="summary"><span style="color:${COLOR.pass}">${s.passed} passed</span><span style="color:${COLOR.fail}">${s.failed} failed</span><span style="color:${COLOR.warn}">${plural(s.warnings, 'warning')}</span><span class="muted">${s.skipped} skipped</span><span style="color:${COLOR.error}">${plural(s.errors, 'error')}</span></p>
 ${v ? `<p id="${prefix}verdict" class="verdict ${v.implements}"><b>Progressive disclosure: ${v.implements}</b>. ${esc(sentence)}</p>` : ''}
 ${reachOf(report) ? `<p id="${prefix}reach">Reach: ${esc(reachSentence(reachOf(report)!))}</p>` : ''}
+${budgetsOf(report) ? `<p id="${prefix}budgets">${esc(budgetSentence(budgetsOf(report)!))}</p>` : ''}
 <${sub}>Tokens per tool</${sub}>
 ${chart(tokenData(report), `${prefix}token-chart`)}
 <${sub}>Checks</${sub}>

@@ -1,8 +1,8 @@
-import { reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
+import { budgetSentence, reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { sanitizeLine } from '../src/util/text.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
-import { countsLine, entries, notCalledSentences, reachOf, othersLine, resultName, shownStatus, tableResults, targetLine } from './group.js';
+import { budgetsOf, countsLine, entries, notCalledSentences, reachOf, othersLine, resultName, shownStatus, tableResults, targetLine } from './group.js';
 
 const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥', accepted: '☑️ accepted' };
 const VERDICT = { yes: '✅ yes', partly: '⚠️ partly', no: '❌ no' };
@@ -40,6 +40,7 @@ export function renderMarkdown(report: CheckReport, verbose = false, depth = 2, 
     ...(v ? [`**Progressive disclosure: ${VERDICT[v.implements]}** — ${cell(reportVerdictSentence(report))}`, ''] : []),
     ...notCalledSentences(v?.notCalled ?? [], (tools) => tools.join(', ')).flatMap((s) => [`${s.heading[0]!.toUpperCase()}${s.heading.slice(1)}: ${cell(s.text)}.`, '']),
     ...(reachOf(report) ? [`Reach: ${cell(reachSentence(reachOf(report)!))}`, ''] : []),
+    ...(budgetsOf(report) ? [`${cell(budgetSentence(budgetsOf(report)!))}`, ''] : []),
     `Target: ${cell(target.what)} (${target.kind})${t.serverInfo?.name ? `, server ${cell(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''}`,
     '',
     '| | check | spec | findings |',

@@ -1,8 +1,8 @@
-import { reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
+import { budgetSentence, reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../src/generated/report.js';
 import { clip, formatNumber, inlineJson, listing, plural, sanitizeLine, asText } from '../src/util/text.js';
-import { acrossEras, entries, erasChecked, notCalledSentences, reachOf, othersLine, resultName, resultNames, shownStatus, targetLine, type Entry, type ShownStatus } from './group.js';
+import { acrossEras, budgetsOf, entries, erasChecked, notCalledSentences, reachOf, othersLine, resultName, resultNames, shownStatus, targetLine, type Entry, type ShownStatus } from './group.js';
 import { fenceOffCommands } from './ci-fence.js';
 import { noAnswerText, sequenceLines } from './exchange-text.js';
 
@@ -168,6 +168,8 @@ function renderVerdict(report: CheckReport, c: ChalkInstance): string[] {
   if (v.notTestable.length) lines.push(c.gray(`  not testable without the resource: ${v.notTestable.join(', ')}`));
   const reach = reachOf(report);
   if (reach) lines.push((reach.toolForm && reach.toolFormWorks ? c.gray : c.yellow)(`  ${sanitizeLine(reachSentence(reach))}`));
+  const budgets = budgetsOf(report);
+  if (budgets) lines.push((budgets.clients.some((b) => b.fit === 'over' && b.drops) ? c.yellow : c.gray)(`  ${sanitizeLine(budgetSentence(budgets))}`));
   // What would prove the unproven criteria: the hint their own finding carries.
   const unprovenIds = new Set((v.unproven ?? []).map((u) => u.id));
   const unprovenHint = report.results.filter((r) => r.status === 'skip' && unprovenIds.has(r.id)).map((r) => [...r.findings].reverse().find((f) => f.level === 'info' && f.hint)?.hint).find((h) => h);

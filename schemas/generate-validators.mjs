@@ -14,7 +14,7 @@ const out = join(here, '..', 'src', 'generated');
 mkdirSync(out, { recursive: true });
 const addFormats = addFormatsModule.default ?? addFormatsModule;
 const standalone = standaloneCode.default ?? standaloneCode;
-const SHIPPED = ['dashdash-tool', 'dashdash-server', 'dashdash-resource', 'tool-description', 'tool-card', 'report', 'config', 'baseline'];
+const SHIPPED = ['dashdash-tool', 'dashdash-server', 'dashdash-resource', 'tool-description', 'tool-card', 'report', 'config', 'baseline', 'lock'];
 
 // One CommonJS file per validator (ajv's standalone code; tsc turns .cts into .cjs), required the
 // first time it is asked for (src/util/shipped-schemas.ts): the lint of one tool description

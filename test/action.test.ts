@@ -20,6 +20,29 @@ t.test('action inputs become mcp-pd-check arguments', async (t) => {
   t.same(actionArgs({ INPUT_CONFIG: 'pd/mcp-pd-check.config.json' }),
     ['--format', 'github', '--fail-on', 'error', '--config', 'pd/mcp-pd-check.config.json'], 'a config names the server itself');
   t.throws(() => actionArgs({}), /give the action 'command'/);
+  // lock: the server against its committed lock file; the diff in the log and the step summary.
+  t.same(actionArgs({ INPUT_LOCK: 'mcp-tools.lock.json', INPUT_COMMAND: 'node dist/server.js', GITHUB_STEP_SUMMARY: '/s.md' }),
+    ['lock', '--check', 'mcp-tools.lock.json', '--format', 'github', '--report', 'markdown=/s.md', '--', 'node', 'dist/server.js']);
+  t.throws(() => actionArgs({ INPUT_LOCK: 'mcp-tools.lock.json' }), /lock needs the server/);
+});
+
+t.test("the action's lock input fails the step on drift and puts the Markdown diff in the step summary", async (t) => {
+  const dir = tempDir();
+  const lock = join(dir, 'mcp-tools.lock.json');
+  const summary = join(dir, 'summary.md');
+  const server = (change: string) => `--protocol 2025-11-25 --env SURFACE_CHANGE=${change}`;
+  const bundle = fixtureBundle('surface-changes');
+  const run = (change: string, extra: Record<string, string> = {}) => spawnSync(process.execPath, [ACTION], {
+    cwd: ROOT, encoding: 'utf8', env: { ...process.env, GITHUB_STEP_SUMMARY: summary, INPUT_LOCK: lock, INPUT_COMMAND: `node ${bundle}`, INPUT_ARGS: server(change), ...extra },
+  });
+  // The lock written as a user would, then checked by the action.
+  const write = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli', 'cli.js'), 'lock', '--out', lock, ...server('').split(' '), '--', 'node', bundle], { encoding: 'utf8' });
+  t.equal(write.status, 0, write.stderr);
+  t.equal(run('').status, 0, 'as locked: the step passes');
+  const drift = run('removed');
+  t.equal(drift.status, 1, 'drift fails the step');
+  t.match(drift.stdout, /^::error file=[^\n]*mcp-tools\.lock\.json,line=\d+,title=[^:]*::tool 'delete_note' removed/m);
+  t.match(readFileSync(summary, 'utf8'), /\| - \| tool <code>delete\\_note<\/code> removed/);
 });
 
 t.test("the action's script runs the checker, writes the step summary and passes on the exit code", async (t) => {

@@ -102,7 +102,7 @@ t.test('lint SARIF has file locations; --only and --skip select checks', async (
   t.same([...new Set(sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId))], ['lint-tool-descriptions']);
   t.match(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri, /^fixtures\/folders\/tool-descriptions\//);
   const { report } = await checkJson(['node', fixtureBundle('plain-mcp-server')], ['--only', 'mcp-', '--skip', 'mcp-wire-valid']);
-  t.same(report.results.map((r) => r.id), ['mcp-tool-names', 'mcp-tools-pagination', 'mcp-capabilities', 'mcp-input-schema', 'mcp-input-validation', 'mcp-output-schema', 'mcp-ping', 'mcp-session-lifecycle', 'mcp-origin-validation', 'mcp-resource-not-found', 'mcp-modern-results']);
+  t.same(report.results.map((r) => r.id), ['mcp-tool-names', 'mcp-tools-pagination', 'mcp-capabilities', 'mcp-input-schema', 'mcp-input-validation', 'mcp-output-schema', 'mcp-ping', 'mcp-session-lifecycle', 'mcp-origin-validation', 'mcp-resource-not-found', 'mcp-tool-budget', 'mcp-modern-results']);
   const bad = await runCli(['--only', 'pd-nope', '--', 'node', 'x.js']);
   t.equal(bad.code, 2);
   t.match(bad.stderr, /no check is called 'pd-nope'/);

@@ -28,6 +28,7 @@ export const notices: string[] = [];
 /** The mcp-pd-check arguments for the action's inputs. */
 export function actionArgs(env: NodeJS.ProcessEnv = process.env): string[] {
   const get = (n: string) => (env[`INPUT_${n.toUpperCase()}`] ?? '').trim();
+  if (get('lock')) return lockArgs(get, env);
   const args: string[] = ['--format', get('format') || 'github', '--fail-on', get('fail-on') || 'error'];
   if (env.GITHUB_STEP_SUMMARY) args.push('--report', `markdown=${env.GITHUB_STEP_SUMMARY}`);
   if (get('sarif')) args.push('--report', `sarif=${get('sarif')}`);
@@ -43,6 +44,16 @@ export function actionArgs(env: NodeJS.ProcessEnv = process.env): string[] {
   // A config file names the server itself (its command or url).
   if (!get('command') && get('config')) return args;
   if (!get('command')) throw new Error("give the action 'command' (a server command), 'url', 'config' (a mcp-pd-check.config.json) or 'lint' (paths)");
+  return [...args, '--', ...words(get('command'))];
+}
+
+/** `lock`: the server checked against its lock file; the diff as annotations in the log and as Markdown in the step summary. */
+function lockArgs(get: (n: string) => string, env: NodeJS.ProcessEnv): string[] {
+  const args = ['lock', '--check', get('lock'), '--format', get('format') || 'github'];
+  if (env.GITHUB_STEP_SUMMARY) args.push('--report', `markdown=${env.GITHUB_STEP_SUMMARY}`);
+  args.push(...words(get('args')));
+  if (get('url')) return [...args, '--url', get('url')];
+  if (!get('command')) throw new Error("lock needs the server: give the action 'command' (a server command) or 'url' beside 'lock'");
   return [...args, '--', ...words(get('command'))];
 }
 

@@ -52,3 +52,24 @@ export const PROGRAM_DESCRIPTION = 'Check an MCP server against Progressive Disc
   + `Offline: '${TOOL_NAME} lint <paths...>' (see '${TOOL_NAME} lint --help').\n`
   + `Not there yet? '${TOOL_NAME} init' writes a starting point from any server (see '${TOOL_NAME} init --help').\n`
   + `The checks: '${TOOL_NAME} list-checks', '${TOOL_NAME} explain <id>'.`;
+
+export const LOCK_HELP = `
+The lock file holds what every client puts in front of its model, per protocol era: each tool's
+listed definition and full description by sha256 digest of canonical JSON (RFC 8785), their
+tokens (o200k_base), and in clear what a reviewer reads — the listed description, the
+annotations, the parameters. No timestamps: the same server gives the same bytes. It reads
+initialize, tools/list and the tool_descriptions resource; it never calls a tool.
+
+Commit the lock; in CI, --check fails (exit 1) when a tool was added, removed or changed, naming
+each change (a description as a word diff, parameters, annotation flips, tokens before → after).
+When the change is meant, run --update in the same pull request.
+
+Examples:
+  $ ${TOOL_NAME} lock -- node dist/server.js                       writes mcp-tools.lock.json
+  $ ${TOOL_NAME} lock --check -- node dist/server.js               exit 1 on any change
+  $ ${TOOL_NAME} lock --check --format markdown -- node dist/server.js >> "$GITHUB_STEP_SUMMARY"
+  $ ${TOOL_NAME} lock --update -- node dist/server.js              rewrite it after a meant change
+  $ ${TOOL_NAME} lock --server-config .vscode/mcp.json --server notes --out notes.lock.json
+
+Exit codes: 0 written, or as locked; 1 the surface changed; 2 usage error (no lock file, a file
+that is not one); 3 the server could not be started or reached.`;

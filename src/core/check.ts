@@ -1,4 +1,4 @@
-import type { CheckResult, FindingLevel, SelectionFigures, SpecRef, TokenFigures } from '../generated/report.js';
+import type { CheckResult, ClientBudgets, FindingLevel, SelectionFigures, SpecRef, TokenFigures } from '../generated/report.js';
 import { isCode, type Messages } from './messages.js';
 import type { Era } from '../transport/era.js';
 
@@ -70,6 +70,8 @@ export interface CheckDefinition<Ctx, M extends Messages = Messages> {
   tokenFigures?: (result: CheckResult | undefined) => TokenFigures | undefined;
   /** The selection figures the verdict gives, read from this check's own result (only the selection check has them). */
   selectionFigures?: (result: CheckResult | undefined) => SelectionFigures | undefined;
+  /** The client budgets the verdict gives, read from this check's own result (only the budget check has them). */
+  clientBudgets?: (result: CheckResult | undefined) => ClientBudgets | undefined;
   /** Every finding code of this check, with its message template and fix hint (stable forever). */
   messages: M;
   run(ctx: Ctx): Promise<void>;

@@ -1,6 +1,6 @@
 // The verdict in one sentence: the one place it is written, for every reporter (and for the
 // JSON report's `summary`). The core decides the verdict as data; this says it.
-import type { CheckReport, TokenFigures, Verdict } from '../generated/report.js';
+import type { CheckReport, ClientBudgets, TokenFigures, Verdict } from '../generated/report.js';
 import { formatArg } from './messages.js';
 
 /** The verdict's data, without the sentence itself. */
@@ -39,6 +39,19 @@ export function reachSentence(reach: NonNullable<Verdict['reach']>): string {
   if (reach.toolForm && reach.toolFormWorks === undefined) return `reaches ${readers} (their model reads resources); in ${others} the tool form ${reach.toolForm} is the only way to fetch, and this run did not come to a verdict on it (pd-descriptions-tool).`;
   if (reach.toolForm) return `reaches ${readers} (their model reads resources); in ${others} the tool form ${reach.toolForm} is the only way to fetch, and it fails pd-descriptions-tool.`;
   return `reaches ${readers} (their model reads resources); in ${others} every call will be refused, since their model cannot read a resource — offer the tool form of the resource (README: "Progressive disclosure in every client"), or put mcp-pd-check serve in front.`;
+}
+
+/**
+ * How the server's tools/list fits what each client does with many tools, in one sentence (the
+ * line under the reach): past a budget first, with what the client then does.
+ */
+export function budgetSentence(b: ClientBudgets): string {
+  const said = (fit: ClientBudgets['clients'][number]['fit']) => b.clients.filter((c) => c.fit === fit);
+  const past = said('over').map((c) => `past the ${c.limit} of ${c.client} (it ${c.what})`);
+  const near = said('near').map((c) => `near the ${c.limit} of ${c.client} (it ${c.what})`);
+  const within = said('fits').map((c) => `the ${c.limit} of ${c.client}`);
+  const parts = [...past, ...near, ...(within.length ? [`within ${listWords(within)}`] : [])];
+  return `Client budgets: ${formatArg(b.tools)} tool${b.tools === 1 ? '' : 's'}, ${formatArg(b.tokens)} tokens in tools/list — ${parts.join('; ')}.`;
 }
 
 function listWords(items: readonly string[]): string {

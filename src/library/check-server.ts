@@ -33,6 +33,10 @@ export interface CheckServerOptions extends ServerOptions {
   allowDestructive?: boolean;
   /** A folder of Tool Card files (<tool>.json) to compare with the live tools (relative to the working directory of this process, as every path of the checker is). */
   cards?: string;
+  /** Fail the run when the server lists more tools than this (`--max-tools`). */
+  maxTools?: number;
+  /** Fail the run when tools/list costs more tokens than this, o200k_base (`--max-tokens`). */
+  maxTokens?: number;
   /** Optional extensions whose absence fails instead of skipping. */
   require?: Array<'dashdash' | 'toolcards'>;
   /** Check ids or prefixes (`pd-`) to run, or to leave out. */
@@ -107,10 +111,12 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
     safeTools: options.safeTools ?? defaultOf<string[]>('safeTools'),
     idleMs: 1000 * (options.idleSeconds ?? defaultOf<number>('idleSeconds')),
     ...(options.cards !== undefined ? { cardsDir: resolve(options.cards) } : {}),
+    ...(options.maxTools !== undefined ? { maxTools: options.maxTools } : {}), ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
   };
   const reportOptions: ReportOptions = {
     timeoutMs, startupTimeoutMs, sessions, safeCalls: live.safeCalls,
     ...(live.safeTools?.length ? { safeTools: [...live.safeTools] } : {}),
+    ...(live.maxTools !== undefined ? { maxTools: live.maxTools } : {}), ...(live.maxTokens !== undefined ? { maxTokens: live.maxTokens } : {}),
     allowDestructive: live.allowDestructive, failOn: options.failOn ?? defaultOf<FailOn>('failOn'), explore, ...(options.seed !== undefined ? { seed: options.seed } : {}),
   };
   return {

@@ -8,7 +8,7 @@ import { discover } from '../run/discovery.js';
 import { InputError } from '../core/input-error.js';
 import { planInit, type InitPlan, type InitSource } from '../init/init.js';
 import { isPlainObject } from '../protocol/payload.js';
-import { entryFor, fetchDescriptions, isDescriptionEntry } from '../protocol/fetch.js';
+import { readFullDescriptions } from '../protocol/fetch.js';
 import type { Target } from '../transport/target.js';
 import type { McpSession } from '../transport/session.js';
 import { openFirstEra, type ProtocolChoice } from '../run/eras.js';
@@ -173,21 +173,14 @@ async function sourceFromServer(target: Target, how: Pick<InitSource, 'command' 
   }
 }
 
-/** The full descriptions of `names`, read from the resource in groups; a tool whose read fails is an InputError naming it. */
+/** The full descriptions of `names`, read from the resource; a tool whose read fails is an InputError naming it. */
 async function fullDescriptionsOf(session: McpSession, resource: string, names: string[]): Promise<Array<Record<string, unknown>>> {
-  const out: Array<Record<string, unknown>> = [];
-  for (let i = 0; i < names.length; i += 50) {
-    const group = names.slice(i, i + 50);
-    const got = await fetchDescriptions(session, resource, group);
-    for (const name of group) {
-      const entry = entryFor(got.entries, name);
-      if (!isDescriptionEntry(entry)) {
-        throw new InputError(`the server serves progressive disclosure already, but reading the full description of '${name}' from ${resource} did not work (${got.problem ?? got.exchange.note ?? 'no description under its name'}); init writes a folder from full descriptions, not from minimal entries`);
-      }
-      out.push(entry);
-    }
+  const { full, unread } = await readFullDescriptions(session, resource, names);
+  const first = unread[0];
+  if (first) {
+    throw new InputError(`the server serves progressive disclosure already, but reading the full description of '${first.name}' from ${resource} did not work (${first.why}); init writes a folder from full descriptions, not from minimal entries`);
   }
-  return out;
+  return names.map((name) => full.get(name)!);
 }
 
 /** Writes the plan into the output folder; an existing file is kept unless `force`. */

@@ -6,7 +6,7 @@ import { DEFAULT_SESSIONS } from '../run/session-plan.js';
 import { DEFAULT_MAX_MESSAGE_MB, DEFAULT_STARTUP_TIMEOUT_MS } from '../transport/limits.js';
 
 /** The commands that take options. */
-export type CommandName = 'check' | 'lint' | 'init' | 'serve';
+export type CommandName = 'check' | 'lint' | 'init' | 'serve' | 'lock';
 
 export type OptionKind = 'boolean' | 'integer' | 'text' | 'choice' | 'choices';
 
@@ -41,7 +41,7 @@ export interface OptionSpec {
 }
 
 const LIVE: CommandName[] = ['check'];
-const SERVER: CommandName[] = ['check', 'init'];
+const SERVER: CommandName[] = ['check', 'init', 'lock'];
 const REPORT: CommandName[] = ['check', 'lint'];
 
 const lines = (sep: string) => (value: unknown) => Object.entries(value as Record<string, string>).map(([k, v]) => `${k}${sep}${v}`);
@@ -96,11 +96,15 @@ export const OPTIONS: readonly OptionSpec[] = [
     help: 'the least time the exploration\'s idle session waits after a fetch before it calls the tool again: a grant must outlast idleness (§5.1: for the lifetime of the session), so a fixed window proves it on a fast machine as on a slow one. It waits while the rest of the run goes on; only what exceeds the run is added (0: the run\'s own length)' },
   { flag: '--seed <n|random>', kind: 'integer', min: 0, max: 2 ** 31 - 1, words: ['random'], library: 'seed', config: 'seed', commands: LIVE, defaultText: 'a digest of the server\'s tools/list: the same server is explored the same way on every run',
     help: 'seed of the exploration: the report of a run gives the one it used, and the same seed replays it exactly; random explores differently every run (nightly runs)' },
+  { flag: '--max-tokens <n>', kind: 'integer', min: 0, max: 100_000_000, library: 'maxTokens', config: 'maxTokens', commands: LIVE,
+    help: 'fail the run when tools/list costs more than this many tokens (o200k_base, every listed definition): a budget CI holds a server to' },
+  { flag: '--max-tools <n>', kind: 'integer', min: 0, max: 100_000, library: 'maxTools', config: 'maxTools', commands: LIVE,
+    help: 'fail the run when the server lists more tools than this' },
   { flag: '--require <extensions...>', kind: 'choices', choices: ['dashdash', 'toolcards'], library: 'require', config: 'require', commands: LIVE, default: [],
     help: 'fail instead of skip when an optional extension is missing' },
-  { flag: '--server-config <file>', kind: 'text', commands: LIVE,
+  { flag: '--server-config <file>', kind: 'text', commands: [...LIVE, 'lock'],
     help: 'check the servers written in a config file: claude_desktop_config.json, .cursor/mcp.json, .mcp.json (mcpServers), .vscode/mcp.json (servers) or a registry server.json; $VAR, ${VAR}, ${env:VAR} from the environment, ${input:ID} from --env ID=VALUE' },
-  { flag: '--server <name>', kind: 'text', repeat: true, commands: LIVE, default: [], help: 'with --server-config: only this server (repeatable)' },
+  { flag: '--server <name>', kind: 'text', repeat: true, commands: [...LIVE, 'lock'], default: [], help: 'with --server-config: only this server (repeatable)' },
   { flag: '--jobs <n>', kind: 'integer', min: 1, max: 32, commands: LIVE, default: 1, help: 'with --server-config: servers checked at the same time' },
   { flag: '--explain-plan', kind: 'boolean', commands: LIVE, default: false,
     help: 'print which sessions (server processes over stdio) the selected checks will open, in what order and why, then exit without starting anything' },
@@ -108,6 +112,13 @@ export const OPTIONS: readonly OptionSpec[] = [
   { flag: '--out <dir>', kind: 'text', library: 'out', commands: ['init'], default: '.', help: 'folder to write into' },
   { flag: '--force', kind: 'boolean', library: 'force', commands: ['init'], default: false, help: 'overwrite files that exist (by default they are kept)' },
   { flag: '--from <file>', kind: 'text', library: 'from', commands: ['init'], help: 'read a saved tools/list result instead of a server (offline)' },
+  // lock.
+  { flag: '--out <file>', kind: 'text', commands: ['lock'], default: 'mcp-tools.lock.json', help: 'the lock file to write' },
+  { flag: '--check [file]', kind: 'text', commands: ['lock'],
+    help: 'compare the server with a lock file (default: --out\'s) instead of writing one: exit 0 when its tool surface is as locked, 1 when a tool was added, removed or changed' },
+  { flag: '--update', kind: 'boolean', commands: ['lock'], default: false, help: 'with --check: say what changed, then rewrite the lock file (exit 0)' },
+  { flag: '--format <format>', short: '-f', kind: 'choice', choices: ['text', 'json', 'markdown', 'github'], commands: ['lock'], default: 'text',
+    help: 'how --check says what changed: markdown for a pull-request comment or the step summary, github for annotations on the lock file\'s lines' },
   // serve.
   { flag: '--descriptions <dir>', kind: 'text', library: 'descriptions', commands: ['serve'], defaultText: "derived from the upstream's own tools/list",
     help: 'the folder init wrote (tool_descriptions/, tools-list.minimal.json)' },
@@ -128,8 +139,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   // A report.
   { flag: '--config <file>', kind: 'text', commands: REPORT, help: `settings file (default: ${DEFAULT_CONFIG} in the working directory, if there is one)` },
   { flag: '--format <format>', short: '-f', kind: 'choice', choices: FORMAT_NAMES, config: 'format', commands: REPORT, default: 'text', help: 'report format' },
-  { flag: '--output <file>', short: '-o', kind: 'text', config: 'output', path: true, commands: REPORT, help: 'write the report to a file instead of stdout' },
-  { flag: '--report <format=file>', kind: 'text', repeat: true, config: 'reports', fromConfig: (v, path) => Object.entries(v as Record<string, string>).map(([k, f]) => `${k}=${path(f)}`), commands: REPORT, default: [],
+  { flag: '--output <file>', short: '-o', kind: 'text', config: 'output', path: true, commands: [...REPORT, 'lock'], help: 'write the report to a file instead of stdout' },
+  { flag: '--report <format=file>', kind: 'text', repeat: true, config: 'reports', fromConfig: (v, path) => Object.entries(v as Record<string, string>).map(([k, f]) => `${k}=${path(f)}`), commands: [...REPORT, 'lock'], default: [],
     help: `also write a report in another format, e.g. junit=out.xml (repeatable; ${FORMAT_NAMES.join(', ')})` },
   { flag: '--baseline <file>', kind: 'text', config: 'baseline', path: true, commands: REPORT, help: 'accepted findings: reported, but they do not fail the run; fixed ones are reported as stale' },
   { flag: '--update-baseline', kind: 'boolean', commands: REPORT, default: false, help: `write this run's findings to the --baseline file (default ${DEFAULT_BASELINE})` },

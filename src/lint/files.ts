@@ -5,7 +5,7 @@ import { displayPath, type FoundPath, type ReadProblem } from './paths.js';
 import { JsonSource } from './source.js';
 
 /** What a linted file is; decided from its shape and folder (the four kinds of metadata, and the checker's own config). */
-export type FileKind = 'tool-description' | 'tool-card' | 'dashdash-server' | 'dashdash-wrapped' | 'initialize-result' | 'tools-list' | 'checker-config' | 'unknown';
+export type FileKind = 'tool-description' | 'tool-card' | 'dashdash-server' | 'dashdash-wrapped' | 'initialize-result' | 'tools-list' | 'checker-config' | 'tool-lock' | 'unknown';
 
 export const KIND_NAMES: Record<FileKind, string> = {
   'tool-description': 'a tool description',
@@ -15,6 +15,7 @@ export const KIND_NAMES: Record<FileKind, string> = {
   'dashdash-wrapped': 'dashdash metadata in a { "dashdash": … } object',
   'tools-list': 'a saved tools/list result',
   'checker-config': 'an mcp-pd-check config file',
+  'tool-lock': 'a tool lock file (mcp-pd-check lock)',
   unknown: 'an unrecognised JSON file',
 };
 
@@ -67,6 +68,7 @@ export function classify(value: unknown, path: string): FileKind {
   if (!isPlainObject(value)) return 'unknown';
   if (basename(path) === 'mcp-pd-check.config.json') return 'checker-config';
   if ('tool_card_version' in value) return 'tool-card';
+  if ('lockVersion' in value || /\.lock\.json$/i.test(basename(path))) return 'tool-lock';
   if (Array.isArray(value.tools)) return 'tools-list';
   // dashdash metadata is saved in every form: an initialize result, a { "dashdash": … } object,
   // a bare object, or any object in a file named dashdash*.json. A tool description may carry a

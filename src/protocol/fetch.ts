@@ -43,3 +43,25 @@ export function entryFor(entries: JsonObject | undefined, name: string): unknown
 export function isDescriptionEntry(entry: unknown): entry is JsonObject {
   return isPlainObject(entry) && !('error' in entry) && ('inputSchema' in entry || 'description' in entry || 'name' in entry);
 }
+
+/** Tools read per resources/read: a URI of fifty names stays well under any server's URL limit. */
+const READ_GROUP = 50;
+
+/**
+ * The full descriptions of `names`, read from the resource in groups of fifty (a read, never a
+ * call), and why each one that could not be read was not (for init and lock, which read them all).
+ */
+export async function readFullDescriptions(session: McpSession, resourceUri: string, names: readonly string[]): Promise<{ full: Map<string, JsonObject>; unread: Array<{ name: string; why: string }> }> {
+  const full = new Map<string, JsonObject>();
+  const unread: Array<{ name: string; why: string }> = [];
+  for (let i = 0; i < names.length; i += READ_GROUP) {
+    const group = names.slice(i, i + READ_GROUP);
+    const got = await fetchDescriptions(session, resourceUri, group);
+    for (const name of group) {
+      const entry = entryFor(got.entries, name);
+      if (isDescriptionEntry(entry)) full.set(name, entry);
+      else unread.push({ name, why: got.problem ?? got.exchange.note ?? 'no description under its name' });
+    }
+  }
+  return { full, unread };
+}

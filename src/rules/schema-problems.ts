@@ -33,6 +33,7 @@ export const SCHEMA_TITLES: Record<ShippedSchema, string> = {
   report: 'the report schema',
   config: 'the config schema',
   baseline: 'the baseline schema',
+  lock: 'the lock file schema',
 };
 
 /** Field names other writers use where the shipped schema has another name. */

@@ -10,6 +10,9 @@ export interface LiveOptions {
   safeTools?: readonly string[];
   /** Give destructive tools (annotations.destructiveHint) their example arguments. */
   allowDestructive?: boolean;
+  /** Budgets of tools/list (`--max-tools`, `--max-tokens`): past one, the run fails. */
+  maxTools?: number;
+  maxTokens?: number;
   /** Optional extensions that must be present (their absence fails instead of skipping). */
   require: Array<'dashdash' | 'toolcards'>;
   /** A folder of Tool Card files (<tool>.json) to compare with the live tools (`--cards`). */

@@ -1,6 +1,6 @@
 import type { LiveCheck } from './check.js';
 import type { Discovery } from './discovery.js';
-import type { CheckResult, SelectionFigures, TokenFigures } from '../generated/report.js';
+import type { CheckResult, ClientBudgets, SelectionFigures, TokenFigures } from '../generated/report.js';
 import type { VerdictData } from '../core/verdict-sentence.js';
 import type { CallLedger } from './call-door.js';
 import type { ResolvedResource } from './facts.js';
@@ -39,11 +39,12 @@ export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], 
   // The figures are the token check's to read from its own findings: its definition says how.
   const tokens = checks.map((c) => c.tokenFigures?.(results.find((r) => r.id === c.id))).find((t): t is TokenFigures => t !== undefined);
   const selection = checks.map((c) => c.selectionFigures?.(results.find((r) => r.id === c.id))).find((x): x is SelectionFigures => x !== undefined);
+  const budgets = checks.map((c) => c.clientBudgets?.(results.find((r) => r.id === c.id))).find((x): x is ClientBudgets => x !== undefined);
   // Said per tool, from the ledger: a tool any part of the run called is never among them.
   const notCalled = calls.neverCalled();
   const data = {
     failing, failingCriteria, notTestable, criteriaRun: ran.length, ...(unproven.length ? { unproven } : {}), ...(notApplicable.length ? { notApplicable, era: discovery.era } : {}),
-    ...(resource ? { resource } : {}), ...(tokens ? { tokens } : {}), ...(selection ? { selection } : {}), ...(notCalled.length ? { notCalled } : {}),
+    ...(resource ? { resource } : {}), ...(tokens ? { tokens } : {}), ...(selection ? { selection } : {}), ...(budgets ? { budgets } : {}), ...(notCalled.length ? { notCalled } : {}),
   };
   // Which clients that reaches: those whose model reads resources, and the others through the tool form.
   const form = discovery.descriptionsTool?.name;

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
 
 /** The JSON Schemas shipped in the package's schemas/ folder, by file stem. */
-export type ShippedSchema = 'tool-description' | 'tool-card' | 'dashdash-server' | 'dashdash-tool' | 'dashdash-resource' | 'report' | 'config' | 'baseline';
+export type ShippedSchema = 'tool-description' | 'tool-card' | 'dashdash-server' | 'dashdash-tool' | 'dashdash-resource' | 'report' | 'config' | 'baseline' | 'lock';
 
 /** The validators compiled at build time: the shipped schemas and the meta-schemas of both dialects. */
 export type CompiledValidator = ShippedSchema | 'meta-2020-12' | 'meta-draft-07';

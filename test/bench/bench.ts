@@ -143,6 +143,9 @@ await slowHttp.stop();
 // Scale: generated at bench time, never committed.
 row('a progressive-disclosure server with 1,000 tools (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '1000']), 3), 'target ≤ 3 s', { ms: 3000 });
 row('a progressive-disclosure server with 10,000 tools (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '10000']), 3), 'target ≤ 15 s, ≤ 300 MB', { ms: 15_000, mb: 300 });
+const lockFile = join(mkdtempSync(join(tmpdir(), 'mcp-pd-lock-bench-')), 'mcp-tools.lock.json');
+row('mcp-pd-check lock of a server with 1,000 tools (stdio, both eras)', medianOf(() => measure([CLI, 'lock', '--out', lockFile, '--', 'node', PD_SERVER, '1000']), 3), 'target ≤ 2 s', { ms: 2000 });
+row('mcp-pd-check lock --check of the same (as locked)', medianOf(() => measure([CLI, 'lock', '--check', lockFile, '--', 'node', PD_SERVER, '1000']), 3), 'target ≤ 2 s', { ms: 2000 });
 
 // init --from a saved tools/list of 1,000 tools (generated here), into a fresh folder each time.
 const initDir = mkdtempSync(join(tmpdir(), 'mcp-pd-init-bench-'));

@@ -1,0 +1,101 @@
+import { Command } from 'commander';
+import { existsSync, writeFileSync } from 'node:fs';
+import { EXIT } from '../../core/exit-codes.js';
+import { InputError } from '../../core/input-error.js';
+import { TargetUnavailableError } from '../../transport/types.js';
+import { TOOL_NAME } from '../../util/version.js';
+import { LOCK_HELP } from '../help.js';
+import { CLI_SPELLING, libraryOptions, withOptions, type Flags } from '../options.js';
+import { checkOutputPaths, CliOutput, reportTargets } from '../output.js';
+import { repositoryPath } from '../sarif-artifact.js';
+import { exitOnSignals } from '../signals.js';
+import { flagsAfterCommandHint, parseEnv } from '../target-args.js';
+import type { ServerOptions } from '../../library/server-options.js';
+import type { LockFormat } from '../../lock/render-formats.js';
+
+interface LockFlags {
+  out: string;
+  check?: string | true;
+  update: boolean;
+  format: LockFormat;
+  output?: string;
+  report: string[];
+  serverConfig?: string;
+  server: string[];
+  env?: string[];
+}
+
+export function lockCommand(): Command {
+  return withOptions(new Command('lock')
+    .description('Write a server\'s tool surface to a lock file, or check the server against it (--check): every change to what the model reads is seen in review.')
+    .argument('[command...]', 'the command that starts the server (stdio)'), 'lock')
+    .passThroughOptions()
+    .addHelpText('after', LOCK_HELP)
+    .action(async (words: string[], flags: LockFlags) => {
+      process.exitCode = await runLock(words, flags);
+    });
+}
+
+async function runLock(words: string[], flags: LockFlags): Promise<number> {
+  exitOnSignals();
+  const out = new CliOutput();
+  const misplaced = flagsAfterCommandHint(words, process.argv.slice(2), 'lock');
+  if (misplaced) out.say(`${TOOL_NAME} lock: ${misplaced}\n`);
+  const [{ lockServer, readLockFile, compareLock }, { renderLockDiff }, { redactorForServer }] = await Promise.all([
+    import('../../library/lock-server.js'), import('../../lock/render-formats.js'), import('../../library/server-target.js'),
+  ]);
+  const options = await serverOptions(words, flags);
+  out.redactor = redactorForServer(options);
+  const comparing = flags.check !== undefined || flags.update;
+  const file = typeof flags.check === 'string' ? flags.check : flags.out;
+  checkOutputPaths(flags);
+  const { LOCK_FORMATS } = await import('../../lock/render-formats.js');
+  const extra = reportTargets(flags);
+  const unknown = extra.find(([format]) => !(LOCK_FORMATS as readonly string[]).includes(format));
+  if (unknown) throw new InputError(`--report ${unknown[0]}=…: lock --check writes ${LOCK_FORMATS.join(', ')}`);
+  // The lock is read before the server starts: a missing or broken file costs nothing. --update may write the first one.
+  const locked = comparing && !(flags.update && !existsSync(file)) ? readLockFile(file, CLI_SPELLING) : undefined;
+  let outcome;
+  try {
+    outcome = await lockServer(options, CLI_SPELLING);
+  } catch (err) {
+    if (!(err instanceof TargetUnavailableError)) throw err;
+    out.say(`${TOOL_NAME}: cannot read '${err.target ?? 'the server'}': ${err.message}\n`);
+    return EXIT.unreachable;
+  }
+  for (const u of outcome.unread) out.say(`${TOOL_NAME} lock: warning: the full description of '${u.tool}' (${u.era}) could not be read (${u.why}): locked without it\n`);
+  const text = out.mask(outcome.text);
+  if (!locked) {
+    writeFileSync(file, text);
+    const eras = Object.entries(outcome.lock.eras).map(([era, s]) => `${era}: ${s!.totals.tools} tools, tools/list ${s!.totals.listedTokens} tokens${s!.totals.fullTokens !== undefined ? `, full descriptions ${s!.totals.fullTokens}` : ''}`);
+    out.say(`${TOOL_NAME} lock: wrote ${file} (${eras.join('; ')})\n`);
+    return EXIT.ok;
+  }
+  const diff = compareLock(locked.lock, outcome.lock);
+  const render = (format: LockFormat) => out.mask(renderLockDiff(diff, format, repositoryPath(file), locked.text));
+  for (const [format, target] of extra) writeFileSync(target, render(format as LockFormat));
+  const report = render(flags.format);
+  if (flags.output) writeFileSync(flags.output, report);
+  else process.stdout.write(report);
+  if (flags.update) {
+    if (!diff.same) writeFileSync(file, text);
+    out.say(`${TOOL_NAME} lock: ${diff.same ? `${file} is up to date` : `rewrote ${file}: commit it with the change`}\n`);
+    return EXIT.ok;
+  }
+  return diff.same ? EXIT.ok : EXIT.failures;
+}
+
+/** The server to lock: from the command line, or the one server of --server-config (--server picks it). */
+async function serverOptions(words: string[], flags: LockFlags): Promise<ServerOptions> {
+  const given = libraryOptions(flags as unknown as Flags, 'lock', words) as ServerOptions;
+  if (!flags.serverConfig) return given;
+  if (words.length || given.url !== undefined) throw new InputError('give either a server command, --url or --server-config, not more than one');
+  const { readServerConfig } = await import('../../library/server-config.js');
+  const config = readServerConfig(flags.serverConfig, flags.server, parseEnv(flags.env ?? []));
+  if (config.servers.length !== 1) {
+    throw new InputError(`a lock file holds one server, and ${config.file} has ${config.servers.length}: pick one with --server NAME (${config.servers.map((s) => s.name).join(', ')}), one lock file each (--out)`);
+  }
+  const [server] = config.servers;
+  if (server!.problem !== undefined) throw new InputError(`server '${server!.name}' in ${config.file}: ${server!.problem}`);
+  return { ...server!.options, ...(given.timeoutMs !== undefined ? { timeoutMs: given.timeoutMs } : {}), ...(given.startupTimeoutMs !== undefined ? { startupTimeoutMs: given.startupTimeoutMs } : {}), ...(given.protocol ? { protocol: given.protocol } : {}) };
+}
