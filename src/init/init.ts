@@ -7,39 +7,9 @@ import { findableDescriptions } from './findable.js';
 import type { SelectionFigures } from '../rules/selection.js';
 import { REVIEW } from './review.js';
 import { NO_PARAMETERS, toolCardStub } from './tool-card-stub.js';
+import type { InitSource } from './source.js';
 
-/** What init starts from: a server's tools/list, and what else it said about itself. */
-export interface InitSource {
-  tools: Array<Record<string, unknown>>;
-  serverInfo?: { name?: string; version?: string };
-  /** How the checker reaches the server: the command words (stdio) or the URL. */
-  command?: string[];
-  /**
-   * Secrets of the command that the written command reads from the environment instead
-   * (`--api-key ${API_KEY}`): the variables to set, and which argument each stands for.
-   */
-  variables?: Array<{ variable: string; source: string }>;
-  /** The server's environment as the committed config holds it: a secret read from the environment (`${KEY}`), never its value; the others as given. */
-  env?: Record<string, string>;
-  /** The variables of `env` written as given (nothing secret in their names or values). */
-  plainEnv?: string[];
-  /** Where the written folder is, relative to where the command runs (`cwd`): serve reads it from there. */
-  folderFromCwd?: string;
-  /** Where the command runs, relative to the output folder (the config lives there). */
-  cwd?: string;
-  url?: string;
-  /** HTTP headers for the config, as they may be published ($VARIABLES, never values). */
-  headers?: Record<string, string>;
-  /** The server's ai_help markdown, when it speaks dashdash. */
-  aiHelp?: string;
-  /**
-   * The server serves progressive disclosure already: `tools` are its full descriptions, read from
-   * this resource (its own tool form of the resource left out).
-   */
-  disclosedBy?: string;
-  /** With `disclosedBy`: the server's own tools/list entries (what it costs today). */
-  listed?: Array<Record<string, unknown>>;
-}
+export type { InitSource } from './source.js';
 
 /** One file init proposes, relative to the output folder. */
 export interface InitFile {

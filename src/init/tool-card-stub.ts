@@ -1,5 +1,5 @@
 import { isPlainObject } from '../protocol/payload.js';
-import type { InitSource } from './init.js';
+import type { InitSource } from './source.js';
 import { REVIEW } from './review.js';
 
 /** The field that carries a card's review mark: unknown to Tool Cards, so the lint warns until it is deleted. */

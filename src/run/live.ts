@@ -21,7 +21,7 @@ import { Run, SESSION_CRITERIA } from './run.js';
 import { CallMemory } from './call-door.js';
 import { callOthersUnfetched, callReadOnlyUnfetched } from './unfetched-calls.js';
 import { verdictOf } from './verdict.js';
-import { latch } from '../util/concurrency.js';
+import { latch, within } from '../util/concurrency.js';
 import { thrownAt } from '../util/stack.js';
 import { digestSeed } from '../model/explore/random.js';
 
@@ -328,14 +328,7 @@ export async function checkEras(
 
 /** What `outcome` settles with by the deadline, or undefined when the deadline comes first. */
 async function settledBy<T>(outcome: Promise<T>, deadline: RunDeadline | undefined): Promise<T | undefined> {
-  if (!deadline) return outcome;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, deadline.at - performance.now()))));
-  try {
-    return await Promise.race([outcome, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return deadline ? within(outcome, deadline.at - performance.now()) : outcome;
 }
 
 /** Ends the run with TargetUnavailableError (exit 3) when a session's server went away during it. */

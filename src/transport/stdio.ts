@@ -1,3 +1,4 @@
+import { within } from '../util/concurrency.js';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
@@ -67,9 +68,7 @@ function installExitHook(): void {
 
 /** Waits for `exited`, at most `ms`. */
 async function endsWithin(exited: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([exited, new Promise((done) => (timer = setTimeout(done, ms)))]);
-  clearTimeout(timer);
+  await within(exited, ms);
 }
 
 function killGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
@@ -130,7 +129,7 @@ export class StdioWire implements Wire {
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         // What it wrote on stderr just before it died may still be in the pipe: read it first (a
         // helper that keeps the pipe open must not hold the report back, so not for long).
-        void Promise.race([stderrEnded, new Promise((done) => setTimeout(done, STDERR_DRAIN_MS))]).then(() => {
+        void within(stderrEnded, STDERR_DRAIN_MS).then(() => {
           this.markClosed(`the server process ${how}`, !this.closing);
           resolve();
         });

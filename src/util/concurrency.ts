@@ -18,3 +18,17 @@ export function latch(): { opened: Promise<void>; open: () => void } {
   const opened = new Promise<void>((resolve) => (open = resolve));
   return { opened, open };
 }
+
+/**
+ * What `outcome` settles with, or undefined once `ms` have passed (the timer is cleared either
+ * way, so nothing is kept alive): the one way the checker waits "a promise, or nothing after N ms".
+ */
+export async function within<T>(outcome: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, ms))));
+  try {
+    return await Promise.race([outcome, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
