@@ -11,7 +11,7 @@ import type { CheckReport } from '../src/generated/report.js';
 interface FleetJson {
   fleet: { file: string; size: number; digest: string; names?: string[] };
   shard?: { k: number; n: number };
-  servers: Array<{ name: string; report?: CheckReport; error?: string; missing?: boolean }>;
+  servers: Array<{ name: string; report?: CheckReport; error?: string; missing?: boolean; durationMs?: number }>;
 }
 
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as FleetJson;
@@ -73,13 +73,24 @@ t.test('6 servers in 3 shards: each in exactly one, none empty; merged, the verd
 });
 
 t.test('merge refuses the same server twice and shards of another fleet, and names a missing shard', async (t) => {
+  // The same shard's report twice (its report beside its own --out-dir files): one server each.
   const twice = join(dir, 'shard-2-again.json');
   copyFileSync(shardFile(2), twice);
+  const same = await runCli(['merge', shardFile(1), shardFile(2), twice, shardFile(3), '--format', 'json']);
+  t.equal(same.code, 3, same.stderr);
+  t.equal((JSON.parse(same.stdout) as FleetJson).servers.length, 6, 'the same entries of the same shard count once');
+  // The same servers claimed by another shard (another sweep, with n = 2): refused.
+  const claimed = read(shardFile(2));
+  writeFileSync(twice, JSON.stringify({ ...claimed, shard: { k: 1, n: 2 } }));
   const duplicate = await runCli(['merge', shardFile(1), shardFile(2), twice]);
   t.equal(duplicate.code, 2);
-  t.match(duplicate.stderr, /^mcp-pd-check: merge: server '(bravo|delta)' is in both .*shard-2\.json \(shard 2\/3\) and .*shard-2-again\.json \(shard 2\/3\)/);
+  t.match(duplicate.stderr, /^mcp-pd-check: merge: server '(bravo|delta)' is in both .*shard-2\.json \(shard 2\/3\) and .*shard-2-again\.json \(shard 1\/2\)/);
   t.equal(duplicate.stderr.trim().split('\n').length, 1, 'one line');
   t.equal(duplicate.stdout, '', 'no report');
+  // The same shard reported differently (a job run twice): refused too.
+  claimed.servers[0]!.durationMs = 1;
+  writeFileSync(twice, JSON.stringify(claimed));
+  t.match((await runCli(['merge', shardFile(2), twice])).stderr, /is in both .*\(shard 2\/3\), reported differently/);
 
   const other = join(dir, 'other.json');
   writeFileSync(other, JSON.stringify({ mcpServers: { ...Object.fromEntries(Object.entries(SIX).map(([n]) => [n, { command: 'no-such-server-command-here' }])), golf: { command: 'no-such-server-command-here' } } }));

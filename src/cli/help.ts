@@ -50,9 +50,10 @@ Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage error (e.g. 
 export const MERGE_HELP = `
 A sweep too large for one job runs as a CI matrix: each job checks one shard of the fleet
 (--server-config FILE --shard k/n --format json), and merge joins their reports. A server is in
-exactly one shard; merge refuses a server given twice and reports of different fleets (their
+exactly one shard; merge refuses a server from two shards and reports of different fleets (their
 digests differ), and names a shard that was not given ("2/4 not given"): its servers are rows
-"not checked" and the exit code is 2 at least. A folder stands for every *.json in it.
+"not checked" and the exit code is 2 at least. A folder stands for every *.json in it: a shard's
+report and its --out-dir files may be given together (the same server of the same shard counts once).
 
 Examples:
   $ ${TOOL_NAME} merge shard-1.json shard-2.json shard-3.json --format html --output fleet.html

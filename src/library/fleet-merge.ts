@@ -77,17 +77,22 @@ export function mergeFleetReports(inputs: readonly MergeInput[]): FleetResult {
   if (first && other) {
     throw new InputError(`merge: ${other.source} is of another fleet than ${first.source} (${other.file}, digest ${other.digest.slice(0, 19)}… vs ${first.file}, ${first.digest.slice(0, 19)}…): merge the shards of one sweep only`);
   }
-  const seen = new Map<string, FleetPart>();
+  // A server twice: the same entry of the same shard (a shard's report beside its own --out-dir
+  // files, one artifact) is one server; from two shards, or two different entries, it is refused.
+  const seen = new Map<string, { part: FleetPart; text: string }>();
+  const entries: FleetEntry[] = [];
   for (const part of parts) {
     for (const e of part.entries) {
+      const text = JSON.stringify(e);
       const before = seen.get(e.name);
-      if (before) throw new InputError(`merge: server '${e.name}' is in both ${where(before)} and ${where(part)}: a server is checked by one shard only (were two sweeps mixed, or a shard given twice?)`);
-      seen.set(e.name, part);
+      if (before && sameShard(before.part, part) && before.text === text) continue;
+      if (before) throw new InputError(`merge: server '${e.name}' is in both ${where(before.part)} and ${where(part)}${sameShard(before.part, part) ? ', reported differently' : ''}: a server is checked by one shard only (were two sweeps mixed, or a shard run twice?)`);
+      seen.set(e.name, { part, text });
+      entries.push(e);
     }
   }
   const names = fleets.find((p) => p.names)?.names;
   const n = fleets.find((p) => p.shard)?.shard?.n;
-  const entries = parts.flatMap((p) => p.entries);
   const byName = new Map(entries.map((e) => [e.name, e]));
   const given = new Set(fleets.flatMap((p) => (p.shard ? [p.shard.k] : [])));
   const missing = (names ?? []).filter((name) => !byName.has(name)).map((name) => ({ name, ...(n !== undefined ? { shard: shardOf(name, n) } : {}) }));
@@ -109,6 +114,10 @@ export function mergeFleetReports(inputs: readonly MergeInput[]): FleetResult {
     ...(unaccounted > 0 ? { unaccounted } : {}),
     ...(missingShards.length ? { missingShards: missingShards.map((s) => ({ k: s.k, n: s.n, whole: s.whole, servers: missing.filter((m) => m.shard === s.k).length })) } : {}),
   };
+}
+
+function sameShard(a: FleetPart, b: FleetPart): boolean {
+  return a.digest === b.digest && a.shard?.k === b.shard?.k && a.shard?.n === b.shard?.n;
 }
 
 function where(part: FleetPart): string {
