@@ -54,6 +54,7 @@ export function renderFleetText(fleet: FleetResult, options: RenderOptions): str
   const out = [headline(fleet), '', line(head), ...rows.map(line), ''];
   for (const e of fleet.entries) {
     out.push(`━━ ${e.name} ━━`);
+    if (e.note) out.push(`  ${sanitizeLine(e.note)}`);
     out.push(e.report ? renderText(e.report, options).trimEnd() : `  ${sanitizeLine(e.error ?? '')}`, '');
   }
   return out.join('\n');

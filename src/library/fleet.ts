@@ -115,7 +115,7 @@ async function checkEntry(server: ServerConfig['servers'][number], options: Flee
   } catch (err) {
     if (!(err instanceof TargetUnavailableError) && !(err as { name?: string }).name?.endsWith('Error')) throw err;
     const why = err instanceof TargetUnavailableError ? `cannot be checked: ${err.message}` : (err as Error).message;
-    return { name: server.name, ...(target ? { target } : {}), error: why, durationMs: performance.now() - started };
+    return { name: server.name, ...(target ? { target } : {}), error: why, ...(server.note ? { note: server.note } : {}), durationMs: performance.now() - started };
   }
 }
 
