@@ -79,15 +79,16 @@ export function mergeFleetReports(inputs: readonly MergeInput[]): FleetResult {
   }
   // A server twice: the same entry of the same shard (a shard's report beside its own --out-dir
   // files, one artifact) is one server; from two shards, or two different entries, it is refused.
-  const seen = new Map<string, { part: FleetPart; text: string }>();
+  const seen = new Map<string, { part: FleetPart; entry: FleetEntry }>();
   const entries: FleetEntry[] = [];
   for (const part of parts) {
     for (const e of part.entries) {
-      const text = JSON.stringify(e);
       const before = seen.get(e.name);
-      if (before && sameShard(before.part, part) && before.text === text) continue;
+      // (compared as text only on a collision: stringifying every report would cost a merge of 100 servers a third of its time)
+      const same = before !== undefined && sameShard(before.part, part) && JSON.stringify(before.entry) === JSON.stringify(e);
+      if (same) continue;
       if (before) throw new InputError(`merge: server '${e.name}' is in both ${where(before.part)} and ${where(part)}${sameShard(before.part, part) ? ', reported differently' : ''}: a server is checked by one shard only (were two sweeps mixed, or a shard run twice?)`);
-      seen.set(e.name, { part, text });
+      seen.set(e.name, { part, entry: e });
       entries.push(e);
     }
   }
