@@ -1,5 +1,6 @@
 // A fleet run (--server-config): first a line per server, then each server's report.
 import type { FleetResult } from '../src/library/fleet.js';
+import { shardText } from '../src/library/fleet-shard.js';
 import { SHAPE_NAMES } from '../src/library/server-config.js';
 import { clip, formatNumber, sanitizeLine } from '../src/util/text.js';
 import { data, property, renderGithub } from './github.js';
@@ -20,7 +21,7 @@ const PROBLEM_WIDTH = 60;
 
 function row(e: FleetResult['entries'][number]): string[] {
   const seconds = `${(e.durationMs / 1000).toFixed(1)} s`;
-  if (!e.report) return [e.name, 'error', '', '', clip(sanitizeLine(e.error ?? 'not checked'), PROBLEM_WIDTH), seconds];
+  if (!e.report) return [e.name, e.missing ? 'missing' : 'error', '', '', clip(sanitizeLine(e.error ?? 'not checked'), PROBLEM_WIDTH), seconds];
   const v = e.report.verdict;
   const t = v?.tokens;
   const tokens = t ? `${formatNumber(t.listed)}${t.estimate !== undefined ? ` → ≈${formatNumber(t.estimate)}` : t.full !== undefined ? ` (full ${formatNumber(t.full)})` : ''}` : '';
@@ -30,8 +31,19 @@ function row(e: FleetResult['entries'][number]): string[] {
 
 const HEAD = ['server', 'verdict', 'tools/list tokens (minimal)', 'checks', 'problem', 'time'];
 
+/** What the report covers: the fleet, the shard of it, or what a merge joined and what it lacks. */
 function headline(fleet: FleetResult): string {
-  return `${TOOL_NAME}: ${fleet.entries.length} server${fleet.entries.length === 1 ? '' : 's'} from ${fleet.file} (${SHAPE_NAMES[fleet.shape]})`;
+  const n = fleet.entries.length;
+  const from = fleet.shape === 'reports' ? `${n} server${n === 1 ? '' : 's'} from their own reports` : `${n} server${n === 1 ? '' : 's'} from ${fleet.file} (${SHAPE_NAMES[fleet.shape]})`;
+  const part = fleet.shard ? `shard ${shardText(fleet.shard)}: ${n} of the fleet's ${fleet.identity.size} servers from ${fleet.file} (${SHAPE_NAMES[fleet.shape as keyof typeof SHAPE_NAMES]})` : from;
+  return `${TOOL_NAME}: ${part}${fleet.merged !== undefined ? `, merged from ${fleet.merged} report${fleet.merged === 1 ? '' : 's'}` : ''}${gaps(fleet).map((g) => `; ${g}`).join('')}`;
+}
+
+/** What a merge lacks, one phrase each: `2/4 not given`. */
+export function gaps(fleet: FleetResult): string[] {
+  const out = (fleet.missingShards ?? []).map((s) => (s.whole ? `${shardText(s)} not given (${s.servers} server${s.servers === 1 ? '' : 's'} not checked)` : `${shardText(s)} incomplete (${s.servers} server${s.servers === 1 ? '' : 's'} not reported)`));
+  if (fleet.unaccounted) out.push(`${fleet.unaccounted} of the fleet's ${fleet.identity.size} servers in none of the reports`);
+  return out;
 }
 
 export function renderFleetText(fleet: FleetResult, options: RenderOptions): string {
@@ -42,20 +54,35 @@ export function renderFleetText(fleet: FleetResult, options: RenderOptions): str
   const out = [headline(fleet), '', line(head), ...rows.map(line), ''];
   for (const e of fleet.entries) {
     out.push(`━━ ${e.name} ━━`);
+    if (e.note) out.push(`  ${sanitizeLine(e.note)}`);
     out.push(e.report ? renderText(e.report, options).trimEnd() : `  ${sanitizeLine(e.error ?? '')}`, '');
   }
   return out.join('\n');
 }
 
-export function renderFleetJson(fleet: FleetResult): string {
+/**
+ * The fleet as JSON: `fleet` says which fleet (size, digest, and its names in the file's order, so
+ * that a merge can name a missing shard's servers), `shard` which part of it; `names: false` leaves
+ * the names out (an --out-dir file per server: n names in each of n files would grow as n²).
+ */
+export function renderFleetJson(fleet: FleetResult, _options?: unknown, { names = true }: { names?: boolean } = {}): string {
+  const { size, digest } = fleet.identity;
   return `${JSON.stringify({
-    fleet: { file: fleet.file, shape: fleet.shape },
-    servers: fleet.entries.map((e) => ({ name: e.name, ...(e.target ? { target: e.target } : {}), durationMs: Math.round(e.durationMs), ...(e.error ? { error: e.error } : {}), ...(e.report ? { report: e.report } : {}) })),
+    fleet: { file: fleet.file, shape: fleet.shape, size, digest, ...(names ? { names: fleet.identity.names } : {}) },
+    ...(fleet.shard ? { shard: fleet.shard } : {}),
+    ...(fleet.merged !== undefined ? { merged: fleet.merged } : {}),
+    ...(fleet.missingShards?.length ? { missingShards: fleet.missingShards } : {}),
+    ...(fleet.unaccounted ? { unaccounted: fleet.unaccounted } : {}),
+    servers: fleet.entries.map((e) => ({
+      name: e.name, ...(e.target ? { target: e.target } : {}), durationMs: Math.round(e.durationMs), ...(e.error ? { error: e.error } : {}),
+      ...(e.badEntry ? { badEntry: true } : {}), ...(e.missing ? { missing: true } : {}), ...(e.note ? { note: e.note } : {}), ...(e.report ? { report: e.report } : {}),
+    })),
   }, null, 2)}\n`;
 }
 
 export function renderFleetJunit(fleet: FleetResult): string {
-  return renderJunitSuites(fleet.entries.filter((e) => e.report).map((e) => ({ name: e.name, report: e.report! })));
+  return renderJunitSuites(fleet.entries.filter((e) => e.report).map((e) => ({ name: e.name, report: e.report! })),
+    fleet.entries.filter((e) => !e.report).map((e) => ({ name: e.name, error: e.error ?? 'not checked' })));
 }
 
 /** SARIF: a run per server, each told apart by its automation id (GitHub code scanning's category); a server not checked is a run that failed. */

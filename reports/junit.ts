@@ -43,18 +43,24 @@ export function renderJunit(report: CheckReport): string {
   return renderJunitSuites([{ report }]);
 }
 
-/** Several reports as one JUnit file: a testsuite each (a fleet run: one per server). */
-export function renderJunitSuites(suites: Array<{ name?: string; report: CheckReport }>): string {
-  const counts = (reports: CheckReport[]) => {
+/**
+ * Several reports as one JUnit file: a testsuite each (a fleet run: one per server). A server that
+ * was not checked (`unchecked`) is a suite of one errored testcase, so that no server is lost.
+ */
+export function renderJunitSuites(suites: Array<{ name?: string; report: CheckReport }>, unchecked: Array<{ name: string; error: string }> = []): string {
+  const counts = (reports: CheckReport[], notChecked = 0) => {
     const sum = (k: 'failed' | 'errors' | 'skipped') => reports.reduce((n, r) => n + r.summary[k], 0);
     const time = reports.reduce((n, r) => n + r.durationMs, 0) / 1000;
-    return `tests="${reports.reduce((n, r) => n + r.results.length, 0)}" failures="${sum('failed')}" errors="${sum('errors')}" skipped="${sum('skipped')}" time="${time.toFixed(3)}"`;
+    return `tests="${reports.reduce((n, r) => n + r.results.length, 0) + notChecked}" failures="${sum('failed')}" errors="${sum('errors') + notChecked}" skipped="${sum('skipped')}" time="${time.toFixed(3)}"`;
   };
-  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="mcp-pd-check" ${counts(suites.map((s) => s.report))}>`];
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="mcp-pd-check" ${counts(suites.map((s) => s.report), unchecked.length)}>`];
   for (const { name, report } of suites) {
     const t = report.target;
     const suite = name ?? `mcp-pd-check ${targetLine(t).what}`;
     lines.push(`  <testsuite name="${xml(suite)}" ${counts([report])} timestamp="${xml(report.startedAt)}">`, ...report.results.map((r) => testcase(report, r)), '  </testsuite>');
+  }
+  for (const { name, error } of unchecked) {
+    lines.push(`  <testsuite name="${xml(name)}" ${counts([], 1)}>`, `    <testcase classname="mcp-pd-check" name="${xml(`${name}: not checked`)}" time="0.000">`, `      <error message="${xml(error)}"/>`, '    </testcase>', '  </testsuite>');
   }
   lines.push('</testsuites>', '');
   return lines.join('\n');

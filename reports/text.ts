@@ -41,7 +41,7 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     out.push(`server: ${sanitizeLine(`${t.serverInfo.name ?? '?'} ${t.serverInfo.version ?? ''}`.trim())}` + (t.protocolVersion ? `, protocol ${sanitizeLine(t.protocolVersion)}` : '') + (t.transport && t.transport !== 'stdio' ? `, ${t.transport}` : '')
       + (notChecked.length ? c.gray(`; ${notChecked.join('; ')}`) : ''));
   } else out.push(...notChecked.map((line) => c.gray(line)));
-  out.push(...renderVerdict(report, c));
+  out.push(...renderVerdict(report, c, options.verbose === true));
   // The criteria not testable without the resource are named once, in the verdict.
   const saidInVerdict = new Set(options.verbose ? [] : report.verdict?.notTestable ?? []);
   const firstContact = report.verdict?.implements === 'no' && !options.verbose;
@@ -157,7 +157,7 @@ function nextSteps(report: CheckReport, command: string, c: ChalkInstance): stri
 }
 
 /** The verdict block that opens a live report: does the server implement progressive disclosure? */
-function renderVerdict(report: CheckReport, c: ChalkInstance): string[] {
+function renderVerdict(report: CheckReport, c: ChalkInstance, verbose: boolean): string[] {
   const v = report.verdict;
   if (!v) return [];
   const lines = ['', VERDICT_PAINT[v.implements](c).bold(`PROGRESSIVE DISCLOSURE: ${v.implements.toUpperCase()}`), `  ${sanitizeLine(reportVerdictSentence(report))}`];
@@ -169,7 +169,9 @@ function renderVerdict(report: CheckReport, c: ChalkInstance): string[] {
   const reach = reachOf(report);
   if (reach) lines.push((reach.toolForm && reach.toolFormWorks ? c.gray : c.yellow)(`  ${sanitizeLine(reachSentence(reach))}`));
   const budgets = budgetsOf(report);
-  if (budgets) lines.push((budgets.clients.some((b) => b.fit === 'over' && b.drops) ? c.yellow : c.gray)(`  ${sanitizeLine(budgetSentence(budgets))}`));
+  // A first contact keeps to what matters: the budget line when a client is past its limit (-v: always).
+  const firstContact = v.implements === 'no' && !verbose;
+  if (budgets && (!firstContact || budgets.clients.some((b) => b.fit === 'over'))) lines.push((budgets.clients.some((b) => b.fit === 'over' && b.drops) ? c.yellow : c.gray)(`  ${sanitizeLine(budgetSentence(budgets))}`));
   // What would prove the unproven criteria: the hint their own finding carries.
   const unprovenIds = new Set((v.unproven ?? []).map((u) => u.id));
   const unprovenHint = report.results.filter((r) => r.status === 'skip' && unprovenIds.has(r.id)).map((r) => [...r.findings].reverse().find((f) => f.level === 'info' && f.hint)?.hint).find((h) => h);

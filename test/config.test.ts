@@ -81,7 +81,7 @@ t.test('the config file knows exactly the option table\'s config keys, and every
   t.same([...new Set(keys)].sort(), Object.keys(schema.properties).filter((k) => k !== '$schema' && k !== 'command').sort());
   const { buildProgram } = await import('../src/cli/program.js');
   const program = buildProgram();
-  for (const command of [program, ...program.commands.filter((c) => ['lint', 'init', 'serve', 'lock'].includes(c.name()))]) {
+  for (const command of [program, ...program.commands.filter((c) => ['lint', 'init', 'serve', 'lock', 'merge'].includes(c.name()))]) {
     const name = command === program ? 'check' : command.name();
     const declared = command.options.map((o) => o.attributeName()).filter((a) => a !== 'version').sort();
     const table = OPTIONS.filter((o) => o.commands.includes(name as never)).map(attributeOf).sort();

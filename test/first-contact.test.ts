@@ -99,7 +99,8 @@ t.test('every report format works for a fleet of two servers, a bad entry being 
   t.equal(sarif.runs[2]!.invocations[0]!.executionSuccessful, false, 'the server not checked is a run that failed');
 
   const junit = readFileSync(files.junit!, 'utf8');
-  t.equal((junit.match(/<testsuite /g) ?? []).length, 2, 'JUnit: a suite per checked server');
+  t.equal((junit.match(/<testsuite /g) ?? []).length, 3, 'JUnit: a suite per server (no server lost)');
+  t.match(junit, /<testsuite name="needs-input" tests="1" failures="0" errors="1" /, 'the one not checked is an errored suite');
   t.match(junit, /<testsuite name="notes"/);
 
   const html = readFileSync(files.html!, 'utf8');

@@ -37,7 +37,7 @@ t.test('the packed tarball works from an empty folder', async (t) => {
   // Every link the installed package gives resolves in it: the doc of the check, the design it cites, its licence.
   const doc = /\n {2}doc: +(file:\S+)/.exec(explain.stdout)?.[1];
   t.ok(doc && existsSync(fileURLToPath(doc)) && fileURLToPath(doc).startsWith(join(app, 'node_modules', 'mcp-pd-check')), `explain's doc link is a file of the installed package: ${doc}`);
-  for (const file of ['LICENSE', join('docs', 'DESIGN.md')]) t.ok(existsSync(join(app, 'node_modules', 'mcp-pd-check', file)), `${file} ships`);
+  for (const file of ['LICENSE', join('docs', 'DESIGN.md'), join('docs', 'ci-sweep.md'), join('docs', 'workflows', 'sweep.yml')]) t.ok(existsSync(join(app, 'node_modules', 'mcp-pd-check', file)), `${file} ships`);
   const plan = spawnSync('npx', ['--no-install', 'mcp-pd-check', '--explain-plan', '--', 'node', 'x.js'], { cwd: app, encoding: 'utf8' });
   const cited = /(docs\/DESIGN\.md)/.exec(plan.stdout)?.[1];
   t.ok(cited && existsSync(join(app, 'node_modules', 'mcp-pd-check', cited)), `--explain-plan cites ${cited}, which ships`);

@@ -47,10 +47,26 @@ Examples:
 
 Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage error (e.g. a missing path).`;
 
+export const MERGE_HELP = `
+A sweep too large for one job runs as a CI matrix: each job checks one shard of the fleet
+(--server-config FILE --shard k/n --format json), and merge joins their reports. A server is in
+exactly one shard; merge refuses a server from two shards and reports of different fleets (their
+digests differ), and names a shard that was not given ("2/4 not given"): its servers are rows
+"not checked" and the exit code is 2 at least. A folder stands for every *.json in it: a shard's
+report and its --out-dir files may be given together (the same server of the same shard counts once).
+
+Examples:
+  $ ${TOOL_NAME} merge shard-1.json shard-2.json shard-3.json --format html --output fleet.html
+  $ ${TOOL_NAME} merge reports/ --report junit=fleet.xml --report sarif=fleet.sarif
+
+Exit codes: as one run of the whole fleet: 0, 1 conformance failures, 2 usage error (a missing
+shard, a refused merge, a bad entry), 3 a server could not be started or reached.`;
+
 export const PROGRAM_DESCRIPTION = 'Check an MCP server against Progressive Disclosure for Tool Descriptions v2.1:\n'
   + 'minimal tools/list, the tool_descriptions resource, and per-session authorization.\n'
   + `Offline: '${TOOL_NAME} lint <paths...>' (see '${TOOL_NAME} lint --help').\n`
   + `Not there yet? '${TOOL_NAME} init' writes a starting point from any server (see '${TOOL_NAME} init --help').\n`
+  + `A fleet in shards on a CI matrix: --server-config FILE --shard k/n, then '${TOOL_NAME} merge' (see '${TOOL_NAME} merge --help').\n`
   + `The checks: '${TOOL_NAME} list-checks', '${TOOL_NAME} explain <id>'.`;
 
 export const LOCK_HELP = `

@@ -6,6 +6,7 @@ import { initCommand } from './commands/init.js';
 import { lintCommand } from './commands/lint.js';
 import { listChecksCommand } from './commands/list-checks.js';
 import { lockCommand } from './commands/lock.js';
+import { mergeCommand } from './commands/merge.js';
 import { serveCommand } from './commands/serve.js';
 import { PROGRAM_DESCRIPTION } from './help.js';
 
@@ -25,6 +26,6 @@ export function buildProgram(): Command {
     .version(TOOL_VERSION, '-V, --version')
     .argument('[command...]', 'the command that starts the server (stdio)');
   asCheckCommand(program);
-  for (const sub of [lintCommand(), listChecksCommand(), explainCommand(), initCommand(), serveCommand(), lockCommand()]) program.addCommand(reportErrors(sub));
+  for (const sub of [lintCommand(), listChecksCommand(), explainCommand(), initCommand(), serveCommand(), lockCommand(), mergeCommand()]) program.addCommand(reportErrors(sub));
   return reportErrors(program);
 }

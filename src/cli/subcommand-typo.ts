@@ -1,21 +1,6 @@
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { distance } from '../util/distance.js';
+import { runnable } from '../util/files.js';
 import { UsageError } from './usage-error.js';
-
-/** Whether `command` can be started: a path to an executable, or a name found on PATH. */
-function runnable(command: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  const executable = (path: string) => {
-    try {
-      accessSync(path, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (command.includes('/')) return executable(command);
-  return (env.PATH ?? '').split(delimiter).some((dir) => dir && executable(join(dir, command)));
-}
 
 /**
  * `mcp-pd-check lnit …` would start `lnit` as a server and fail with "command not found" (exit

@@ -1,9 +1,11 @@
 // Many servers in one run: each checked as checkServer would, `jobs` at a time; a server that
 // cannot be started or is badly configured is a row of its own, never the end of the run.
+import { EXIT, exitCodeFor, type FailOn } from '../core/exit-codes.js';
 import type { CheckReport } from '../generated/report.js';
 import { Redactor } from '../safety/redact.js';
 import { TargetUnavailableError } from '../transport/types.js';
 import { prepareCheck, type CheckServerOptions } from './check-server.js';
+import { fleetIdentity, shardOf, type FleetIdentity, type Shard } from './fleet-shard.js';
 import type { ServerConfig } from './server-config.js';
 import type { ServerOptions, Spelling } from './server-options.js';
 import { commandWords } from './server-target.js';
@@ -17,13 +19,39 @@ export interface FleetEntry {
   error?: string;
   /** The error is the entry as written (an unresolved ${input:…}, no command), not the server's doing. */
   badEntry?: boolean;
+  /** What was chosen among what the entry offers (a registry list). */
+  note?: string;
+  /** Taken from an earlier run's --out-dir (--resume), not checked again. */
+  resumed?: boolean;
+  /** A merge: a server of the fleet that none of the reports holds (its shard not given, or cut short). */
+  missing?: boolean;
   durationMs: number;
 }
 
 export interface FleetResult {
   file: string;
-  shape: ServerConfig['shape'];
+  /** `reports`: a merge of single-server reports that name no fleet. */
+  shape: ServerConfig['shape'] | 'reports';
   entries: FleetEntry[];
+  /** The whole fleet (every shard's servers): its size, digest and names. */
+  identity: FleetIdentity;
+  /** The part of the fleet this run checked (--shard k/n). */
+  shard?: Shard;
+  /** A merge: shards with servers none of the reports holds (`whole`: the shard's report was not given at all). */
+  missingShards?: Array<Shard & { whole: boolean; servers: number }>;
+  /** A merge of reports that do not list the fleet's names: how many of its servers none of them holds. */
+  unaccounted?: number;
+  /** A merge: how many reports it joined. */
+  merged?: number;
+}
+
+/** What a sweep adds to a fleet run: a part of it, what an earlier run reported, a hook per server done. */
+export interface SweepOptions {
+  shard?: Shard;
+  /** Servers already reported (--resume): their entries join the result, and they are not checked. */
+  reported?: ReadonlyMap<string, FleetEntry>;
+  /** Told as soon as a server is done (--out-dir writes its report then). */
+  onEntry?: (entry: FleetEntry) => void;
 }
 
 /** What every server of the fleet is checked with: all options but how each is reached. */
@@ -32,8 +60,12 @@ export type FleetOptions = Omit<CheckServerOptions, keyof ServerOptions> & Pick<
 /** Told as the fleet goes: how many servers are done, of how many, and which are being checked now. */
 export type FleetProgress = (done: number, total: number, running: readonly string[]) => void;
 
-export async function checkFleet(config: ServerConfig, options: FleetOptions, jobs = 1, spell?: Spelling, onProgress?: FleetProgress): Promise<FleetResult> {
-  const entries: FleetEntry[] = new Array(config.servers.length);
+export async function checkFleet(whole: ServerConfig, options: FleetOptions, jobs = 1, spell?: Spelling, onProgress?: FleetProgress, sweep: SweepOptions = {}): Promise<FleetResult> {
+  const identity = fleetIdentity(whole.shape, whole.servers.map((s) => s.name));
+  const { shard, reported } = sweep;
+  const mine = shard ? whole.servers.filter((s) => shardOf(s.name, shard.n) === shard.k) : whole.servers;
+  const entries: FleetEntry[] = mine.map((s) => reported?.get(s.name)).filter((e): e is FleetEntry => e !== undefined).map((e) => ({ ...e, resumed: true }));
+  const config = { ...whole, servers: mine.filter((s) => !reported?.has(s.name)) };
   let next = 0;
   let done = 0;
   const running = new Set<string>();
@@ -49,27 +81,41 @@ export async function checkFleet(config: ServerConfig, options: FleetOptions, jo
       tell();
     }
   };
-  const checkOne = async (i: number, server: ServerConfig['servers'][number]) => {
-    entries[i] = await checkEntry(server, options, spell);
+  const checkOne = async (_i: number, server: ServerConfig['servers'][number]) => {
+    const entry = await checkEntry(server, options, spell);
+    entries.push(entry);
+    sweep.onEntry?.(entry);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, config.servers.length)) }, worker));
-  return { file: config.file, shape: config.shape, entries };
+  // In the file's order, whatever order they ended in.
+  const order = new Map(mine.map((s, i) => [s.name, i]));
+  entries.sort((a, b) => order.get(a.name)! - order.get(b.name)!);
+  return { file: whole.file, shape: whole.shape, entries, identity, ...(shard ? { shard } : {}) };
+}
+
+/**
+ * The exit code of a fleet, as of one run: the worst of its servers' (a report by --fail-on, a bad
+ * entry 2, a server that could not be started or reached 3); a merge that lacks servers is 2 at least.
+ */
+export function fleetExitCode(fleet: FleetResult, failOn: FailOn = 'error'): number {
+  const codes = fleet.entries.map((e) => (e.report ? exitCodeFor(e.report, failOn) : e.badEntry || e.missing ? EXIT.usage : EXIT.unreachable));
+  return Math.max(EXIT.ok, ...codes, fleet.unaccounted ? EXIT.usage : EXIT.ok);
 }
 
 /** One server of the fleet: its report, or why it was not checked (a bad entry, a server that cannot be reached). */
 async function checkEntry(server: ServerConfig['servers'][number], options: FleetOptions, spell?: Spelling): Promise<FleetEntry> {
-  if (server.problem !== undefined) return { name: server.name, error: server.problem, badEntry: true, durationMs: 0 };
+  if (server.problem !== undefined) return { name: server.name, error: server.problem, ...(server.unreachable ? {} : { badEntry: true }), durationMs: 0 };
   const started = performance.now();
   let target: string | undefined;
   try {
     const prepared = prepareCheck({ ...options, ...server.options, timeoutMs: options.timeoutMs, startupTimeoutMs: options.startupTimeoutMs, maxResponseMb: options.maxResponseMb }, spell);
     target = prepared.describe;
     const report = await prepared.run();
-    return { name: server.name, target, report, durationMs: performance.now() - started };
+    return { name: server.name, target, report, ...(server.note ? { note: server.note } : {}), durationMs: performance.now() - started };
   } catch (err) {
     if (!(err instanceof TargetUnavailableError) && !(err as { name?: string }).name?.endsWith('Error')) throw err;
     const why = err instanceof TargetUnavailableError ? `cannot be checked: ${err.message}` : (err as Error).message;
-    return { name: server.name, ...(target ? { target } : {}), error: why, durationMs: performance.now() - started };
+    return { name: server.name, ...(target ? { target } : {}), error: why, ...(server.note ? { note: server.note } : {}), durationMs: performance.now() - started };
   }
 }
 

@@ -6,7 +6,7 @@ import { DEFAULT_SESSIONS } from '../run/session-plan.js';
 import { DEFAULT_MAX_MESSAGE_MB, DEFAULT_STARTUP_TIMEOUT_MS } from '../transport/limits.js';
 
 /** The commands that take options. */
-export type CommandName = 'check' | 'lint' | 'init' | 'serve' | 'lock';
+export type CommandName = 'check' | 'lint' | 'init' | 'serve' | 'lock' | 'merge';
 
 export type OptionKind = 'boolean' | 'integer' | 'text' | 'choice' | 'choices';
 
@@ -43,6 +43,8 @@ export interface OptionSpec {
 const LIVE: CommandName[] = ['check'];
 const SERVER: CommandName[] = ['check', 'init', 'lock'];
 const REPORT: CommandName[] = ['check', 'lint'];
+/** What a report looks like: also for merge, which writes a fleet's report from its shards'. */
+const RENDER: CommandName[] = [...REPORT, 'merge'];
 
 const lines = (sep: string) => (value: unknown) => Object.entries(value as Record<string, string>).map(([k, v]) => `${k}${sep}${v}`);
 
@@ -106,6 +108,13 @@ export const OPTIONS: readonly OptionSpec[] = [
     help: 'check the servers written in a config file: claude_desktop_config.json, .cursor/mcp.json, .mcp.json (mcpServers), .vscode/mcp.json (servers) or a registry server.json; $VAR, ${VAR}, ${env:VAR} from the environment, ${input:ID} from --env ID=VALUE' },
   { flag: '--server <name>', kind: 'text', repeat: true, commands: [...LIVE, 'lock'], default: [], help: 'with --server-config: only this server (repeatable)' },
   { flag: '--jobs <n>', kind: 'integer', min: 1, max: 32, commands: LIVE, default: 1, help: 'with --server-config: servers checked at the same time' },
+  // A sweep larger than one machine (docs/ci-sweep.md).
+  { flag: '--shard <k/n>', kind: 'text', commands: LIVE,
+    help: "with --server-config: check only shard k of n (one job of a CI matrix each; mcp-pd-check merge joins their JSON reports). A server's shard depends on its name alone, so adding a server moves no other; the report records k/n and the fleet's size and digest" },
+  { flag: '--out-dir <dir>', kind: 'text', commands: LIVE,
+    help: "with --server-config: write each server's JSON report to DIR as soon as it is done (a whole file, then renamed), so that a job killed at its time limit keeps every server it finished" },
+  { flag: '--resume', kind: 'boolean', commands: LIVE, default: false,
+    help: 'with --out-dir: skip the servers already reported in DIR (their reports join this one), so a rerun checks only the rest; a file that is not a whole report of this fleet is not trusted and its server is checked again' },
   { flag: '--explain-plan', kind: 'boolean', commands: LIVE, default: false,
     help: 'print which sessions (server processes over stdio) the selected checks will open, in what order and why, then exit without starting anything' },
   // init.
@@ -138,19 +147,19 @@ export const OPTIONS: readonly OptionSpec[] = [
     help: 'with --listen: a session that sends nothing for this long ends (its grants with it)' },
   // A report.
   { flag: '--config <file>', kind: 'text', commands: REPORT, help: `settings file (default: ${DEFAULT_CONFIG} in the working directory, if there is one)` },
-  { flag: '--format <format>', short: '-f', kind: 'choice', choices: FORMAT_NAMES, config: 'format', commands: REPORT, default: 'text', help: 'report format' },
-  { flag: '--output <file>', short: '-o', kind: 'text', config: 'output', path: true, commands: [...REPORT, 'lock'], help: 'write the report to a file instead of stdout' },
-  { flag: '--report <format=file>', kind: 'text', repeat: true, config: 'reports', fromConfig: (v, path) => Object.entries(v as Record<string, string>).map(([k, f]) => `${k}=${path(f)}`), commands: [...REPORT, 'lock'], default: [],
+  { flag: '--format <format>', short: '-f', kind: 'choice', choices: FORMAT_NAMES, config: 'format', commands: RENDER, default: 'text', help: 'report format' },
+  { flag: '--output <file>', short: '-o', kind: 'text', config: 'output', path: true, commands: [...RENDER, 'lock'], help: 'write the report to a file instead of stdout' },
+  { flag: '--report <format=file>', kind: 'text', repeat: true, config: 'reports', fromConfig: (v, path) => Object.entries(v as Record<string, string>).map(([k, f]) => `${k}=${path(f)}`), commands: [...RENDER, 'lock'], default: [],
     help: `also write a report in another format, e.g. junit=out.xml (repeatable; ${FORMAT_NAMES.join(', ')})` },
   { flag: '--baseline <file>', kind: 'text', config: 'baseline', path: true, commands: REPORT, help: 'accepted findings: reported, but they do not fail the run; fixed ones are reported as stale' },
   { flag: '--update-baseline', kind: 'boolean', commands: REPORT, default: false, help: `write this run's findings to the --baseline file (default ${DEFAULT_BASELINE})` },
   // One value each (comma lists or repeats): a variadic option would swallow the paths after it.
   { flag: '--only <ids>', kind: 'text', repeat: true, library: 'only', config: 'only', commands: REPORT, default: [], help: 'run only these checks: ids or prefixes such as pd- or dashdash-, comma-separated or repeated' },
   { flag: '--skip <ids>', kind: 'text', repeat: true, library: 'skip', config: 'skip', commands: REPORT, default: [], help: 'do not run these checks (ids or prefixes, comma-separated or repeated)' },
-  { flag: '--fail-on <level>', kind: 'choice', choices: ['error', 'warning', 'never'], library: 'failOn', config: 'failOn', commands: REPORT, default: 'error', help: 'lowest finding level that fails the run' },
-  { flag: '--no-color', kind: 'boolean', commands: REPORT, default: true, help: 'plain text output (also when NO_COLOR is set or output is not a terminal)' },
+  { flag: '--fail-on <level>', kind: 'choice', choices: ['error', 'warning', 'never'], library: 'failOn', config: 'failOn', commands: RENDER, default: 'error', help: 'lowest finding level that fails the run' },
+  { flag: '--no-color', kind: 'boolean', commands: RENDER, default: true, help: 'plain text output (also when NO_COLOR is set or output is not a terminal)' },
   { flag: '--quiet', short: '-q', kind: 'boolean', commands: REPORT, default: false, help: 'no progress line on stderr (it is shown only on a terminal anyway)' },
-  { flag: '--verbose', short: '-v', kind: 'boolean', config: 'verbose', commands: REPORT, default: false, help: 'list every finding on its own (by default one code found on many tools is one entry)' },
+  { flag: '--verbose', short: '-v', kind: 'boolean', config: 'verbose', commands: RENDER, default: false, help: 'list every finding on its own (by default one code found on many tools is one entry)' },
 ];
 
 /** The attribute name commander gives a flag: `--max-duration <s>` → maxDuration, `--no-color` → color. */

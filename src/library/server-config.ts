@@ -1,6 +1,7 @@
 // Servers where users already wrote them down: claude_desktop_config.json, .cursor/mcp.json and
-// .mcp.json (`mcpServers`), .vscode/mcp.json (`servers`, `inputs`), and the MCP registry's
-// server.json (`packages`, `remotes`). Each becomes the library's ServerOptions.
+// .mcp.json (`mcpServers`), .vscode/mcp.json (`servers`, `inputs`), the MCP registry's
+// server.json (`packages`, `remotes`: src/library/server-json.ts) and its list of servers (`servers[]`,
+// as its API returns them: src/library/registry-list.ts). Each becomes the library's ServerOptions.
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, resolve as resolvePath, sep } from 'node:path';
@@ -9,34 +10,19 @@ import { closest } from '../util/distance.js';
 import { InputError } from '../core/input-error.js';
 import { isPlainObject } from '../protocol/payload.js';
 import type { KnownSecret } from '../safety/redact.js';
-import type { ServerOptions } from './server-options.js';
+import { entry, record, strings, worth, type ConfiguredServer, type Resolve } from './configured-server.js';
+import { fromRegistryList } from './registry-list.js';
+import { fromServerJson } from './server-json.js';
 
-export type ConfigShape = 'mcpServers' | 'vscode' | 'server.json';
+export type { ConfiguredServer } from './configured-server.js';
+export type ConfigShape = 'mcpServers' | 'vscode' | 'server.json' | 'registry';
 
 export const SHAPE_NAMES: Record<ConfigShape, string> = {
   mcpServers: 'an mcpServers file (Claude Desktop, Cursor, .mcp.json)',
   vscode: "VS Code's mcp.json (servers, inputs)",
   'server.json': "the MCP registry's server.json",
+  registry: "the MCP registry's list of servers",
 };
-
-export interface ConfiguredServer {
-  name: string;
-  options: ServerOptions;
-  /** Values the file marks secret (server.json isSecret), masked beside the usual ones. */
-  secrets: KnownSecret[];
-  /** Why this entry cannot be run as written (an unresolved ${input:…}, no command): its row in a fleet, never the end of it. */
-  problem?: string;
-}
-
-/** One entry, or what is wrong with it: a bad entry is that server's problem only. */
-function entry(name: string, build: () => ConfiguredServer): ConfiguredServer {
-  try {
-    return build();
-  } catch (err) {
-    if (!(err instanceof InputError)) throw err;
-    return { name, options: {}, secrets: [], problem: err.message };
-  }
-}
 
 export interface ServerConfig {
   file: string;
@@ -67,18 +53,19 @@ export function readServerConfig(file: string, names: readonly string[] = [], gi
   if (!isPlainObject(value)) throw new InputError(`--server-config '${file}' holds ${describeValue(value)}, not an object of servers`);
   const shape: ConfigShape | undefined = isPlainObject(value.mcpServers) ? 'mcpServers'
     : isPlainObject(value.servers) ? 'vscode'
+    : Array.isArray(value.servers) ? 'registry'
     : Array.isArray(value.packages) || Array.isArray(value.remotes) ? 'server.json'
     : undefined;
-  if (!shape) throw new InputError(`--server-config '${file}': not a shape this checker knows (mcpServers, VS Code's servers, or a registry server.json with packages/remotes)`);
+  if (!shape) throw new InputError(`--server-config '${file}': not a shape this checker knows (mcpServers, VS Code's servers, a registry server.json with packages/remotes, or the registry's list: servers[])`);
   const resolve = resolver(file, given);
-  const all = shape === 'server.json' ? fromServerJson(file, value, resolve) : fromServers(file, (shape === 'mcpServers' ? value.mcpServers : value.servers) as Record<string, unknown>, resolve);
+  const all = shape === 'server.json' ? fromServerJson(`--server-config '${file}'`, value, resolve, typeof value.name === 'string' ? value.name : basename(file))
+    : shape === 'registry' ? fromRegistryList(file, value.servers as unknown[], resolve)
+    : fromServers(file, (shape === 'mcpServers' ? value.mcpServers : value.servers) as Record<string, unknown>, resolve);
   if (!all.length) throw new InputError(`--server-config '${file}' names no server`);
   const unknown = names.filter((n) => !all.some((s) => s.name === n));
   if (unknown.length) throw new InputError(`--server-config '${file}' has no server ${unknown.map((n) => `'${n}'`).join(', ')} (it has ${all.map((s) => `'${s.name}'`).join(', ')})`);
   return { file, shape, servers: names.length ? all.filter((s) => names.includes(s.name)) : all };
 }
-
-type Resolve = (value: string, entry: string, secrets?: KnownSecret[]) => string;
 
 /**
  * VS Code's predefined variables (Cursor reads them too): the workspace is the folder that holds
@@ -106,14 +93,6 @@ function resolver(file: string, given: Record<string, string>): Resolve {
   });
 }
 
-function strings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
-function record(value: unknown): Record<string, string> {
-  return isPlainObject(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
-}
-
 /** `mcpServers` and VS Code's `servers`: a command with args and env, or a url with headers. */
 function fromServers(file: string, servers: Record<string, unknown>, resolve: Resolve): ConfiguredServer[] {
   return Object.entries(servers).map(([name, raw]) => entry(name, () => {
@@ -133,69 +112,4 @@ function fromServers(file: string, servers: Record<string, unknown>, resolve: Re
     const command = [resolve(raw.command, name), ...strings(raw.args).map((a) => resolve(a, name))];
     return { name, secrets: secrets.filter(worth), options: { command, env, ...(typeof raw.cwd === 'string' ? { cwd: resolve(raw.cwd, name) } : {}) } };
   }));
-}
-
-/** How each registry type is started at its pinned version. */
-const RUNNERS: Record<string, (id: string, version: string | undefined) => string[]> = {
-  npx: (id, v) => ['npx', '-y', v ? `${id}@${v}` : id],
-  uvx: (id, v) => ['uvx', v ? `${id}==${v}` : id],
-  docker: (id, v) => ['docker', 'run', '-i', '--rm', v ? `${id}:${v}` : id],
-  dnx: (id, v) => ['dnx', v ? `${id}@${v}` : id, '--yes'],
-};
-const DEFAULT_HINT: Record<string, string> = { npm: 'npx', pypi: 'uvx', oci: 'docker', nuget: 'dnx' };
-
-function fromServerJson(file: string, json: Record<string, unknown>, resolve: Resolve): ConfiguredServer[] {
-  const base = typeof json.name === 'string' ? json.name : basename(file);
-  const out: ConfiguredServer[] = [];
-  const packages = Array.isArray(json.packages) ? json.packages.filter(isPlainObject) : [];
-  packages.forEach((pkg, i) => {
-    const name = packages.length > 1 ? `${base} (${String(pkg.registryType ?? 'package')} ${i + 1})` : base;
-    out.push(entry(name, () => {
-      const hint = typeof pkg.runtimeHint === 'string' ? pkg.runtimeHint : DEFAULT_HINT[String(pkg.registryType)];
-      const runner = hint ? RUNNERS[hint] : undefined;
-      if (!runner || typeof pkg.identifier !== 'string') throw new InputError(`--server-config '${file}', package '${String(pkg.identifier ?? i)}': no way to start registry type '${String(pkg.registryType)}'${hint ? ` with runtimeHint '${hint}'` : ''} (npx, uvx, docker and dnx are known)`);
-      const secrets: KnownSecret[] = [];
-      const env: Record<string, string> = {};
-      const missing: string[] = [];
-      for (const v of (Array.isArray(pkg.environmentVariables) ? pkg.environmentVariables : []).filter(isPlainObject)) {
-        if (typeof v.name !== 'string') continue;
-        const value = process.env[v.name] ?? (typeof v.default === 'string' ? v.default : undefined);
-        if (value === undefined) {
-          if (v.isRequired === true) missing.push(v.name);
-          continue;
-        }
-        env[v.name] = value;
-        if (v.isSecret === true) secrets.push({ value, source: `$${v.name}` });
-      }
-      if (missing.length) throw new InputError(`--server-config '${file}', package '${pkg.identifier}': set the required environment variable${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`);
-      const args = (Array.isArray(pkg.packageArguments) ? pkg.packageArguments : []).filter(isPlainObject).flatMap((a) => {
-        const value = typeof a.value === 'string' ? resolve(a.value, name, secrets) : typeof a.default === 'string' ? a.default : undefined;
-        if (a.type === 'named' && typeof a.name === 'string') return value === undefined ? [a.name] : [a.name, value];
-        return value === undefined ? [] : [value];
-      });
-      const version = typeof pkg.version === 'string' ? pkg.version : typeof json.version === 'string' ? json.version : undefined;
-      return { name, secrets: secrets.filter(worth), options: { command: [...runner(pkg.identifier, version), ...args], env } };
-    }));
-  });
-  const remotes = Array.isArray(json.remotes) ? json.remotes.filter(isPlainObject) : [];
-  remotes.forEach((remote, i) => {
-    if (typeof remote.url !== 'string') return;
-    const name = `${base} (remote${remotes.length > 1 ? ` ${i + 1}` : ''})`;
-    out.push(entry(name, () => {
-      const secrets: KnownSecret[] = [];
-      const headers: Record<string, string> = {};
-      for (const h of (Array.isArray(remote.headers) ? remote.headers : []).filter(isPlainObject)) {
-        if (typeof h.name !== 'string' || typeof h.value !== 'string') continue;
-        headers[h.name] = resolve(h.value, name, secrets);
-        if (h.isSecret === true) secrets.push({ value: headers[h.name]!, source: `header ${h.name}` });
-      }
-      return { name, secrets: secrets.filter(worth), options: { url: resolve(remote.url as string, name), headers, transport: remote.type === 'sse' ? 'sse' : 'streamable-http' } };
-    }));
-  });
-  return out;
-}
-
-/** Short values (a port, "1") are not worth masking: they would blank out ordinary text. */
-function worth(secret: KnownSecret): boolean {
-  return secret.value.length >= 6;
 }

@@ -15,30 +15,12 @@ import { bareNodeRssMb, MEMORY_SERVER, serveBounds, serveCost } from './serve-co
 import { timeSelection } from './selection-bench.js';
 import { installOfficialSuite, OFFICIAL_SUITE } from '../support/outside-install.js';
 import { renderTable, writeReadmeTable, type TableRow } from './readme-table.js';
+import { measure, TIME, type Sample } from './measure.js';
+import { benchFleet } from './fleet-bench.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const PD_SERVER = join(ROOT, 'dist', 'test', 'bench', 'pd-server.js');
 const MODULES = join(ROOT, 'node_modules', '@modelcontextprotocol');
-
-interface Sample { ms: number; rssMb?: number; cpuS?: number; code: number | null }
-
-/** One process, timed from outside (wall time; peak RSS and CPU time, user + system, from GNU time when present). */
-function measure(args: string[], expectCode: number | number[] = 0, program = process.execPath): Sample {
-  const command = TIME ? [TIME, '-f', '%U %S %M', program, ...args] : [program, ...args];
-  const started = performance.now();
-  const run = spawnSync(command[0]!, command.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
-  const ms = performance.now() - started;
-  const expected = Array.isArray(expectCode) ? expectCode : [expectCode];
-  if (!expected.includes(run.status ?? -1)) {
-    process.stderr.write(`${args.slice(0, 4).join(' ')}…: exit ${run.status}: ${run.stderr.slice(-400)}\n`);
-    process.exit(1);
-  }
-  const figures = TIME ? /([\d.]+) ([\d.]+) (\d+)\s*$/.exec(run.stderr) : null;
-  const rss = figures ? Number(figures[3]) / 1024 : undefined;
-  const cpuS = figures ? Number(figures[1]) + Number(figures[2]) : undefined;
-  return { ms, rssMb: rss, cpuS, code: run.status };
-}
 
 /** The median CPU time (s) of samples that have one. */
 function medianCpu(samples: Sample[]): number | undefined {
@@ -195,6 +177,9 @@ textRow('serve --listen: 2,000 initialize POSTs', `+${Math.round(bounds.sessions
 textRow('serve: one 200 MB line from a client', `${bounds.hugeLine.cpuS.toFixed(2)} s CPU, peak ${Math.round(bounds.hugeLine.peakMb)} MB`, 'target: linear time, ≤ 100 MB');
 textRow('serve: a client that never reads stdout', `peak ${Math.round(bounds.unread.peakMb)} MB, ${bounds.unread.sent.toLocaleString('en-US')} requests of 10 KB written`, 'target ≤ 100 MB');
 rmSync(sandbox, { recursive: true, force: true });
+
+// Sweeps (issue 57): a fleet on one machine, the same in shards, their merge. Minutes: BENCH_FLEET=0 leaves them out.
+if (process.env.BENCH_FLEET !== '0') for (const r of benchFleet()) row(r.what, r.sample, r.target, r.limitMs !== undefined ? { ms: r.limitMs } : undefined);
 if (!TIME) console.log('(peak RSS needs GNU time at /usr/bin/time: not found here)');
 if (process.argv.includes('--write')) {
   const machine = `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; medians of ${RUNS} runs (the scale rows: 3)${TIME ? '; peak RSS from GNU time' : ''}`;

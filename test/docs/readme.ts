@@ -81,7 +81,7 @@ function unknownFlags(lines: readonly string[], where: string): string[] {
     const words = (shellParse(line.slice(at).replace(/^\s*\$ /, '').replace(/\s#.*$/, '').trim(), (key) => `$${key}`) as unknown[]).filter((w): w is string => typeof w === 'string');
     if (!words.includes('mcp-pd-check')) continue;
     const rest = words.slice(words.indexOf('mcp-pd-check') + 1);
-    const sub = ['lint', 'init', 'serve', 'explain', 'list-checks'].includes(rest[0] ?? '') ? rest.shift()! : 'check';
+    const sub = ['lint', 'init', 'serve', 'explain', 'list-checks', 'merge'].includes(rest[0] ?? '') ? rest.shift()! : 'check';
     const flags = knownFlags(sub);
     for (const word of rest) {
       // The server command follows -- (words that are no flag are values or the command: skipped).
@@ -102,7 +102,7 @@ function shellLines(readme: string): string[] {
 /** The example lines of every command's --help (indented lines that run mcp-pd-check). */
 async function helpLines(): Promise<Array<{ where: string; lines: string[] }>> {
   const out = [];
-  for (const command of [[], ['lint'], ['init'], ['serve'], ['explain']]) {
+  for (const command of [[], ['lint'], ['init'], ['serve'], ['explain'], ['merge']]) {
     const text = await run(['mcp-pd-check', ...command, '--help'].join(' '), ROOT);
     out.push({ where: `mcp-pd-check ${[...command, '--help'].join(' ')}`, lines: text.split('\n').filter((l) => /^\s+(\$ )?(npx )?mcp-pd-check /.test(l)) });
   }
@@ -171,7 +171,8 @@ try {
   readme = await selectionTable(readme, problems);
   // Then every command line and client configuration, run as written (after the samples: lint reads what init wrote).
   const walked = await walkReadme(readme, scratch);
-  problems.push(...walked.problems);
+  problems.push(...walked.problems, ...unknownFlags(walked.workflowLines.map((l) => l.replace(/\$\{\{[^}]*\}\}/g, 'X')), 'docs/workflows/sweep.yml'));
+  if (!walked.workflowLines.some((l) => /mcp-pd-check merge /.test(l))) problems.push('docs/workflows/sweep.yml: no mcp-pd-check merge line found');
   if (write) {
     writeFileSync(README, readme);
     process.stdout.write(`README: ${seen.size} samples written\n`);

@@ -11,6 +11,7 @@ import { parse as parseYaml } from 'yaml';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.js';
+import { walkSweep } from './sweep-walk.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'cli.js');
 /** What action.yml runs: the committed bundle. */
@@ -29,6 +30,7 @@ const NOT_RUN: Array<[RegExp, string]> = [
   [/--server-config server\.json/, 'a registry entry starts its package from the npm registry (the network)'],
   [/^claude mcp add /, 'Claude Code’s CLI'],
   [/python -m my_server/, 'a placeholder for the reader’s own server'],
+  [/^mcp-pd-check merge shard-1\.json |^mcp-pd-check merge reports\//, "a sweep's shard reports: the walk of docs/workflows/sweep.yml merges real ones, test/sweep.test.ts its refusals"],
 ];
 
 /** Files a line must leave behind (in the scratch folder), and what each must be. */
@@ -41,6 +43,8 @@ interface Walked {
   ran: string[];
   notRun: Array<{ line: string; why: string }>;
   problems: string[];
+  /** The mcp-pd-check lines of docs/workflows/sweep.yml (their flags are checked as the README's). */
+  workflowLines: string[];
 }
 
 /** Shell lines of the README (continuations joined, comments and blank lines left out). */
@@ -154,7 +158,7 @@ function httpReference(): Promise<{ url: string; child: ChildProcess }> {
 /** The examples of every command's --help (`$ mcp-pd-check …`, the words after the command's own gap left out). */
 async function helpLines(env: NodeJS.ProcessEnv, cwd: string): Promise<string[]> {
   const lines: string[] = [];
-  for (const command of ['', 'lint', 'init', 'serve', 'explain']) {
+  for (const command of ['', 'lint', 'init', 'serve', 'explain', 'merge']) {
     const { out } = await sh(`mcp-pd-check ${command} --help`, cwd, env);
     for (const m of out.matchAll(/^\s+\$ (mcp-pd-check .*)$/gm)) lines.push(m[1]!.split(/\s{2,}/)[0]!.trim());
   }
@@ -191,12 +195,17 @@ function runWorkflows(readme: string, scratch: string, env: NodeJS.ProcessEnv, w
 
 /** Runs what the README and --help show, from `scratch` (where the samples ran). */
 export async function walkReadme(readme: string, scratch: string): Promise<Walked> {
-  const walked: Walked = { ran: [], notRun: [], problems: [] };
+  const walked: Walked = { ran: [], notRun: [], problems: [], workflowLines: [] };
   const { env } = standIns(scratch);
   const http = await httpReference();
   try {
     await runLines(commandLines(readme), 'README', scratch, env, http.url, walked);
     runWorkflows(readme, scratch, env, walked);
+    // The sweep workflow the README links to: its YAML, its commands, run as its jobs would.
+    const sweep = walkSweep(scratch, env);
+    walked.ran.push(...sweep.ran);
+    walked.problems.push(...sweep.problems);
+    walked.workflowLines = sweep.lines;
     // --help's examples in a folder of their own (init writes pd/ there), with the same stand-ins.
     const help = join(scratch, 'help');
     mkdirSync(help, { recursive: true });

@@ -28,6 +28,9 @@ export interface CheckFlags extends OutputFlags {
   serverConfig?: string;
   server: string[];
   jobs: number;
+  shard?: string;
+  outDir?: string;
+  resume: boolean;
 }
 
 /** The flags of a live run, as the library's options. */
@@ -45,7 +48,7 @@ export function asCheckCommand(program: Command): Command {
       const fromConfig = await applyConfig(cmd, cmd.opts().config);
       const flags = cmd.opts<CheckFlags>();
       // Flags that only shape a fleet do nothing alone: say so rather than ignore them.
-      const fleetOnly = ['server', 'jobs'].filter((name) => cmd.getOptionValueSource(name) === 'cli');
+      const fleetOnly = ['server', 'jobs', 'shard', 'outDir', 'resume'].filter((name) => cmd.getOptionValueSource(name) === 'cli').map((n) => n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
       if (flags.serverConfig === undefined && fleetOnly.length) throw new UsageError(`${fleetOnly.map((n) => `--${n}`).join(' and ')} ${fleetOnly.length === 1 ? 'goes' : 'go'} with --server-config FILE (the servers of a config file); for one server give its command or --url alone`);
       process.exitCode = await runCheck(words.length || flags.url ? words : fromConfig, flags, cmd.commands.map((c) => c.name()));
     });

@@ -1,30 +1,28 @@
-// `--server-config`: every server of a config file, one table and a report each; the exit code is
-// the worst of them.
+// `--server-config`: every server of a config file (or of one shard of it), one table and a report
+// each; the exit code is the worst of them.
 import { writeFileSync } from 'node:fs';
-import { EXIT, exitCodeFor } from '../../core/exit-codes.js';
 import { InputError } from '../../core/input-error.js';
 import { TOOL_NAME } from '../../util/version.js';
-import { CLI_SPELLING, flagOrDefault, type Flags } from '../options.js';
+import { CLI_SPELLING, flagOrDefault, type Flags, type OutputFlags } from '../options.js';
 import { checkOutputPaths, reportTargets, type CliOutput } from '../output.js';
 import { parseEnv } from '../target-args.js';
 import { checkOptionsFrom, type CheckFlags } from './check.js';
 import type { FleetResult } from '../../library/fleet.js';
 import type { RenderOptions } from '../../../reports/index.js';
 import { repositoryPath } from '../sarif-artifact.js';
+import { keptOnInterrupt } from '../signals.js';
 
 export async function runFleet(words: string[], flags: CheckFlags, out: CliOutput): Promise<number> {
   if (words.length || flags.url) throw new InputError('give either a server command, --url or --server-config, not more than one');
-  const [{ readServerConfig }, { checkFleet, fleetRedactor }, fleetReports] = await Promise.all([
-    import('../../library/server-config.js'), import('../../library/fleet.js'), import('../../../reports/fleet.js'),
+  const [{ readServerConfig }, { checkFleet, fleetExitCode, fleetRedactor }, { prepareSweep }] = await Promise.all([
+    import('../../library/server-config.js'), import('../../library/fleet.js'), import('../sweep.js'),
   ]);
-  const render: Record<string, (fleet: FleetResult, options: RenderOptions) => string> = {
-    text: fleetReports.renderFleetText, json: fleetReports.renderFleetJson, junit: fleetReports.renderFleetJunit, sarif: fleetReports.renderFleetSarif,
-    github: fleetReports.renderFleetGithub, markdown: fleetReports.renderFleetMarkdown, html: fleetReports.renderFleetHtml,
-  };
   checkOutputPaths(flags);
   const config = readServerConfig(flags.serverConfig!, flags.server, parseEnv(flags.env ?? []));
   out.redactor = fleetRedactor(config);
-  out.say(`${TOOL_NAME}: ${config.servers.length} server${config.servers.length === 1 ? '' : 's'} in ${config.file}\n`);
+  const sweep = prepareSweep(flags, config, (text) => out.mask(text));
+  for (const line of sweep.lines) out.say(`${TOOL_NAME}: ${line}\n`);
+  if (flags.outDir !== undefined) keptOnInterrupt(`the servers finished are reported in ${flags.outDir} (rerun with --resume to check only the rest)`);
   // Each server's env, headers and transport come from the file; the flags' are for --env ${input:ID}.
   const common = checkOptionsFrom([], { ...flags, env: undefined });
   delete (common as { env?: unknown }).env;
@@ -33,8 +31,19 @@ export async function runFleet(words: string[], flags: CheckFlags, out: CliOutpu
   delete (common as { transport?: unknown }).transport;
   // On a terminal, a line that says how far the fleet is (erased before the report).
   const progress = out.progress(flags);
-  const fleet = await checkFleet(config, common, flags.jobs, CLI_SPELLING, (done, total, running) => progress.fleet(done, total, running));
+  const fleet = await checkFleet(config, common, flags.jobs, CLI_SPELLING, (done, total, running) => progress.fleet(done, total, running), sweep.options);
   progress.clear();
+  await emitFleet(fleet, flags, out);
+  return fleetExitCode(fleet, flagOrDefault(flags as unknown as Flags, '--fail-on'));
+}
+
+/** Writes a fleet's report where the flags say (stdout or --output, and every --report file), masked. */
+export async function emitFleet(fleet: FleetResult, flags: OutputFlags, out: CliOutput): Promise<void> {
+  const fleetReports = await import('../../../reports/fleet.js');
+  const render: Record<string, (fleet: FleetResult, options: RenderOptions) => string> = {
+    text: fleetReports.renderFleetText, json: fleetReports.renderFleetJson, junit: fleetReports.renderFleetJunit, sarif: fleetReports.renderFleetSarif,
+    github: fleetReports.renderFleetGithub, markdown: fleetReports.renderFleetMarkdown, html: fleetReports.renderFleetHtml,
+  };
   const color = flags.color && !flags.output && process.stdout.isTTY === true && !process.env.NO_COLOR;
   // On stdout in a GitHub Actions log, the report is fenced off from the runner's command parser.
   const commandsOff = !flags.output && process.env.GITHUB_ACTIONS === 'true' ? crypto.randomUUID() : undefined;
@@ -44,6 +53,4 @@ export async function runFleet(words: string[], flags: CheckFlags, out: CliOutpu
   for (const [format, file] of reportTargets(flags)) writeFileSync(file, text(format));
   if (flags.output) writeFileSync(flags.output, text(flags.format));
   else process.stdout.write(text(flags.format, true));
-  const codes = fleet.entries.map((e) => (e.report ? exitCodeFor(e.report, flagOrDefault(flags as unknown as Flags, '--fail-on')) : e.badEntry ? EXIT.usage : EXIT.unreachable));
-  return Math.max(EXIT.ok, ...codes);
 }

@@ -1,0 +1,66 @@
+// `mcp-pd-check merge <report.json…>`: the JSON reports of a sweep's shards (and --out-dir files,
+// and single servers' reports) as one fleet report, in any format; the exit code is the fleet's.
+import { Command } from 'commander';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError } from '../../core/input-error.js';
+import type { MergeInput } from '../../library/fleet-merge.js';
+import { TOOL_NAME } from '../../util/version.js';
+import { MERGE_HELP } from '../help.js';
+import { flagOrDefault, withOptions, type Flags, type OutputFlags } from '../options.js';
+import { checkOutputPaths, CliOutput } from '../output.js';
+import { emitFleet } from './fleet.js';
+
+export function mergeCommand(): Command {
+  return withOptions(new Command('merge')
+    .description("Join the JSON reports of a sweep's shards (--shard k/n), --out-dir files and single servers' JSON reports into one fleet report; the exit code is the fleet's, as if it had run in one job.")
+    .argument('<reports...>', 'JSON reports, or folders of them (a downloaded artifact folder: every *.json in it)'), 'merge')
+    .addHelpText('after', MERGE_HELP)
+    .action(async (paths: string[], _flags: OutputFlags, cmd: Command) => {
+      process.exitCode = await runMerge(paths, cmd.opts<OutputFlags>());
+    });
+}
+
+async function runMerge(paths: string[], flags: OutputFlags): Promise<number> {
+  const out = new CliOutput();
+  checkOutputPaths(flags);
+  const [{ mergeFleetReports }, { fleetExitCode }, { gaps }] = await Promise.all([
+    import('../../library/fleet-merge.js'), import('../../library/fleet.js'), import('../../../reports/fleet.js'),
+  ]);
+  const fleet = mergeFleetReports(paths.flatMap(jsonFiles).map(readInput));
+  out.say(`${TOOL_NAME} merge: ${fleet.entries.length} server${fleet.entries.length === 1 ? '' : 's'} of ${fleet.file} from ${fleet.merged} report${fleet.merged === 1 ? '' : 's'}\n`);
+  for (const gap of gaps(fleet)) out.say(`${TOOL_NAME} merge: ${gap}\n`);
+  await emitFleet(fleet, flags, out);
+  return fleetExitCode(fleet, flagOrDefault(flags as unknown as Flags, '--fail-on'));
+}
+
+/** A path given: a file, or every *.json under a folder (dot-files, a run's temporary files, left out). */
+function jsonFiles(path: string): string[] {
+  let folder: boolean;
+  try {
+    folder = statSync(path).isDirectory();
+  } catch {
+    throw new InputError(`merge: '${path}' does not exist`);
+  }
+  if (!folder) return [path];
+  const found = readdirSync(path, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.json') && !f.split(/[\\/]/).some((part) => part.startsWith('.')))
+    .sort()
+    .map((f) => join(path, f));
+  if (!found.length) throw new InputError(`merge: the folder '${path}' holds no *.json report`);
+  return found;
+}
+
+function readInput(source: string): MergeInput {
+  let text: string;
+  try {
+    text = readFileSync(source, 'utf8');
+  } catch (err) {
+    throw new InputError(`merge: ${source} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  try {
+    return { source, value: JSON.parse(text) };
+  } catch (err) {
+    throw new InputError(`merge: ${source} is not whole JSON (${(err as Error).message}): was its job cut short while writing it?`);
+  }
+}
