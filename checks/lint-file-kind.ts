@@ -11,7 +11,7 @@ const messages = {
 
 export default defineLintCheck({
   id: 'lint-file-kind',
-  title: 'Every JSON file is recognised as a tool description, Tool Card, dashdash metadata, tools/list result or checker config',
+  title: 'Every JSON file is recognised as a tool description, Tool Card, dashdash metadata, tools/list result, checker config or lock file',
   spec: { doc: 'mcp-pd-check', section: 'lint', level: 'SHOULD', requirements: [] },
   needs: 'folder',
   messages,

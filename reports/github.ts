@@ -1,9 +1,9 @@
-import { reportVerdictSentence } from '../src/core/verdict-sentence.js';
+import { budgetSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport } from '../src/generated/report.js';
 import { makeVisible } from '../src/util/text.js';
 import { fenceOffCommands } from './ci-fence.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
-import { countsLine, entries, othersLine, resultName } from './group.js';
+import { budgetsOf, countsLine, entries, othersLine, resultName } from './group.js';
 
 /**
  * Workflow-command data: no line break (or % that could forge one) survives, so no text can start
@@ -28,6 +28,8 @@ export function renderGithub(report: CheckReport, commandsOff?: string, verbose 
   const lines: string[] = [];
   const proofs: string[] = [];
   if (report.verdict) lines.push(`::notice title=${titled(`mcp-pd-check: progressive disclosure ${report.verdict.implements}`)}::${data(reportVerdictSentence(report))}`);
+  const budgets = budgetsOf(report);
+  if (budgets) lines.push(`::notice title=${titled('mcp-pd-check: client budgets')}::${data(budgetSentence(budgets))}`);
   for (const r of report.results) {
     for (const e of entries(r.findings.filter((f) => f.level !== 'info' && !f.accepted), verbose)) {
       const f = e.finding;

@@ -91,8 +91,8 @@ function commonFolder(paths: string[]): string {
 }
 
 /** A report's counts in words ("1 warning", "2 errors"), as every reporter says them. */
-export function countsLine(s: { passed: number; failed: number; warnings: number; skipped: number; errors: number }): string {
-  return `${s.passed} passed, ${s.failed} failed, ${plural(s.warnings, 'warning')}, ${s.skipped} skipped, ${plural(s.errors, 'error')}`;
+export function countsLine(s: { passed: number; failed: number; warnings: number; skipped: number; errors: number; accepted?: number }): string {
+  return `${s.passed} passed, ${s.accepted ? `${s.accepted} accepted (baseline), ` : ''}${s.failed} failed, ${plural(s.warnings, 'warning')}, ${s.skipped} skipped, ${plural(s.errors, 'error')}`;
 }
 
 /** The tools a run left uncalled, grouped by their own reason (each tool keeps its reason). */

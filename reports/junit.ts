@@ -1,5 +1,6 @@
 import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
-import { resultName, targetLine } from './group.js';
+import { budgetsOf, resultName, targetLine } from './group.js';
+import { budgetSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import { inlineJson } from '../src/util/text.js';
 import { noAnswerText } from './exchange-text.js';
 
@@ -57,7 +58,10 @@ export function renderJunitSuites(suites: Array<{ name?: string; report: CheckRe
   for (const { name, report } of suites) {
     const t = report.target;
     const suite = name ?? `mcp-pd-check ${targetLine(t).what}`;
-    lines.push(`  <testsuite name="${xml(suite)}" ${counts([report])} timestamp="${xml(report.startedAt)}">`, ...report.results.map((r) => testcase(report, r)), '  </testsuite>');
+    // The verdict and the client budgets, said once for the suite (a passing testcase has no body).
+    const said = [report.verdict ? reportVerdictSentence(report) : '', budgetsOf(report) ? budgetSentence(budgetsOf(report)!) : ''].filter(Boolean);
+    lines.push(`  <testsuite name="${xml(suite)}" ${counts([report])} timestamp="${xml(report.startedAt)}">`, ...report.results.map((r) => testcase(report, r)),
+      ...(said.length ? [`    <system-out>${xml(said.join('\n'))}</system-out>`] : []), '  </testsuite>');
   }
   for (const { name, error } of unchecked) {
     lines.push(`  <testsuite name="${xml(name)}" ${counts([], 1)}>`, `    <testcase classname="mcp-pd-check" name="${xml(`${name}: not checked`)}" time="0.000">`, `      <error message="${xml(error)}"/>`, '    </testcase>', '  </testsuite>');

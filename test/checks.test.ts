@@ -209,6 +209,16 @@ const CASES: Record<string, { valid?: ValidCase[]; invalid: InvalidCase[] }> = {
       { name: 'internal error for an unknown resource', server: ref(amendModern('resources/read', (r) => r, { code: -32603, message: 'boom' }), 'stdio', MODERN_ERA), codes: ['wrong-not-found-code'] },
     ],
   },
+  'mcp-tool-budget': {
+    valid: [
+      { name: 'within budgets at the figure: 7 tools and at most 7', server: ref(), options: { maxTools: 7 } },
+      { name: 'no budget given: it measures only', server: { script: plain } },
+    ],
+    invalid: [
+      { name: 'one tool past --max-tools', server: ref(), options: { maxTools: 6 }, codes: ['over-max-tools'] },
+      { name: 'one token past --max-tokens', server: { script: plain }, options: { maxTokens: 1 }, codes: ['over-max-tokens'] },
+    ],
+  },
   'pd-selection-fidelity': { invalid: [] },
   'pd-descriptions-tool': {
     valid: [{ name: 'a server that offers no tool form: skipped, saying so', server: ref({ descriptionsTool: () => undefined }), status: 'skip' }],

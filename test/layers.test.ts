@@ -17,6 +17,7 @@ const LAYERS: string[][] = [
   ['src/model'],
   ['src/lint', 'src/init', 'src/serve'],
   ['src/run'],
+  ['src/lock'],
   ['checks', 'reference-server'],
   ['src/library'],
   ['reports'],

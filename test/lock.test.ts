@@ -59,10 +59,11 @@ for (const transport of ['stdio', 'http'] as const) {
     t.teardown(() => Promise.all(servers.map((s) => s.stop())));
     // Over stdio, one era (a process less per run); the server gets only the --env it is given.
     const target = async (change: string): Promise<string[]> => {
-      if (transport === 'stdio') return ['--protocol', '2025-11-25', '--env', `SURFACE_CHANGE=${change}`, '--', 'node', CHANGING];
+      // A request's time limit a busy machine never reaches, and a hang would.
+      if (transport === 'stdio') return ['--timeout', '60000', '--protocol', '2025-11-25', '--env', `SURFACE_CHANGE=${change}`, '--', 'node', CHANGING];
       const server = await startHttp(CHANGING, { SURFACE_CHANGE: change });
       servers.push(server);
-      return ['--url', server.url];
+      return ['--timeout', '60000', '--url', server.url];
     };
     t.equal((await runCli(['lock', '--out', file, ...(await target(''))])).code, 0);
     const same = await runCli(['lock', '--check', file, ...(await target(''))]);
@@ -82,7 +83,7 @@ for (const transport of ['stdio', 'http'] as const) {
 t.test('lock --check --format markdown renders a table; --format github annotates the lock file\'s line; --update rewrites it', async (t) => {
   const dir = tempDir();
   const file = join(dir, 'mcp-tools.lock.json');
-  const server = (change: string) => ['--protocol', '2025-11-25', '--env', `SURFACE_CHANGE=${change}`, '--', 'node', CHANGING];
+  const server = (change: string) => ['--timeout', '60000', '--protocol', '2025-11-25', '--env', `SURFACE_CHANGE=${change}`, '--', 'node', CHANGING];
   t.equal((await runCli(['lock', '--out', file, ...server('')])).code, 0);
   const changed = 'annotation,description';
   const md = await runCli(['lock', '--check', file, '--format', 'markdown', ...server(changed)]);

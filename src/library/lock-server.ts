@@ -51,7 +51,7 @@ export function readLockFile(file: string, spell: Spelling = LIBRARY_SPELLING): 
       : code ? `cannot read '${file}' (${code})` : `'${file}' is not valid JSON (${(err as Error).message})`);
   }
   const problems = schemaProblemText('lock', parsed);
-  if (problems.length) throw new InputError(`'${file}' is not a lock file of this checker: ${problems.slice(0, 3).join('; ')}`);
+  if (problems.length) throw new InputError(`'${file}' is not a lock file of this checker: ${problems.slice(0, 3).map((p) => p.replace(/\.$/, '')).join('; ')}`);
   return { lock: parsed as ToolLock, text };
 }
 

@@ -150,7 +150,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { flag: '--format <format>', short: '-f', kind: 'choice', choices: FORMAT_NAMES, config: 'format', commands: RENDER, default: 'text', help: 'report format' },
   { flag: '--output <file>', short: '-o', kind: 'text', config: 'output', path: true, commands: [...RENDER, 'lock'], help: 'write the report to a file instead of stdout' },
   { flag: '--report <format=file>', kind: 'text', repeat: true, config: 'reports', fromConfig: (v, path) => Object.entries(v as Record<string, string>).map(([k, f]) => `${k}=${path(f)}`), commands: [...RENDER, 'lock'], default: [],
-    help: `also write a report in another format, e.g. junit=out.xml (repeatable; ${FORMAT_NAMES.join(', ')})` },
+    help: `also write a report in another format, e.g. junit=out.xml (repeatable; ${FORMAT_NAMES.join(', ')})`,
+    helpFor: { lock: 'with --check: also write what changed in another format, e.g. markdown=summary.md (repeatable; text, json, markdown, github)' } },
   { flag: '--baseline <file>', kind: 'text', config: 'baseline', path: true, commands: REPORT, help: 'accepted findings: reported, but they do not fail the run; fixed ones are reported as stale' },
   { flag: '--update-baseline', kind: 'boolean', commands: REPORT, default: false, help: `write this run's findings to the --baseline file (default ${DEFAULT_BASELINE})` },
   // One value each (comma lists or repeats): a variadic option would swallow the paths after it.

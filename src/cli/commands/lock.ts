@@ -11,7 +11,10 @@ import { repositoryPath } from '../sarif-artifact.js';
 import { exitOnSignals } from '../signals.js';
 import { flagsAfterCommandHint, parseEnv } from '../target-args.js';
 import type { ServerOptions } from '../../library/server-options.js';
-import type { LockFormat } from '../../lock/render-formats.js';
+import type { LockFormat } from '../../../reports/lock-diff.js';
+
+/** lock's own words when no server is given: the example names lock. */
+const LOCK_SPELLING = { ...CLI_SPELLING, noServer: 'give the command that starts it (mcp-pd-check lock -- node server.js) or --url http://host/mcp' };
 
 interface LockFlags {
   out: string;
@@ -42,22 +45,26 @@ async function runLock(words: string[], flags: LockFlags): Promise<number> {
   const misplaced = flagsAfterCommandHint(words, process.argv.slice(2), 'lock');
   if (misplaced) out.say(`${TOOL_NAME} lock: ${misplaced}\n`);
   const [{ lockServer, readLockFile, compareLock }, { renderLockDiff }, { redactorForServer }] = await Promise.all([
-    import('../../library/lock-server.js'), import('../../lock/render-formats.js'), import('../../library/server-target.js'),
+    import('../../library/lock-server.js'), import('../../../reports/lock-diff.js'), import('../../library/server-target.js'),
   ]);
+  // --check takes an optional file: a lock file given after other flags is read as the server command instead.
+  if (flags.check === true && /\.json$/i.test(words[0] ?? '')) {
+    throw new InputError(`'${words[0]}' was read as the server command: give the lock file right after --check (--check ${words[0]}), then the server after --`);
+  }
   const options = await serverOptions(words, flags);
   out.redactor = redactorForServer(options);
   const comparing = flags.check !== undefined || flags.update;
   const file = typeof flags.check === 'string' ? flags.check : flags.out;
   checkOutputPaths(flags);
-  const { LOCK_FORMATS } = await import('../../lock/render-formats.js');
+  const { LOCK_FORMATS } = await import('../../../reports/lock-diff.js');
   const extra = reportTargets(flags);
   const unknown = extra.find(([format]) => !(LOCK_FORMATS as readonly string[]).includes(format));
   if (unknown) throw new InputError(`--report ${unknown[0]}=…: lock --check writes ${LOCK_FORMATS.join(', ')}`);
   // The lock is read before the server starts: a missing or broken file costs nothing. --update may write the first one.
-  const locked = comparing && !(flags.update && !existsSync(file)) ? readLockFile(file, CLI_SPELLING) : undefined;
+  const locked = comparing && !(flags.update && !existsSync(file)) ? readLockFile(file, LOCK_SPELLING) : undefined;
   let outcome;
   try {
-    outcome = await lockServer(options, CLI_SPELLING);
+    outcome = await lockServer(options, LOCK_SPELLING);
   } catch (err) {
     if (!(err instanceof TargetUnavailableError)) throw err;
     out.say(`${TOOL_NAME}: cannot read '${err.target ?? 'the server'}': ${err.message}\n`);

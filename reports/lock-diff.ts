@@ -1,10 +1,10 @@
 // The lock's diff in each format `lock --check --format` writes: text for a terminal, JSON for a
 // program, Markdown for a pull-request comment or the step summary, and GitHub annotations on the
 // lock file's own lines.
-import { data, property } from '../../reports/github.js';
-import { sanitizeLine } from '../util/text.js';
-import type { LockDiff, SurfaceChange } from './diff.js';
-import { details, headline, summaryLine, TEXT_MARKS, totalsLines, type Marks } from './render-diff.js';
+import { data, property } from './github.js';
+import { sanitizeLine } from '../src/util/text.js';
+import type { LockDiff, SurfaceChange } from '../src/lock/diff.js';
+import { details, headline, summaryLine, TEXT_MARKS, totalsLines, type Marks } from './lock-sentences.js';
 
 export const LOCK_FORMATS = ['text', 'json', 'markdown', 'github'] as const;
 export type LockFormat = (typeof LOCK_FORMATS)[number];
@@ -45,7 +45,7 @@ function markdown(diff: LockDiff, file: string): string {
     return `| ${SIGN[change.kind]} | ${what} |`;
   });
   const totals = diff.totals.length ? ['', ...totalsLines(diff).map((l) => `- ${cell(l)}`)] : [];
-  return [title, '', '| | Change |', '|---|---|', ...rows, ...totals, '', `Run \`mcp-pd-check lock --update\` in this pull request if the change is meant.`, ''].join('\n');
+  return [title, '', '| | Change |', '|---|---|', ...rows, ...totals, '', 'If the change is meant, rewrite the lock in this pull request: `mcp-pd-check lock --update` with the same server and options as this check, and commit it.', ''].join('\n');
 }
 
 /** Each change as an annotation on its line of the lock file (an added tool: its era's line). */

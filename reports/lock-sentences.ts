@@ -1,9 +1,9 @@
-// The lock's diff in words, once: each change as a headline and detail lines, with a word diff of
+// The lock's diff in words, once (a reporter: src/lock/diff.ts decides what changed): each change as a headline and detail lines, with a word diff of
 // a description, in the marks of the format asked for (text: [-old-]{+new+}; markdown: ~~old~~
 // **new**). The text, JSON, Markdown and GitHub renderings are built from these sentences.
 import { diffWords } from 'diff';
-import { sanitizeLine } from '../util/text.js';
-import { delta, type LockDiff, type SurfaceChange, type Tokens, type ToolChange } from './diff.js';
+import { sanitizeLine } from '../src/util/text.js';
+import { delta, type LockDiff, type SurfaceChange, type Tokens, type ToolChange } from '../src/lock/diff.js';
 
 /** How a format marks words removed and added, a name, and any other text from the server (escaped for it). */
 export interface Marks { removed: (s: string) => string; added: (s: string) => string; code: (s: string) => string; plain: (s: string) => string }
