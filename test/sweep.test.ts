@@ -34,7 +34,9 @@ const SIX = {
 const dir = tempDir();
 const config = join(dir, 'fleet.json');
 writeFileSync(config, JSON.stringify({ mcpServers: Object.fromEntries(Object.entries(SIX).map(([name, [command, ...args]]) => [name, { command, args, env: { MEMORY_FILE_PATH: join(dir, `${name}.jsonl`) } }])) }));
-const CHECK = ['--explore', '0', '--only', 'pd-', '--server-config', config, '--format', 'json'];
+// Four runs at once (the whole fleet and its three shards) on a busy runner: every request may take
+// a minute, the bound a hang would exceed, so that no verdict here depends on the machine's speed.
+const CHECK = ['--explore', '0', '--only', 'pd-', '--timeout', '60000', '--server-config', config, '--format', 'json'];
 const shardFile = (k: number) => join(dir, `shard-${k}.json`);
 
 t.test('6 servers in 3 shards: each in exactly one, none empty; merged, the verdicts and exit code of one run; HTML and JUnit', async (t) => {
@@ -146,7 +148,7 @@ t.test('--out-dir writes each server as it is done; killed halfway, --resume che
   const fleet = join(sweep, 'mcp.json');
   writeFileSync(fleet, JSON.stringify({ mcpServers: Object.fromEntries(names.map((n) => [n, { command: 'node', args: [wrapper, n] }])) }));
   const out = join(sweep, 'out');
-  const args = ['--explore', '0', '--only', 'pd-', '--server-config', fleet, '--out-dir', out, '--format', 'json'];
+  const args = ['--explore', '0', '--only', 'pd-', '--timeout', '60000', '--server-config', fleet, '--out-dir', out, '--format', 'json'];
   const reported = () => readdirSync(out).filter((f) => f.endsWith('.json') && !f.startsWith('.'));
 
   // The first run is killed (as a CI job at its time limit) once two servers are reported.
