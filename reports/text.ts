@@ -132,9 +132,16 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     out.push('', `baseline ${sanitizeLine(b.file)}: ${plural(b.accepted, 'finding')} accepted` + (b.stale.length ? c.yellow(`; ${b.stale.length} stale (fixed — run with --update-baseline to drop them):`) : ', none stale'));
     for (const e of b.stale.slice(0, 20)) out.push(c.gray(`  - ${sanitizeLine(e.check)}: ${sanitizeLine(clip(e.message, width))}`));
   }
-  out.push('', `${plural(total, 'check')}: ${parts.join(', ')} in ${(report.durationMs / 1000).toFixed(1)} s`);
+  out.push('', `${plural(total, 'check')}: ${parts.join(', ')} in ${(report.durationMs / 1000).toFixed(1)} s${costText(report.cost)}`);
   if (report.verdict?.implements === 'no' && t.command) out.push(...nextSteps(report, t.command, c));
   return fenceOffCommands(`${out.join('\n')}\n`, options.commandsOff);
+}
+
+/** What the run cost over stdio: server processes started, at once, and their memory at the peak. */
+function costText(cost: CheckReport['cost']): string {
+  if (!cost) return '';
+  const memory = cost.peakMemoryMb !== undefined ? `, ${cost.peakMemoryMb} MB at the peak` : '';
+  return `; ${plural(cost.processes, 'server process', 'server processes')} (${cost.atOnce} at once${memory})`;
 }
 
 const VERDICT_PAINT = { yes: (c: ChalkInstance) => c.green, partly: (c: ChalkInstance) => c.yellow, no: (c: ChalkInstance) => c.red };

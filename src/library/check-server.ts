@@ -93,7 +93,7 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
   if (options.url === undefined && options.require?.includes('toolcards') && options.cards === undefined) {
     throw new InputError(`${s('require')} toolcards needs ${s('url')} (Tool Cards served at /.well-known/mcp-tools/) or ${s('cards')} DIR (card files to compare with the live tools)`);
   }
-  const { target, inEra, redactor, describe, startupTimeoutMs } = serverTarget(options, spell);
+  const { target, inEra, redactor, describe, startupTimeoutMs, meter } = serverTarget(options, spell);
   // The older HTTP+SSE transport is of 2024: asked for, it checks 2025-11-25 alone (2026-07-28 has none).
   const sseOnly = options.transport === 'sse';
   if (sseOnly && options.protocol === MODERN_ERA) throw new InputError(`${s('transport')} sse is the 2024-11-05 HTTP+SSE transport, and ${MODERN_ERA} is spoken over Streamable HTTP only: give ${s('transport')} streamable-http (or leave it out) for ${MODERN_ERA}`);
@@ -126,7 +126,8 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
         if (err instanceof TargetUnavailableError) err.target = describe;
         throw err;
       });
-      return safeReport(report, redactor);
+      // Over stdio, what the run cost in server processes (all ended by now).
+      return safeReport(meter ? { ...report, cost: meter.cost() } : report, redactor);
     },
   };
 }

@@ -9,6 +9,7 @@ import type { StdioCommand } from '../transport/stdio.js';
 import { HttpTarget, StdioTarget, type Target } from '../transport/target.js';
 import { LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
 import { LEGACY_ERA, type Era } from '../transport/era.js';
+import { ProcessMeter } from '../transport/process-meter.js';
 import { defaultOf } from './option-table.js';
 
 /** A target ready to start, and the redactor that knows this run's secrets (its headers, its env). */
@@ -22,6 +23,8 @@ export interface ServerTarget {
   describe: string;
   /** The start-up allowance in effect (ms): a process's own, or, for a URL, the request limit unless given. */
   startupTimeoutMs: number;
+  /** Over stdio: the server processes every era's target started, and their memory. */
+  meter?: ProcessMeter;
 }
 
 /**
@@ -55,9 +58,10 @@ export function serverTarget(options: ServerOptions, spell: Spelling = LIBRARY_S
   const redactor = Redactor.forRun({ serverEnv: env, serverArgs: [command.command, ...command.args] });
   if (options.cwd !== undefined && !isDirectory(options.cwd)) throw new InputError(`${s('cwd')} '${options.cwd}' is not a directory`);
   const startupTimeoutMs = options.startupTimeoutMs ?? Math.max(timeoutMs, defaultOf<number>('startupTimeoutMs'));
-  const inEra = (era: Era) => new StdioTarget(command, { timeoutMs, startupTimeoutMs, startupOption: s('startupTimeoutMs'), limits, redactor, era });
+  const meter = new ProcessMeter();
+  const inEra = (era: Era) => new StdioTarget(command, { timeoutMs, startupTimeoutMs, startupOption: s('startupTimeoutMs'), limits, redactor, era, meter });
   const target = inEra(LEGACY_ERA);
-  return { target, inEra, redactor, describe: target.describe, startupTimeoutMs };
+  return { target, inEra, redactor, describe: target.describe, startupTimeoutMs, meter };
 }
 
 /**

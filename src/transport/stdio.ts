@@ -160,7 +160,11 @@ export class StdioWire implements Wire {
       }
       child.once('error', (err) => reject(new TargetUnavailableError(startFailure(cmd, err))));
       child.once('spawn', () => {
-        if (child.pid !== undefined) family.remember(child.pid);
+        if (child.pid !== undefined) {
+          const pid = child.pid;
+          family.remember(pid);
+          child.once('exit', () => family.exited(pid));
+        }
         resolve(new StdioWire(cmd, child, limits, redact));
       });
     });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import type { ProcessMeter } from './process-meter.js';
 
 /**
  * The processes one target started, and everything they started in turn: each server process of a
@@ -17,6 +18,9 @@ export class ProcessFamily {
   /** Set when a server is started; a sweep clears it, so families that started nothing never scan /proc. */
   private armed = false;
 
+  /** `meter`: the run's count of server processes and their memory (shared by the eras' families). */
+  constructor(private readonly meter?: ProcessMeter) {}
+
   /** The environment entries for a server of this family about to start. */
   environment(): Record<string, string> {
     this.armed = true;
@@ -27,6 +31,12 @@ export class ProcessFamily {
   /** Records a started server's pid, which is its process group and session id. */
   remember(pid: number): void {
     this.groups.add(pid);
+    this.meter?.onStart(pid);
+  }
+
+  /** A started server exited (its group is still swept at the end: helpers may outlive it). */
+  exited(pid: number): void {
+    this.meter?.onExit(pid);
   }
 
   /**
@@ -70,7 +80,8 @@ export function killAllStragglers(): void {
   for (const family of [...LIVE_FAMILIES]) family.killStragglers();
 }
 
-function processIds(): string[] {
+/** The ids of every process but this one, from /proc (none where there is no /proc). */
+export function processIds(): string[] {
   try {
     return readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
   } catch {
@@ -79,7 +90,7 @@ function processIds(): string[] {
 }
 
 /** The process group and session of a process, from /proc/<pid>/stat (after the command name). */
-function groupAndSession(pid: string): [number, number] | undefined {
+export function groupAndSession(pid: string): [number, number] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -7,6 +7,7 @@ import { postProbe, type ProbeResult } from './probe.js';
 import { httpRequest } from './http-request.js';
 import { DEFAULT_LIMITS, DEFAULT_STARTUP_TIMEOUT_MS, type WireLimits } from './limits.js';
 import { ProcessFamily } from './stragglers.js';
+import type { ProcessMeter } from './process-meter.js';
 import type { ReportTarget } from '../generated/report.js';
 import { Redactor } from '../safety/redact.js';
 import { publishableArguments } from '../safety/arguments.js';
@@ -35,6 +36,8 @@ export interface TargetOptions {
   redactor?: Redactor;
   /** The protocol era its sessions speak (default 2025-11-25). */
   era?: Era;
+  /** Counts the server processes started (over stdio) for the whole run, every era's target. */
+  meter?: ProcessMeter;
 }
 
 export interface OpenOptions {
@@ -263,10 +266,11 @@ export class StdioTarget extends PooledTarget {
   readonly kind = 'stdio' as const;
   readonly describe: string;
   /** Its servers and what they start: cleaned up at the end, and never another target's. */
-  private readonly family = new ProcessFamily();
+  private readonly family: ProcessFamily;
 
   constructor(private readonly command: StdioCommand, options: TargetOptions) {
     super(options);
+    this.family = new ProcessFamily(options.meter);
     // As reports show it and a reader may paste it: a secret among its arguments is `${VAR}` (what init writes), never the value.
     this.describe = publishableArguments([command.command, ...command.args]).args.map(quoteIfNeeded).join(' ');
   }

@@ -4,7 +4,7 @@
 // server as a default run starts over stdio (its session plan, per protocol era: the second era has
 // no idle session of its own), started in parallel, each doing initialize and tools/list.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULT_SESSIONS } from '../../src/run/session-plan.js';
@@ -122,6 +122,17 @@ const slowHttp = await startHttp(SLOW);
 row('  the same over Streamable HTTP', medianOf(() => measure([CLI, '--format', 'json', '--url', slowHttp.url]), 3), 'target: yes within 25 s', { ms: 25_000 });
 await slowHttp.stop();
 
+// Heavy servers (issue 54): every session over stdio is a server process, so what a start costs
+// is paid once per process of the run's plan. Side by side with the reference server, run here too.
+const HEAVY = join(ROOT, 'dist', 'fixtures', 'servers', 'heavy-start.bundle.js');
+const reference = heavyRun([]);
+const cpuHeavy = heavyRun(['--env', 'HEAVY_CPU_MS=1000']);
+row('the reference server again, stdio, both eras (for the two rows below)', reference.sample, `${reference.cost}`);
+row('  a server that burns 1 s of CPU at every start', cpuHeavy.sample, `${(cpuHeavy.sample.ms / reference.sample.ms).toFixed(1)}× the reference server, target ≤ 3×; ${cpuHeavy.cost}`, { ms: 3 * reference.sample.ms });
+const memoryHeavy = heavyRun(['--env', 'HEAVY_MB=150']);
+const oneServerMb = 150 + (await bareNodeRssMb() ?? 0);
+textRow('  a server that holds 150 MB at every start: peak memory of the run', `${memoryHeavy.peakMb} MB (checker + servers; one server ≈ ${Math.round(oneServerMb)} MB); ${memoryHeavy.cost}`, `target ≤ 4× one server${memoryHeavy.peakMb <= 4 * oneServerMb ? ' (met)' : ' (not met)'}`);
+
 // Scale: generated at bench time, never committed.
 row('a progressive-disclosure server with 1,000 tools (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '1000']), 3), 'target ≤ 3 s', { ms: 3000 });
 row('a progressive-disclosure server with 10,000 tools (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '10000']), 3), 'target ≤ 15 s, ≤ 300 MB', { ms: 15_000, mb: 300 });
@@ -184,6 +195,28 @@ if (!TIME) console.log('(peak RSS needs GNU time at /usr/bin/time: not found her
 if (process.argv.includes('--write')) {
   const machine = `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; medians of ${RUNS} runs (the scale rows: 3)${TIME ? '; peak RSS from GNU time' : ''}`;
   console.log(writeReadmeTable(renderTable(table, machine)) ? 'README: the Performance table written' : 'README: no bench markers found, nothing written');
+}
+
+/**
+ * Default runs of the heavy-start fixture (its load given by --env): the median time and peak RSS,
+ * the server processes the report says it started, and the run's peak memory — the checker's own
+ * (GNU time) plus its servers' at their peak together (the report's cost, sampled from /proc).
+ */
+function heavyRun(env: string[]): { sample: { ms: number; rssMb?: number }; cost: string; peakMb: number } {
+  const runs = Array.from({ length: 3 }, () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'mcp-pd-heavy-')), 'report.json');
+    const sample = measure([CLI, '--format', 'json', '--output', out, ...env, '--', 'node', HEAVY]);
+    const cost = (JSON.parse(readFileSync(out, 'utf8')) as { cost?: { processes: number; atOnce: number; peakMemoryMb?: number } }).cost;
+    rmSync(dirname(out), { recursive: true, force: true });
+    return { sample, cost };
+  });
+  const last = runs[runs.length - 1]!.cost;
+  const peaks = runs.map((r) => (r.sample.rssMb ?? 0) + (r.cost?.peakMemoryMb ?? 0));
+  return {
+    sample: medianOfSamples(runs.map((r) => r.sample)),
+    cost: last ? `${last.processes} server processes, ${last.atOnce} at once` : 'no cost in the report',
+    peakMb: Math.round(median(peaks)),
+  };
 }
 
 /** N tool descriptions, each with its own schema (as in a real catalogue: no cache helps). */

@@ -58,7 +58,7 @@ function excerpt(output: string, sample: Sample): string {
 
 /** What may differ between two runs of the same command: how long things took. */
 function steady(text: string): string {
-  return text.replace(/\b\d+(?:\.\d+)? (ms|s)\b/g, 'N $1').replace(/--seed \d+/g, '--seed N').trimEnd();
+  return text.replace(/\b\d+(?:\.\d+)? (ms|s|MB)\b/g, 'N $1').replace(/--seed \d+/g, '--seed N').trimEnd();
 }
 
 const BLOCK = /<!-- sample: ([\w-]+) -->\n```(\w+)\n([\s\S]*?)\n```/g;
