@@ -107,3 +107,55 @@ t.test('no check, phase or exploration calls a tool except through the run\'s do
   }
   t.same(callers, [], 'files that send tools/call themselves');
 });
+
+/** File → files it imports (type-only and dynamic imports too: each is a step of a circle), within the sources. */
+function fileGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const top of ['src', 'checks', 'reports', 'reference-server']) {
+    for (const file of sources(join(ROOT, top))) {
+      if (file.includes(join(ROOT, 'src', 'generated'))) continue;
+      const targets = [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((m) => relative(ROOT, normalize(join(dirname(file), m[1] ?? m[2]!))).replace(/\.js$/, '.ts'));
+      graph.set(relative(ROOT, file), targets);
+    }
+  }
+  return graph;
+}
+
+/** The import circles between files: each strongly connected set of more than one file (Tarjan). */
+function circlesOf(graph: Map<string, string[]>): string[][] {
+  let index = 0;
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string) => {
+    order.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!order.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, order.get(w)!));
+    }
+    if (low.get(v) !== order.get(v)) return;
+    const set: string[] = [];
+    for (let w = stack.pop()!; ; w = stack.pop()!) {
+      onStack.delete(w);
+      set.push(w);
+      if (w === v) break;
+    }
+    if (set.length > 1) circles.push(set.sort());
+  };
+  for (const v of graph.keys()) if (!order.has(v)) visit(v);
+  return circles;
+}
+
+t.test('no two files import each other, however far round (type-only and dynamic imports count)', async (t) => {
+  t.same(circlesOf(fileGraph()), [], 'import circles between files');
+  // The finder finds one: the circle issue 55 broke (commands/check.ts ↔ commands/fleet.ts).
+  t.same(circlesOf(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]])), [['a.ts', 'b.ts', 'c.ts']]);
+});

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { groupAndSession, processIds } from './stragglers.js';
+import { groupAndSession, processIds } from './proc.js';
 
 /** What a run cost in server processes (over stdio): how many started, how many at once, their memory. */
 export interface ServerCost {

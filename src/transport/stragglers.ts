@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { groupAndSession, processIds } from './proc.js';
 import type { ProcessMeter } from './process-meter.js';
 
 /**
@@ -78,24 +79,4 @@ const LIVE_FAMILIES = new Set<ProcessFamily>();
 /** Sweeps every family of this process (its 'exit' handler). */
 export function killAllStragglers(): void {
   for (const family of [...LIVE_FAMILIES]) family.killStragglers();
-}
-
-/** The ids of every process but this one, from /proc (none where there is no /proc). */
-export function processIds(): string[] {
-  try {
-    return readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
-  } catch {
-    return [];
-  }
-}
-
-/** The process group and session of a process, from /proc/<pid>/stat (after the command name). */
-export function groupAndSession(pid: string): [number, number] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return [Number(fields[2]), Number(fields[3])];
-  } catch {
-    return undefined;
-  }
 }

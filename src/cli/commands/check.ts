@@ -3,7 +3,6 @@
 import { Command } from 'commander';
 import { opensOf } from '../../core/check.js';
 import { EXIT, exitCodeFor } from '../../core/exit-codes.js';
-import type { CheckServerOptions } from '../../library/check-server.js';
 import { TargetUnavailableError } from '../../transport/types.js';
 import { TOOL_NAME } from '../../util/version.js';
 import { gate, loadBaseline } from '../baseline-file.js';
@@ -13,30 +12,13 @@ import { liveArtifact } from '../sarif-artifact.js';
 import { DEFAULT_CONFIG } from '../../library/option-table.js';
 import { CHECK_HELP } from '../help.js';
 import { collectIfLarge } from '../memory.js';
-import { CLI_SPELLING, flagOrDefault, libraryOptions, withOptions, type Flags, type OutputFlags } from '../options.js';
+import { CLI_SPELLING, flagOrDefault, withOptions, type Flags } from '../options.js';
+import { checkOptionsFrom, type CheckFlags } from '../check-flags.js';
 import { checkOutputPaths, CliOutput } from '../output.js';
 import { exitOnSignals } from '../signals.js';
 import { rejectMistypedSubcommand } from '../subcommand-typo.js';
 import { UsageError } from '../usage-error.js';
 import { flagsAfterCommandHint } from '../target-args.js';
-
-/** The flags of a live run the CLI reads itself (the rest go to the library as they are). */
-export interface CheckFlags extends OutputFlags {
-  url?: string;
-  env?: string[];
-  explainPlan: boolean;
-  serverConfig?: string;
-  server: string[];
-  jobs: number;
-  shard?: string;
-  outDir?: string;
-  resume: boolean;
-}
-
-/** The flags of a live run, as the library's options. */
-export function checkOptionsFrom(words: string[], flags: CheckFlags): CheckServerOptions {
-  return libraryOptions(flags as unknown as Flags, 'check', words) as CheckServerOptions;
-}
 
 /** Adds the live run's flags and action to the program. */
 export function asCheckCommand(program: Command): Command {

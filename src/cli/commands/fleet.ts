@@ -6,7 +6,7 @@ import { TOOL_NAME } from '../../util/version.js';
 import { CLI_SPELLING, flagOrDefault, type Flags, type OutputFlags } from '../options.js';
 import { checkOutputPaths, reportTargets, type CliOutput } from '../output.js';
 import { parseEnv } from '../target-args.js';
-import { checkOptionsFrom, type CheckFlags } from './check.js';
+import { checkOptionsFrom, type CheckFlags } from '../check-flags.js';
 import type { FleetResult } from '../../library/fleet.js';
 import type { RenderOptions } from '../../../reports/index.js';
 import { repositoryPath } from '../sarif-artifact.js';
