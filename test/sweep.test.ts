@@ -129,6 +129,8 @@ t.test('a shard is stable: adding a server to a fleet of 40 moves no other; the 
     [['--shard', '1/2', '--', 'node', REFERENCE], /--shard goes with --server-config FILE/],
     [['--server-config', config, '--resume'], /--resume goes with --out-dir DIR/],
     [['merge', join(dir, 'nope.json')], /merge: '.*nope\.json' does not exist/],
+    // Wrong for every server: said once, before any server starts (not once per server, exit 3).
+    [['--server-config', config, '--only', 'pd-minimal'], /no check is called 'pd-minimal'/],
     [['merge', config], /merge: .*fleet\.json is neither a fleet report/],
   ] as const) {
     const run = await runCli([...args]);

@@ -186,6 +186,17 @@ console.log(JSON.stringify({ inThread: inSideThread(), counts: await countTokens
   t.equal(idle.status, 0, `a process that started the thread and counted nothing exits by itself too (${idle.signal ?? idle.stderr.slice(-300)})`);
 });
 
+t.test('token counts kept from earlier calls (the cache) are the counts the tokenizer makes', async (t) => {
+  const { countTokensHere } = await import('../src/util/tokens.js');
+  const texts = ['Counted once: a text no other test counts (cache).', 'Twice the same.', 'Twice the same.', ''];
+  const first = await countTokensOf(texts);
+  t.same(first, await countTokensHere(texts), 'as the tokenizer counts them, duplicates included');
+  t.equal(first[1], first[2]);
+  // Asked again, mixed with a new text: the kept counts come back with the new one in its place.
+  const again = await countTokensOf([texts[0]!, 'A new one.', texts[1]!]);
+  t.same(again, [first[0], (await countTokensHere(['A new one.']))[0], first[1]]);
+});
+
 t.test('arguments a schema surely refuses: a missing required property, a wrong type, or one more property where none is allowed', async (t) => {
   const { invalidArguments } = await import('../src/protocol/calls.js');
   t.same(invalidArguments({ type: 'object', required: ['id'] })?.args, {});

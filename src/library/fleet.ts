@@ -1,5 +1,7 @@
 // Many servers in one run: each checked as checkServer would, `jobs` at a time; a server that
 // cannot be started or is badly configured is a row of its own, never the end of the run.
+import { LIVE_CHECKS } from '../../checks/index.js';
+import { selectChecks } from '../core/select.js';
 import { EXIT, exitCodeFor, type FailOn } from '../core/exit-codes.js';
 import type { CheckReport } from '../generated/report.js';
 import { Redactor } from '../safety/redact.js';
@@ -61,6 +63,8 @@ export type FleetOptions = Omit<CheckServerOptions, keyof ServerOptions> & Pick<
 export type FleetProgress = (done: number, total: number, running: readonly string[]) => void;
 
 export async function checkFleet(whole: ServerConfig, options: FleetOptions, jobs = 1, spell?: Spelling, onProgress?: FleetProgress, sweep: SweepOptions = {}): Promise<FleetResult> {
+  // A selection of checks that names no check is wrong for every server: said once, before any starts.
+  selectChecks(options.checks ?? LIVE_CHECKS, options.only, options.skip);
   const identity = fleetIdentity(whole.shape, whole.servers.map((s) => s.name));
   const { shard, reported } = sweep;
   const mine = shard ? whole.servers.filter((s) => shardOf(s.name, shard.n) === shard.k) : whole.servers;

@@ -21,9 +21,26 @@ export async function countTokensHere(texts: string[]): Promise<number[]> {
   return texts.map((text) => count(text));
 }
 
-/** Token counts of many texts: in the side thread once it was started, else on this one. */
-export function countTokensOf(texts: string[]): Promise<number[]> {
-  return onSideThread({ kind: 'tokens', texts }, () => countTokensHere(texts));
+/**
+ * Counts already made in this process, by text: checks count the same texts (the listed tools for
+ * mcp-tool-budget and pd-token-savings, in each protocol era), and a count never changes. Bounded,
+ * so that a fleet of large servers does not keep every text it ever counted.
+ */
+const counted = new Map<string, number>();
+const CACHED_TEXTS = 20_000;
+
+/** Token counts of many texts: in the side thread once it was started, else on this one; each distinct text counted once. */
+export async function countTokensOf(texts: string[]): Promise<number[]> {
+  const missing = [...new Set(texts.filter((text) => !counted.has(text)))];
+  const fresh = new Map<string, number>();
+  if (missing.length) {
+    const counts = await onSideThread({ kind: 'tokens', texts: missing }, () => countTokensHere(missing));
+    missing.forEach((text, i) => {
+      fresh.set(text, counts[i]!);
+      if (counted.size < CACHED_TEXTS) counted.set(text, counts[i]!);
+    });
+  }
+  return texts.map((text) => counted.get(text) ?? fresh.get(text)!);
 }
 
 /** Loads the tokenizer where it will count: in the side thread (started here) when asked and possible, else on this thread. */
