@@ -8,6 +8,7 @@ import { transition } from './state.js';
 import { ALL_EXCHANGES, overlapsOthers, stepsOf, timeline, type Scope, type Step } from './timeline.js';
 import { CRITERION, emptySession, SESSION_LIFECYCLE, type RuleBreak, type SessionModel, type World } from './world.js';
 import { proofsOf, type Observed, type ProofOf } from './proofs.js';
+import { bestOrder } from './orders.js';
 
 /** What the model concluded about a run: every broken rule, and what the report says beside them. */
 export interface Judgement {
@@ -161,7 +162,9 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
       continue;
     }
     const state = stateOf(event.session);
-    for (const step of bestOrder(event.steps, state, apply)) apply(step, state, true);
+    // Tried on copies of the state: only the order chosen is applied for real.
+    const trial = (): Live => ({ model: { grants: new Set(state.model.grants), open: new Set(state.model.open) }, history: [], fetchOf: new Map(), heldSince: new Map() });
+    for (const step of bestOrder(event.steps, trial, (step, copy) => apply(step, copy, false))) apply(step, state, true);
   }
   // A refusal in any form shows the server enforces that tool (classifyCall counts every form).
   const refusals = new Map<string, Array<{ session: McpSession; ex: Exchange }>>();
@@ -245,37 +248,6 @@ function heldGrants(state: Live): Map<string, Exchange | undefined> {
 /** Sessions by name (the same order in every run). */
 function byLabel(a: McpSession, b: McpSession): number {
   return a.label < b.label ? -1 : a.label > b.label ? 1 : 0;
-}
-
-/**
- * The order of a group of steps in flight together that the model explains best: the order they
- * were sent in, unless another order that respects real time (a step answered before another was
- * sent comes first) leaves fewer calls unexplained.
- */
-function bestOrder(steps: Step[], state: Live, apply: (step: Step, state: Live, record: boolean) => 'ok' | 'bad'): Step[] {
-  if (steps.length === 1 || !steps.some((s) => s.op.kind === 'call') || !steps.some((s) => s.op.kind === 'read') || steps.length > 7) return steps;
-  let best = steps;
-  let bestBad = Number.POSITIVE_INFINITY;
-  for (const order of orders(steps)) {
-    const trial: Live = { model: { grants: new Set(state.model.grants), open: new Set(state.model.open) }, history: [], fetchOf: new Map(), heldSince: new Map() };
-    const bad = order.reduce((n, step) => n + (apply(step, trial, false) === 'bad' ? 1 : 0), 0);
-    if (bad < bestBad) [best, bestBad] = [order, bad];
-    if (bad === 0) break;
-  }
-  return best;
-}
-
-/** Orders of the steps that respect real time, the sent order first. */
-function* orders(steps: Step[], prefix: Step[] = []): Generator<Step[]> {
-  if (!steps.length) {
-    yield prefix;
-    return;
-  }
-  for (const step of steps) {
-    const rest = steps.filter((s) => s !== step);
-    if (rest.some((r) => r.done < step.sent)) continue; // something answered before this was sent must come first
-    yield* orders(rest, [...prefix, step]);
-  }
 }
 
 /**

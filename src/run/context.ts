@@ -7,7 +7,7 @@ import type { Messages } from '../core/messages.js';
 import type { Exchange, JsonObject } from '../transport/types.js';
 import type { OpenOptions, Target } from '../transport/target.js';
 import type { McpSession } from '../transport/session.js';
-import type { CallIntent, CallRecord, NotCalled } from './call-door.js';
+import type { CallIntent, CallRecord, NotCalled } from './call-ledger.js';
 import { reachedTool } from '../protocol/calls.js';
 import type { Descriptions, RunFacts, UnfetchedCalls } from './facts.js';
 import type { LiveOptions } from './options.js';

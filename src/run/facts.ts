@@ -1,6 +1,6 @@
 import type { Exchange, JsonObject } from '../transport/types.js';
 import type { McpSession } from '../transport/session.js';
-import type { CallRecord, NotCalled } from './call-door.js';
+import type { CallRecord, NotCalled } from './call-ledger.js';
 import type { Discovery } from './discovery.js';
 
 /** The spec's default URI of the resource (§4.1). */

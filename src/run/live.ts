@@ -18,7 +18,7 @@ import type { LeftBehind } from '../model/judge.js';
 import type { LiveOptions } from './options.js';
 import { phasesFor, type PhaseId, type PhaseSelection } from './phases.js';
 import { Run, SESSION_CRITERIA } from './run.js';
-import { CallMemory } from './call-door.js';
+import { CallMemory } from './call-ledger.js';
 import { callOthersUnfetched, callReadOnlyUnfetched } from './unfetched-calls.js';
 import { verdictOf } from './verdict.js';
 import { latch, within } from '../util/concurrency.js';

@@ -2,7 +2,7 @@ import type { LiveCheck } from './check.js';
 import type { Discovery } from './discovery.js';
 import type { CheckResult, ClientBudgets, SelectionFigures, TokenFigures } from '../generated/report.js';
 import type { VerdictData } from '../core/verdict-sentence.js';
-import type { CallLedger } from './call-door.js';
+import type { CallLedger } from './call-ledger.js';
 import type { ResolvedResource } from './facts.js';
 import { CLIENTS } from '../core/client-reach.js';
 import { CRITERION } from '../model/world.js';
