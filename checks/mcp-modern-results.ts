@@ -3,7 +3,7 @@ import { defineLiveCheck } from '../src/run/check.js';
 import { SPARE } from '../src/transport/target.js';
 import { isPlainObject } from '../src/protocol/payload.js';
 import { clip } from '../src/util/text.js';
-import { afterEndOf } from '../src/transport/session.js';
+import { afterEndOf } from '../src/transport/exchange-times.js';
 
 /** Results a 2026-07-28 client may cache, which MUST carry ttlMs and cacheScope when complete (Caching). */
 const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);

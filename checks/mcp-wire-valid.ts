@@ -1,6 +1,6 @@
 import { defineLiveCheck } from '../src/run/check.js';
 import { SPARE } from '../src/transport/target.js';
-import { afterEndOf } from '../src/transport/session.js';
+import { afterEndOf } from '../src/transport/exchange-times.js';
 import { isPlainObject } from '../src/protocol/payload.js';
 import { clip } from '../src/util/text.js';
 import { MAX_DEPTH, TOO_DEEP, TOO_LARGE } from '../src/transport/limits.js';

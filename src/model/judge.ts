@@ -1,6 +1,7 @@
 import { classifyCall } from '../protocol/calls.js';
 import { isPlainObject, resourceJson } from '../protocol/payload.js';
-import { timesOf, type McpSession } from '../transport/session.js';
+import type { McpSession } from '../transport/session.js';
+import { timesOf } from '../transport/exchange-times.js';
 import type { Exchange } from '../transport/types.js';
 import { attribute, evidenceOf, lostGrant, type PastStep, type RanCall } from './attribution.js';
 import { judgeCall } from './call.js';

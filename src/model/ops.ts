@@ -1,4 +1,4 @@
-import { afterEndOf } from '../transport/session.js';
+import { afterEndOf } from '../transport/exchange-times.js';
 import type { Exchange, JsonObject } from '../transport/types.js';
 import { isPlainObject } from '../protocol/payload.js';
 import { isToolDescriptionsUri } from '../protocol/uri.js';

@@ -1,5 +1,5 @@
 import type { McpSession } from '../transport/session.js';
-import { timesOf } from '../transport/session.js';
+import { timesOf } from '../transport/exchange-times.js';
 import type { Exchange } from '../transport/types.js';
 import { opOf, type Op } from './ops.js';
 

@@ -4,6 +4,9 @@ import { clip, asText } from '../util/text.js';
 import { TOOL_VERSION } from '../util/version.js';
 import type { Redactor } from '../safety/redact.js';
 import { LEGACY_ERA, META, MODERN_ERA, withEnvelope, type Era } from './era.js';
+import { finished, sent, sentAfterEnd, timesOf } from './exchange-times.js';
+import { describeRequest, lastWords, seconds, telling } from './server-words.js';
+import { listAll, type Listing } from './lists.js';
 
 /**
  * The protocol version the checker asks for. Kept here rather than imported from the SDK's types
@@ -73,36 +76,6 @@ export class ServerFailedError extends TargetUnavailableError {
 }
 
 
-/**
- * The stderr line that best says why a server stopped: the last one naming an error (a crashed
- * Node server ends with its version banner, which says nothing), else the last line.
- */
-function telling(tail: string[]): string | undefined {
-  for (let i = tail.length - 1; i >= 0; i--) if (/\b(error|exception|fatal|cannot|failed|refused|denied)\b|ERR_/i.test(tail[i]!)) return tail[i];
-  return tail[tail.length - 1];
-}
-
-/** When each exchange was sent and answered (performance.now()), for the model's timeline. */
-const TIMES = new WeakMap<Exchange, { sent: number; done?: number }>();
-
-/** When an exchange was sent, and when its answer (or its end) came; undefined for one not sent by a session. */
-export function timesOf(ex: Exchange): { sent: number; done?: number } | undefined {
-  return TIMES.get(ex);
-}
-
-function finished(ex: Exchange): void {
-  const times = TIMES.get(ex);
-  if (times && times.done === undefined) times.done = performance.now();
-}
-
-/** Exchanges sent under an ended session's id, with the HTTP status they got. */
-const AFTER_END = new WeakMap<Exchange, { status?: number }>();
-
-/** For an exchange sent after its session ended (over HTTP): the HTTP status it got. */
-export function afterEndOf(ex: Exchange): { status?: number } | undefined {
-  return AFTER_END.get(ex);
-}
-
 /** How a session ended: the client terminated it (HTTP DELETE), dropped it, or the server closed it. */
 export type SessionEnd = 'terminated' | 'dropped' | 'server';
 
@@ -111,8 +84,6 @@ export const PROGRESS_GRACE_MS = 300;
 
 /** Keeps at most this many garbage lines (non-JSON output) for the report. */
 const MAX_GARBAGE = 5;
-/** A paginated list that goes on longer than this is treated as a cursor loop. */
-export const MAX_PAGES = 100;
 
 /**
  * One MCP session, spoken as raw JSON-RPC over a Wire. Every request is recorded as an Exchange
@@ -188,7 +159,7 @@ export class McpSession {
     const exchange: Exchange = { session: this.label, method, request, durationMs: 0, era: this.era };
     this.exchanges.push(exchange);
     const started = performance.now();
-    TIMES.set(exchange, { sent: started });
+    sent(exchange, started);
     if (this.closedReason) {
       exchange.noResponse = 'closed';
       exchange.note = this.closedReason;
@@ -356,33 +327,8 @@ export class McpSession {
    * Follows `nextCursor` to the end. Returns every item and every page's exchange;
    * `problem` says why it stopped early (error, timeout, cursor loop).
    */
-  async listAll(method: string, key: string): Promise<{ items: unknown[]; exchanges: Exchange[]; problem?: string }> {
-    const items: unknown[] = [];
-    const exchanges: Exchange[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const ex = await this.request(method, cursor === undefined ? undefined : { cursor });
-      exchanges.push(ex);
-      const result = ex.response?.result as JsonObject | undefined;
-      if (!result) {
-        const error = ex.response?.error as JsonObject | undefined;
-        const why = ex.noResponse ? `got no response (${ex.note})`
-          : error ? `returned the error ${asText(error.code)} "${clip(asText(error.message ?? ''), 120)}"${error.code === -32601 ? ' (the server does not implement it)' : ''}`
-          : 'returned no result';
-        return { items, exchanges, problem: `${method} ${why}` };
-      }
-      const list = result[key];
-      if (!Array.isArray(list)) return { items, exchanges, problem: `${method} result has no '${key}' array` };
-      items.push(...list);
-      const next = result.nextCursor;
-      if (next === undefined || next === null) return { items, exchanges };
-      if (typeof next !== 'string') return { items, exchanges, problem: `${method} returned a nextCursor that is not a string` };
-      if (seen.has(next)) return { items, exchanges, problem: `${method} returned the cursor '${clip(next, 40)}' twice (a pagination loop)` };
-      seen.add(next);
-      cursor = next;
-    }
-    return { items, exchanges, problem: `${method} still had more pages after ${MAX_PAGES}` };
+  listAll(method: string, key: string): Promise<Listing> {
+    return listAll(this, method, key);
   }
 
   /**
@@ -393,11 +339,11 @@ export class McpSession {
     if (!this.wire.afterEnd || this.endedBy !== 'terminated') return undefined;
     const request: JsonObject = { jsonrpc: '2.0', id: this.nextId, method: 'tools/list' };
     const exchange: Exchange = { session: this.label, method: 'tools/list', request, durationMs: 0 };
-    const sent = performance.now();
+    const sentAt = performance.now();
     const got = await this.wire.afterEnd(request, this.options.timeoutMs);
     if (!got) return undefined;
     this.nextId++;
-    exchange.durationMs = Math.round(performance.now() - sent);
+    exchange.durationMs = Math.round(performance.now() - sentAt);
     exchange.note = got.status !== undefined ? `sent with the Mcp-Session-Id of the session it ended: HTTP ${got.status}` : `sent with the Mcp-Session-Id of the session it ended: ${got.problem}`;
     if (got.body) {
       try {
@@ -406,8 +352,7 @@ export class McpSession {
       } catch { /* the note says what came */ }
     }
     if (!exchange.response) exchange.noResponse = 'closed';
-    TIMES.set(exchange, { sent, done: performance.now() });
-    AFTER_END.set(exchange, { status: got.status });
+    sentAfterEnd(exchange, sentAt, got.status);
     this.exchanges.push(exchange);
     return exchange;
   }
@@ -441,7 +386,7 @@ export class McpSession {
       // The time really waited: this request's limit, plus what the connection attempt had spent
       // before it (starting the wire, another transport tried first).
       const limit = Number(ex.note?.match(/(\d+) ms/)?.[1] ?? this.options.timeoutMs);
-      const before = Math.max(0, (TIMES.get(ex)?.sent ?? 0) - (this.connectingSince ?? Infinity));
+      const before = Math.max(0, (timesOf(ex)?.sent ?? 0) - (this.connectingSince ?? Infinity));
       // The configured limit is said as configured (a start-up allowance covers the whole connection
       // attempt); time spent before a request's own limit is said apart, so the message never
       // depends on the machine's speed except in the part that measures it.
@@ -560,28 +505,4 @@ export class McpSession {
       entry.resolve(entry.exchange);
     }
   }
-}
-
-/**
- * Why a server went away, with its last lines on stderr: a proxy's own words (`mcp-pd-check serve:`)
- * first, then the rest, most recent last (at most three).
- */
-function lastWords(reason: string, tail: string[]): string {
-  const lines = tail.filter((l) => l.trim());
-  if (!lines.length) return reason;
-  const own = lines.filter((l) => /^mcp-pd-check serve:/.test(l));
-  const shown = [...own.slice(-1), ...lines.filter((l) => !own.includes(l)).slice(-(own.length ? 2 : 3))];
-  return `${reason}; its last words on stderr: ${shown.map((l) => `"${clip(l, 200)}"`).join(', ')}`;
-}
-
-/** A request in a few words, for saying what a server was doing when it went away. */
-function describeRequest(ex: Exchange): string {
-  const params = ex.request.params as { name?: unknown; uri?: unknown } | undefined;
-  const what = typeof params?.name === 'string' ? ` '${clip(params.name, 60)}'` : typeof params?.uri === 'string' ? ` ${clip(params.uri, 80)}` : '';
-  return `${ex.method}${what}`;
-}
-
-/** Milliseconds as seconds for messages: "0.4 s", "12.3 s". */
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
 }

@@ -2,7 +2,7 @@
 // when the call comes that late, so a targeted candidate that drops the steps between a session's
 // fetch and its call, and does not break the rule plainly, is tried waiting in their place about
 // as long as they took.
-import { timesOf } from '../../transport/session.js';
+import { timesOf } from '../../transport/exchange-times.js';
 import type { Played } from './play.js';
 import type { Move } from './moves.js';
 

@@ -1,5 +1,6 @@
 import type { Target } from '../../transport/target.js';
-import { timesOf, type McpSession } from '../../transport/session.js';
+import type { McpSession } from '../../transport/session.js';
+import { timesOf } from '../../transport/exchange-times.js';
 import { classifyCall } from '../../protocol/calls.js';
 import type { Exchange } from '../../transport/types.js';
 import type { ExplorationMarks } from './marks.js';

@@ -1,5 +1,5 @@
 import type { McpSession } from '../../transport/session.js';
-import { afterEndOf, timesOf } from '../../transport/session.js';
+import { afterEndOf, timesOf } from '../../transport/exchange-times.js';
 import { opOf } from '../ops.js';
 import type { RuleBreak } from '../world.js';
 import type { Move } from './moves.js';

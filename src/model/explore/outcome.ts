@@ -4,7 +4,7 @@ import { isDescriptionEntry } from '../../protocol/fetch.js';
 import { isPlainObject, resourceJson } from '../../protocol/payload.js';
 import type { Exchange } from '../../transport/types.js';
 import { clip } from '../../util/text.js';
-import { afterEndOf } from '../../transport/session.js';
+import { afterEndOf } from '../../transport/exchange-times.js';
 import { describeMove, type Move } from './moves.js';
 
 /** The numbered steps of a sequence as a report shows them: each move, and what came back. */

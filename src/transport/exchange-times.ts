@@ -1,0 +1,36 @@
+// When each exchange was sent and answered, kept beside the exchanges (never in a report): the
+// model's timeline orders requests by them.
+import type { Exchange } from './types.js';
+
+/** When each exchange was sent and answered (performance.now()), for the model's timeline. */
+const TIMES = new WeakMap<Exchange, { sent: number; done?: number }>();
+
+/** When an exchange was sent, and when its answer (or its end) came; undefined for one not sent by a session. */
+export function timesOf(ex: Exchange): { sent: number; done?: number } | undefined {
+  return TIMES.get(ex);
+}
+
+/** The answer (or the end) of an exchange came now. */
+export function finished(ex: Exchange): void {
+  const times = TIMES.get(ex);
+  if (times && times.done === undefined) times.done = performance.now();
+}
+
+/** Exchanges sent under an ended session's id, with the HTTP status they got. */
+const AFTER_END = new WeakMap<Exchange, { status?: number }>();
+
+/** For an exchange sent after its session ended (over HTTP): the HTTP status it got. */
+export function afterEndOf(ex: Exchange): { status?: number } | undefined {
+  return AFTER_END.get(ex);
+}
+
+/** An exchange sent now (its answer to come). */
+export function sent(ex: Exchange, at = performance.now()): void {
+  TIMES.set(ex, { sent: at });
+}
+
+/** An exchange sent at `at` under an ended session's id, answered now with `status`. */
+export function sentAfterEnd(ex: Exchange, at: number, status: number | undefined): void {
+  TIMES.set(ex, { sent: at, done: performance.now() });
+  AFTER_END.set(ex, { status });
+}
