@@ -1,6 +1,6 @@
 import { openingRequest } from '../src/transport/era.js';
 import { defineLiveCheck } from '../src/run/check.js';
-import type { Exchange, JsonObject } from '../src/transport/types.js';
+import type { Exchange } from '../src/transport/types.js';
 import { isLoopbackAddress } from '../src/protocol/server/origin.js';
 
 const FOREIGN = 'evil.example.com';

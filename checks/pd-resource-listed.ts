@@ -1,5 +1,4 @@
 import { defineLiveCheck } from '../src/run/check.js';
-import { isPlainObject } from '../src/protocol/payload.js';
 import { RESOURCE_PATH } from '../src/protocol/uri.js';
 import { sanitizeLine, clip, asText } from '../src/util/text.js';
 

@@ -1,8 +1,8 @@
 import { budgetSentence, reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
-import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
+import type { CheckReport, CheckResult } from '../src/generated/report.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
 import { budgetsOf, entries, othersLine, reachOf, type Entry, resultName, shownStatus, targetLine } from './group.js';
-import { asText, plural } from '../src/util/text.js';
+import { plural } from '../src/util/text.js';
 
 /** HTML text: every server- or file-provided string goes through here. */
 function esc(text: string): string {

@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { join } from 'node:path';
 import { renderFleetJson } from '../../reports/fleet.js';
 import { fleetPart } from '../library/fleet-merge.js';
-import { fleetIdentity, parseShard, shardOf, shardText, type Shard } from '../library/fleet-shard.js';
+import { fleetIdentity, parseShard, shardOf, shardText } from '../library/fleet-shard.js';
 import type { FleetEntry, SweepOptions } from '../library/fleet.js';
 import type { ServerConfig } from '../library/server-config.js';
 import { UsageError } from './usage-error.js';

@@ -1,5 +1,4 @@
 // `serve`: progressive disclosure in front of any MCP server, with no change to it.
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { InputError } from '../core/input-error.js';
 import { ChildTransport } from '../serve/child.js';
 import { readDescriptionFolder, type DescriptionFolder } from '../serve/descriptions.js';

@@ -1,4 +1,4 @@
-import type { HttpTransport } from '../transport/target.js';
+import type { HttpTransport } from '../transport/http-target.js';
 import type { Era } from '../transport/era.js';
 
 /** How a server is reached: a command started over stdio, or a Streamable HTTP URL. */

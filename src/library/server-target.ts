@@ -1,12 +1,14 @@
 import { isDirectory } from '../util/files.js';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PACKAGE_ROOT, TOOL_NAME } from '../util/version.js';
 import { parse as shellParse } from 'shell-quote';
 import { InputError } from '../core/input-error.js';
 import { Redactor } from '../safety/redact.js';
 import type { StdioCommand } from '../transport/stdio.js';
-import { HttpTarget, StdioTarget, type Target } from '../transport/target.js';
+import type { Target } from '../transport/target.js';
+import { HttpTarget } from '../transport/http-target.js';
+import { StdioTarget } from '../transport/stdio-target.js';
 import { LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
 import { LEGACY_ERA, type Era } from '../transport/era.js';
 import { ProcessMeter } from '../transport/process-meter.js';

@@ -1,7 +1,6 @@
 import { parseTree, findNodeAtLocation, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
 import { escapeSegment, pointerSegments } from '../util/json-pointer.js';
 import { MAX_DEPTH } from '../transport/limits.js';
-import { asText } from '../util/text.js';
 
 export interface Position {
   line: number;

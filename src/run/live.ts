@@ -7,8 +7,7 @@ import { explore, explorationSessions, type ExploreDeps, type Exploration } from
 import { SPARE, TargetUnavailableError, type Target } from '../transport/target.js';
 import type { LiveCheck } from './check.js';
 import { ServerFailedError, type McpSession } from '../transport/session.js';
-import { MODERN_ERA, type Era } from '../transport/era.js';
-import { CRITERION } from '../model/world.js';
+import { type Era } from '../transport/era.js';
 import { mergeEraReports, noEraError, probeEras, probeOrder, type EraProbe, type ProtocolChoice } from './eras.js';
 import { CheckRuns } from './checks-phase.js';
 import { fetchAllDescriptions } from './descriptions.js';
