@@ -4,7 +4,7 @@ import type { LiveCheck } from '../run/check.js';
 import type { LiveOptions } from '../run/options.js';
 import type { FailOn } from '../core/exit-codes.js';
 import { InputError } from '../core/input-error.js';
-import { checkEras } from '../run/live.js';
+import { checkEras } from '../run/check-eras.js';
 import type { ProtocolChoice } from '../run/eras.js';
 import type { RunHooks } from '../core/hooks.js';
 import { selectChecks } from '../core/select.js';

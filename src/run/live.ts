@@ -1,14 +1,14 @@
 import { opensOf } from '../core/check.js';
-import type { RunDeadline } from '../core/execute.js';
 import type { RunHooks } from '../core/hooks.js';
 import { buildReport } from '../core/build-report.js';
-import type { CheckReport, ExplorationSummary, ReportOptions } from '../generated/report.js';
-import { explore, explorationSessions, type ExploreDeps, type Exploration } from '../model/explore/explore.js';
+import type { CheckReport, ReportOptions } from '../generated/report.js';
+import { explorationSessions, type ExploreDeps, type Exploration } from '../model/explore/explore.js';
 import { SPARE, TargetUnavailableError, type Target } from '../transport/target.js';
 import type { LiveCheck } from './check.js';
-import { ServerFailedError, type McpSession } from '../transport/session.js';
-import { type Era } from '../transport/era.js';
-import { mergeEraReports, noEraError, probeEras, probeOrder, type EraProbe, type ProtocolChoice } from './eras.js';
+import { type McpSession } from '../transport/session.js';
+import { OVERLAP_MAX_TOOLS } from './eras.js';
+import { deadlineOf, withinDeadline } from './deadline.js';
+import { exploreIfAsked, summaryOf } from './exploration.js';
 import { CheckRuns } from './checks-phase.js';
 import { fetchAllDescriptions } from './descriptions.js';
 import { discover, type Discovery } from './discovery.js';
@@ -20,9 +20,7 @@ import { Run, SESSION_CRITERIA } from './run.js';
 import { CallMemory } from './call-ledger.js';
 import { callOthersUnfetched, callReadOnlyUnfetched } from './unfetched-calls.js';
 import { verdictOf } from './verdict.js';
-import { latch, within } from '../util/concurrency.js';
-import { thrownAt } from '../util/stack.js';
-import { digestSeed } from '../model/explore/random.js';
+import { latch } from '../util/concurrency.js';
 
 /** What decides the phases of a run: the facts its checks read, and whether it explores. */
 export function selectionOf(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'explore'>): PhaseSelection {
@@ -44,7 +42,7 @@ export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOpt
 }
 
 /** The sessions a run opens before the probe's answers tell more: started ahead as spares. */
-function firstOpens(target: Target, checks: readonly LiveCheck[], options: LiveOptions): number {
+export function firstOpens(target: Target, checks: readonly LiveCheck[], options: LiveOptions): number {
   return plannedOpens(checks, { ...options, explore: 0 }, target.cheapSessions === true);
 }
 
@@ -220,116 +218,6 @@ export async function checkTarget(
   }
 }
 
-/**
- * A live run in every protocol era asked for (and spoken): the eras are found out first, then each
- * is checked on its own, within the run's one time limit; one report. An era starts once the one
- * before it has made its calls before any fetch, so the runs overlap: a server that mostly waits is
- * checked in both eras in about the time of one. Each era's judgement sees the earlier era's sessions as
- * they were (their reads' times), and the first era's idle session waits through the later eras.
- */
-export async function checkEras(
-  inEra: (era: Era) => Target,
-  choice: ProtocolChoice,
-  options: LiveOptions,
-  extra: { checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number; leftOutBecause?: string },
-): Promise<CheckReport> {
-  const t0 = performance.now();
-  const deadline = deadlineOf(extra.maxDurationMs, t0);
-  // Until the run's deadline at most (then every era's sessions end with it).
-  const patience = deadline ? Math.max(1, Math.min(options.timeoutMs, deadline.at - performance.now())) : options.timeoutMs;
-  const targets: Target[] = [];
-  const outcomes = probeEras((era) => targets[targets.push(inEra(era)) - 1]!, choice, patience);
-  // An era that answered its probe starts its sessions now (its server is installed and starts):
-  // they are warm when its run starts, which is not until the era before has made its first calls.
-  for (const outcome of outcomes) void outcome.then((p) => p.session && p.target.reserve(firstOpens(p.target, extra.checks, options)), () => {});
-  const probes: EraProbe[] = [];
-  const running: Array<Promise<{ era: Era; report: CheckReport }>> = [];
-  /** When each era's run is quiet: its checks and its exploration's traffic are done (its shrinking and judgement may go on). */
-  const quiets: Array<Promise<unknown>> = [];
-  let prior: Promise<LeftBehind | undefined> | undefined;
-  /** Whether the era before was quiet when the next one started (a large server's runs do not overlap). */
-  let priorQuiet = false;
-  // The first era's idle session waits through the later eras' runs: opened once they are done.
-  const { opened: laterEras, open: laterErasDone } = latch();
-  // A tool that gave no answer in one era is not waited for in the next; a call that ran is not made again.
-  const memory = new CallMemory();
-  // A later era's probe lists its server while the era before runs, once that one's listing shows a
-  // server small enough for two eras' listings to be held at once (as their runs overlap).
-  const early = new Map<number, Promise<{ discovery: Discovery; session: McpSession } | undefined>>();
-  const discoverEarly = (i: number, d: Discovery) => {
-    const outcome = outcomes[i];
-    if (d.tools.length > OVERLAP_MAX_TOOLS || !outcome || early.has(i)) return;
-    const listing = outcome.then((p) => (p.session ? discover(p.target, undefined, p.session) : undefined));
-    listing.catch(() => {});
-    early.set(i, listing);
-  };
-  try {
-    for (const [i, outcome] of outcomes.entries()) {
-      // Once an era is checked, the run's deadline ends the wait for the others (said, not thrown).
-      const probe = running.length ? await settledBy(outcome, deadline) : await withinDeadline(outcome, deadline);
-      if (!probe || (probe.session && deadline && performance.now() >= deadline.at)) {
-        // The run's time went to the eras before it: this one is said, not checked.
-        probes.push({ era: probeOrder(choice)[i]!, target: targets[i]!, why: `the run reached --max-duration (${deadline!.seconds} s) before this era` });
-        await targets[i]!.dispose();
-        continue;
-      }
-      probes.push(probe);
-      // An era the server failed to open (HTTP 5xx, 429) is not an era it does not speak: no
-      // verdict on the others alone ("yes" for one era would hide it). The run cannot check it now.
-      if (probe.error instanceof ServerFailedError) throw probe.error;
-      if (!probe.session) continue;
-      // The same server's grants and refusals carry over from one era's run to the next: a grant of
-      // the earlier era's sessions that a later session can use was inherited (criterion 8).
-      // One idle session per run, in the first era checked: a grant that lapses with idleness is the
-      // grant store's doing, which the eras share, and the later eras are checked while it waits.
-      const eraOptions = running.length ? { ...options, idleSession: false } : options;
-      let wasQuiet = false;
-      let tellLeft!: (left: LeftBehind | undefined) => void;
-      const left = new Promise<LeftBehind | undefined>((resolve) => (tellLeft = resolve));
-      const { opened: quieted, open: quiet } = latch();
-      const { opened: overlapAllowed, open: allowOverlap } = latch();
-      // A run beside the one before shares only what keeps calls harmless; one after it, all it learnt.
-      const eraMemory = running.length && !priorQuiet ? memory.sharingHarmOnly() : memory;
-      const discovered = early.get(i)?.then((d) => d ?? discover(probe.target, undefined, probe.session));
-      const report = checkTarget(probe.target, eraOptions, {
-        ...extra, memory: eraMemory, probe: probe.session, since: t0, ...(prior ? { prior } : {}), ...(running.length ? {} : { idleUntil: laterEras }),
-        ...(discovered ? { discovered } : {}),
-        onDiscovered: (d) => discoverEarly(i + 1, d),
-        onLeftBehind: (l) => {
-          tellLeft(l);
-          quiet();
-          wasQuiet = true;
-        },
-        onOverlap: allowOverlap,
-      });
-      // A run that ends without being quiet (cut, or its server lost) leaves nothing behind.
-      void report.then(() => tellLeft(undefined), () => tellLeft(undefined));
-      const checked = report.then((r) => ({ era: probe.era, report: r }));
-      // Its failure is thrown where every era is awaited, not meanwhile as unhandled.
-      checked.catch(() => {});
-      running.push(checked);
-      quiets.push(Promise.race([quieted, report]).catch(() => {}));
-      await Promise.race([overlapAllowed, report]).catch(() => {});
-      priorQuiet = wasQuiet;
-      prior = left;
-    }
-    // The idle session waits for the later eras' traffic, not for their shrinking (replays of their own).
-    void Promise.all(quiets.slice(1)).then(laterErasDone);
-    const reports = await Promise.all(running);
-    if (!reports.length) throw noEraError(probes);
-    return mergeEraReports(reports, probes, choice, performance.now() - t0, extra.leftOutBecause);
-  } catch (err) {
-    await Promise.all(targets.map((t) => t.dispose()));
-    await Promise.allSettled(running);
-    throw err;
-  }
-}
-
-/** What `outcome` settles with by the deadline, or undefined when the deadline comes first. */
-async function settledBy<T>(outcome: Promise<T>, deadline: RunDeadline | undefined): Promise<T | undefined> {
-  return deadline ? within(outcome, deadline.at - performance.now()) : outcome;
-}
-
 /** Ends the run with TargetUnavailableError (exit 3) when a session's server went away during it. */
 function throwIfLost(target: Target): void {
   const lost = target.lostSession?.();
@@ -338,44 +226,9 @@ function throwIfLost(target: Target): void {
   throw new TargetUnavailableError(`the server went away during the run (${where}), so no verdict is given: ${lost.lost.reason}`);
 }
 
-/** The run's deadline, from its start, when it has a time limit. */
-function deadlineOf(maxDurationMs: number | undefined, since: number): RunDeadline | undefined {
-  return maxDurationMs === undefined ? undefined : { at: since + maxDurationMs, seconds: Math.round(maxDurationMs / 100) / 10 };
-}
-
-
-/**
- * Above this many tools an era's run does not overlap the next one's: such a run is bound by the
- * checker's CPU and memory, not by waiting, and two eras' listings would be held at once.
- */
-const OVERLAP_MAX_TOOLS = 1000;
 
 /** How long after the run's deadline its sessions are closed (see `cut` in checkTarget). */
 const CUT_AFTER_DEADLINE_MS = 50;
-
-/** The exploration, after the checks (their findings come first), within the run's time. */
-async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveOptions, deadline: RunDeadline | undefined, judgeAfter: Promise<unknown>, onBusyDone: () => void, idleUntil: Promise<unknown>, since: number): Promise<Exploration> {
-  const { explore: budget } = options;
-  const seed = options.seed ?? digestSeed(JSON.stringify(run.discovery.tools));
-  const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
-  // With a deadline, the idle wait ends by it too.
-  const idleEnd = deadline ? Promise.race([idleUntil, new Promise((resolve) => setTimeout(resolve, Math.max(0, until - performance.now())).unref?.())]) : idleUntil;
-  try {
-    return await explore(deps, run.world, { budget, seed, since, sessions: run.target.cheapSessions ? 'cheap' : 'process', until, onBusyDone, ...(options.idleSession !== false ? { idle: { minMs: options.idleMs ?? 0, until: idleEnd } } : {}) }, judgeAfter);
-  } catch (err) {
-    // A server that cannot open more sessions is the checks' finding; the exploration says it stopped.
-    if (err instanceof TargetUnavailableError) return { seed, budget, requests: 0, sessions: 0, replays: 0, found: [], skipped: `a session could not be opened: ${err.message}` };
-    // A fault of the checker's own stops the exploration, not the run: the checks' report is still written, and says it.
-    const at = thrownAt(err);
-    return { seed, budget, requests: 0, sessions: 0, replays: 0, found: [], skipped: `it stopped on an internal error of the checker (please report it): ${(err as Error)?.message ?? String(err)}${at ? ` at ${at}` : ''}` };
-  }
-}
-
-function summaryOf(e: Exploration, seedFrom: LiveOptions['seedFrom']): ExplorationSummary {
-  return { seed: e.seed, ...(seedFrom ? { seedFrom } : {}), budget: e.budget, requests: e.requests, sessions: e.sessions, replays: e.replays, found: e.found.length, ...(e.idleMs !== undefined ? { idleMs: e.idleMs } : {}),
-    ...(e.idleHold ? { idleHold: { session: e.idleHold.session, tool: e.idleHold.tool, fetchedAt: e.idleHold.fetchedAt, calledAt: e.idleHold.calledAt, newConnection: e.idleHold.newConnection } } : {}),
-    ...(e.skipped ? { skipped: e.skipped } : {}) };
-}
 
 /** Tells the hooks, every second, how long the first session has been starting; the returned function stops it. */
 function waitTicker(hooks: RunHooks | undefined): () => void {
@@ -384,19 +237,4 @@ function waitTicker(hooks: RunHooks | undefined): () => void {
   hooks.onStartWait(0);
   const timer = setInterval(() => hooks.onStartWait!(Math.floor((performance.now() - started) / 1000)), 1000);
   return () => clearInterval(timer);
-}
-
-/** The probe must end within the run's time too; a server too slow for it is unreachable in effect. */
-async function withinDeadline<T>(work: Promise<T>, deadline: RunDeadline | undefined): Promise<T> {
-  if (!deadline) return work;
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TargetUnavailableError(`the server did not finish answering the first session's requests within the run's time limit, --max-duration (${deadline.seconds} s)`)),
-      Math.max(0, deadline.at - performance.now()));
-  });
-  try {
-    return await Promise.race([work, limit]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,0 +1,121 @@
+// A server checked in every protocol era it speaks: each era's probe, then each era's run
+// (src/run/live.ts), overlapping where the server allows, merged into one report.
+import type { RunHooks } from '../core/hooks.js';
+import type { CheckReport, ReportOptions } from '../generated/report.js';
+import type { LeftBehind } from '../model/judge.js';
+import type { Era } from '../transport/era.js';
+import { ServerFailedError, type McpSession } from '../transport/session.js';
+import type { Target } from '../transport/target.js';
+import { latch } from '../util/concurrency.js';
+import { CallMemory } from './call-ledger.js';
+import type { LiveCheck } from './check.js';
+import { deadlineOf, settledBy, withinDeadline } from './deadline.js';
+import { discover, type Discovery } from './discovery.js';
+import { mergeEraReports, noEraError, OVERLAP_MAX_TOOLS, probeEras, probeOrder, type EraProbe, type ProtocolChoice } from './eras.js';
+import { checkTarget, firstOpens } from './live.js';
+import type { LiveOptions } from './options.js';
+
+/**
+ * A live run in every protocol era asked for (and spoken): the eras are found out first, then each
+ * is checked on its own, within the run's one time limit; one report. An era starts once the one
+ * before it has made its calls before any fetch, so the runs overlap: a server that mostly waits is
+ * checked in both eras in about the time of one. Each era's judgement sees the earlier era's sessions as
+ * they were (their reads' times), and the first era's idle session waits through the later eras.
+ */
+export async function checkEras(
+  inEra: (era: Era) => Target,
+  choice: ProtocolChoice,
+  options: LiveOptions,
+  extra: { checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number; leftOutBecause?: string },
+): Promise<CheckReport> {
+  const t0 = performance.now();
+  const deadline = deadlineOf(extra.maxDurationMs, t0);
+  // Until the run's deadline at most (then every era's sessions end with it).
+  const patience = deadline ? Math.max(1, Math.min(options.timeoutMs, deadline.at - performance.now())) : options.timeoutMs;
+  const targets: Target[] = [];
+  const outcomes = probeEras((era) => targets[targets.push(inEra(era)) - 1]!, choice, patience);
+  // An era that answered its probe starts its sessions now (its server is installed and starts):
+  // they are warm when its run starts, which is not until the era before has made its first calls.
+  for (const outcome of outcomes) void outcome.then((p) => p.session && p.target.reserve(firstOpens(p.target, extra.checks, options)), () => {});
+  const probes: EraProbe[] = [];
+  const running: Array<Promise<{ era: Era; report: CheckReport }>> = [];
+  /** When each era's run is quiet: its checks and its exploration's traffic are done (its shrinking and judgement may go on). */
+  const quiets: Array<Promise<unknown>> = [];
+  let prior: Promise<LeftBehind | undefined> | undefined;
+  /** Whether the era before was quiet when the next one started (a large server's runs do not overlap). */
+  let priorQuiet = false;
+  // The first era's idle session waits through the later eras' runs: opened once they are done.
+  const { opened: laterEras, open: laterErasDone } = latch();
+  // A tool that gave no answer in one era is not waited for in the next; a call that ran is not made again.
+  const memory = new CallMemory();
+  // A later era's probe lists its server while the era before runs, once that one's listing shows a
+  // server small enough for two eras' listings to be held at once (as their runs overlap).
+  const early = new Map<number, Promise<{ discovery: Discovery; session: McpSession } | undefined>>();
+  const discoverEarly = (i: number, d: Discovery) => {
+    const outcome = outcomes[i];
+    if (d.tools.length > OVERLAP_MAX_TOOLS || !outcome || early.has(i)) return;
+    const listing = outcome.then((p) => (p.session ? discover(p.target, undefined, p.session) : undefined));
+    listing.catch(() => {});
+    early.set(i, listing);
+  };
+  try {
+    for (const [i, outcome] of outcomes.entries()) {
+      // Once an era is checked, the run's deadline ends the wait for the others (said, not thrown).
+      const probe = running.length ? await settledBy(outcome, deadline) : await withinDeadline(outcome, deadline);
+      if (!probe || (probe.session && deadline && performance.now() >= deadline.at)) {
+        // The run's time went to the eras before it: this one is said, not checked.
+        probes.push({ era: probeOrder(choice)[i]!, target: targets[i]!, why: `the run reached --max-duration (${deadline!.seconds} s) before this era` });
+        await targets[i]!.dispose();
+        continue;
+      }
+      probes.push(probe);
+      // An era the server failed to open (HTTP 5xx, 429) is not an era it does not speak: no
+      // verdict on the others alone ("yes" for one era would hide it). The run cannot check it now.
+      if (probe.error instanceof ServerFailedError) throw probe.error;
+      if (!probe.session) continue;
+      // The same server's grants and refusals carry over from one era's run to the next: a grant of
+      // the earlier era's sessions that a later session can use was inherited (criterion 8).
+      // One idle session per run, in the first era checked: a grant that lapses with idleness is the
+      // grant store's doing, which the eras share, and the later eras are checked while it waits.
+      const eraOptions = running.length ? { ...options, idleSession: false } : options;
+      let wasQuiet = false;
+      let tellLeft!: (left: LeftBehind | undefined) => void;
+      const left = new Promise<LeftBehind | undefined>((resolve) => (tellLeft = resolve));
+      const { opened: quieted, open: quiet } = latch();
+      const { opened: overlapAllowed, open: allowOverlap } = latch();
+      // A run beside the one before shares only what keeps calls harmless; one after it, all it learnt.
+      const eraMemory = running.length && !priorQuiet ? memory.sharingHarmOnly() : memory;
+      const discovered = early.get(i)?.then((d) => d ?? discover(probe.target, undefined, probe.session));
+      const report = checkTarget(probe.target, eraOptions, {
+        ...extra, memory: eraMemory, probe: probe.session, since: t0, ...(prior ? { prior } : {}), ...(running.length ? {} : { idleUntil: laterEras }),
+        ...(discovered ? { discovered } : {}),
+        onDiscovered: (d) => discoverEarly(i + 1, d),
+        onLeftBehind: (l) => {
+          tellLeft(l);
+          quiet();
+          wasQuiet = true;
+        },
+        onOverlap: allowOverlap,
+      });
+      // A run that ends without being quiet (cut, or its server lost) leaves nothing behind.
+      void report.then(() => tellLeft(undefined), () => tellLeft(undefined));
+      const checked = report.then((r) => ({ era: probe.era, report: r }));
+      // Its failure is thrown where every era is awaited, not meanwhile as unhandled.
+      checked.catch(() => {});
+      running.push(checked);
+      quiets.push(Promise.race([quieted, report]).catch(() => {}));
+      await Promise.race([overlapAllowed, report]).catch(() => {});
+      priorQuiet = wasQuiet;
+      prior = left;
+    }
+    // The idle session waits for the later eras' traffic, not for their shrinking (replays of their own).
+    void Promise.all(quiets.slice(1)).then(laterErasDone);
+    const reports = await Promise.all(running);
+    if (!reports.length) throw noEraError(probes);
+    return mergeEraReports(reports, probes, choice, performance.now() - t0, extra.leftOutBecause);
+  } catch (err) {
+    await Promise.all(targets.map((t) => t.dispose()));
+    await Promise.allSettled(running);
+    throw err;
+  }
+}
