@@ -127,7 +127,7 @@ t.test('the older HTTP+SSE transport: the reference server passes every check, a
   // Asked for a transport the endpoint does not offer: exit 3 and one line, never a silent Streamable HTTP run.
   const notOffered = await runCli(['--transport', 'sse', '--url', server.url]);
   t.equal(notOffered.code, 3, 'exit 3');
-  t.match(notOffered.stderr, /^mcp-pd-check: cannot check '[^']+': the HTTP\+SSE transport asked for with --transport sse did not work: .*leave --transport out, or give streamable-http\)\n$/, 'one line that says what to do');
+  t.match(notOffered.stderr, /^mcp-pd-check: cannot check '[^']+': the HTTP\+SSE transport asked for \(--transport sse, or a config entry of type sse\) did not work: .*leave --transport out, or give streamable-http; in a config file, type http\)\n$/, 'one line that says what to do');
   const contradiction = await runCli(['--transport', 'sse', '--protocol', '2026-07-28', '--url', server.url]);
   t.equal(contradiction.code, 2, '--transport sse with --protocol 2026-07-28: a usage error');
   t.match(contradiction.stderr, /2026-07-28 is spoken over Streamable HTTP only/);

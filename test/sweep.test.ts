@@ -2,9 +2,9 @@
 // reports into one fleet report, and --out-dir/--resume for a job killed at its time limit.
 import t from 'tap';
 import { spawn } from 'node:child_process';
-import { copyFileSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, fixtureBundle, REFERENCE, ROOT, runCli, tempDir } from './helpers.js';
+import { CLI, fixtureBundle, REFERENCE, ROOT, runCli, tempDir, type CliRun } from './helpers.js';
 import { fleetIdentity, parseShard, shardOf } from '../src/library/fleet-shard.js';
 import type { CheckReport } from '../src/generated/report.js';
 
@@ -34,17 +34,18 @@ const SIX = {
 const dir = tempDir();
 const config = join(dir, 'fleet.json');
 writeFileSync(config, JSON.stringify({ mcpServers: Object.fromEntries(Object.entries(SIX).map(([name, [command, ...args]]) => [name, { command, args, env: { MEMORY_FILE_PATH: join(dir, `${name}.jsonl`) } }])) }));
-// Four runs at once (the whole fleet and its three shards) on a busy runner: every request may take
-// a minute, the bound a hang would exceed, so that no verdict here depends on the machine's speed.
+// On a busy runner every request may take a minute, the bound a hang would exceed, so that no
+// verdict here depends on the machine's speed.
 const CHECK = ['--explore', '0', '--only', 'pd-', '--timeout', '60000', '--server-config', config, '--format', 'json'];
 const shardFile = (k: number) => join(dir, `shard-${k}.json`);
 
 t.test('6 servers in 3 shards: each in exactly one, none empty; merged, the verdicts and exit code of one run; HTML and JUnit', async (t) => {
-  const [whole, ...shards] = await Promise.all([
-    runCli([...CHECK, '--jobs', '2', '--output', join(dir, 'whole.json')]),
-    ...[1, 2, 3].map((k) => runCli([...CHECK, '--shard', `${k}/3`, '--output', shardFile(k)])),
-  ]);
-  t.equal(whole!.code, 3, `one run: the worst is a server that cannot be started (${whole!.stderr})`);
+  // One after the other, as a matrix's jobs run on machines of their own: four runs at once on this
+  // one would crowd the test files that run beside this one.
+  const whole = await runCli([...CHECK, '--output', join(dir, 'whole.json')]);
+  const shards: CliRun[] = [];
+  for (const k of [1, 2, 3]) shards.push(await runCli([...CHECK, '--shard', `${k}/3`, '--output', shardFile(k)]));
+  t.equal(whole.code, 3, `one run: the worst is a server that cannot be started (${whole.stderr})`);
   shards.forEach((run, i) => t.match(run.stderr, new RegExp(`shard ${i + 1}/3: \\d of the 6 servers in`), `shard ${i + 1} says its part`));
   const parts = [1, 2, 3].map((k) => read(shardFile(k)));
   const names = parts.flatMap((p) => p.servers.map((s) => s.name));
@@ -59,7 +60,7 @@ t.test('6 servers in 3 shards: each in exactly one, none empty; merged, the verd
   const html = join(dir, 'fleet.html');
   const junit = join(dir, 'fleet.xml');
   const merged = await runCli(['merge', ...[1, 2, 3].map(shardFile), '--format', 'json', '--output', join(dir, 'merged.json'), '--report', `html=${html}`, '--report', `junit=${junit}`]);
-  t.equal(merged.code, whole!.code, `merge exits as the one run did: ${merged.stderr}`);
+  t.equal(merged.code, whole.code, `merge exits as the one run did: ${merged.stderr}`);
   t.match(merged.stderr, /merge: 6 servers of .*fleet\.json from 3 reports/);
   t.same(outcome(read(join(dir, 'merged.json'))), outcome(read(join(dir, 'whole.json'))), 'the same verdicts and statuses, server by server');
   t.same(outcome(read(join(dir, 'merged.json'))).alpha?.verdict, 'yes');
@@ -140,6 +141,21 @@ t.test('a shard is stable: adding a server to a fleet of 40 moves no other; the 
   }
 });
 
+t.test('--explain-plan with --server-config prints the plan each server is checked with, and starts nothing', async (t) => {
+  const fleet = join(tempDir(), 'mcp.json');
+  const started = join(tempDir(), 'started');
+  writeFileSync(fleet, JSON.stringify({ mcpServers: {
+    one: { command: 'node', args: ['-e', `require('fs').writeFileSync(${JSON.stringify(started)}, 'x')`] },
+    remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
+  } }));
+  const run = await runCli(['--server-config', fleet, '--explain-plan']);
+  t.equal(run.code, 0, run.stderr);
+  t.match(run.stdout, /2 servers in .*mcp\.json: 1 over stdio, 1 over HTTP; .*Nothing was started/);
+  t.match(run.stdout, /Session plan \(stdio, /);
+  t.match(run.stdout, /Session plan \(http, /);
+  t.notOk(existsSync(started), 'no server was started');
+});
+
 t.test('--out-dir writes each server as it is done; killed halfway, --resume checks only what was not reported', async (t) => {
   const sweep = tempDir();
   const starts = join(sweep, 'starts.log');
@@ -188,4 +204,13 @@ t.test('--out-dir writes each server as it is done; killed halfway, --resume che
   const again = await runCli(['merge', out, '--format', 'json']);
   t.equal(again.code, 0, `the folder merges as a fleet: ${again.stderr}`);
   t.equal((JSON.parse(again.stdout) as FleetJson).servers.length, names.length);
+
+  // A report of another fleet in the folder (shared, or the fleet's file changed): not resumed, and said.
+  const foreign = read(join(out, reported()[0]!));
+  foreign.fleet.digest = `sha256:${'0'.repeat(64)}`;
+  writeFileSync(join(out, 'another-fleet.json'), JSON.stringify(foreign));
+  const mixed = await runCli([...args, '--resume']);
+  t.equal(mixed.code, 0, mixed.stderr);
+  t.match(mixed.stderr, /--resume: 1 report in .*out is of another fleet .*not resumed/);
+  t.match(mixed.stderr, new RegExp(`--resume: ${names.length} already reported in .*out, 0 to check`));
 });

@@ -66,6 +66,7 @@ export function prepareSweep(flags: SweepFlags, config: ServerConfig, mask: (tex
 /** The servers of this run already reported in `dir` by a run of the same fleet; what is not trusted is said. */
 function readReported(dir: string, digest: string, mine: ReadonlySet<string>, lines: string[]): Map<string, FleetEntry> {
   const reported = new Map<string, FleetEntry>();
+  let others = 0;
   for (const file of readdirSync(dir).sort()) {
     const path = join(dir, file);
     // What a killed run left half-written: never read, and not left to pile up.
@@ -84,8 +85,13 @@ function readReported(dir: string, digest: string, mine: ReadonlySet<string>, li
       lines.push(`--resume: ${path} is not a whole report: not trusted (its server is checked again)`);
       continue;
     }
-    if (part.digest !== digest) continue; // another fleet's (the folder was shared): left alone
+    // Another fleet's (the folder was shared, or the fleet's file changed since): not resumed, and said.
+    if (part.digest !== digest) {
+      others++;
+      continue;
+    }
     for (const entry of part.entries) if (mine.has(entry.name) && (entry.report || entry.error !== undefined)) reported.set(entry.name, entry);
   }
+  if (others) lines.push(`--resume: ${others} ${others === 1 ? 'report' : 'reports'} in ${dir} ${others === 1 ? 'is' : 'are'} of another fleet (its servers differ from this file's): not resumed, and replaced where a server of the same name is checked now — give a folder of its own to each fleet`);
   return reported;
 }

@@ -62,9 +62,13 @@ export type FleetOptions = Omit<CheckServerOptions, keyof ServerOptions> & Pick<
 /** Told as the fleet goes: how many servers are done, of how many, and which are being checked now. */
 export type FleetProgress = (done: number, total: number, running: readonly string[]) => void;
 
-export async function checkFleet(whole: ServerConfig, options: FleetOptions, jobs = 1, spell?: Spelling, onProgress?: FleetProgress, sweep: SweepOptions = {}): Promise<FleetResult> {
-  // A selection of checks that names no check is wrong for every server: said once, before any starts.
+/** Options wrong for every server (a selection of checks that names no check): said once, before any server starts. */
+export function validateFleetOptions(options: FleetOptions): void {
   selectChecks(options.checks ?? LIVE_CHECKS, options.only, options.skip);
+}
+
+export async function checkFleet(whole: ServerConfig, options: FleetOptions, jobs = 1, spell?: Spelling, onProgress?: FleetProgress, sweep: SweepOptions = {}): Promise<FleetResult> {
+  validateFleetOptions(options);
   const identity = fleetIdentity(whole.shape, whole.servers.map((s) => s.name));
   const { shard, reported } = sweep;
   const mine = shard ? whole.servers.filter((s) => shardOf(s.name, shard.n) === shard.k) : whole.servers;

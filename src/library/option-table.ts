@@ -105,7 +105,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { flag: '--require <extensions...>', kind: 'choices', choices: ['dashdash', 'toolcards'], library: 'require', config: 'require', commands: LIVE, default: [],
     help: 'fail instead of skip when an optional extension is missing' },
   { flag: '--server-config <file>', kind: 'text', commands: [...LIVE, 'lock'],
-    help: 'check the servers written in a config file: claude_desktop_config.json, .cursor/mcp.json, .mcp.json (mcpServers), .vscode/mcp.json (servers) or a registry server.json; $VAR, ${VAR}, ${env:VAR} from the environment, ${input:ID} from --env ID=VALUE' },
+    help: 'check the servers written in a config file: claude_desktop_config.json, .cursor/mcp.json, .mcp.json (mcpServers), .vscode/mcp.json (servers), a registry server.json, or a registry list (the {"servers": [...]} the registry API returns, each entry run as its package or remote allows); $VAR, ${VAR}, ${env:VAR} from the environment, ${input:ID} from --env ID=VALUE' },
   { flag: '--server <name>', kind: 'text', repeat: true, commands: [...LIVE, 'lock'], default: [], help: 'with --server-config: only this server (repeatable)' },
   { flag: '--jobs <n>', kind: 'integer', min: 1, max: 32, commands: LIVE, default: 1, help: 'with --server-config: servers checked at the same time' },
   // A sweep larger than one machine (docs/ci-sweep.md).

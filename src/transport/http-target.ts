@@ -59,7 +59,7 @@ export class HttpTarget extends PooledTarget {
     if (this.mode === 'sse') {
       return super.startSession(label, this.startupTimeoutMs, since, clientInfo).catch((err: Error) => {
         throw err instanceof TargetUnavailableError && !(err instanceof SlowStartError)
-          ? new TargetUnavailableError(`the HTTP+SSE transport asked for with --transport sse did not work: ${err.message}; the server may offer Streamable HTTP only (leave --transport out, or give streamable-http)`)
+          ? new TargetUnavailableError(`the HTTP+SSE transport asked for (--transport sse, or a config entry of type sse) did not work: ${err.message}; the server may offer Streamable HTTP only (leave --transport out, or give streamable-http; in a config file, type http)`)
           : err;
       });
     }

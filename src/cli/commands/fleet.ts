@@ -8,27 +8,31 @@ import { checkOutputPaths, reportTargets, type CliOutput } from '../output.js';
 import { parseEnv } from '../target-args.js';
 import { checkOptionsFrom, type CheckFlags } from '../check-flags.js';
 import type { FleetResult } from '../../library/fleet.js';
+import type { ServerConfig } from '../../library/server-config.js';
+import { EXIT } from '../../core/exit-codes.js';
 import type { RenderOptions } from '../../../reports/index.js';
 import { repositoryPath } from '../sarif-artifact.js';
 import { keptOnInterrupt } from '../signals.js';
 
 export async function runFleet(words: string[], flags: CheckFlags, out: CliOutput): Promise<number> {
   if (words.length || flags.url) throw new InputError('give either a server command, --url or --server-config, not more than one');
-  const [{ readServerConfig }, { checkFleet, fleetExitCode, fleetRedactor }, { prepareSweep }] = await Promise.all([
+  const [{ readServerConfig }, { checkFleet, fleetExitCode, fleetRedactor, validateFleetOptions }, { prepareSweep }] = await Promise.all([
     import('../../library/server-config.js'), import('../../library/fleet.js'), import('../sweep.js'),
   ]);
   checkOutputPaths(flags);
   const config = readServerConfig(flags.serverConfig!, flags.server, parseEnv(flags.env ?? []));
+  if (flags.explainPlan) return explainFleetPlan(config, flags);
   out.redactor = fleetRedactor(config);
-  const sweep = prepareSweep(flags, config, (text) => out.mask(text));
-  for (const line of sweep.lines) out.say(`${TOOL_NAME}: ${line}\n`);
-  if (flags.outDir !== undefined) keptOnInterrupt(`the servers finished are reported in ${flags.outDir} (rerun with --resume to check only the rest)`);
   // Each server's env, headers and transport come from the file; the flags' are for --env ${input:ID}.
   const common = checkOptionsFrom([], { ...flags, env: undefined });
   delete (common as { env?: unknown }).env;
   delete (common as { headers?: unknown }).headers;
   delete (common as { inheritEnv?: unknown }).inheritEnv;
   delete (common as { transport?: unknown }).transport;
+  validateFleetOptions(common);
+  const sweep = prepareSweep(flags, config, (text) => out.mask(text));
+  for (const line of sweep.lines) out.say(`${TOOL_NAME}: ${line}\n`);
+  if (flags.outDir !== undefined) keptOnInterrupt(`the servers finished are reported in ${flags.outDir} (rerun with --resume to check only the rest)`);
   // On a terminal, a line that says how far the fleet is (erased before the report).
   const progress = out.progress(flags);
   const fleet = await checkFleet(config, common, flags.jobs, CLI_SPELLING, (done, total, running) => progress.fleet(done, total, running), sweep.options);
@@ -53,4 +57,19 @@ export async function emitFleet(fleet: FleetResult, flags: OutputFlags, out: Cli
   for (const [format, file] of reportTargets(flags)) writeFileSync(file, text(format));
   if (flags.output) writeFileSync(flags.output, text(flags.format));
   else process.stdout.write(text(flags.format, true));
+}
+
+/** --explain-plan of a fleet: the plan each server is checked with, per transport, and nothing started. */
+async function explainFleetPlan(config: ServerConfig, flags: CheckFlags): Promise<number> {
+  const [{ planCheck }, { planText }] = await Promise.all([import('../../library/check-server.js'), import('../plan.js')]);
+  const options = checkOptionsFrom([], { ...flags, env: undefined });
+  const checked = config.servers.filter((s) => s.problem === undefined);
+  const byUrl = checked.filter((s) => s.options.url !== undefined).length;
+  const kinds = [
+    ...(checked.length > byUrl ? [{ label: `${checked.length - byUrl} over stdio`, url: undefined }] : []),
+    ...(byUrl ? [{ label: `${byUrl} over HTTP`, url: 'http://127.0.0.1/' }] : []),
+  ];
+  const head = `${TOOL_NAME}: ${config.servers.length} servers in ${config.file}${kinds.length ? `: ${kinds.map((k) => k.label).join(', ')}` : ''}; each is checked with the plan of its transport, one server at a time per --jobs. Nothing was started.\n`;
+  process.stdout.write(head + kinds.map((k) => `\n${planText(planCheck({ ...options, url: k.url }), options.protocol)}`).join(''));
+  return EXIT.ok;
 }
