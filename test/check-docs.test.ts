@@ -1,4 +1,5 @@
 import t from 'tap';
+import { PAGES, README_MAX_LINES } from './docs/pages.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LINT_CHECKS, LIVE_CHECKS } from '../checks/index.js';
@@ -87,14 +88,25 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-t.test('every README section a check doc or a message cites exists', async (t) => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const headings = new Set([...readme.matchAll(/^#{1,4} (.+)$/gm)].map((m) => m[1]!.replace(/`/g, '').trim()));
+t.test('every README or guide section a check doc or a message cites exists in the page it names', async (t) => {
+  const headingsOf = (page: string) => new Set([...readFileSync(join(ROOT, page), 'utf8').matchAll(/^#{1,4} (.+)$/gm)].map((m) => m[1]!.replace(/`/g, '').trim()));
   const sources = [
     ...readdirSync(DOCS).map((f) => ({ file: `docs/checks/${f}`, text: readFileSync(join(DOCS, f), 'utf8') })),
     { file: 'src/core/verdict-sentence.ts', text: readFileSync(join(ROOT, 'src', 'core', 'verdict-sentence.ts'), 'utf8') },
+    { file: 'README.md', text: readFileSync(join(ROOT, 'README.md'), 'utf8') },
   ];
   for (const { file, text } of sources) {
-    for (const m of text.matchAll(/README[,:] "([^"]+)"/g)) t.ok(headings.has(m[1]!), `${file} cites the README section "${m[1]}", which exists`);
+    for (const m of text.matchAll(/(README|docs\/[\w-]+\.md)[,:] "([^"]+)"/g)) {
+      // A heading with a parenthesis after its words ("The model (src/model/)") is cited by its words.
+      const page = m[1] === 'README' ? 'README.md' : m[1]!;
+      t.ok(existsSync(join(ROOT, page)) && [...headingsOf(page)].some((h) => h === m[2] || h.startsWith(`${m[2]} (`)), `${file} cites the section "${m[2]}" of ${page}, which exists`);
+    }
   }
+});
+
+t.test('the README is a front page: at most README_MAX_LINES lines, and it links every guide', async (t) => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const lines = readme.trimEnd().split('\n').length;
+  t.ok(lines <= README_MAX_LINES, `${lines} lines (at most ${README_MAX_LINES})`);
+  for (const page of PAGES.filter((p) => p !== 'README.md')) t.ok(readme.includes(`](${page})`), `it links ${page}`);
 });

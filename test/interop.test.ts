@@ -30,7 +30,7 @@ const PLAIN_SERVER: Record<string, string> = {
   'mcp-resource-not-found': 'skip', 'mcp-modern-results': 'skip',
   // None of them lists more tools than a client takes (server-everything's 19 are within OpenAI's ~20).
   'mcp-tool-budget': 'pass',
-  // Cut to their first sentences, some tools are found as others (README, "Will a client still find the tool?").
+  // Cut to their first sentences, some tools are found as others (docs/adopting.md, "Will a client still find the tool?").
   'pd-selection-fidelity': 'warn',
 };
 

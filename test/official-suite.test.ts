@@ -11,7 +11,7 @@ import { REFERENCE, startHttp, tempDir } from './helpers.js';
 import { installOfficialSuite, OFFICIAL_SUITE } from './support/outside-install.js';
 
 const run = promisify(execFile);
-/** The generic server scenarios, each with the check of ours that covers the same ground (README). */
+/** The generic server scenarios, each with the check of ours that covers the same ground (docs/criteria.md). */
 export const SCENARIOS = ['server-initialize', 'server-session-lifecycle', 'ping', 'tools-list', 'resources-list', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
 /** The scenarios of its requirements/2026-07-28.yaml that apply to any server, run at that revision's wire version. */
 export const MODERN_SCENARIOS = ['server-stateless', 'tools-list', 'resources-list', 'sep-2164-resource-not-found', 'caching', 'dns-rebinding-protection'];

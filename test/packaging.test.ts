@@ -1,4 +1,5 @@
 import t from 'tap';
+import { PAGES } from './docs/pages.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,7 +38,7 @@ t.test('the packed tarball works from an empty folder', async (t) => {
   // Every link the installed package gives resolves in it: the doc of the check, the design it cites, its licence.
   const doc = /\n {2}doc: +(file:\S+)/.exec(explain.stdout)?.[1];
   t.ok(doc && existsSync(fileURLToPath(doc)) && fileURLToPath(doc).startsWith(join(app, 'node_modules', 'mcp-pd-check')), `explain's doc link is a file of the installed package: ${doc}`);
-  for (const file of ['LICENSE', join('docs', 'DESIGN.md'), join('docs', 'ci-sweep.md'), join('docs', 'workflows', 'sweep.yml')]) t.ok(existsSync(join(app, 'node_modules', 'mcp-pd-check', file)), `${file} ships`);
+  for (const file of ['LICENSE', join('docs', 'DESIGN.md'), join('docs', 'ci-sweep.md'), join('docs', 'workflows', 'sweep.yml'), ...PAGES]) t.ok(existsSync(join(app, 'node_modules', 'mcp-pd-check', file)), `${file} ships`);
   const plan = spawnSync('npx', ['--no-install', 'mcp-pd-check', '--explain-plan', '--', 'node', 'x.js'], { cwd: app, encoding: 'utf8' });
   const cited = /(docs\/DESIGN\.md)/.exec(plan.stdout)?.[1];
   t.ok(cited && existsSync(join(app, 'node_modules', 'mcp-pd-check', cited)), `--explain-plan cites ${cited}, which ships`);
@@ -83,9 +84,9 @@ t.test('the packed tarball works from an empty folder', async (t) => {
   t.match(nodeTest.stdout, /# pass 1/);
 });
 
-/** A fenced code block of the README, by the file name written after its language. */
+/** A fenced code block of the README or a guide of it, by the file name written after its language. */
 function readmeExample(name: string): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = PAGES.map((page) => readFileSync(join(ROOT, page), 'utf8')).join('\n');
   const block = new RegExp(`\`\`\`\\w+ ${name.replace(/[.]/g, '\\.')}\n([\\s\\S]*?)\n\`\`\``).exec(readme)?.[1];
   if (!block) throw new Error(`the README has no code block named ${name}`);
   return `${block}\n`;

@@ -1,7 +1,7 @@
 // Which MCP clients let the model read a resource on its own, as shipped data: whether a server's
 // progressive disclosure reaches a client's model depends on it. From public issue trackers and
 // docs (2026); `mcp-pd-check explain reach` prints it with its sources. To update: change a row here
-// (its source and date with it), and the README's table "Progressive disclosure in every client".
+// (its source and date with it), and the table "Progressive disclosure in every client" of docs/adopting.md.
 
 export interface ClientReach {
   client: string;
@@ -26,4 +26,4 @@ export const CLIENTS: readonly ClientReach[] = [
 ];
 
 /** Where the table comes from and how to keep it true, for `explain reach`. */
-export const CLIENT_REACH_NOTE = 'From public issue trackers and docs (2026): each row names its source and date. To update it, change src/core/client-reach.ts (and the README table) when a client changes.';
+export const CLIENT_REACH_NOTE = 'From public issue trackers and docs (2026): each row names its source and date. To update it, change src/core/client-reach.ts (and the table in docs/adopting.md) when a client changes.';

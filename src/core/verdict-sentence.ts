@@ -38,7 +38,7 @@ export function reachSentence(reach: NonNullable<Verdict['reach']>): string {
   if (reach.toolForm && reach.toolFormWorks) return `reaches every client: ${readers} read the resource; ${others} fetch through ${reach.toolForm}.`;
   if (reach.toolForm && reach.toolFormWorks === undefined) return `reaches ${readers} (their model reads resources); in ${others} the tool form ${reach.toolForm} is the only way to fetch, and this run did not come to a verdict on it (pd-descriptions-tool).`;
   if (reach.toolForm) return `reaches ${readers} (their model reads resources); in ${others} the tool form ${reach.toolForm} is the only way to fetch, and it fails pd-descriptions-tool.`;
-  return `reaches ${readers} (their model reads resources); in ${others} every call will be refused, since their model cannot read a resource — offer the tool form of the resource (README: "Progressive disclosure in every client"), or put mcp-pd-check serve in front.`;
+  return `reaches ${readers} (their model reads resources); in ${others} every call will be refused, since their model cannot read a resource — offer the tool form of the resource (docs/adopting.md, "Progressive disclosure in every client"), or put mcp-pd-check serve in front.`;
 }
 
 /**

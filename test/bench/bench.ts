@@ -37,7 +37,7 @@ function medianOfSamples(samples: Sample[]): { ms: number; rssMb?: number } {
   return { ms: median(samples.map((s) => s.ms)), rssMb: rss.length ? median(rss) : undefined };
 }
 
-/** Every figure, for the README's table (`--write`). */
+/** Every figure, for the table of docs/performance.md (`--write`). */
 const table: TableRow[] = [];
 /** A goal that can be judged: time and peak memory at most. */
 interface Limit { ms?: number; mb?: number }
@@ -194,7 +194,7 @@ if (process.env.BENCH_FLEET !== '0') for (const r of benchFleet()) row(r.what, r
 if (!TIME) console.log('(peak RSS needs GNU time at /usr/bin/time: not found here)');
 if (process.argv.includes('--write')) {
   const machine = `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; medians of ${RUNS} runs (the scale rows: 3)${TIME ? '; peak RSS from GNU time' : ''}`;
-  console.log(writeReadmeTable(renderTable(table, machine)) ? 'README: the Performance table written' : 'README: no bench markers found, nothing written');
+  console.log(writeReadmeTable(renderTable(table, machine)) ? 'docs/performance.md: the Performance table written' : 'docs/performance.md: no bench markers found, nothing written');
 }
 
 /**

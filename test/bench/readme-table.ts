@@ -1,4 +1,4 @@
-// `npm run bench -- --write`: the README's Performance table is the bench's own output, so its
+// `npm run bench -- --write`: the Performance table (docs/performance.md) is the bench's own output, so its
 // figures cannot drift from a run. Everything between the markers is replaced.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,9 +26,9 @@ export function renderTable(rows: readonly TableRow[], machine: string): string 
   ].join('\n');
 }
 
-/** Puts the table between the README's markers; false when the README has none. */
+/** Puts the table between the markers of docs/performance.md; false when it has none. */
 export function writeReadmeTable(table: string): boolean {
-  const file = join(ROOT, 'README.md');
+  const file = join(ROOT, 'docs', 'performance.md');
   const readme = readFileSync(file, 'utf8');
   const start = readme.indexOf(START);
   const end = readme.indexOf(END);

@@ -12,8 +12,9 @@ import { parse as shellParse } from 'shell-quote';
 import { buildProgram } from '../../src/cli/program.js';
 import { ROOT } from '../helpers.js';
 import { walkReadme } from './walk.js';
+import { PAGES } from './pages.js';
 
-const README = join(ROOT, 'README.md');
+
 const CLI = join(ROOT, 'dist', 'cli', 'cli.js');
 
 interface Sample {
@@ -147,34 +148,40 @@ try {
   symlinkSync(join(ROOT, 'node_modules'), join(scratch, 'node_modules'), 'dir');
   const made = new Map<string, string>();
   for (const [id, sample] of Object.entries(SAMPLES)) made.set(id, `$ ${sample.command}\n${excerpt(await run(sample.command, sample.inCheckout ? ROOT : scratch), sample)}`);
-  let readme = readFileSync(README, 'utf8');
-  const problems = unknownFlags(shellLines(readme), 'README');
+  const problems: string[] = [];
   for (const help of await helpLines()) problems.push(...unknownFlags(help.lines, help.where));
   const seen = new Set<string>();
-  readme = readme.replace(BLOCK, (whole, id: string, lang: string, body: string) => {
-    seen.add(id);
-    const fresh = made.get(id);
-    if (fresh === undefined) {
-      problems.push(`README: a sample '${id}' that docs/readme.ts does not make`);
-      return whole;
-    }
-    // A block that differs only in durations is left as it is (no churn from the machine's speed).
-    if (steady(body) === steady(fresh)) return whole;
-    {
-      const [a, b] = [steady(body).split('\n'), steady(fresh).split('\n')];
-      const line = a.findIndex((l, i) => l !== b[i]);
-      problems.push(`README sample '${id}' differs from what '${SAMPLES[id]!.command}' prints, from its line ${line + 1}:\n  README: ${a[line] ?? '(nothing)'}\n  now:    ${b[line] ?? '(nothing)'}`);
-    }
-    return `<!-- sample: ${id} -->\n\`\`\`${lang}\n${fresh}\n\`\`\``;
-  });
-  for (const id of made.keys()) if (!seen.has(id)) problems.push(`README: no block marked <!-- sample: ${id} -->`);
-  readme = await selectionTable(readme, problems);
-  // Then every command line and client configuration, run as written (after the samples: lint reads what init wrote).
+  // The README and its guides: each page's samples made and compared (written with --write), its flags checked.
+  const pages = new Map(PAGES.map((page) => [page, readFileSync(join(ROOT, page), 'utf8')]));
+  for (const [page, original] of pages) {
+    problems.push(...unknownFlags(shellLines(original), page));
+    let text = original.replace(BLOCK, (whole, id: string, lang: string, body: string) => {
+      seen.add(id);
+      const fresh = made.get(id);
+      if (fresh === undefined) {
+        problems.push(`${page}: a sample '${id}' that docs/readme.ts does not make`);
+        return whole;
+      }
+      // A block that differs only in durations is left as it is (no churn from the machine's speed).
+      if (steady(body) === steady(fresh)) return whole;
+      {
+        const [a, b] = [steady(body).split('\n'), steady(fresh).split('\n')];
+        const line = a.findIndex((l, i) => l !== b[i]);
+        problems.push(`README sample '${id}' (${page}) differs from what '${SAMPLES[id]!.command}' prints, from its line ${line + 1}:\n  README: ${a[line] ?? '(nothing)'}\n  now:    ${b[line] ?? '(nothing)'}`);
+      }
+      return `<!-- sample: ${id} -->\n\`\`\`${lang}\n${fresh}\n\`\`\``;
+    });
+    text = await selectionTable(text, problems);
+    pages.set(page, text);
+  }
+  for (const id of made.keys()) if (!seen.has(id)) problems.push(`README: no block marked <!-- sample: ${id} --> in ${PAGES.join(', ')}`);
+  // Then every command line and client configuration of every page, run as written (after the samples: lint reads what init wrote).
+  const readme = [...pages.values()].join('\n');
   const walked = await walkReadme(readme, scratch);
   problems.push(...walked.problems, ...unknownFlags(walked.workflowLines.map((l) => l.replace(/\$\{\{[^}]*\}\}/g, 'X')), 'docs/workflows/sweep.yml'));
   if (!walked.workflowLines.some((l) => /mcp-pd-check merge /.test(l))) problems.push('docs/workflows/sweep.yml: no mcp-pd-check merge line found');
   if (write) {
-    writeFileSync(README, readme);
+    for (const [page, text] of pages) writeFileSync(join(ROOT, page), text);
     process.stdout.write(`README: ${seen.size} samples written\n`);
   }
   const left = write ? problems.filter((p) => !p.startsWith('README sample') && !p.startsWith('README selection table')) : problems;
