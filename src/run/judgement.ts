@@ -1,5 +1,6 @@
 import { judge, type Judgement } from '../model/judge.js';
-import { laboratory, MAX_SHRUNK, shortest, type ExploreDeps, type Exploration, type Found, type Lab } from '../model/explore/explore.js';
+import { laboratory, MAX_SHRUNK, type ExploreDeps, type Exploration } from '../model/explore/explore.js';
+import { shortest, type Found, type Lab } from '../model/explore/shortest.js';
 import { historyOf, historyTimes } from '../model/explore/history.js';
 import { CRITERION, type RuleBreak } from '../model/world.js';
 import type { McpSession } from '../transport/session.js';

@@ -1,5 +1,5 @@
 import type { FindingSink } from '../core/findings.js';
-import type { Found } from '../model/explore/explore.js';
+import type { Found } from '../model/explore/shortest.js';
 import type { Judgement } from '../model/judge.js';
 import { CRITERION, type RuleBreak } from '../model/world.js';
 

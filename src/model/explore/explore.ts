@@ -7,14 +7,11 @@ import type { ExplorationMarks } from './marks.js';
 import { judge, type LeftBehind } from '../judge.js';
 import type { RuleBreak, World } from '../world.js';
 import { generate } from './generate.js';
-import { renumbered, sessionsOf, weight, type Move } from './moves.js';
-import { numberedSteps } from './outcome.js';
+import { weight, type Move } from './moves.js';
 import { play, type Played, type Stage } from './play.js';
 import { Random } from './random.js';
-import { shrink } from './shrink.js';
-import { MoveTimes } from './elapsed.js';
-import { resembled } from '../ops.js';
 import { MAX_PAUSE_MS } from './defaults.js';
+import { closeAll, shortest, type Found, type Lab } from './shortest.js';
 
 export interface ExploreOptions {
   /** Requests to generate (0: no exploration). */
@@ -43,11 +40,6 @@ export interface IdleHold {
   /** The call came on a new connection (over HTTP). */
   newConnection: boolean;
   proof: Exchange[];
-}
-
-/** A rule the exploration found broken, with the shortest sequence that breaks it. */
-export interface Found extends RuleBreak {
-  sequence: { seed: number; steps: string[] };
 }
 
 export interface Exploration {
@@ -83,23 +75,6 @@ export function explorationSessions(cost: 'process' | 'cheap', budget: number, i
 export const MAX_SHRUNK = 4;
 /** Instances of one rule tried, at most, for one that breaks again in new sessions. */
 const ATTEMPTS_PER_RULE = 3;
-/** Replays per shrink: over stdio each starts a server process, over HTTP a session is cheap. */
-const replaysFor = (lab: Lab) => (lab.cheapSessions ? 24 : 12);
-const SHRINK_MS = 10_000;
-
-/** How a sequence is re-run and judged while it is shrunk. */
-export interface Lab {
-  stage: Stage;
-  /** The rules a run of moves broke (with the run's other sessions as context). */
-  judged(played: Played): RuleBreak[];
-  seed: number;
-  /** performance.now() time after which no replay starts. */
-  until: number;
-  /** Whether a new session is cheap (over HTTP) or a server process (over stdio). */
-  cheapSessions: boolean;
-  marks: ExplorationMarks;
-}
-
 /** What the exploration needs of the run: the target, the resource, the run's one door for calls, its marks. */
 export interface ExploreDeps {
   target: Pick<Target, 'open' | 'reserve' | 'sessionsStarted' | 'cheapSessions'>;
@@ -135,234 +110,6 @@ export function laboratory(deps: ExploreDeps, world: World, seed: number, until:
     return judge(world, [...context, ...played.sessions], scope, deps.prior).breaks.filter((b) => b.level !== 'info' && own.has(b.proof[b.proof.length - 1]!) && (deps.applies?.(b) ?? true));
   };
   return { stage, judged, seed, until, cheapSessions: target.cheapSessions === true, marks };
-}
-
-/**
- * The shortest sequence that still breaks a rule of `brk`'s criterion (which of them a minimal
- * sequence breaks names the cause best; with `sameCode`, the very rule): `block` first (the situation the break happened in),
- * then delta debugging. Undefined when not even `moves` breaks it again (a race, or state that
- * new sessions do not have); `first` is then the proof, if it is given.
- */
-export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: Move[] = [], first?: Played, sameCode = false, sentAt?: ReadonlyMap<Move, number>): Promise<{ found?: Found; replays: number; reproduced?: boolean }> {
-  let last: { played: Played; moves: Move[]; brk: RuleBreak } | undefined;
-  // The few targeted candidates below that do not break it again are tried once more waiting, where
-  // they drop steps, about as long as those took (state that expires with time: a grant's TTL).
-  const times = new MoveTimes(moves, first, sentAt);
-  /** The candidate, cut after the move it broke the rule at, when it breaks it again; else undefined. */
-  const reproduces = async (candidate: Move[]): Promise<Move[] | undefined> => {
-    const renamed = renumbered(candidate);
-    const played = await play(renamed, stage);
-    const again = lab.judged(played).find((b) => b.check === brk.check && (!sameCode || b.code === brk.code));
-    await closeAll(played);
-    if (!again) return undefined;
-    // What comes after the move it broke at is no part of it.
-    const at = played.exchanges.findIndex((list) => list.includes(again.proof[again.proof.length - 1]!));
-    const upTo = at >= 0 ? at + 1 : renamed.length;
-    last = { played: { sessions: played.sessions, exchanges: played.exchanges.slice(0, upTo) }, moves: renamed.slice(0, upTo), brk: again };
-    return candidate.slice(0, upTo);
-  };
-  // Replays follow one another: the sessions of the next start while this one runs.
-  const stage: Stage = { ...lab.stage, reserve: (count) => lab.stage.reserve?.(2 * count) };
-  const until = Math.min(lab.until, performance.now() + SHRINK_MS);
-  let replays = 0;
-  // The idle session waited through the whole run: a break in another session is first tried
-  // without it (a replay that does not wait), then shrunk from there.
-  const idle = idleSessionOf(moves);
-  const brokeIn = sessionsOf(moves.slice(-1));
-  if (idle !== undefined && !brokeIn.includes(idle)) {
-    replays++;
-    const kept = await reproduces(moves.filter((m) => !sessionsOf([m]).includes(idle)));
-    if (kept) moves = kept;
-  }
-  /** A shorter candidate tried once; if it breaks the rule again, the answer: it shrunk with `more` replays. */
-  const fromCandidate = async (candidate: Move[], more: number) => {
-    replays++;
-    const kept = await reproduces(candidate);
-    if (!kept) return undefined;
-    const shrunk = await shrink(kept, reproduces, { replays: more, until });
-    return { replays: replays + shrunk.replays, reproduced: true, found: foundOf(lab, last!) };
-  };
-  // A grant lost over a pause (the idle session's): the tool's fetch, the pause, the call — three
-  // steps, the least that shows it, tried first and kept as it is (each replay waits the pause again).
-  const overTime = brk.tool === undefined ? undefined : fetchPauseCall(moves, brk.tool);
-  if (overTime && overTime.length < moves.length) {
-    replays++;
-    if (await reproduces(overTime)) return { replays, reproduced: true, found: foundOf(lab, last!) };
-  }
-  // Most broken rules need two steps: the diverging one and the step of its session before it.
-  const pair = lastPair(moves);
-  if (pair && pair.length < moves.length) {
-    const found = await fromCandidate(pair, 2);
-    if (found) return found;
-  }
-  // Then one step at a time between the tool's fetch and its last call, in that session: most grants
-  // that are lost are lost to one other request (a listing, a read, a call).
-  for (const candidate of brk.tool === undefined ? [] : sequels(moves, brk.tool)) {
-    if (performance.now() >= until) break;
-    replays++;
-    if (await reproduces(candidate)) return { replays, reproduced: true, found: foundOf(lab, last!) };
-  }
-  // Then that session's own moves alone: most broken rules need no other session (its pauses stay).
-  const own = ownSession(moves);
-  if (own && own.length < moves.length && own.length !== pair?.length) {
-    const found = await fromCandidate(own, own.length);
-    if (found) return found;
-  }
-  // Then its skeleton: the first step of that session about the tool, the time and the other sessions' steps after it, the last step;
-  // for a rule about no one tool (the listing), the session's fetches and the last step.
-  const bones = brk.tool === undefined ? fetchesThenLast(moves) : skeleton(moves, brk.tool);
-  if (bones && bones.length < moves.length && bones.length !== pair?.length) {
-    const found = await fromCandidate(bones, bones.length);
-    if (found) return found;
-  }
-  const tried = block.length > 0 && block.length < moves.length;
-  const alone = tried ? await reproduces(block) : undefined;
-  if (tried) replays++;
-  // The moves must break it once from new sessions before they are shrunk; when they do not (a race,
-  // or the doing of sessions outside them), the first run is the proof, unshrunk.
-  let start = alone;
-  if (!start) {
-    replays++;
-    start = await reproduces(moves);
-    if (!start) {
-      return first ? { replays, reproduced: false, found: foundOf(lab, { played: { sessions: first.sessions, exchanges: first.exchanges.slice(0, moves.length) }, moves, brk }) } : { replays };
-    }
-  }
-  // Then only what concerns the tool it is about (and the pauses and ends around it): most rules are about one tool.
-  const focused = brk.tool === undefined ? start : start.filter((m) => concerns(m, brk.tool!));
-  if (focused.length && focused.length < start.length) {
-    replays++;
-    start = (await reproduces(focused)) ?? start;
-  }
-  const shrunk = await shrink(start, reproduces, { replays: replaysFor(lab) - replays, until });
-  replays += shrunk.replays;
-  start = shrunk.moves;
-  // A break that did not shrink may be bound to time (a grant that lapses): the tool's fetch and the
-  // call, the pair and the skeleton once more, each waiting where it drops steps as long as those
-  // took (the wait an explicit pause, then shrunk as any sequence) — last, so that breaks that are
-  // not about time never pay for the wait.
-  if (start.length > 3) {
-    const fetchThenCall = brk.tool === undefined ? undefined : fetchOfCall(moves, brk.tool);
-    for (const candidate of [fetchThenCall, pair, bones]) {
-      if (!candidate || candidate.length >= start.length || performance.now() >= lab.until) continue;
-      const timed = times.kept(candidate);
-      if (timed.length === candidate.length) continue;
-      replays++;
-      const kept = await reproduces(timed);
-      if (!kept) continue;
-      const shrunk = await shrink(kept, reproduces, { replays: kept.length, until: lab.until });
-      return { replays: replays + shrunk.replays, reproduced: true, found: foundOf(lab, last!) };
-    }
-  }
-  const proof = last ?? (first ? { played: { sessions: first.sessions, exchanges: first.exchanges.slice(0, moves.length) }, moves, brk } : undefined);
-  if (!proof) return { replays };
-  return { replays, reproduced: last !== undefined, found: foundOf(lab, proof) };
-}
-
-/** The idle session of a sequence (the session of its idle pause), if it has one. */
-function idleSessionOf(moves: readonly Move[]): number | undefined {
-  return moves.find((m): m is Extract<Move, { kind: 'pause' }> => m.kind === 'pause' && m.idle === true)?.session;
-}
-
-function foundOf(lab: Lab, proof: { played: Played; moves: Move[]; brk: RuleBreak }): Found {
-  return { ...proof.brk, proof: proof.played.exchanges.flat(), sequence: { seed: lab.seed, steps: numberedSteps(proof.moves, proof.played.exchanges) } };
-}
-
-/**
- * The last move's session: its first move about `tool`, then the pauses of that session and every
- * move of other sessions after it, then the last move (a grant that time or another session took away).
- */
-function skeleton(moves: readonly Move[], tool: string): Move[] | undefined {
-  const last = moves[moves.length - 1];
-  if (!last || last.kind === 'together' || last.kind === 'pause') return undefined;
-  const start = moves.findIndex((m) => m.kind !== 'together' && m.kind !== 'pause' && m.session === last.session && concerns(m, tool) && m.kind !== 'missing');
-  if (start < 0 || start === moves.length - 1) return undefined;
-  const between = moves.slice(start + 1, -1).filter((m) => m.kind === 'together' || m.session !== last.session || m.kind === 'pause');
-  return [moves[start]!, ...between, last];
-}
-
-/** Sequels tried one by one, at most. */
-const MAX_SEQUELS = 6;
-
-/**
- * For a call of `tool` that ended the moves: its session's fetch of the tool, then one other move
- * of that session (not about the tool) from between them, then the call — each such move in turn.
- */
-function sequels(moves: readonly Move[], tool: string): Move[][] {
-  const last = moves[moves.length - 1];
-  if (!last || last.kind !== 'call' || last.tool !== tool) return [];
-  const fetch = moves.findIndex((m) => m.kind === 'fetch' && m.session === last.session && m.names.some((n) => n === tool));
-  if (fetch < 0) return [];
-  const between = moves.slice(fetch + 1, -1).filter((m) => m.kind !== 'together' && m.kind !== 'pause' && m.kind !== 'end' && m.session === last.session && (m.kind === 'missing' || !concerns(m, tool)));
-  return between.slice(0, MAX_SEQUELS).map((m) => [moves[fetch]!, m, last]);
-}
-
-/**
- * For a call of `tool` that ended the moves after a pause of its session: that session's first
- * fetch of the tool, its pauses after it, then the call (undefined when no pause came between).
- */
-function fetchPauseCall(moves: readonly Move[], tool: string): Move[] | undefined {
-  const found = fetchOfCall(moves, tool);
-  const last = moves[moves.length - 1];
-  if (!found || !last || last.kind !== 'call') return undefined;
-  const from = moves.findIndex((m) => m === found[0] || (m.kind === 'together' && m.moves.includes(found[0]!)));
-  const pauses = moves.slice(from + 1, -1).filter((m) => m.kind === 'pause' && m.session === last.session);
-  return pauses.length ? [found[0]!, ...pauses, last] : undefined;
-}
-
-/**
- * For a call of `tool` that ended the moves: its session's first fetch of the tool (taken out of
- * a `together` if it was sent with others), then the call.
- */
-function fetchOfCall(moves: readonly Move[], tool: string): Move[] | undefined {
-  const last = moves[moves.length - 1];
-  if (!last || last.kind !== 'call' || last.tool !== tool) return undefined;
-  const fetches = (m: Move): boolean => m.kind === 'fetch' && m.session === last.session && m.names.includes(tool);
-  for (const m of moves.slice(0, -1)) {
-    const found = m.kind === 'together' ? m.moves.find(fetches) : fetches(m) ? m : undefined;
-    if (found) return [found, last];
-  }
-  return undefined;
-}
-
-/** The moves of the last move's session alone (its part of a `together`, still together). */
-function ownSession(moves: readonly Move[]): Move[] | undefined {
-  const last = moves[moves.length - 1];
-  if (!last || last.kind === 'together') return undefined;
-  return moves.flatMap((m): Move[] => {
-    if (m.kind !== 'together') return m.session === last.session ? [m] : [];
-    const own = m.moves.filter((x) => x.kind !== 'together' && x.session === last.session);
-    return own.length > 1 ? [{ kind: 'together', moves: own }] : own;
-  });
-}
-
-/** The last move and the move of the same session before it (a pause between them kept). */
-/** The fetches of the last move's session, then the last move (what changes a listing is a fetch). */
-function fetchesThenLast(moves: readonly Move[]): Move[] | undefined {
-  const last = moves[moves.length - 1];
-  if (!last || last.kind === 'together' || last.kind === 'pause') return undefined;
-  // A fetch sent together with others counts too (its fetches of this session, still together).
-  const fetches = moves.slice(0, -1).flatMap((m): Move[] => {
-    if (m.kind === 'fetch') return m.session === last.session ? [m] : [];
-    if (m.kind !== 'together') return [];
-    const own = m.moves.filter((x) => x.kind === 'fetch' && x.session === last.session);
-    return own.length > 1 ? [{ kind: 'together', moves: own }] : own;
-  });
-  return fetches.length ? [...fetches, last] : undefined;
-}
-
-function lastPair(moves: readonly Move[]): Move[] | undefined {
-  const last = moves[moves.length - 1];
-  if (!last || last.kind === 'together' || last.kind === 'pause') return undefined;
-  for (let i = moves.length - 2; i >= 0; i--) {
-    const m = moves[i]!;
-    if (m.kind === 'pause' && m.session === last.session) continue;
-    if (m.kind !== 'together' && m.kind !== 'pause' && m.session === last.session) {
-      const pause = moves.slice(i + 1, -1).filter((p) => p.kind === 'pause' && p.session === last.session);
-      return [m, ...pause, last];
-    }
-  }
-  return undefined;
 }
 
 /**
@@ -445,17 +192,4 @@ function moveOf(played: Played, brk: RuleBreak): number {
   const diverging = brk.proof[brk.proof.length - 1];
   const i = played.exchanges.findIndex((list) => list.includes(diverging!));
   return i < 0 ? played.exchanges.length - 1 : i;
-}
-
-async function closeAll(played: Played): Promise<void> {
-  await Promise.all(played.sessions.map((s) => s.close()));
-}
-
-
-/** Whether a move concerns a tool: it names the tool, or it is a pause or an end (time and sessions matter to grants). */
-function concerns(move: Move, tool: string): boolean {
-  if (move.kind === 'together') return move.moves.some((m) => concerns(m, tool));
-  if (move.kind === 'fetch') return move.names.some((n) => n === tool || n.trim() === tool || resembled(n, [tool]) !== undefined);
-  if (move.kind === 'call') return move.tool === tool;
-  return move.kind === 'pause' || move.kind === 'end' || move.kind === 'missing';
 }
