@@ -107,7 +107,13 @@ t.test('bad input: each a one-line error naming the file and entry; a server tha
   t.match((await runCli(['--server-config', unknown])).stderr, /not a shape this checker knows/);
   const mixed = join(dir, 'mixed.json');
   writeFileSync(mixed, JSON.stringify({ mcpServers: { gone: { command: 'no-such-command-here' }, notes: { command: 'node', args: [REFERENCE] } } }));
-  t.match((await runCli(['--server-config', mixed, '--server', 'nope'])).stderr, /has no server 'nope' \(it has 'gone', 'notes'\)/);
+  t.match((await runCli(['--server-config', mixed, '--server', 'nope'])).stderr, /has no server 'nope' \(it has 2: 'gone' and 'notes'\)/);
+  // Of many, the names like the one asked for first, and eight at most.
+  const many = join(dir, 'many.json');
+  writeFileSync(many, JSON.stringify({ mcpServers: Object.fromEntries([...Array.from({ length: 20 }, (_, i) => [`s${i + 1}`, { command: 'node' }]), ['notes-prod', { command: 'node' }]]) }));
+  const wrong = await runCli(['--server-config', many, '--server', 'notes']);
+  t.match(wrong.stderr, /has no server 'notes' \(it has 21: 'notes-prod', 's1', .* and 13 more\)\n$/);
+  t.equal(wrong.stderr.trim().split('\n').length, 1, 'one line');
   const run = await runCli(['--explore', '0', '--only', 'pd-', '--server-config', mixed]);
   t.equal(run.code, 3, 'the worst exit code: a server that could not be started');
   t.match(run.stdout, /\ngone +error +.*cannot be checked/, 'the server that fails to start is a row');

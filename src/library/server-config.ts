@@ -8,6 +8,7 @@ import { basename, dirname, resolve as resolvePath, sep } from 'node:path';
 import { describeValue, parseJsonc } from '../core/jsonc.js';
 import { closest } from '../util/distance.js';
 import { InputError } from '../core/input-error.js';
+import { listing } from '../util/text.js';
 import { isPlainObject } from '../protocol/payload.js';
 import type { KnownSecret } from '../safety/redact.js';
 import { entry, record, strings, worth, type ConfiguredServer, type Resolve } from './configured-server.js';
@@ -63,7 +64,12 @@ export function readServerConfig(file: string, names: readonly string[] = [], gi
     : fromServers(file, (shape === 'mcpServers' ? value.mcpServers : value.servers) as Record<string, unknown>, resolve);
   if (!all.length) throw new InputError(`--server-config '${file}' names no server`);
   const unknown = names.filter((n) => !all.some((s) => s.name === n));
-  if (unknown.length) throw new InputError(`--server-config '${file}' has no server ${unknown.map((n) => `'${n}'`).join(', ')} (it has ${all.map((s) => `'${s.name}'`).join(', ')})`);
+  if (unknown.length) {
+    // Of a long list, the names like the one asked for come first; at most eight are said.
+    const like = (name: string) => unknown.some((u) => name.toLowerCase().includes(u.toLowerCase()) || u.toLowerCase().includes(name.toLowerCase()));
+    const names = all.map((s) => s.name);
+    throw new InputError(`--server-config '${file}' has no server ${unknown.map((n) => `'${n}'`).join(', ')} (it has ${all.length === 1 ? '' : `${all.length}: `}${listing([...names.filter(like), ...names.filter((n) => !like(n))])})`);
+  }
   return { file, shape, servers: names.length ? all.filter((s) => names.includes(s.name)) : all };
 }
 
