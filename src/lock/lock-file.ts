@@ -33,8 +33,8 @@ export function digestOf(value: unknown): string {
 /** The lock of a server: one surface per era it speaks. */
 export async function buildLock(server: string | undefined, listings: readonly EraListing[]): Promise<ToolLock> {
   const sorted = [...listings].sort((a, b) => (a.era < b.era ? -1 : 1)).map((l) => ({ listing: l, byName: toolsByName(l.tools) }));
-  // Each text counted once: two eras that list the same tools cost one count.
-  const texts = [...new Set(sorted.flatMap(({ listing, byName }) => [...byName].flatMap(([name, tool]) => [JSON.stringify(tool), ...(listing.full.has(name) ? [JSON.stringify(listing.full.get(name))] : [])])))];
+  // countTokensOf counts each distinct text once: two eras that list the same tools cost one count.
+  const texts = sorted.flatMap(({ listing, byName }) => [...byName].flatMap(([name, tool]) => [JSON.stringify(tool), ...(listing.full.has(name) ? [JSON.stringify(listing.full.get(name))] : [])]));
   const counts = await countTokensOf(texts);
   const tokensOf = new Map(texts.map((text, i) => [text, counts[i]!]));
   const count = (value: unknown) => tokensOf.get(JSON.stringify(value)) ?? 0;
