@@ -21,7 +21,7 @@ const PROBLEM_WIDTH = 60;
 
 function row(e: FleetResult['entries'][number]): string[] {
   const seconds = `${(e.durationMs / 1000).toFixed(1)} s`;
-  if (!e.report) return [e.name, e.missing ? 'missing' : 'error', '', '', clip(sanitizeLine(e.error ?? 'not checked'), PROBLEM_WIDTH), seconds];
+  if (!e.report) return [e.name, e.missing ? 'missing' : e.skipped ? 'skipped' : 'error', '', '', clip(sanitizeLine(e.error ?? 'not checked'), PROBLEM_WIDTH), seconds];
   const v = e.report.verdict;
   const t = v?.tokens;
   const tokens = t ? `${formatNumber(t.listed)}${t.estimate !== undefined ? ` → ≈${formatNumber(t.estimate)}` : t.full !== undefined ? ` (full ${formatNumber(t.full)})` : ''}` : '';
@@ -75,19 +75,22 @@ export function renderFleetJson(fleet: FleetResult, _options?: unknown, { names 
     ...(fleet.unaccounted ? { unaccounted: fleet.unaccounted } : {}),
     servers: fleet.entries.map((e) => ({
       name: e.name, ...(e.target ? { target: e.target } : {}), durationMs: Math.round(e.durationMs), ...(e.error ? { error: e.error } : {}),
-      ...(e.badEntry ? { badEntry: true } : {}), ...(e.missing ? { missing: true } : {}), ...(e.note ? { note: e.note } : {}), ...(e.report ? { report: e.report } : {}),
+      ...(e.badEntry ? { badEntry: true } : {}), ...(e.skipped ? { skipped: true } : {}), ...(e.missing ? { missing: true } : {}), ...(e.note ? { note: e.note } : {}), ...(e.report ? { report: e.report } : {}),
     })),
   }, null, 2)}\n`;
 }
 
 export function renderFleetJunit(fleet: FleetResult): string {
   return renderJunitSuites(fleet.entries.filter((e) => e.report).map((e) => ({ name: e.name, report: e.report! })),
-    fleet.entries.filter((e) => !e.report).map((e) => ({ name: e.name, error: e.error ?? 'not checked' })));
+    fleet.entries.filter((e) => !e.report).map((e) => ({ name: e.name, error: e.error ?? 'not checked', ...(e.skipped ? { skipped: true } : {}) })));
 }
 
-/** SARIF: a run per server, each told apart by its automation id (GitHub code scanning's category); a server not checked is a run that failed. */
+/**
+ * SARIF: a run per server, each told apart by its automation id (GitHub code scanning's category);
+ * a server not checked is a run that failed; one skipped by intent has no run (nothing was looked at).
+ */
 export function renderFleetSarif(fleet: FleetResult, options: Pick<RenderOptions, 'artifact'> = {}): string {
-  const runs = fleet.entries.map((e) => {
+  const runs = fleet.entries.filter((e) => !e.skipped).map((e) => {
     const automationDetails = { id: `mcp-pd-check/${e.name}/` };
     // A server's alerts are located in the config file that names it.
     if (e.report) return { ...(JSON.parse(renderSarif(e.report, options.artifact ?? fleet.file)) as { runs: Array<Record<string, unknown>> }).runs[0], automationDetails };
@@ -100,11 +103,11 @@ export function renderFleetSarif(fleet: FleetResult, options: Pick<RenderOptions
   return `${JSON.stringify({ $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs }, null, 2)}\n`;
 }
 
-/** GitHub annotations: every server's, each titled with its server; a server not checked is an error annotation. */
+/** GitHub annotations: every server's, each titled with its server; a server not checked is an error annotation, one skipped a notice. */
 export function renderFleetGithub(fleet: FleetResult, options: RenderOptions): string {
   return fleet.entries.map((e) => (e.report
     ? renderGithub(e.report, options.commandsOff, options.verbose, e.name)
-    : `::error title=${property(`${e.name}: not checked`)}::${data(e.error ?? 'not checked')}\n`)).join('');
+    : e.skipped ? `::notice title=${property(`${e.name}: skipped`)}::${data(e.error ?? 'skipped')}\n` : `::error title=${property(`${e.name}: not checked`)}::${data(e.error ?? 'not checked')}\n`)).join('');
 }
 
 function cell(text: string): string {
@@ -115,7 +118,7 @@ function cell(text: string): string {
 export function renderFleetMarkdown(fleet: FleetResult, options: RenderOptions): string {
   const out = [`## ${cell(headline(fleet))}`, '', `| ${HEAD.join(' | ')} |`, `| ${HEAD.map(() => '---').join(' | ')} |`, ...fleet.entries.map((e) => `| ${row(e).map(cell).join(' | ')} |`), ''];
   for (const e of fleet.entries) {
-    out.push(e.report ? renderMarkdown(e.report, options.verbose, 3, `${cell(e.name)}`).trimEnd() : `### ${cell(e.name)}: not checked\n\n${cell(e.error ?? '')}`, '');
+    out.push(e.report ? renderMarkdown(e.report, options.verbose, 3, `${cell(e.name)}`).trimEnd() : `### ${cell(e.name)}: ${e.skipped ? 'skipped' : 'not checked'}\n\n${cell(e.error ?? '')}`, '');
   }
   return `${out.join('\n')}\n`;
 }

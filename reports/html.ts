@@ -91,7 +91,7 @@ li.error b{color:#cf222e}li.warning b{color:#9a6700}li.info b{color:#6e7781}.hin
 table.fleet{border-collapse:collapse}table.fleet td,table.fleet th{border:1px solid #d0d7de;padding:.2rem .6rem;text-align:left}
 svg text{font-size:12px;fill:#1f2328}svg .n,svg .found{fill:#57606a}svg.token-chart{max-width:100%;height:auto}
 nav.toc a{margin-right:1rem}details.group>summary{cursor:pointer;font-weight:600;margin:.6rem 0}code{word-break:break-word}
-td.verdict-yes{background:#dafbe1}td.verdict-partly{background:#fff8c5}td.verdict-no,td.verdict-error{background:#ffebe9}
+td.verdict-yes{background:#dafbe1}td.verdict-partly{background:#fff8c5}td.verdict-no,td.verdict-error{background:#ffebe9}td.verdict-skipped{color:#57606a}
 </style></head><body>
 ${body}
 </body></html>

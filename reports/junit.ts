@@ -48,13 +48,15 @@ export function renderJunit(report: CheckReport): string {
  * Several reports as one JUnit file: a testsuite each (a fleet run: one per server). A server that
  * was not checked (`unchecked`) is a suite of one errored testcase, so that no server is lost.
  */
-export function renderJunitSuites(suites: Array<{ name?: string; report: CheckReport }>, unchecked: Array<{ name: string; error: string }> = []): string {
-  const counts = (reports: CheckReport[], notChecked = 0) => {
+export function renderJunitSuites(suites: Array<{ name?: string; report: CheckReport }>, unchecked: Array<{ name: string; error: string; skipped?: boolean }> = []): string {
+  // A server not checked is an error; one skipped by intent (a registry entry marked deleted), a skipped test.
+  const counts = (reports: CheckReport[], notChecked = 0, skippedServers = 0) => {
     const sum = (k: 'failed' | 'errors' | 'skipped') => reports.reduce((n, r) => n + r.summary[k], 0);
     const time = reports.reduce((n, r) => n + r.durationMs, 0) / 1000;
-    return `tests="${reports.reduce((n, r) => n + r.results.length, 0) + notChecked}" failures="${sum('failed')}" errors="${sum('errors') + notChecked}" skipped="${sum('skipped')}" time="${time.toFixed(3)}"`;
+    return `tests="${reports.reduce((n, r) => n + r.results.length, 0) + notChecked + skippedServers}" failures="${sum('failed')}" errors="${sum('errors') + notChecked}" skipped="${sum('skipped') + skippedServers}" time="${time.toFixed(3)}"`;
   };
-  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="mcp-pd-check" ${counts(suites.map((s) => s.report), unchecked.length)}>`];
+  const skippedServers = unchecked.filter((u) => u.skipped).length;
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="mcp-pd-check" ${counts(suites.map((s) => s.report), unchecked.length - skippedServers, skippedServers)}>`];
   for (const { name, report } of suites) {
     const t = report.target;
     const suite = name ?? `mcp-pd-check ${targetLine(t).what}`;
@@ -63,8 +65,9 @@ export function renderJunitSuites(suites: Array<{ name?: string; report: CheckRe
     lines.push(`  <testsuite name="${xml(suite)}" ${counts([report])} timestamp="${xml(report.startedAt)}">`, ...report.results.map((r) => testcase(report, r)),
       ...(said.length ? [`    <system-out>${xml(said.join('\n'))}</system-out>`] : []), '  </testsuite>');
   }
-  for (const { name, error } of unchecked) {
-    lines.push(`  <testsuite name="${xml(name)}" ${counts([], 1)}>`, `    <testcase classname="mcp-pd-check" name="${xml(`${name}: not checked`)}" time="0.000">`, `      <error message="${xml(error)}"/>`, '    </testcase>', '  </testsuite>');
+  for (const { name, error, skipped } of unchecked) {
+    lines.push(`  <testsuite name="${xml(name)}" ${skipped ? counts([], 0, 1) : counts([], 1)}>`, `    <testcase classname="mcp-pd-check" name="${xml(`${name}: ${skipped ? 'skipped' : 'not checked'}`)}" time="0.000">`,
+      skipped ? `      <skipped message="${xml(error)}"/>` : `      <error message="${xml(error)}"/>`, '    </testcase>', '  </testsuite>');
   }
   lines.push('</testsuites>', '');
   return lines.join('\n');

@@ -92,3 +92,32 @@ t.test('a registry list of 20 entries: one row each, with its verdict or its rea
   t.equal(run.stdout.split('\n\n')[1]?.trim().split('\n').length, 21, 'the table: a head and 20 rows');
   t.notOk(run.stdout.includes(SECRET) || run.stderr.includes(SECRET) || readFileSync(report, 'utf8').includes(SECRET), 'the header secret is never printed');
 });
+
+t.test('registry entries the registry marks deleted are skipped (a row that says so, exit 0); deprecated ones are checked and say it', async (t) => {
+  const http = await startHttp(REFERENCE);
+  t.teardown(http.stop);
+  const dir = tempDir();
+  const status = (value: string) => ({ 'io.modelcontextprotocol.registry/official': { status: value } });
+  const remote = { remotes: [{ type: 'streamable-http', url: http.url }] };
+  const file = join(dir, 'registry.json');
+  writeFileSync(file, JSON.stringify({ servers: [
+    { server: { name: 'io.test/active', version: '1.0.0', ...remote }, _meta: status('active') },
+    { server: { name: 'io.test/old', version: '1.0.0', ...remote }, _meta: status('deprecated') },
+    // Deleted: what it offers is never started (this one could not be anyway).
+    { server: { name: 'io.test/removed', version: '1.0.0', remotes: [{ type: 'streamable-http', url: 'http://127.0.0.1:1/mcp' }] }, _meta: status('deleted') },
+  ] }));
+  const json = join(dir, 'fleet.json');
+  const junit = join(dir, 'fleet.xml');
+  const run = await runCli(['--explore', '0', '--only', 'pd-minimal-descriptions', '--server-config', file, '--report', `json=${json}`, '--report', `junit=${junit}`]);
+  t.equal(run.code, 0, `a deleted entry costs no exit code: ${run.stderr}`);
+  t.match(run.stdout, /io\.test\/removed\s+skipped\s+skipped: deleted from the registry/, 'its row says skipped, and why');
+  const rows = Object.fromEntries((JSON.parse(readFileSync(json, 'utf8')) as { servers: Array<{ name: string; skipped?: boolean; note?: string; report?: unknown }> }).servers.map((s) => [s.name, s]));
+  t.equal(rows['io.test/removed']?.skipped, true, 'the JSON marks it skipped');
+  t.notOk(rows['io.test/removed']?.report, 'and it was not checked');
+  t.match(rows['io.test/old']?.note, /^deprecated in the registry$/, 'a deprecated entry is checked and says it');
+  t.ok(rows['io.test/old']?.report, 'checked');
+  t.match(readFileSync(junit, 'utf8'), /<testcase classname="mcp-pd-check" name="io\.test\/removed: skipped" time="0\.000">\n\s+<skipped message="skipped: deleted from the registry/, 'JUnit: a skipped test, not an error');
+  const merged = await runCli(['merge', json, '--format', 'markdown']);
+  t.equal(merged.code, 0, `merged: still exit 0: ${merged.stderr}`);
+  t.match(merged.stdout, /### io\.test\/removed: skipped/, 'the merge keeps it skipped');
+});

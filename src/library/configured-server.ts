@@ -14,6 +14,8 @@ export interface ConfiguredServer {
   problem?: string;
   /** The problem is that nothing it offers can be started here (no runtime on PATH): exit 3, as a server that cannot be started, not 2. */
   unreachable?: boolean;
+  /** Why the entry is not checked by intent (a registry entry marked deleted): its row says so, and it costs no exit code. */
+  skipped?: string;
   /** What was chosen among what the entry offers, and why not the others (a registry list). */
   note?: string;
 }

@@ -48,6 +48,7 @@ export function fleetPart(source: string, value: unknown): FleetPart | undefined
       ...(raw.report !== undefined ? { report: raw.report as CheckReport } : {}),
       ...(typeof raw.error === 'string' ? { error: raw.error } : raw.report === undefined ? { error: 'not checked' } : {}),
       ...(raw.badEntry === true ? { badEntry: true } : {}),
+      ...(raw.skipped === true && raw.report === undefined ? { skipped: true } : {}),
       ...(typeof raw.note === 'string' ? { note: raw.note } : {}),
       durationMs: typeof raw.durationMs === 'number' ? raw.durationMs : 0,
     };

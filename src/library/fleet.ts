@@ -21,6 +21,8 @@ export interface FleetEntry {
   error?: string;
   /** The error is the entry as written (an unresolved ${input:…}, no command), not the server's doing. */
   badEntry?: boolean;
+  /** Not checked by intent (`error` says why: a registry entry marked deleted): exit 0 for it. */
+  skipped?: boolean;
   /** What was chosen among what the entry offers (a registry list). */
   note?: string;
   /** Taken from an earlier run's --out-dir (--resume), not checked again. */
@@ -103,15 +105,17 @@ export async function checkFleet(whole: ServerConfig, options: FleetOptions, job
 
 /**
  * The exit code of a fleet, as of one run: the worst of its servers' (a report by --fail-on, a bad
- * entry 2, a server that could not be started or reached 3); a merge that lacks servers is 2 at least.
+ * entry 2, a server that could not be started or reached 3, one skipped by intent 0); a merge that
+ * lacks servers is 2 at least.
  */
 export function fleetExitCode(fleet: FleetResult, failOn: FailOn = 'error'): number {
-  const codes = fleet.entries.map((e) => (e.report ? exitCodeFor(e.report, failOn) : e.badEntry || e.missing ? EXIT.usage : EXIT.unreachable));
+  const codes = fleet.entries.map((e) => (e.report ? exitCodeFor(e.report, failOn) : e.skipped ? EXIT.ok : e.badEntry || e.missing ? EXIT.usage : EXIT.unreachable));
   return Math.max(EXIT.ok, ...codes, fleet.unaccounted ? EXIT.usage : EXIT.ok);
 }
 
 /** One server of the fleet: its report, or why it was not checked (a bad entry, a server that cannot be reached). */
 async function checkEntry(server: ServerConfig['servers'][number], options: FleetOptions, spell?: Spelling): Promise<FleetEntry> {
+  if (server.skipped !== undefined) return { name: server.name, error: server.skipped, skipped: true, durationMs: 0 };
   if (server.problem !== undefined) return { name: server.name, error: server.problem, ...(server.unreachable ? {} : { badEntry: true }), durationMs: 0 };
   const started = performance.now();
   let target: string | undefined;

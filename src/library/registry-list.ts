@@ -2,12 +2,16 @@
 // as GET /v0/servers returns a page of it (a bare server.json in the array is read too). One row per
 // entry: the first of its packages and remotes (in the order written) that can run here, or the
 // reason for each that cannot — no runtime on PATH (uvx, docker, dnx), a required secret or
-// variable not set, a transport the checker does not start, a malformed entry.
+// variable not set, a transport the checker does not start, a malformed entry. An entry the registry
+// marks deleted is skipped (a row that says so); one marked deprecated is checked, and says it.
 import { InputError } from '../core/input-error.js';
 import { isPlainObject } from '../protocol/payload.js';
 import { runnable } from '../util/files.js';
 import type { ConfiguredServer, Resolve } from './configured-server.js';
 import { CandidateError, serverJsonCandidates } from './server-json.js';
+
+/** Where the registry writes what it knows of an entry (status, publication dates). */
+const OFFICIAL_META = 'io.modelcontextprotocol.registry/official';
 
 /** Why one candidate cannot run: `runtime` when only its program is missing here. */
 interface Refusal {
@@ -23,6 +27,9 @@ export function fromRegistryList(file: string, list: readonly unknown[], resolve
     const name = uniqueName(json, i, taken);
     if (!isPlainObject(json)) return malformed(name, `entry ${i + 1} is not an object`);
     if (typeof json.name !== 'string' || !json.name) return malformed(name, `entry ${i + 1} has no name`);
+    const status = registryStatus(item);
+    // The registry keeps deleted versions in its list, marked: nothing to check, and no failure.
+    if (status === 'deleted') return { name, options: {}, secrets: [], skipped: 'skipped: deleted from the registry (its _meta status)' };
     const where = `--server-config '${file}', server '${name}'`;
     const candidates = serverJsonCandidates(where, json, resolve, name);
     if (!candidates.length) return malformed(name, `${where}: neither packages nor remotes (nothing to run)`);
@@ -36,7 +43,11 @@ export function fromRegistryList(file: string, list: readonly unknown[], resolve
           continue;
         }
         const not = refused.map((r) => `${r.label} (${r.why})`);
-        return { ...server, name, ...(candidates.length > 1 ? { note: `chose the ${candidate.label}${not.length ? `; not: ${not.join('; ')}` : ''}` } : {}) };
+        const notes = [
+          ...(status === 'deprecated' ? ['deprecated in the registry'] : []),
+          ...(candidates.length > 1 ? [`chose the ${candidate.label}${not.length ? `; not: ${not.join('; ')}` : ''}`] : []),
+        ];
+        return { ...server, name, ...(notes.length ? { note: notes.join('; ') } : {}) };
       } catch (err) {
         if (!(err instanceof InputError)) throw err;
         // (a $VAR of the entry that is not set is the resolver's InputError: its message is the reason)
@@ -46,6 +57,12 @@ export function fromRegistryList(file: string, list: readonly unknown[], resolve
     const problem = `nothing it offers can run here: ${refused.map((r) => `${r.label}: ${r.why}`).join('; ')}`;
     return { name, options: {}, secrets: [], problem, ...(refused.every((r) => r.runtime) ? { unreachable: true } : {}) };
   });
+}
+
+/** The registry's own status of an entry (`active`, `deprecated`, `deleted`), from its official `_meta`. */
+function registryStatus(item: unknown): string | undefined {
+  const meta = isPlainObject(item) && isPlainObject(item._meta) ? item._meta[OFFICIAL_META] : undefined;
+  return isPlainObject(meta) && typeof meta.status === 'string' ? meta.status : undefined;
 }
 
 function malformed(name: string, why: string): ConfiguredServer {
