@@ -105,6 +105,11 @@ t.test('bad input: each a one-line error naming the file and entry; a server tha
   const unknown = join(dir, 'other.json');
   writeFileSync(unknown, '{ "name": "x" }');
   t.match((await runCli(['--server-config', unknown])).stderr, /not a shape this checker knows/);
+  const stringPackages = join(dir, 'string-packages.json');
+  writeFileSync(stringPackages, '{ "name": "io.test/x", "version": "1.0.0", "packages": "npm:foo" }');
+  const said = await runCli(['--server-config', stringPackages]);
+  t.match(said.stderr, /^mcp-pd-check: --server-config '.*string-packages\.json': "packages" holds a string; it must be an array \(server\.json's packages\[\]\)\n$/, 'a known key with the wrong kind of value: said as such');
+  t.equal(said.code, 2);
   const mixed = join(dir, 'mixed.json');
   writeFileSync(mixed, JSON.stringify({ mcpServers: { gone: { command: 'no-such-command-here' }, notes: { command: 'node', args: [REFERENCE] } } }));
   t.match((await runCli(['--server-config', mixed, '--server', 'nope'])).stderr, /has no server 'nope' \(it has 2: 'gone' and 'notes'\)/);

@@ -12,6 +12,7 @@ import { findSignalledError, invalidErrorCode } from '../src/protocol/errors.js'
 import { descriptionsUri, isToolDescriptionsUri, requestedTools, sameUri } from '../src/protocol/uri.js';
 import { PROTOCOL_VERSION } from '../src/transport/session.js';
 import type { Exchange } from '../src/transport/types.js';
+import { telling } from '../src/transport/server-words.js';
 import { formatNumber, sanitizeLine } from '../src/util/text.js';
 import { words } from '../src/util/words.js';
 import { compileSchema } from '../src/util/schema.js';
@@ -213,4 +214,22 @@ t.test('over several eras, a tool is "not called" only when no era called it', a
   const report = (era: '2025-11-25' | '2026-07-28', notCalled: string[]) => ({ era, report: { tool: { name: 'mcp-pd-check', version: '0' }, target: { kind: 'stdio' as const }, startedAt: '', durationMs: 0, summary: { passed: 0, failed: 0, warnings: 0, skipped: 0, errors: 0 }, results: [], verdict: verdict(notCalled) } });
   const merged = mergeEraReports([report('2025-11-25', ['a', 'b']), report('2026-07-28', ['b'])], [], 'all', 0);
   t.same(merged.verdict?.notCalled?.map((n) => n.tool), ['b'], "'a' was called in 2026-07-28: not said to be not called");
+});
+
+t.test("the telling stderr line: what is missing first (npm's 404), never npm's pointer to its log; else the last error; else the last line", async (t) => {
+  const npm = [
+    'npm error code E404',
+    'npm error 404 Not Found - GET https://registry.npmjs.org/@nope%2fpkg',
+    'npm error 404',
+    "npm error 404  The requested resource '@nope/pkg@1.0.0' could not be found or you do not have permission to access it.",
+    'npm error 404',
+    'npm error 404 Note that you can also install from a',
+    'npm error 404 tarball, folder, http url, or git url.',
+    'npm error A complete log of this run can be found in: /root/.npm/_logs/x-debug-0.log',
+  ];
+  t.match(telling(npm), /could not be found/);
+  t.equal(telling(['Error: listen EADDRINUSE', 'Node.js v20.19.0']), 'Error: listen EADDRINUSE', 'a crash: its error, not the version banner');
+  t.equal(telling(['config file not found, using defaults', 'Error: boom']), 'Error: boom', 'a warning that something is missing is no error');
+  t.equal(telling(['starting', 'ready']), 'ready');
+  t.equal(telling([]), undefined);
 });

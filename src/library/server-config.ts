@@ -57,6 +57,9 @@ export function readServerConfig(file: string, names: readonly string[] = [], gi
     : Array.isArray(value.servers) ? 'registry'
     : Array.isArray(value.packages) || Array.isArray(value.remotes) ? 'server.json'
     : undefined;
+  // Nearly a shape: its key is there with the wrong kind of value — said as such, not as an unknown shape.
+  const near = shape ? undefined : (['mcpServers', 'servers', 'packages', 'remotes'] as const).find((key) => value[key] !== undefined);
+  if (near) throw new InputError(`--server-config '${file}': "${near}" holds ${describeValue(value[near])}; it must be ${near === 'mcpServers' ? 'an object of servers by name' : near === 'servers' ? "an object of servers by name (VS Code) or an array (the registry's list)" : `an array (server.json's ${near}[])`}`);
   if (!shape) throw new InputError(`--server-config '${file}': not a shape this checker knows (mcpServers, VS Code's servers, a registry server.json with packages/remotes, or the registry's list: servers[])`);
   const resolve = resolver(file, given);
   const all = shape === 'server.json' ? fromServerJson(`--server-config '${file}'`, value, resolve, typeof value.name === 'string' ? value.name : basename(file))

@@ -4,13 +4,23 @@ import type { Exchange } from './types.js';
 import { clip } from '../util/text.js';
 
 /**
- * The stderr line that best says why a server stopped: the last one naming an error (a crashed
- * Node server ends with its version banner, which says nothing), else the last line.
+ * The stderr line that best says why a server stopped: the last error saying something is missing
+ * (npm's "could not be found"), else the last one naming an error (a crashed Node server ends with
+ * its version banner, which says nothing), else the last line.
  */
 export function telling(tail: string[]): string | undefined {
-  for (let i = tail.length - 1; i >= 0; i--) if (/\b(error|exception|fatal|cannot|failed|refused|denied)\b|ERR_/i.test(tail[i]!)) return tail[i];
-  return tail[tail.length - 1];
+  // A pointer to a log file (npm's last line) says nothing of what went wrong.
+  const lines = tail.filter((l) => !/A complete log of this run can be found in/.test(l));
+  const missing = (l: string) => NOT_FOUND.test(l) && TROUBLE.test(l);
+  for (const telling of [missing, (l: string) => TROUBLE.test(l)]) {
+    for (let i = lines.length - 1; i >= 0; i--) if (telling(lines[i]!)) return lines[i];
+  }
+  return lines[lines.length - 1] ?? tail[tail.length - 1];
 }
+
+/** Something missing (a package, a module, a file): in an error line, the most telling there is. */
+const NOT_FOUND = /\bnot (be )?found\b|\bno such file\b|\bcannot find module\b|\bE404\b|\bENOENT\b/i;
+const TROUBLE = /\b(error|exception|fatal|cannot|failed|refused|denied)\b|ERR_/i;
 
 /**
  * Why a server went away, with its last lines on stderr: a proxy's own words (`mcp-pd-check serve:`)
