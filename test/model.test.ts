@@ -3,7 +3,8 @@
 import t from 'tap';
 import { LIVE_CHECKS } from '../checks/index.js';
 import { progressiveServer, type Message } from '../fixtures/hostile/raw-server.js';
-import { NEAR_KINDS, generate, nearName } from '../src/model/explore/generate.js';
+import { generate } from '../src/model/explore/generate.js';
+import { NEAR_KINDS, nearName } from '../src/model/explore/near-names.js';
 import { describeMove, type Move } from '../src/model/explore/moves.js';
 import { Random } from '../src/model/explore/random.js';
 import { shrink } from '../src/model/explore/shrink.js';
