@@ -6,18 +6,15 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { answerRead, answerToolForm, DESCRIPTIONS_RESOURCE, gateCall, readResult, toolFormResult } from '../protocol/server/disclosure.js';
-import { DESCRIPTIONS_TOOL, workflowInstructions } from '../protocol/server/payloads.js';
 import { EraFront } from '../protocol/server/era-front.js';
 import type { JsonObject } from '../transport/types.js';
 import { Disclosed, type DescriptionFolder, type Tool } from './descriptions.js';
-import { checkClientMessage, errorReply, INVALID_PARAMS, isUpstreamMessage, type Id, type Message } from './validate.js';
+import { checkClientMessage, errorReply, INVALID_PARAMS, type Id, type Message } from './validate.js';
 import { Routes, type Client } from './routes.js';
+import { SharedInitialize } from './shared-initialize.js';
+import { UpstreamLink } from './upstream-link.js';
 
-const OWN = 'mcp-pd-serve:';
-/** An error of the MCP SDKs for a request that timed out. */
-const REQUEST_TIMEOUT = -32001;
 const RESOURCE_NOT_FOUND = -32002;
-const METHOD_NOT_FOUND = -32601;
 
 export interface HubOptions {
   /** How long a request forwarded upstream may wait for its answer (ms): then its client gets an error and the upstream a cancellation. */
@@ -32,32 +29,28 @@ export interface HubOptions {
 
 export class Hub {
   private readonly routes = new Routes();
-  private readonly own = new Map<string, (message: Message) => void>();
-  private next = 0;
-  private initResult?: Record<string, unknown>;
-  private initializing?: Promise<Message>;
+  private readonly link: UpstreamLink;
+  private readonly initialization: SharedInitialize;
   private upstreamInitialized = false;
   private disclosed?: Promise<Disclosed>;
-  /** Whether the upstream declared resources of its own (else resources/list is answered here). */
-  private upstreamResources?: boolean;
   private listingError?: Error;
-  /** Why the upstream is gone, once it is: requests then get this at once. */
-  private gone?: string;
-  private readonly timeoutMs: number;
   private readonly toolForm: boolean;
   private readonly onError: (err: Error) => void;
-  private readonly upstreamName: string;
 
   /** Settles with the first listing of the upstream's tools (an InputError when the folder does not match it). */
   readonly firstListing: Promise<void>;
   private settleFirst!: (err?: Error) => void;
 
-  constructor(private readonly upstream: Transport, private readonly folder?: DescriptionFolder, options: HubOptions = {}) {
-    this.timeoutMs = options.timeoutMs ?? 300_000;
+  constructor(upstream: Transport, private readonly folder?: DescriptionFolder, options: HubOptions = {}) {
     this.toolForm = options.toolForm ?? true;
     this.onError = options.onError ?? (() => {});
-    this.upstreamName = options.upstreamName ? `the upstream server (${options.upstreamName})` : 'the upstream server';
-    upstream.onmessage = (message) => this.fromUpstream(message as unknown);
+    this.link = new UpstreamLink(upstream, this.routes, {
+      timeoutMs: options.timeoutMs ?? 300_000,
+      upstreamName: options.upstreamName ? `the upstream server (${options.upstreamName})` : 'the upstream server',
+      onError: this.onError,
+      onToolsChanged: () => (this.disclosed = undefined),
+    });
+    this.initialization = new SharedInitialize(this.link, this.toolForm, this.onError);
     this.firstListing = new Promise((resolve, reject) => {
       this.settleFirst = (err) => (err ? reject(err) : resolve());
     });
@@ -88,7 +81,7 @@ export class Hub {
       front.fromClient(checked.message as JsonObject);
     };
     // A session that ends takes its grants with it; what it still waited for upstream is cancelled.
-    transport.onclose = () => this.leave(client);
+    transport.onclose = () => this.link.leave(client);
     return client;
   }
 
@@ -119,15 +112,10 @@ export class Hub {
     });
   }
 
+
   /** The upstream has ended: every request still waiting gets an error saying so, and later ones at once. */
   upstreamGone(reason: string): void {
-    this.gone ??= reason;
-    for (const [upstreamId, pending] of this.routes.pendingEntries()) {
-      this.routes.settle(upstreamId);
-      const reply = errorReply(pending.id, -32603, `${capital(this.upstreamName)} ${reason} before answering ${pending.method}.`);
-      pending.failed?.(reply);
-      void pending.client.send(reply).catch(() => {});
-    }
+    this.link.gone(reason);
   }
 
   /** The upstream's tools, disclosed; loaded once, and again after tools/list_changed. */
@@ -148,7 +136,7 @@ export class Hub {
     const tools: Tool[] = [];
     let cursor: unknown;
     for (let page = 0; page < 1000; page++) {
-      const reply = await this.request('tools/list', cursor === undefined ? {} : { cursor });
+      const reply = await this.link.request('tools/list', cursor === undefined ? {} : { cursor });
       if (reply.error) throw new Error(`the upstream server's tools/list failed: ${JSON.stringify(reply.error).slice(0, 200)}`);
       const result = reply.result as { tools?: unknown[]; nextCursor?: unknown };
       for (const t of result.tools ?? []) if (t && typeof (t as Tool).name === 'string') tools.push(t as Tool);
@@ -158,25 +146,6 @@ export class Hub {
     return tools;
   }
 
-  /** A request of the proxy's own to the upstream (ids of its own: never a client's); an error answer when none comes in time. */
-  private request(method: string, params: Record<string, unknown>): Promise<Message> {
-    const id = `${OWN}${this.next++}`;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.own.delete(id);
-        resolve(errorReply(id, REQUEST_TIMEOUT, `${this.upstreamName} did not answer ${method} within ${Math.round(this.timeoutMs / 1000)} s (serve --request-timeout)`));
-      }, this.timeoutMs);
-      timer.unref?.();
-      this.own.set(id, (message) => {
-        clearTimeout(timer);
-        resolve(message);
-      });
-      this.upstream.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage).catch((err: Error) => {
-        this.own.get(id)?.(errorReply(id, -32603, err.message));
-        this.own.delete(id);
-      });
-    });
-  }
 
   /** A client's checked message (or one its era's front made for it). */
   private handle(client: Client, message: Message): void {
@@ -192,7 +161,7 @@ export class Hub {
     if (method === undefined) {
       // An answer to a request the upstream sent: only from the client it was sent to, under serve's id for it.
       const asked = this.routes.answered(client, id!);
-      if (asked !== undefined) await this.upstream.send({ ...message, id: asked } as JSONRPCMessage);
+      if (asked !== undefined) await this.link.send({ ...message, id: asked });
       return;
     }
     if (id === undefined) return this.clientNotification(client, message);
@@ -200,15 +169,15 @@ export class Hub {
     const fail = (code: number, text: string, data?: unknown) => client.send({ jsonrpc: '2.0', id, error: { code, message: text, ...(data !== undefined ? { data } : {}) } });
     switch (method) {
       case 'initialize':
-        return this.initialize(client, message);
+        return this.initialization.initialize(client, message);
       case 'tools/list':
         // Stage 1 (§3.1): the minimal list, whole, in every state of the session.
         return reply({ tools: (await this.tools()).minimal });
       case 'resources/templates/list': {
         // The resource as a template a client can fill in (`?tools=`), then the upstream's own.
         const template = { uriTemplate: `${DESCRIPTIONS_RESOURCE.uri}{?tools}`, name: 'Tool descriptions', description: 'Full descriptions of the named tools (comma-separated): fetch one before calling its tool.', mimeType: 'application/json' };
-        if (!this.upstreamResources) return reply({ resourceTemplates: [template] });
-        return this.forward(client, message, (answer) => {
+        if (!this.initialization.upstreamResources) return reply({ resourceTemplates: [template] });
+        return this.link.forward(client, message, (answer) => {
           // An upstream that has resources but no templates: ours alone.
           if (answer.error) return { jsonrpc: '2.0', id: answer.id, result: { resourceTemplates: [template] } };
           const result = answer.result as { resourceTemplates?: unknown[] } | undefined;
@@ -223,8 +192,8 @@ export class Hub {
         const answer = answerRead(uri, await this.tools());
         if (answer.kind === 'not-this-resource') {
           // An upstream without resources of its own would say "Method not found": the resource is unknown.
-          if (this.upstreamResources === false) return fail(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`);
-          return this.forward(client, message, notFoundInEra);
+          if (this.initialization.upstreamResources === false) return fail(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`);
+          return this.link.forward(client, message, notFoundInEra);
         }
         if (answer.kind === 'refused') return fail(answer.error.code, answer.error.message, answer.error.data);
         for (const name of answer.grants) client.grants.add(name);
@@ -255,60 +224,22 @@ export class Hub {
         break;
       }
     }
-    await this.forward(client, message);
+    await this.link.forward(client, message);
   }
 
   /** resources/list: the tool_descriptions resource first, then the upstream's own (if it has any). */
   private async listResources(client: Client, message: Message): Promise<void> {
     const ours = { ...DESCRIPTIONS_RESOURCE };
-    if (!this.upstreamResources) {
+    if (!this.initialization.upstreamResources) {
       await client.send({ jsonrpc: '2.0', id: message.id!, result: { resources: [ours] } });
       return;
     }
     const first = message.params?.cursor === undefined;
-    await this.forward(client, message, (reply) => {
+    await this.link.forward(client, message, (reply) => {
       const result = reply.result as { resources?: unknown[] } | undefined;
       if (first && result && Array.isArray(result.resources)) result.resources = [ours, ...result.resources];
       return reply;
     });
-  }
-
-  /**
-   * The first client's initialize goes upstream; later clients get the same answer. One that got
-   * none (a timeout, the upstream or the client gone) or an error is no answer to keep: the clients
-   * waiting for it get that error, and the next initialize goes upstream again.
-   */
-  private async initialize(client: Client, message: Message): Promise<void> {
-    if (!this.initializing) {
-      const initializing = new Promise<Message>((resolve) => {
-        void this.forward(client, message, (reply) => {
-          resolve(reply);
-          return this.amendInitialize(reply);
-        }, resolve).catch((err: Error) => {
-          resolve(errorReply(message.id, -32603, err.message));
-          this.onError(err);
-        });
-      });
-      this.initializing = initializing;
-      const reply = await initializing;
-      if (reply.result === undefined && this.initializing === initializing) this.initializing = undefined;
-      return;
-    }
-    const reply = await this.initializing;
-    await client.send(reply.result === undefined ? { ...reply, id: message.id } : this.amendInitialize({ ...reply, id: message.id }));
-  }
-
-  /** Declares the resources capability (the tool_descriptions resource needs it) if the upstream lacks it. */
-  private amendInitialize(reply: Message): Message {
-    const result = reply.result as Record<string, unknown> | undefined;
-    if (!result) return reply;
-    const capabilities = { ...((result.capabilities ?? {}) as Record<string, unknown>) };
-    this.upstreamResources ??= capabilities.resources !== undefined;
-    if (capabilities.resources === undefined) capabilities.resources = {};
-    // The workflow, where clients put it before the model (after the upstream's own words).
-    const instructions = [typeof result.instructions === 'string' ? result.instructions : '', workflowInstructions(this.toolForm ? DESCRIPTIONS_TOOL : undefined)].filter(Boolean).join('\n\n');
-    this.initResult = { ...result, capabilities, instructions };
-    return { ...reply, result: this.initResult };
   }
 
   /** A client's notification: the upstream's initialized once, a cancellation of the client's own request, a change of its roots. */
@@ -333,85 +264,13 @@ export class Hub {
         // Progress of a client's answer, or a notification of its own: no other client's business.
         return;
     }
-    await this.upstream.send(message as JSONRPCMessage);
+    await this.link.send(message);
   }
 
-  /** Sends a client request upstream under an id (and a progress token) of the proxy's; the reply goes back under the client's. */
-  private async forward(client: Client, message: Message, rewrite: (reply: Message) => Message = (r) => r, failed?: (reply: Message) => void): Promise<void> {
-    if (this.gone) {
-      failed?.(errorReply(message.id, -32603, `${capital(this.upstreamName)} ${this.gone}.`));
-      await client.send(errorReply(message.id, -32603, `${capital(this.upstreamName)} ${this.gone}.`));
-      return;
-    }
-    const upstreamId = `${this.next++}`;
-    const meta = message.params?._meta as Record<string, unknown> | undefined;
-    const token = meta?.progressToken as Id | undefined;
-    const ownToken = token === undefined ? undefined : this.routes.progressToken(client, token, message.id!);
-    const timer = setTimeout(() => this.timedOut(upstreamId), this.timeoutMs);
-    timer.unref?.();
-    this.routes.forwarded(upstreamId, { client, id: message.id!, method: message.method!, rewrite, timer, ...(ownToken !== undefined ? { token: ownToken } : {}), ...(failed ? { failed } : {}) });
-    const params = ownToken === undefined ? message.params : { ...message.params, _meta: { ...meta, progressToken: ownToken } };
-    await this.upstream.send({ ...message, id: upstreamId, ...(params !== undefined ? { params } : {}) } as JSONRPCMessage);
-  }
 
-  /** No answer in time: the client gets an error, the upstream a cancellation. */
-  private timedOut(upstreamId: string): void {
-    const pending = this.routes.settle(upstreamId);
-    if (!pending) return;
-    const seconds = Math.round(this.timeoutMs / 1000);
-    const reply = errorReply(pending.id, REQUEST_TIMEOUT, `Request timed out: ${this.upstreamName} did not answer ${pending.method} within ${seconds} s (serve --request-timeout)`);
-    pending.failed?.(reply);
-    void pending.client.send(reply).catch(() => {});
-    void this.upstream.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: upstreamId, reason: `no answer within ${seconds} s` } } as JSONRPCMessage).catch(() => {});
-  }
 
-  /** A client that went away: its requests in flight are cancelled upstream, requests asked of it refused. */
-  private leave(client: Client): void {
-    const { pending, asked } = this.routes.remove(client);
-    for (const upstreamId of pending) void this.upstream.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: upstreamId, reason: 'the client went away' } } as JSONRPCMessage).catch(() => {});
-    for (const upstreamId of asked) void this.upstream.send(errorReply(upstreamId, -32603, 'The client asked went away before it answered.') as JSONRPCMessage).catch(() => {});
-  }
 
-  private fromUpstream(raw: unknown): void {
-    if (!isUpstreamMessage(raw)) return;
-    const message = raw;
-    const { id, method } = message;
-    if (method === undefined) {
-      const key = String(id);
-      const own = this.own.get(key);
-      if (own) {
-        this.own.delete(key);
-        own(message);
-        return;
-      }
-      const pending = this.routes.settle(key);
-      if (pending) void pending.client.send(pending.rewrite({ ...message, id: pending.id })).catch((err: Error) => this.onError(err));
-      return;
-    }
-    if (id !== undefined) return this.serverRequest(message as Message & { id: Id; method: string });
-    if (method === 'notifications/tools/list_changed') this.disclosed = undefined;
-    for (const { client, message: out, related } of this.routes.notificationTargets(message as Message & { method: string })) {
-      void client.send(out, related).catch((err: Error) => this.onError(err));
-    }
-  }
 
-  /**
-   * A request from the upstream (sampling, elicitation, roots): to the one client it can be for,
-   * under an id of serve's own. Ping is answered here; one that could be for several clients is
-   * refused rather than guessed (it would show one client's business to another).
-   */
-  private serverRequest(message: Message & { id: Id; method: string }): void {
-    if (message.method === 'ping') {
-      void this.upstream.send({ jsonrpc: '2.0', id: message.id, result: {} } as JSONRPCMessage).catch(() => {});
-      return;
-    }
-    const routed = this.routes.ask(message, `${OWN}a${this.next++}`);
-    if ('reason' in routed) {
-      void this.upstream.send(errorReply(message.id, METHOD_NOT_FOUND, `serve cannot route ${message.method}: ${routed.reason}`) as JSONRPCMessage).catch(() => {});
-      return;
-    }
-    void routed.client.send(routed.message, routed.related).catch((err: Error) => this.onError(err));
-  }
 }
 
 /**
@@ -424,8 +283,4 @@ function notFoundInEra(reply: Message): Message {
   if (!error) return reply;
   const notFound = error.code === RESOURCE_NOT_FOUND || error.code === INVALID_PARAMS || (error.code === -32603 && /not found|unknown|does not exist|no such/i.test(String(error.message)));
   return notFound ? { ...reply, error: { ...error, code: RESOURCE_NOT_FOUND } } : reply;
-}
-
-function capital(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
