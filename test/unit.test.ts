@@ -10,7 +10,7 @@ import { classifyCall } from '../src/protocol/calls.js';
 import { ToolFacts } from '../src/run/tools.js';
 import { findSignalledError, invalidErrorCode } from '../src/protocol/errors.js';
 import { descriptionsUri, isToolDescriptionsUri, requestedTools, sameUri } from '../src/protocol/uri.js';
-import { PROTOCOL_VERSION } from '../src/transport/session.js';
+import { PROTOCOL_VERSION } from '../src/transport/session-opening.js';
 import type { Exchange } from '../src/transport/types.js';
 import { telling } from '../src/transport/server-words.js';
 import { formatNumber, sanitizeLine } from '../src/util/text.js';

@@ -2,7 +2,8 @@ import { summarize } from '../core/build-report.js';
 import { erasSentence, type VerdictData } from '../core/verdict-sentence.js';
 import type { CheckReport, EraRun, Verdict } from '../generated/report.js';
 import { ERAS, LEGACY_ERA, MODERN_ERA, type Era } from '../transport/era.js';
-import { EraRefusedError, ServerFailedError, type McpSession } from '../transport/session.js';
+import type { McpSession } from '../transport/session.js';
+import { EraRefusedError, ServerFailedError } from '../transport/session-opening.js';
 import { TargetUnavailableError, type Target } from '../transport/target.js';
 import { latch } from '../util/concurrency.js';
 

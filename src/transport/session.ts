@@ -1,45 +1,14 @@
+// One MCP session over a Wire: its requests recorded as exchanges (their waiting in
+// pending-requests.ts, its opening in session-opening.ts), its end, and the server's going away.
 import type { Exchange, JsonObject, Wire } from './types.js';
-import { SlowStartError, TargetUnavailableError } from './types.js';
 import { clip, asText } from '../util/text.js';
-import { TOOL_VERSION } from '../util/version.js';
 import type { Redactor } from '../safety/redact.js';
-import { LEGACY_ERA, META, MODERN_ERA, withEnvelope, type Era } from './era.js';
-import { finished, sent, sentAfterEnd, timesOf } from './exchange-times.js';
-import { describeRequest, lastWords, seconds, telling } from './server-words.js';
+import { LEGACY_ERA, MODERN_ERA, withEnvelope, type Era } from './era.js';
+import { finished, sent, sentAfterEnd } from './exchange-times.js';
+import { CLIENT_INFO, describeOpeningFailure, openSession } from './session-opening.js';
+import { describeRequest, lastWords, telling } from './server-words.js';
+import { PendingRequests } from './pending-requests.js';
 import { listAll, type Listing } from './lists.js';
-
-/**
- * The protocol version the checker asks for. Kept here rather than imported from the SDK's types
- * module, whose load costs ~0.2 s of every run; a test keeps it equal to the SDK's latest.
- */
-export const PROTOCOL_VERSION = LEGACY_ERA;
-
-/** How the checker names itself to servers. */
-const CLIENT_INFO = { name: 'mcp-pd-check', version: TOOL_VERSION };
-
-interface Pending {
-  exchange: Exchange;
-  started: number;
-  resolve: (e: Exchange) => void;
-  timer: NodeJS.Timeout;
-  /** The time limit this request was given (ms). */
-  limitMs: number;
-  /** The wire's count of stderr lines when the request was sent ("what it printed meanwhile"). */
-  stderrMark: number;
-  /**
-   * Start-up: a request sent before the server has said anything (initialize) waits the start-up
-   * allowance; once the server speaks, the request limit applies from then on.
-   */
-  startup: boolean;
-  /** The timer fired; the request waits out the exit grace (a late reply no longer counts). */
-  expired?: boolean;
-}
-
-/**
- * After a request's timer fires, how long to wait for the server process to exit before calling
- * it a timeout: a server that dies while its reply is due is reported as dead, not as slow.
- */
-export const EXIT_GRACE_MS = 500;
 
 export interface SessionOptions {
   label: string;
@@ -59,28 +28,8 @@ export interface SessionOptions {
   clientInfo?: { name: string; version: string };
 }
 
-/**
- * The server answered the opening request (initialize, server/discover) with an error, or said it
- * does not speak the era: the target is up, it speaks another era.
- */
-export class EraRefusedError extends TargetUnavailableError {
-  override name = 'EraRefusedError';
-}
-
-/**
- * The server failed the opening request with an HTTP server error (5xx) or 429: it may well speak
- * the era, it could not answer now (a JSON-RPC error in such a response is no refusal of the era).
- */
-export class ServerFailedError extends TargetUnavailableError {
-  override name = 'ServerFailedError';
-}
-
-
 /** How a session ended: the client terminated it (HTTP DELETE), dropped it, or the server closed it. */
 export type SessionEnd = 'terminated' | 'dropped' | 'server';
-
-/** How long a call that reported progress may still take to answer before it is cancelled (ms). */
-export const PROGRESS_GRACE_MS = 300;
 
 /** Keeps at most this many garbage lines (non-JSON output) for the report. */
 const MAX_GARBAGE = 5;
@@ -109,13 +58,14 @@ export class McpSession {
   endedAt: number | undefined;
   endedBy: SessionEnd | undefined;
   private nextId = 1;
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending: PendingRequests;
   private closedReason: string | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(private readonly wire: Wire, private readonly options: SessionOptions) {
     this.label = options.label;
     this.era = options.era ?? LEGACY_ERA;
+    this.pending = new PendingRequests(wire, options.timeoutMs, (requestId, reason) => void this.notify('notifications/cancelled', { requestId, reason }));
     if (this.era === MODERN_ERA) wire.setProtocolVersion?.(MODERN_ERA);
     wire.onMessage((m) => this.onMessage(m));
     wire.onGarbage((line) => {
@@ -166,50 +116,9 @@ export class McpSession {
       finished(exchange);
       return Promise.resolve(exchange);
     }
-    return new Promise((resolve) => {
-      const key = asText(id);
-      const entry: Pending = { exchange, started, resolve, limitMs: timeoutMs, stderrMark: this.wire.stderrCount?.() ?? 0, startup: startup && !this.heard, timer: setTimeout(() => this.expire(key), timeoutMs) };
-      this.pending.set(key, entry);
-      void this.wire.send(request);
-    });
-  }
-
-  /**
-   * A request's time is up. A server process that exits within a short grace is reported as
-   * exited (its code and stderr), never as slow; otherwise it is a timeout, said with how long the
-   * process had been alive and what it wrote on stderr while the request waited.
-   */
-  private expire(key: string): void {
-    const entry = this.pending.get(key);
-    if (!entry || entry.expired) return;
-    entry.expired = true;
-    const waited = performance.now() - entry.started;
-    const note = this.timeoutNote(entry, waited);
-    entry.timer = setTimeout(() => {
-      if (this.pending.get(key) !== entry) return;
-      this.pending.delete(key);
-      // Bounded whatever keeps arriving: a stream of keep-alives for this request is cut here.
-      this.wire.abandon?.(entry.exchange.request.id);
-      entry.exchange.noResponse = 'timeout';
-      entry.exchange.durationMs = Math.round(waited);
-      entry.exchange.note = note;
-      finished(entry.exchange);
-      entry.resolve(entry.exchange);
-    }, this.wire.alive !== undefined ? EXIT_GRACE_MS : 0);
-  }
-
-  private timeoutNote(entry: Pending, waited: number): string {
-    // A timer may fire up to a millisecond before performance.now() says it is due: that is the limit.
-    const limit = Math.round(waited >= entry.limitMs - 1 ? entry.limitMs : waited);
-    const base = `no response within ${limit} ms`;
-    const alive = this.wire.alive?.();
-    if (alive === undefined) return base;
-    const lines = this.wire.stderrCount!() - entry.stderrMark;
-    const tail = this.wire.stderrTail();
-    const last = lines > 0 ? tail[tail.length - 1] : undefined;
-    const said = last === undefined ? 'wrote nothing on stderr meanwhile'
-      : `wrote ${lines === 1 ? 'one line' : `${lines} lines`} on stderr meanwhile, the last: "${clip(last, 160)}"`;
-    return `${base}; the server process had been running for ${seconds(alive)} and ${said}`;
+    const answered = this.pending.wait(exchange, started, timeoutMs, startup && !this.heard);
+    void this.wire.send(request);
+    return answered;
   }
 
   notify(method: string, params?: JsonObject): Promise<void> {
@@ -225,53 +134,15 @@ export class McpSession {
    */
   async initialize(timeoutMs = this.options.startupTimeoutMs ?? this.options.timeoutMs, since = performance.now()): Promise<JsonObject> {
     this.connectingSince = since;
-    if (this.era === MODERN_ERA) return this.discover(timeoutMs);
-    const ex = await this.request('initialize', {
-      protocolVersion: PROTOCOL_VERSION,
-      capabilities: {},
+    this.initializeResult = await openSession({
+      era: this.era,
       clientInfo: this.options.clientInfo ?? CLIENT_INFO,
-    }, timeoutMs, true);
-    const result = ex.response?.result;
-    if (!result || typeof result !== 'object') {
-      throw ex.noResponse === 'timeout' ? new SlowStartError(this.describeInitFailure(ex)) : this.openingError(this.describeInitFailure(ex), ex.response?.error !== undefined);
-    }
-    this.initializeResult = result as JsonObject;
-    const version = (result as JsonObject).protocolVersion;
-    if (typeof version === 'string') this.wire.setProtocolVersion?.(version);
-    await this.notify('notifications/initialized');
-    return this.initializeResult;
-  }
-
-  /** Why the opening request failed, as its error: a refusal of the era, a server that failed (HTTP 5xx, 429), or none there. */
-  private openingError(error: string, refused: boolean): TargetUnavailableError {
-    const status = this.wire.firstStatus;
-    if (status !== undefined && (status >= 500 || status === 429)) return new ServerFailedError(error.includes(`HTTP ${status}`) ? error : `${error} (HTTP ${status})`);
-    return refused ? new EraRefusedError(error) : new TargetUnavailableError(error);
-  }
-
-  /**
-   * The opening of a 2026-07-28 client: server/discover, which must list 2026-07-28 among its
-   * supported versions. Nothing else is sent first, and there is no session to end.
-   */
-  private async discover(timeoutMs: number): Promise<JsonObject> {
-    const ex = await this.request('server/discover', {}, timeoutMs, true);
-    const result = ex.response?.result as JsonObject | undefined;
-    if (!result || typeof result !== 'object') {
-      if (ex.noResponse === 'timeout' && this.wire.firstStatus === undefined) throw new SlowStartError(this.describeInitFailure(ex));
-      // Over HTTP a server of the other era may answer with a plain 4xx (401/403 are about credentials),
-      // or fail on a method it does not know (500): that is its not speaking this era. A 503 or 429
-      // (no room, too many requests) says nothing of the era: the run cannot check it now.
-      const status = this.wire.firstStatus;
-      if (status === 500 || status === 501) throw new EraRefusedError(`${this.describeInitFailure(ex)} (HTTP ${status} to server/discover: a server that does not know the method)`);
-      throw this.openingError(this.describeInitFailure(ex), ex.response?.error !== undefined || (status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403));
-    }
-    const versions = Array.isArray(result.supportedVersions) ? result.supportedVersions : [];
-    if (!versions.includes(MODERN_ERA)) {
-      throw new EraRefusedError(`the server answered server/discover without ${MODERN_ERA} among its supportedVersions (${versions.map(String).join(', ') || 'none'})`);
-    }
-    const meta = typeof result._meta === 'object' && result._meta !== null ? result._meta as JsonObject : {};
-    const serverInfo = meta[META.serverInfo] ?? result.serverInfo;
-    this.initializeResult = { ...result, protocolVersion: MODERN_ERA, ...(serverInfo !== undefined ? { serverInfo } : {}) };
+      request: (method, params) => this.request(method, params, timeoutMs, true),
+      notify: (method) => this.notify(method),
+      firstStatus: () => this.wire.firstStatus,
+      setProtocolVersion: (version) => this.wire.setProtocolVersion?.(version),
+      failure: (ex) => this.describeInitFailure(ex),
+    });
     return this.initializeResult;
   }
 
@@ -289,38 +160,9 @@ export class McpSession {
     const params: JsonObject = { name, arguments: args };
     if (untilProgress) {
       params._meta = { progressToken: this.nextId };
-      this.watchProgress.add(asText(this.nextId));
+      this.pending.watch(this.nextId);
     }
     return this.request('tools/call', params);
-  }
-
-  /** Request ids whose progress token is their id (calls sent `untilProgress`). */
-  private readonly watchProgress = new Set<string>();
-
-  /** The server reported progress on a call it was asked to: the call reached its tool. */
-  private onProgress(message: JsonObject): void {
-    const token = (message.params as JsonObject | undefined)?.progressToken;
-    const key = asText(token);
-    const entry = this.watchProgress.has(key) ? this.pending.get(key) : undefined;
-    if (!entry || entry.expired || entry.exchange.progress) return;
-    entry.exchange.progress = message;
-    const left = entry.started + entry.limitMs - performance.now();
-    if (left <= PROGRESS_GRACE_MS) return;
-    clearTimeout(entry.timer);
-    entry.timer = setTimeout(() => {
-      if (this.pending.get(key) !== entry) return;
-      this.pending.delete(key);
-      // MCP cancellation: the server should stop the work and send no response.
-      void this.notify('notifications/cancelled', { requestId: entry.exchange.request.id as number, reason: 'The call reported progress: it reached the tool, which is all the checker needed to know.' });
-      // Over HTTP its stream is cut too: a server may go on streaming progress.
-      this.wire.abandon?.(entry.exchange.request.id);
-      const waited = performance.now() - entry.started;
-      entry.exchange.noResponse = 'cancelled';
-      entry.exchange.durationMs = Math.round(waited);
-      entry.exchange.note = `it reached the tool: the server reported progress on it, and the checker cancelled it after ${seconds(waited)}`;
-      finished(entry.exchange);
-      entry.resolve(entry.exchange);
-    }, PROGRESS_GRACE_MS);
   }
 
   /**
@@ -374,32 +216,13 @@ export class McpSession {
   }
 
   private describeInitFailure(ex: Exchange): string {
-    // Only a process has a stderr; an HTTP wire's problems are already the note. A proxy's own lines
-    // (mcp-pd-check serve) are not the server's words.
-    const said = this.wire.stderrCount ? telling(this.wire.stderrTail().filter((l) => !/^mcp-pd-check serve:/.test(l))) : undefined;
-    const last = said && !ex.note?.includes('it said on stderr') ? `; it said on stderr: "${clip(said, 200)}"` : '';
-    const garbage = this.garbage.length ? `; it wrote non-JSON to stdout: "${clip(this.garbage[0]!, 120)}"`
-      : this.strayReplies.length ? `; it answered under an id that no request had: ${clip(this.strayReplies[0]!, 120)}` : '';
-    const opening = ex.method;
-    if (ex.noResponse === 'closed') return `no answer to ${opening}: ${ex.note}${last}${garbage}`;
-    if (ex.noResponse === 'timeout') {
-      // The time really waited: this request's limit, plus what the connection attempt had spent
-      // before it (starting the wire, another transport tried first).
-      const limit = Number(ex.note?.match(/(\d+) ms/)?.[1] ?? this.options.timeoutMs);
-      const before = Math.max(0, (timesOf(ex)?.sent ?? 0) - (this.connectingSince ?? Infinity));
-      // The configured limit is said as configured (a start-up allowance covers the whole connection
-      // attempt); time spent before a request's own limit is said apart, so the message never
-      // depends on the machine's speed except in the part that measures it.
-      const starting = this.options.startupTimeoutMs !== undefined && this.heardAt === undefined;
-      const allowance = starting ? ` (${this.options.startupOption ?? '--startup-timeout'})` : '';
-      const within = starting ? this.options.startupTimeoutMs! : limit;
-      const earlier = !starting && before >= 100 ? `; ${Math.round(before)} ms had gone to connecting before it` : '';
-      const said = ex.note?.match(/ and (wrote .*)$/)?.[1];
-      return `the server did not answer ${opening} within ${within} ms${allowance}${said ? `; it ${said}` : ''}${garbage}${said ? '' : last}${earlier}`;
-    }
-    const error = ex.response?.error as JsonObject | undefined;
-    if (error) return `the server refused ${opening}: ${clip(asText(error.message ?? JSON.stringify(error)), 200)}`;
-    return `the server answered ${opening} without a result object`;
+    return describeOpeningFailure(ex, {
+      // Only a process has a stderr; an HTTP wire's problems are already the note.
+      ...(this.wire.stderrCount ? { stderr: this.wire.stderrTail() } : {}),
+      garbage: this.garbage, strayReplies: this.strayReplies,
+      timeoutMs: this.options.timeoutMs, startupTimeoutMs: this.options.startupTimeoutMs, startupOption: this.options.startupOption,
+      connectingSince: this.connectingSince, heard: this.heard,
+    });
   }
 
   /** Whether the server has sent any JSON-RPC message yet (then it has started). */
@@ -415,15 +238,7 @@ export class McpSession {
   private started(): void {
     if (this.heard) return;
     this.heardAt = performance.now();
-    for (const [key, entry] of this.pending) {
-      if (!entry.startup || entry.expired) continue;
-      entry.startup = false;
-      const left = entry.started + entry.limitMs - this.heardAt;
-      if (left <= this.options.timeoutMs) continue;
-      clearTimeout(entry.timer);
-      entry.limitMs = this.heardAt - entry.started + this.options.timeoutMs;
-      entry.timer = setTimeout(() => this.expire(key), this.options.timeoutMs);
-    }
+    this.pending.serverSpoke(this.heardAt);
   }
 
   private onMessage(received: JsonObject): void {
@@ -440,23 +255,13 @@ export class McpSession {
     }
     if (!hasId) {
       // Notifications (logging…) are not part of any exchange; progress on a watched call is.
-      if (message.method === 'notifications/progress') this.onProgress(message);
+      if (message.method === 'notifications/progress') this.pending.progress(message);
       return;
     }
-    const entry = this.pending.get(asText(message.id));
-    if (!entry || entry.expired) {
-      // A late reply (its request timed out) is normal; one under an id never sent is not.
-      if (!this.wasSent(message.id) && this.strayReplies.length < MAX_GARBAGE) {
-        this.strayReplies.push(clip(JSON.stringify(message), 200));
-      }
-      return;
+    // A late reply (its request timed out) is normal; one under an id never sent is not.
+    if (!this.pending.answer(message) && !this.wasSent(message.id) && this.strayReplies.length < MAX_GARBAGE) {
+      this.strayReplies.push(clip(JSON.stringify(message), 200));
     }
-    this.pending.delete(asText(message.id));
-    clearTimeout(entry.timer);
-    entry.exchange.response = message;
-    entry.exchange.durationMs = Math.round(performance.now() - entry.started);
-    finished(entry.exchange);
-    entry.resolve(entry.exchange);
   }
 
   /** Request ids run 1, 2, 3…: an id was sent when it is one of those (compared as text, as pending is). */
@@ -466,16 +271,7 @@ export class McpSession {
   }
 
   private failRequest(id: unknown, failure: string): void {
-    const reason = this.options.redactor?.text(failure) ?? failure;
-    const entry = this.pending.get(asText(id));
-    if (!entry) return;
-    this.pending.delete(asText(id));
-    clearTimeout(entry.timer);
-    entry.exchange.noResponse = 'closed';
-    entry.exchange.note = reason;
-    entry.exchange.durationMs = Math.round(performance.now() - entry.started);
-    finished(entry.exchange);
-    entry.resolve(entry.exchange);
+    this.pending.fail(id, this.options.redactor?.text(failure) ?? failure);
   }
 
   private onClose(why: string, lost = false): void {
@@ -495,14 +291,6 @@ export class McpSession {
       this.lost = { reason: words, at: this.endedAt!, ...(last ? { after: describeRequest(last) } : {}) };
       this.options.onLost?.(this);
     }
-    for (const [id, entry] of this.pending) {
-      this.pending.delete(id);
-      clearTimeout(entry.timer);
-      entry.exchange.noResponse = 'closed';
-      entry.exchange.note = note;
-      entry.exchange.durationMs = Math.round(performance.now() - entry.started);
-      finished(entry.exchange);
-      entry.resolve(entry.exchange);
-    }
+    this.pending.closeAll(note);
   }
 }
