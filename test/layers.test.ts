@@ -159,3 +159,11 @@ t.test('no two files import each other, however far round (type-only and dynamic
   // The finder finds one: the circle issue 55 broke (commands/check.ts ↔ commands/fleet.ts).
   t.same(circlesOf(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]])), [['a.ts', 'b.ts', 'c.ts']]);
 });
+
+t.test('no room over 300 lines in src, checks, reports or reference-server (generated files aside): a file that grows is split by job', async (t) => {
+  const big = ['src', 'checks', 'reports', 'reference-server'].flatMap((top) => sources(join(ROOT, top)))
+    .filter((file) => !file.includes(join(ROOT, 'src', 'generated')))
+    .map((file) => [relative(ROOT, file), readFileSync(file, 'utf8').split('\n').length - 1] as const)
+    .filter(([, lines]) => lines > 300);
+  t.same(big, [], big.map(([file, lines]) => `${file}: ${lines} lines`).join(', ') || 'none');
+});
