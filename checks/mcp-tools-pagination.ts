@@ -20,6 +20,7 @@ export default defineLiveCheck({
       ctx.fail('pagination-broken', { problem: toolsProblem }, { transcript: toolsExchanges.slice(-3) });
       return;
     }
-    ctx.info('pages', { tools: tools.length, pages: toolsExchanges.length });
+    // A first page asked again (no answer in time) is one page, not two.
+    ctx.info('pages', { tools: tools.length, pages: toolsExchanges.filter((ex) => ex.response).length });
   },
 });

@@ -8,6 +8,8 @@ import { MINIMAL_DESCRIPTION_MESSAGES, minimalDescriptionProblems } from '../src
 const messages = {
   ...MODEL_MESSAGES['pd-minimal-descriptions'],
   'empty-list': { message: 'tools/list returned no tools, so there is nothing to disclose progressively{problem}.', hint: 'Declare the tools capability and list your tools in tools/list.' },
+  'no-listing': { message: 'tools/list got no answer, so nothing can be disclosed progressively: {problem}.', hint: 'Answer tools/list promptly (it is every client\'s first request); if the server is only slow, --timeout raises the limit.' },
+  'listing-asked-again': 'tools/list got no answer within {first} ms; asked again with {window} ms, it answered (a slow server or a busy machine: the listing was judged).',
   'partial-list': 'Only the tools read before this problem were checked: {problem}.',
   'proof': 'tools/list listed {count|tool}, each judged by the rules of a minimal entry.',
   ...MINIMAL_DESCRIPTION_MESSAGES,
@@ -26,11 +28,14 @@ export default defineLiveCheck({
   needs: 'session',
   messages,
   async run(ctx) {
-    const { tools, toolsExchanges: transcript, toolsProblem } = ctx.discovery;
+    const { tools, toolsExchanges: transcript, toolsProblem, toolsAskedAgain } = ctx.discovery;
     if (tools.length === 0) {
-      ctx.fail('empty-list', { problem: toolsProblem ? ` (${toolsProblem})` : '' }, { transcript });
+      // No answer is not an empty list: said as what was observed.
+      if (transcript.length && transcript.every((ex) => ex.noResponse)) ctx.fail('no-listing', { problem: toolsProblem ?? 'no answer' }, { transcript });
+      else ctx.fail('empty-list', { problem: toolsProblem ? ` (${toolsProblem})` : '' }, { transcript });
       return;
     }
+    if (toolsAskedAgain) ctx.info('listing-asked-again', { first: toolsAskedAgain.firstMs, window: toolsAskedAgain.windowMs });
     // A broken cursor is mcp-tools-pagination's finding; judge the tools that did arrive.
     if (toolsProblem) ctx.info('partial-list', { problem: toolsProblem });
     ctx.prove('proof', { count: tools.length }, transcript);

@@ -32,5 +32,6 @@ function verdictFigures(result: CheckResult | undefined): SelectionFigures | und
   const summary = findings.find((f) => f.code === 'selection-summary');
   if (!summary || !summary.args.queries) return undefined;
   const figure = (args: Record<string, unknown>) => ({ top1: Number(args.top1 ?? 0), mrr: Number(args.mrr ?? 0), queries: Number(args.queries ?? 0) });
-  return { ...figure(summary.args), tools: findings.filter((f) => f.code === 'selection-figures').map((f) => ({ tool: String(f.args.tool), ...figure(f.args) })) };
+  const listed = Number(summary.args.tools);
+  return { ...figure(summary.args), ...(Number.isInteger(listed) ? { listed } : {}), tools: findings.filter((f) => f.code === 'selection-figures').map((f) => ({ tool: String(f.args.tool), ...figure(f.args) })) };
 }

@@ -88,8 +88,8 @@ export function renderText(report: CheckReport, options: TextOptions): string {
         ...(left ? [`${left} said above (not testable, or of an era not checked)`] : []),
         ...(clipped ? ['reasons cut at …'] : []),
       ];
-      // (a first contact keeps to what matters: the verdict and the failures)
-      if (notes.length && !firstContact) out.push(c.gray(`  (${notes.join('; ')}: --verbose shows each in full)`));
+      // A count the lines do not add up to is said, with how to see the rest (a first contact too).
+      if (notes.length) out.push(c.gray(`  (${notes.join('; ')}: --verbose shows each in full)`));
       continue;
     }
     // Checks the run's time cut before they started say the same: one line, as the skipped do.
@@ -195,7 +195,8 @@ function renderVerdict(report: CheckReport, c: ChalkInstance, verbose: boolean):
 /** The selection figures in words, with how many tools gave queries (a tool whose description has one sentence gives none). */
 function selectionLine(s: NonNullable<NonNullable<CheckReport['verdict']>['selection']>): string {
   const asked = s.tools.filter((t) => t.queries > 0).length;
-  const of = asked < s.tools.length ? ` (queries from ${asked} of ${s.tools.length} tools: the others' descriptions give no sentence that is theirs alone)` : '';
+  const listed = s.listed ?? s.tools.length;
+  const of = asked < listed ? ` (queries from ${asked} of ${listed} tools: the others' descriptions give no sentence that is theirs alone)` : '';
   return `${Math.round(s.top1 * 100)} % of ${plural(s.queries, 'query', 'queries')} from the tools' own descriptions rank their tool first (BM25, MRR ${s.mrr.toFixed(2)})${of}`;
 }
 

@@ -6,7 +6,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckReport } from '../src/generated/report.js';
-import { fixtureBundle, reportSchemaErrors, runCli, tempDir } from './helpers.js';
+import { fixtureBundle, reportSchemaErrors, ROOT, runCli, startHttp, tempDir } from './helpers.js';
 
 const SILENT = fixtureBundle('silent-tool-reference');
 
@@ -41,4 +41,26 @@ t.test('no tool ever answers: the criteria that need a call are unproven, not fa
   const text = readFileSync(textFile, 'utf8');
   t.match(text, /Not proven: every call made before its description was fetched got no answer/, 'the text report says why');
   t.match(text, /to prove them: Give slow tools more time with --timeout 15000/, 'and what to do');
+});
+
+t.test('a first tools/list slower than --timeout is asked once more with three times the time: the listing is judged, and the report says so', async (t) => {
+  const server = await startHttp(fixtureBundle('slow-first-listing'), { FIRST_LISTING_MS: '1500' });
+  t.teardown(server.stop);
+  const run = await runCli(['--format', 'json', '--url', server.url, '--protocol', '2025-11-25', '--timeout', '1000', '--explore', '0', '--only', 'pd-minimal-descriptions,mcp-tools-pagination']);
+  const report = JSON.parse(run.stdout) as CheckReport;
+  t.same(reportSchemaErrors(report), []);
+  const minimal = report.results.find((r) => r.id === 'pd-minimal-descriptions');
+  t.equal(minimal?.status, 'pass', `judged, not read as an empty list: ${minimal?.findings.map((f) => f.message).join(' | ')}`);
+  t.match(minimal?.findings.find((f) => f.code === 'listing-asked-again')?.message, /^tools\/list got no answer within 1,000 ms; asked again with 3,000 ms, it answered/, 'the window is stated');
+  t.match(report.results.find((r) => r.id === 'mcp-tools-pagination')?.findings.find((f) => f.code === 'pages')?.message, /^tools\/list: 7 tools in 2 pages\.$/, 'the page asked again counts once');
+  t.equal(run.code, 0);
+});
+
+t.test('a tools/list that never answers, even asked again, is no listing (not an empty one)', async (t) => {
+  const run = await runCli(['--format', 'json', '--timeout', '500', '--explore', '0', '--only', 'pd-minimal-descriptions', '--', 'node', join(ROOT, 'dist', 'fixtures', 'hostile', 'stalls-after-one.js')]);
+  const report = JSON.parse(run.stdout) as CheckReport;
+  const finding = report.results.find((r) => r.id === 'pd-minimal-descriptions')?.findings[0];
+  t.equal(finding?.code, 'no-listing');
+  t.match(finding?.message, /^tools\/list got no answer, so nothing can be disclosed progressively: tools\/list got no response \(no response within 500 ms;.*\); asked again with 1,500 ms, it got no response \(no response within 1500 ms/);
+  t.equal(run.code, 1);
 });

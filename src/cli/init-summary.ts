@@ -30,7 +30,10 @@ export function initSummary(outcome: InitOutcome, options: { out: string }, runC
   const found = new Map(plan.selection.tools.map((f) => [f.tool, f]));
   const share = (f: { queries: number; top1: number } | undefined) => (f && f.queries ? `found first ${String(Math.round(f.top1 * 100)).padStart(3)} %` : '');
   for (const t of plan.tokens.perTool) lines.push(`  ${t.tool.padEnd(width)}  ${String(t.before).padStart(6)} → ${String(t.after).padStart(5)}   ${share(found.get(t.tool))}`.trimEnd());
-  lines.push(`  ${'all'.padEnd(width)}  ${String(before).padStart(6)} → ${String(after).padStart(5)}   ${share(plan.selection)}`.trimEnd());
+  // The share of all is of the tools that gave a query: said so when some gave none.
+  const asked = plan.tokens.perTool.filter((t) => (found.get(t.tool)?.queries ?? 0) > 0).length;
+  const ofAsked = share(plan.selection) && asked < plan.tokens.perTool.length ? ` (the ${asked} of ${plan.tokens.perTool.length} tools whose description gave a query)` : '';
+  lines.push(`  ${'all'.padEnd(width)}  ${String(before).padStart(6)} → ${String(after).padStart(5)}   ${share(plan.selection)}${ofAsked}`.trimEnd());
   lines.push('  (each minimal entry keeps the title and annotations: clients choose and ask for approval by them)');
   lines.push(`Saving: ${formatNumber(after)} tokens in every prompt against ${formatNumber(full)} for the full descriptions written, ${Math.round(saving * 100)} % (as pd-token-savings counts it behind serve).`);
   lines.push(
@@ -39,9 +42,14 @@ export function initSummary(outcome: InitOutcome, options: { out: string }, runC
     `  1. Review what is marked "REVIEW:": examples and guidance in ${join(out, 'tool_descriptions')}, and the`,
     `     safety fields of each card in ${join(out, '.well-known', 'mcp-tools')} (then delete its "x-review").`,
     `     '${runCommand} lint ${out}' counts what is left.`,
-    `  2. Serve the folder, with no change to your server: put '${runCommand} serve --descriptions ${out} --'`,
-    `     before its command in your client's configuration (or implement the resource, the grants and the`,
-    `     refusals in your server: reference-server/server.ts in the mcp-pd-check repository does all of it).`,
+    ...(plan.disclosedBy ? [
+      `  2. The server serves the resource itself: keep ${out} as its reviewed descriptions (lint checks them),`,
+      `     or serve them in front of it with '${runCommand} serve --descriptions ${out} --' before its command.`,
+    ] : [
+      `  2. Serve the folder, with no change to your server: put '${runCommand} serve --descriptions ${out} --'`,
+      `     before its command in your client's configuration (or implement the resource, the grants and the`,
+      `     refusals in your server: reference-server/server.ts in the mcp-pd-check repository does all of it).`,
+    ]),
     `  3. Run the checker: '${runCommand} --config ${configFile}'.`,
     ...(plan.served ? [
       '     The config starts the server behind serve with this folder (once the server implements',

@@ -5,6 +5,15 @@ import { isToolDescriptionsUri } from '../protocol/uri.js';
 import { isPlainObject } from '../protocol/payload.js';
 import { toolFormOf } from '../protocol/tool-form.js';
 import type { Era } from '../transport/era.js';
+import { listAll, type Listing } from '../transport/lists.js';
+import { formatNumber } from '../util/text.js';
+
+/**
+ * A first tools/list that got no answer in time is asked once more, with this many times the
+ * request limit: everything else in the run rests on the listing, and a server slowed by a busy
+ * machine must not read as one that lists nothing (a stuck one stays unanswered, and says so).
+ */
+export const LISTING_RETRY_FACTOR = 3;
 
 /** What one probe session learned about the server: the run's first fact, frozen once made. */
 export interface Discovery {
@@ -21,6 +30,8 @@ export interface Discovery {
   toolNames: string[];
   toolsExchanges: Exchange[];
   toolsProblem?: string;
+  /** The first tools/list got no answer within `firstMs`; it was asked again, with `windowMs`. */
+  toolsAskedAgain?: { firstMs: number; windowMs: number };
   resources: JsonObject[];
   resourcesExchanges: Exchange[];
   resourcesProblem?: string;
@@ -44,7 +55,7 @@ export async function discover(target: Target, onStarted: () => void = () => {},
   }
   try {
     const init = session.initializeResult!;
-    const tools = await session.listAll('tools/list', 'tools');
+    const { listing: tools, askedAgain } = await listTools(session);
     const toolEntries = tools.items.filter(isPlainObject);
     const toolNames = [...new Set(toolEntries.map((t) => t.name).filter((n): n is string => typeof n === 'string'))];
     const resources = await session.listAll('resources/list', 'resources');
@@ -61,6 +72,7 @@ export async function discover(target: Target, onStarted: () => void = () => {},
       toolNames,
       toolsExchanges: tools.exchanges,
       toolsProblem: tools.problem,
+      ...(askedAgain ? { toolsAskedAgain: askedAgain } : {}),
       resources: resourceEntries,
       resourcesExchanges: resources.exchanges,
       resourcesProblem: resources.problem,
@@ -73,6 +85,17 @@ export async function discover(target: Target, onStarted: () => void = () => {},
     await session.close();
     throw err;
   }
+}
+
+/** tools/list to its end; a first page that got no answer in time is asked once more, with LISTING_RETRY_FACTOR times the time. */
+async function listTools(session: McpSession): Promise<{ listing: Listing; askedAgain?: { firstMs: number; windowMs: number } }> {
+  const first = await session.listAll('tools/list', 'tools');
+  if (first.items.length || first.exchanges.length !== 1 || first.exchanges[0]!.noResponse !== 'timeout') return { listing: first };
+  const windowMs = session.timeoutMs * LISTING_RETRY_FACTOR;
+  const again = await listAll({ request: (method, params) => session.request(method, params, windowMs) }, 'tools/list', 'tools');
+  const exchanges = [...first.exchanges, ...again.exchanges];
+  const problem = again.problem && !again.items.length ? `${first.problem}; asked again with ${formatNumber(windowMs)} ms, it ${again.problem.replace(/^tools\/list /, '')}` : again.problem;
+  return { listing: { items: again.items, exchanges, ...(problem ? { problem } : {}) }, askedAgain: { firstMs: session.timeoutMs, windowMs } };
 }
 
 /**

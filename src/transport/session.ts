@@ -76,6 +76,8 @@ export class McpSession {
   }
 
   get describe(): string { return this.wire.describe; }
+  /** Time limit of its requests (ms). */
+  get timeoutMs(): number { return this.options.timeoutMs; }
 
   /** Names the session for transcripts (a warmed-up spare gets its name when a check takes it). */
   relabel(label: string): void {
