@@ -2,7 +2,7 @@
 // a description, in the marks of the format asked for (text: [-old-]{+new+}; markdown: ~~old~~
 // **new**). The text, JSON, Markdown and GitHub renderings are built from these sentences.
 import { diffWords } from 'diff';
-import { sanitizeLine } from '../src/util/text.js';
+import { formatNumber, sanitizeLine } from '../src/util/text.js';
 import { delta, type LockDiff, type SurfaceChange, type Tokens, type ToolChange } from '../src/lock/diff.js';
 
 /** How a format marks words removed and added, a name, and any other text from the server (escaped for it). */
@@ -28,9 +28,9 @@ export function wordDiff(before: string, after: string, marks: Marks): string {
 }
 
 export function tokensText(t: Tokens): string {
-  if (t.before === undefined) return `${t.after ?? 0}`;
-  if (t.after === undefined) return `${t.before}`;
-  return t.before === t.after ? `${t.after}` : `${t.before} → ${t.after} (${delta(t)})`;
+  if (t.before === undefined) return formatNumber(t.after ?? 0);
+  if (t.after === undefined) return formatNumber(t.before);
+  return t.before === t.after ? formatNumber(t.after) : `${formatNumber(t.before)} → ${formatNumber(t.after)} (${delta(t)})`;
 }
 
 const eraList = (eras: string[]) => (eras.length > 1 ? eras.join(' and ') : eras[0]!);
@@ -66,7 +66,7 @@ function detail(w: ToolChange, marks: Marks): string {
       return `${w.field === 'fullSchema' ? 'full description\'s input schema' : 'input schema'}: ${parts.length ? parts.join(', ') : 'changed (not in its parameters: type, $defs, additionalProperties…)'}`;
     }
     case 'outputSchema': return `output schema ${w.before && w.after ? 'changed' : w.after ? 'added' : 'removed'}`;
-    case 'full': return w.before === undefined ? `full description now served (${w.after} tokens)` : w.after === undefined ? 'full description no longer served' : `full description changed (examples, guidance…): ${tokensText({ before: w.before, after: w.after })} tokens`;
+    case 'full': return w.before === undefined ? `full description now served (${formatNumber(w.after ?? 0)} tokens)` : w.after === undefined ? 'full description no longer served' : `full description changed (examples, guidance…): ${tokensText({ before: w.before, after: w.after })} tokens`;
     case 'other': return 'another field of its listed definition changed (_meta, icons…): its digest differs';
   }
 }

@@ -84,7 +84,7 @@ export function renderText(report: CheckReport, options: TextOptions): string {
       // What the lines leave out, and how to see it.
       const left = results.filter((x) => saidInVerdict.has(x.id) || ofUncheckedEra(x)).length;
       const notes = [
-        ...(byReason.size < results.length - left ? [`checks with the same reason on one line (${byReason.size} lines)`] : []),
+        ...(byReason.size < results.length - left ? [`checks with the same reason on one line (${plural(byReason.size, 'line')})`] : []),
         ...(left ? [`${left} said above (not testable, or of an era not checked)`] : []),
         ...(clipped ? ['reasons cut at …'] : []),
       ];
@@ -124,6 +124,8 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     (s.failed ? c.red : c.gray)(`${s.failed} failed`),
     (s.warnings ? c.yellow : c.gray)(plural(s.warnings, 'warning')),
     c.gray(`${s.skipped} skipped`),
+    // Checks held back only by accepted findings: counted, so that the parts add up to the checks.
+    ...(s.accepted ? [c.cyan(`${s.accepted} accepted by the baseline`)] : []),
     ...(s.errors - cut ? [c.magenta(plural(s.errors - cut, 'error'))] : cut ? [] : [c.gray('0 errors')]),
     ...(cut ? [c.magenta(`${cut} cut by --max-duration (not run or stopped: no verdict on them, and no pass either: exit 1)`)] : []),
   ];

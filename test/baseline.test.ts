@@ -36,6 +36,10 @@ t.test('a baseline makes a failing server pass the gate; fixing it makes the ent
   t.equal(text.code, 0);
   t.match(text.stdout, /ACCEPTED \(2, by the baseline .*baseline\.json: they fail, and do not fail the gate\)\n  ≈ pd-description-required/, 'accepted checks have their own section, with the baseline named');
   t.notMatch(text.stdout, /✓ pd-description-required/, 'and are never shown as passed');
+  const sums = text.stdout.match(/\n(\d+) checks: (\d+) passed, (\d+) failed, (\d+) warnings?, (\d+) skipped, (\d+) accepted by the baseline, (\d+) errors?/);
+  t.ok(sums, 'the last line counts the accepted');
+  const [total, ...counts] = (sums ?? []).slice(1).map(Number);
+  t.equal(counts.reduce((a, b) => a + b, 0), total, 'and its parts add up to the checks');
   const md = await runCli(['--format', 'markdown', '--baseline', file, ...failing]);
   t.match(md.stdout, /\| ☑️ accepted \| `pd-description-required/, 'markdown: accepted, not ✅');
 

@@ -2,6 +2,7 @@
 // (and what in them), per protocol era, with the token figures before and after. A change found
 // alike in every era is one change naming its eras. Rendered in src/lock/render-*.ts.
 import type { EraSurface, LockedTool, ToolLock } from './lock-file.js';
+import { formatNumber } from '../util/text.js';
 
 /** One thing that changed in a tool. */
 export type ToolChange =
@@ -136,5 +137,5 @@ function mergeAcrossEras(changes: SurfaceChange[]): SurfaceChange[] {
 /** "+12" or "−3" (or "±0"): a delta as a reviewer reads it. */
 export function delta(t: Tokens): string {
   const d = (t.after ?? 0) - (t.before ?? 0);
-  return d > 0 ? `+${d}` : d < 0 ? `−${-d}` : '±0';
+  return d > 0 ? `+${formatNumber(d)}` : d < 0 ? `−${formatNumber(-d)}` : '±0';
 }

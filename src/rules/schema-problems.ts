@@ -50,6 +50,7 @@ function shown(value: unknown): string {
 
 const PATTERN_NAMES: Record<string, string> = {
   '^[a-z0-9-]{1,64}$': 'lowercase letters, digits and hyphens, at most 64 characters',
+  '^sha256:[0-9a-f]{64}$': "a digest: 'sha256:' and 64 lowercase hex digits",
 };
 
 function article(type: string): string {
@@ -105,7 +106,7 @@ function fromAjv(list: ErrorObject[], root: unknown, schema: ShippedSchema, opti
         break;
       case 'pattern': {
         const pattern = asText(p.pattern);
-        const expected = PATTERN_NAMES[pattern] ?? (pattern.includes('\\d+)\\.') || pattern.startsWith('^(0|') ? 'a semantic version such as 1.4.0' : `the pattern ${pattern}`);
+        const expected = PATTERN_NAMES[pattern] ?? (pattern.includes('\\d+)\\.') || pattern.startsWith('^(0|') ? 'a semantic version such as 1.4.0' : `text matching the pattern ${pattern}`);
         add('bad-pattern', e.instancePath, { field: field(e.instancePath), expected, found });
         break;
       }
