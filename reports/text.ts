@@ -56,6 +56,7 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     const eras = erasChecked(report);
     const counted = lines < results.length && group.status === 'pass' ? `${results.length} results of ${eras} eras, on ${lines} lines: a check alike in every era is one` : `${results.length}`;
     out.push('', paint.bold(`${group.heading} (${counted}${by})`));
+    const heading = out.length - 1;
     // A server without progressive disclosure: what passed is one line, what matters is above.
     if (r0IsPass(group.status) && firstContact) {
       out.push(`  ${paint(group.mark)} ${c.gray(sanitizeLine(listing(resultNames(report, results), 12).replace(/'/g, '')))}`);
@@ -85,11 +86,13 @@ export function renderText(report: CheckReport, options: TextOptions): string {
       const left = results.filter((x) => saidInVerdict.has(x.id) || ofUncheckedEra(x)).length;
       const notes = [
         ...(byReason.size < results.length - left ? [`checks with the same reason on one line (${plural(byReason.size, 'line')})`] : []),
-        ...(left ? [`${left} said above (not testable, or of an era not checked)`] : []),
+        ...(left ? [`${left} said in the verdict above (without the resource, or of an era not checked)`] : []),
         ...(clipped ? ['reasons cut at …'] : []),
       ];
-      // A count the lines do not add up to is said, with how to see the rest (a first contact too).
-      if (notes.length) out.push(c.gray(`  (${notes.join('; ')}: --verbose shows each in full)`));
+      // A count the lines do not add up to is said, with how to see the rest; a first contact, which
+      // keeps to one screen, says it in the heading.
+      if (notes.length && !firstContact) out.push(c.gray(`  (${notes.join('; ')}: --verbose shows each in full)`));
+      else if (notes.length) out[heading] = `${out[heading]}${c.gray(` — ${results.length - left} on ${plural(byReason.size, 'line')}${left ? `, ${left} in the verdict above` : ''}; --verbose shows each`)}`;
       continue;
     }
     // Checks the run's time cut before they started say the same: one line, as the skipped do.

@@ -451,3 +451,12 @@ t.test('first contact: an upstream command that does not exist is one line and e
   t.notMatch(run.stderr, /internal error|at .*\.js:\d+|Please report/, 'no stack trace');
   t.equal(run.stderr.trim().split('\n').length, 1, 'one line');
 });
+
+t.test('an upstream that does not exit when its stdin closes: serve ends it after the grace, and that end is serve\'s own (exit 0, as the client asked)', async (t) => {
+  // A server slow to start on a busy machine looks the same: it has not read its stdin's end yet.
+  const child = spawn(process.execPath, [CLI, 'serve', '--', process.execPath, '-e', "process.stdin.resume(); process.stdin.on('end', () => {}); setInterval(() => {}, 1e6);"], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let said = '';
+  child.stderr.on('data', (d: Buffer) => (said += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  t.equal(code, 0, `the client's end of input ends serve with 0 (${said.trim() || 'nothing said'})`);
+});

@@ -22,6 +22,8 @@ export class ChildTransport implements Transport {
   onDropped?: (why: 'too-large' | 'not-json', bytes: number) => void;
   private child?: ChildProcess;
   private congested = false;
+  /** serve sent the SIGTERM that ended it (close(), after the grace). */
+  private terminated = false;
 
   constructor(private readonly command: string, private readonly args: string[], private readonly options: { cwd?: string; env?: NodeJS.ProcessEnv; maxBytes?: number } = {}) {}
 
@@ -38,7 +40,10 @@ export class ChildTransport implements Transport {
         : `cannot start the upstream server '${this.command}': ${err.message}`)));
     });
     child.once('exit', (code, signal) => {
-      this.onexit?.(code ?? (signal ? 1 : 0), signal ? `was killed by ${signal}` : `exited with code ${code}`);
+      // Ended by serve itself (its stdin closed, then SIGTERM after the grace: a server slow to start
+      // on a busy machine, or one that ignores its stdin): the end serve asked for, not a failure.
+      if (signal === 'SIGTERM' && this.terminated) this.onexit?.(0, 'was ended by serve (SIGTERM after its stdin closed)');
+      else this.onexit?.(code ?? (signal ? 1 : 0), signal ? `was killed by ${signal}` : `exited with code ${code}`);
       this.onclose?.();
     });
   }
@@ -68,6 +73,9 @@ export class ChildTransport implements Transport {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     child.stdin?.end();
-    setTimeout(() => child.kill(), CLOSE_GRACE_MS).unref();
+    setTimeout(() => {
+      this.terminated = true;
+      child.kill();
+    }, CLOSE_GRACE_MS).unref();
   }
 }
