@@ -257,7 +257,9 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
     let extra: Parameters<typeof sdkHandle>[1];
     const front = new EraFront({
       toServer: (m) => handle(m as never, extra),
-      toClient: (m) => void send(clarifyValidationError(m as never) as never, sendOptions),
+      // An answer whose client stopped waiting (its stream closed: a timeout, a cancel) has nowhere
+      // to go; the SDK says so by rejecting, which must not end the server.
+      toClient: (m) => void send(clarifyValidationError(m as never) as never, sendOptions).catch(() => {}),
       // tools/list and the resource list are the same for every client; a read is the client's own.
       cacheScope: (method) => (method === 'resources/read' ? 'private' : 'public'),
       amend: (method, answer) => behaviour.modernAnswer(method, answer),

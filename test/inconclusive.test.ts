@@ -54,6 +54,10 @@ t.test('a first tools/list slower than --timeout is asked once more with three t
   t.match(minimal?.findings.find((f) => f.code === 'listing-asked-again')?.message, /^tools\/list got no answer within 1,000 ms; asked again with 3,000 ms, it answered/, 'the window is stated');
   t.match(report.results.find((r) => r.id === 'mcp-tools-pagination')?.findings.find((f) => f.code === 'pages')?.message, /^tools\/list: 7 tools in 2 pages\.$/, 'the page asked again counts once');
   t.equal(run.code, 0);
+  // The answer to the request the checker gave up on had nowhere to go: the server (the reference
+  // server's HTTP wiring) must live on for the next client.
+  const again = await runCli(['--url', server.url, '--protocol', '2025-11-25', '--explore', '0', '--only', 'pd-minimal-descriptions']);
+  t.equal(again.code, 0, `the server still answers: ${again.stderr}`);
 });
 
 t.test('a tools/list that never answers, even asked again, is no listing (not an empty one)', async (t) => {
