@@ -2,6 +2,7 @@
 import type { FleetResult } from '../src/library/fleet.js';
 import { shardText } from '../src/library/fleet-shard.js';
 import { SHAPE_NAMES } from '../src/library/server-config.js';
+import { jsonPieces } from '../src/util/json-pieces.js';
 import { clip, formatNumber, sanitizeLine } from '../src/util/text.js';
 import { data, property, renderGithub } from './github.js';
 import { escapeHtml, htmlPage, reportHtml } from './html.js';
@@ -65,19 +66,41 @@ export function renderFleetText(fleet: FleetResult, options: RenderOptions): str
  * that a merge can name a missing shard's servers), `shard` which part of it; `names: false` leaves
  * the names out (an --out-dir file per server: n names in each of n files would grow as n²).
  */
-export function renderFleetJson(fleet: FleetResult, _options?: unknown, { names = true }: { names?: boolean } = {}): string {
+export function renderFleetJson(fleet: FleetResult, _options?: unknown, options: { names?: boolean } = {}): string {
+  return [...fleetJsonChunks(fleet, options)].join('');
+}
+
+/**
+ * The same text in pieces, a server each, as `JSON.stringify(…, null, 2)` of the whole would write
+ * it: a merged sweep of tens of MB is written (and masked) piece by piece, never held as one string.
+ */
+export function* fleetJsonChunks(fleet: FleetResult, { names = true }: { names?: boolean } = {}): Generator<string> {
   const { size, digest } = fleet.identity;
-  return `${JSON.stringify({
+  const head = JSON.stringify({
     fleet: { file: fleet.file, shape: fleet.shape, size, digest, ...(names ? { names: fleet.identity.names } : {}) },
     ...(fleet.shard ? { shard: fleet.shard } : {}),
     ...(fleet.merged !== undefined ? { merged: fleet.merged } : {}),
     ...(fleet.missingShards?.length ? { missingShards: fleet.missingShards } : {}),
     ...(fleet.unaccounted ? { unaccounted: fleet.unaccounted } : {}),
-    servers: fleet.entries.map((e) => ({
+  }, null, 2).slice(0, -2);
+  if (!fleet.entries.length) {
+    yield `${head},\n  "servers": []\n}\n`;
+    return;
+  }
+  yield `${head},\n  "servers": [\n`;
+  const last = fleet.entries.length - 1;
+  for (const [i, e] of fleet.entries.entries()) {
+    const entry = {
       name: e.name, ...(e.target ? { target: e.target } : {}), durationMs: Math.round(e.durationMs), ...(e.error ? { error: e.error } : {}),
       ...(e.badEntry ? { badEntry: true } : {}), ...(e.skipped ? { skipped: true } : {}), ...(e.missing ? { missing: true } : {}), ...(e.note ? { note: e.note } : {}), ...(e.report ? { report: e.report } : {}),
-    })),
-  }, null, 2)}\n`;
+    };
+    // Two levels in, down to each check's result: small pieces (a merged sweep of tens of MB as one
+    // string costs its masking and writing more than the stringify).
+    yield '    ';
+    yield* jsonPieces(entry, 2, 3);
+    yield i < last ? ',\n' : '\n';
+  }
+  yield '  ]\n}\n';
 }
 
 export function renderFleetJunit(fleet: FleetResult): string {

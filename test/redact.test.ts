@@ -36,6 +36,12 @@ t.test('the redactor masks known values, longest first, and credentials by shape
   const value = { 'abcdef123': ['abcdef123', { deep: 'abcdef123!' }], __proto__x: 1 };
   t.same(r.value(value), { '[redacted $A_TOKEN]': ['[redacted $A_TOKEN]', { deep: '[redacted $A_TOKEN]!' }], __proto__x: 1 }, 'keys and values, at any depth');
   t.same(value.abcdef123, ['abcdef123', { deep: 'abcdef123!' }], 'the original is left as it was');
+  // A few secrets are searched one by one, many by one expression: both mask the same.
+  for (const count of [3, 40]) {
+    const many = new Redactor(Array.from({ length: count }, (_, i) => ({ value: `secret-value-${i}-x`, source: `$S${i}_TOKEN` })));
+    t.equal(many.text(`a secret-value-${count - 1}-x b secret-value-0-x`), `a [redacted $S${count - 1}_TOKEN] b [redacted $S0_TOKEN]`, `${count} secrets`);
+    t.equal(many.text('none of them'), 'none of them');
+  }
 });
 
 t.test('deepMapStrings copes with depth and __proto__ keys', async (t) => {

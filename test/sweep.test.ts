@@ -214,3 +214,24 @@ t.test('--out-dir writes each server as it is done; killed halfway, --resume che
   t.match(mixed.stderr, /--resume: 1 report in .*out is of another fleet .*not resumed/);
   t.match(mixed.stderr, new RegExp(`--resume: ${names.length} already reported in .*out, 0 to check`));
 });
+
+t.test('a matrix of single-server jobs: a server that cannot be started still leaves its JSON, and merge counts it as not checked', async (t) => {
+  const good = join(dir, 'single-good.json');
+  const dead = join(dir, 'single-dead.json');
+  const run = await runCli(['--explore', '0', '--only', 'pd-', '--timeout', '60000', '--format', 'json', '--output', good, '--', 'node', REFERENCE]);
+  t.equal(run.code, 0, run.stderr);
+  const gone = await runCli(['--format', 'json', '--output', dead, '--report', `json=${join(dir, 'single-dead-too.json')}`, '--', 'no-such-server-command-here']);
+  t.equal(gone.code, 3);
+  t.match(gone.stderr, /cannot check 'no-such-server-command-here': cannot start/);
+  t.match(read(dead).servers, [{ name: 'single-dead', target: 'no-such-server-command-here', error: /^cannot be checked: cannot start/ }], 'named after its file');
+  t.equal(read(join(dir, 'single-dead-too.json')).servers[0]?.name, 'single-dead-too');
+  // Redirected from stdout (`> x.json`), it is named after the server's command.
+  const printed = await runCli(['--format', 'json', '--', 'no-such-server-command-here']);
+  t.equal((JSON.parse(printed.stdout) as FleetJson).servers[0]?.name, 'no-such-server-command-here');
+  t.equal((await runCli(['--', 'no-such-server-command-here'])).stdout, '', 'the text format prints no record: stderr says it');
+
+  const merged = await runCli(['merge', good, dead, '--format', 'json']);
+  t.equal(merged.code, 3, 'as a fleet with a server that cannot be started');
+  const fleet = JSON.parse(merged.stdout) as FleetJson;
+  t.same(fleet.servers.map((s) => [s.name, s.report ? 'report' : s.error?.slice(0, 19)]), [['single-good', 'report'], ['single-dead', 'cannot be checked: ']]);
+});

@@ -1,7 +1,7 @@
 // Everything the CLI writes: the report (stdout or --output, plus --report files), one-line
 // messages on stderr, the progress line. All of it masked by the run's redactor.
 import { writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { FORMAT_NAMES } from '../../reports/formats.js';
 import { ProgressLine } from '../../reports/progress.js';
 import type { CheckReport } from '../generated/report.js';
@@ -64,6 +64,34 @@ export class CliOutput {
       // Never lose a finished run: print the report instead.
       process.stdout.write(text);
       this.say(`${TOOL_NAME}: could not write ${flags.output} (${(err as Error).message}); the report was printed instead\n`);
+    }
+  }
+
+  /**
+   * A server that could not be checked leaves a JSON record where a JSON report was asked for (a
+   * fleet report of one server and its reason, the form of --out-dir files), so that `merge` of a
+   * matrix of single-server jobs counts it as not checked instead of never hearing of it. It is
+   * named after its file, as merge names a server's report. Other formats get nothing: the
+   * one-line message on stderr says it.
+   */
+  async emitUnchecked(target: string, why: string, flags: OutputFlags, durationMs: number): Promise<void> {
+    const json = [...reportTargets(flags).filter(([format]) => format === 'json').map(([, file]) => file), ...(flags.format === 'json' ? [flags.output ?? '-'] : [])];
+    if (!json.length) return;
+    const { renderFleetJson } = await import('../../reports/fleet.js');
+    const record = (name: string) => this.mask(renderFleetJson({
+      file: '(server reports)', shape: 'reports', identity: { size: 1, digest: '', names: [name] },
+      entries: [{ name, target, error: `cannot be checked: ${why}`, durationMs }],
+    }, undefined, { names: false }));
+    for (const file of json) {
+      if (file === '-') {
+        process.stdout.write(record(target));
+        continue;
+      }
+      try {
+        writeFileSync(file, record(basename(file).replace(/\.json$/i, '')));
+      } catch (err) {
+        this.say(`${TOOL_NAME}: could not write ${file} (${(err as Error).message})\n`);
+      }
     }
   }
 }

@@ -66,12 +66,14 @@ async function runCheck(words: string[], flags: CheckFlags, subcommands: readonl
   checkOutputPaths(flags);
   const baseline = await loadBaseline(flags);
   let report;
+  const started = performance.now();
   try {
     report = await prepared.run();
   } catch (err) {
     progress.clear();
     if (err instanceof TargetUnavailableError) {
       out.say(`${TOOL_NAME}: cannot check '${err.target ?? prepared.describe}': ${err.message}\n`);
+      await out.emitUnchecked(err.target ?? prepared.describe, err.message, flags, performance.now() - started);
       return EXIT.unreachable;
     }
     throw err;

@@ -1,6 +1,6 @@
 // `--server-config`: every server of a config file (or of one shard of it), one table and a report
 // each; the exit code is the worst of them.
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { InputError } from '../../core/input-error.js';
 import { TOOL_NAME } from '../../util/version.js';
 import { CLI_SPELLING, flagOrDefault, type Flags, type OutputFlags } from '../options.js';
@@ -53,10 +53,44 @@ export async function emitFleet(fleet: FleetResult, flags: OutputFlags, out: Cli
   const commandsOff = !flags.output && process.env.GITHUB_ACTIONS === 'true' ? crypto.randomUUID() : undefined;
   // SARIF locates every server's findings in the config file that names it.
   const artifact = repositoryPath(fleet.file);
-  const text = (format: string, toStdout = false) => out.mask(render[format]!(fleet, { color: toStdout && format === 'text' && color, verbose: flags.verbose, artifact, ...(toStdout && commandsOff ? { commandsOff } : {}) }));
-  for (const [format, file] of reportTargets(flags)) writeFileSync(file, text(format));
-  if (flags.output) writeFileSync(flags.output, text(flags.format));
-  else process.stdout.write(text(flags.format, true));
+  // JSON goes out a server at a time (a merged sweep is tens of MB); each piece masked whole.
+  const pieces = (format: string, toStdout = false): Iterable<string> => (format === 'json' ? fleetReports.fleetJsonChunks(fleet)
+    : [render[format]!(fleet, { color: toStdout && format === 'text' && color, verbose: flags.verbose, artifact, ...(toStdout && commandsOff ? { commandsOff } : {}) })]);
+  const toFile = (file: string, format: string) => {
+    const fd = openSync(file, 'w');
+    try {
+      writePieces(pieces(format), out, (bytes) => writeSync(fd, bytes));
+    } finally {
+      closeSync(fd);
+    }
+  };
+  for (const [format, file] of reportTargets(flags)) toFile(file, format);
+  if (flags.output) toFile(flags.output, flags.format);
+  else writePieces(pieces(flags.format, true), out, (bytes) => process.stdout.write(Buffer.from(bytes)));
+}
+
+/**
+ * Pieces masked one by one (a piece holds whole JSON strings: no secret spans two) and encoded into
+ * one reused 64 KB buffer, written when full: joining them into strings first cost a merged sweep
+ * more than the rest of its output.
+ */
+function writePieces(pieces: Iterable<string>, out: CliOutput, write: (bytes: Uint8Array) => void): void {
+  const buffer = Buffer.allocUnsafe(65_536);
+  let used = 0;
+  for (const piece of pieces) {
+    const text = out.mask(piece);
+    // A UTF-16 unit is at most 3 bytes of UTF-8.
+    if (used + text.length * 3 > buffer.length) {
+      if (used) write(buffer.subarray(0, used));
+      used = 0;
+      if (text.length * 3 > buffer.length) {
+        write(Buffer.from(text));
+        continue;
+      }
+    }
+    used += buffer.write(text, used);
+  }
+  if (used) write(buffer.subarray(0, used));
 }
 
 /** --explain-plan of a fleet: the plan each server is checked with, per transport, and nothing started. */

@@ -2,7 +2,7 @@
 // and single servers' reports) as one fleet report, in any format; the exit code is the fleet's.
 import { Command } from 'commander';
 import { isAscii } from 'node:buffer';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../core/input-error.js';
 import type { MergeInput } from '../../library/fleet-merge.js';
@@ -54,10 +54,26 @@ function jsonFiles(path: string): string[] {
   return found;
 }
 
+/** One buffer for every file read (grown to the largest): a new one per file is fresh memory to fault in. */
+let readBuffer = Buffer.alloc(0);
+
 function readInput(source: string): MergeInput {
   let text: string;
   try {
-    const bytes = readFileSync(source);
+    const fd = openSync(source, 'r');
+    let length = 0;
+    try {
+      const size = fstatSync(fd).size;
+      if (readBuffer.length <= size) readBuffer = Buffer.allocUnsafe(size + 1);
+      for (let n; (n = readSync(fd, readBuffer, length, readBuffer.length - length, null)) > 0;) {
+        length += n;
+        // A file that grew since fstat (or a pipe) is read whole all the same.
+        if (length === readBuffer.length) readBuffer = Buffer.concat([readBuffer, Buffer.allocUnsafe(readBuffer.length)]);
+      }
+    } finally {
+      closeSync(fd);
+    }
+    const bytes = readBuffer.subarray(0, length);
     // Reports are mostly ASCII: read as one byte a character they decode and parse twice as fast
     // (a sweep's shards are tens of MB); anything else is UTF-8.
     text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
