@@ -145,7 +145,7 @@ export function renderText(report: CheckReport, options: TextOptions): string {
 /** What the run cost over stdio: server processes started, at once, and their memory at the peak. */
 function costText(cost: CheckReport['cost']): string {
   if (!cost) return '';
-  const memory = cost.peakMemoryMb !== undefined ? `, ${cost.peakMemoryMb} MB at the peak` : '';
+  const memory = cost.peakMemoryMb !== undefined ? `, ${formatNumber(cost.peakMemoryMb)} MB at the peak` : '';
   return `; ${plural(cost.processes, 'server process', 'server processes')} (${cost.atOnce} at once${memory})`;
 }
 
