@@ -176,8 +176,7 @@ try {
   }
   for (const id of made.keys()) if (!seen.has(id)) problems.push(`README: no block marked <!-- sample: ${id} --> in ${PAGES.join(', ')}`);
   // Then every command line and client configuration of every page, run as written (after the samples: lint reads what init wrote).
-  const readme = [...pages.values()].join('\n');
-  const walked = await walkReadme(readme, scratch);
+  const walked = await walkReadme(pages, scratch);
   problems.push(...walked.problems, ...unknownFlags(walked.workflowLines.map((l) => l.replace(/\$\{\{[^}]*\}\}/g, 'X')), 'docs/workflows/sweep.yml'));
   if (!walked.workflowLines.some((l) => /mcp-pd-check merge /.test(l))) problems.push('docs/workflows/sweep.yml: no mcp-pd-check merge line found');
   if (write) {

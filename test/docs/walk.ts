@@ -193,13 +193,15 @@ function runWorkflows(readme: string, scratch: string, env: NodeJS.ProcessEnv, w
   }
 }
 
-/** Runs what the README and --help show, from `scratch` (where the samples ran). */
-export async function walkReadme(readme: string, scratch: string): Promise<Walked> {
+/** Runs what the README, its guide pages (in their order) and --help show, from `scratch` (where the samples ran). */
+export async function walkReadme(pages: ReadonlyMap<string, string>, scratch: string): Promise<Walked> {
   const walked: Walked = { ran: [], notRun: [], problems: [], workflowLines: [] };
   const { env } = standIns(scratch);
   const http = await httpReference();
+  const readme = [...pages.values()].join('\n');
   try {
-    await runLines(commandLines(readme), 'README', scratch, env, http.url, walked);
+    // Each page's lines named by their page (a line of docs/ci.md is not the README's).
+    for (const [page, text] of pages) await runLines(commandLines(text), page, scratch, env, http.url, walked);
     runWorkflows(readme, scratch, env, walked);
     // The sweep workflow the README links to: its YAML, its commands, run as its jobs would.
     const sweep = walkSweep(scratch, env);
