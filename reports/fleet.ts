@@ -108,22 +108,65 @@ export function renderFleetJunit(fleet: FleetResult): string {
     fleet.entries.filter((e) => !e.report).map((e) => ({ name: e.name, error: e.error ?? 'not checked', ...(e.skipped ? { skipped: true } : {}) })));
 }
 
+/** The fleet's servers where their config names them (`name` → line), for SARIF's regions. */
+export type EntryLines = ReadonlyMap<string, number>;
+
+interface SarifRun {
+  tool: { driver: { rules: Array<{ id: string }> } };
+  invocations: Array<{ executionSuccessful: boolean }>;
+  results: Array<{
+    ruleId: string; ruleIndex: number; message: { text: string }; partialFingerprints: Record<string, string>;
+    locations: Array<{ physicalLocation: { region: { startLine: number } }; logicalLocations?: Array<{ name: string; kind: string; fullyQualifiedName?: string }> }>;
+    properties: Record<string, unknown>;
+  }>;
+}
+
 /**
- * SARIF: a run per server, each told apart by its automation id (GitHub code scanning's category);
- * a server not checked is a run that failed; one skipped by intent has no run (nothing was looked at).
+ * SARIF: one run for the whole fleet — code scanning refuses a file of more than 20 runs, and a
+ * sweep is hundreds of servers. Each result says its server (in its text, its logical location and
+ * its fingerprint, so that one rule broken by two servers is two alerts) and is located at the
+ * line of the config that names the server; a server not checked is a notification of a run that
+ * did not succeed; one skipped by intent is nothing (nothing was looked at).
  */
-export function renderFleetSarif(fleet: FleetResult, options: Pick<RenderOptions, 'artifact'> = {}): string {
-  const runs = fleet.entries.filter((e) => !e.skipped).map((e) => {
-    const automationDetails = { id: `mcp-pd-check/${e.name}/` };
-    // A server's alerts are located in the config file that names it.
-    if (e.report) return { ...(JSON.parse(renderSarif(e.report, options.artifact ?? fleet.file)) as { runs: Array<Record<string, unknown>> }).runs[0], automationDetails };
-    return {
-      tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, rules: [] } }, automationDetails,
-      invocations: [{ executionSuccessful: false, toolExecutionNotifications: [{ level: 'error', message: { text: `${e.name}: ${e.error ?? 'not checked'}` } }] }],
-      results: [],
-    };
-  });
-  return `${JSON.stringify({ $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs }, null, 2)}\n`;
+export function renderFleetSarif(fleet: FleetResult, options: Pick<RenderOptions, 'artifact'> & { entryLines?: EntryLines } = {}): string {
+  const rules: SarifRun['tool']['driver']['rules'] = [];
+  const ruleIndex = new Map<string, number>();
+  const results: SarifRun['results'] = [];
+  const notChecked: Array<{ level: 'error'; message: { text: string } }> = [];
+  let successful = true;
+  for (const e of fleet.entries) {
+    if (e.skipped) continue;
+    if (!e.report) {
+      notChecked.push({ level: 'error', message: { text: `${e.name}: ${e.error ?? 'not checked'}` } });
+      continue;
+    }
+    const run = (JSON.parse(renderSarif(e.report, options.artifact ?? fleet.file)) as { runs: SarifRun[] }).runs[0]!;
+    successful &&= run.invocations[0]?.executionSuccessful !== false;
+    for (const rule of run.tool.driver.rules) if (!ruleIndex.has(rule.id)) ruleIndex.set(rule.id, rules.push(rule) - 1);
+    const line = options.entryLines?.get(e.name);
+    for (const r of run.results) {
+      const location = r.locations[0]!;
+      // A live finding (located at the config, its tool as a logical location) goes to its server's line.
+      if (location.logicalLocations) {
+        if (line !== undefined) location.physicalLocation.region.startLine = line;
+        for (const logical of location.logicalLocations) logical.fullyQualifiedName = `${e.name}/${logical.name}`;
+      }
+      results.push({
+        ...r,
+        ruleIndex: ruleIndex.get(r.ruleId)!,
+        message: { text: `${e.name}: ${r.message.text}` },
+        partialFingerprints: Object.fromEntries(Object.entries(r.partialFingerprints).map(([key, value]) => [key, `${value}/${e.name}`])),
+        properties: { ...r.properties, server: e.name },
+      });
+    }
+  }
+  const run = {
+    tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, rules } },
+    invocations: [{ executionSuccessful: successful && notChecked.length === 0, ...(notChecked.length ? { toolExecutionNotifications: notChecked } : {}) }],
+    results,
+    properties: { servers: fleet.entries.length, fleet: fleet.file },
+  };
+  return `${JSON.stringify({ $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [run] }, null, 2)}\n`;
 }
 
 /** GitHub annotations: every server's, each titled with its server; a server not checked is an error annotation, one skipped a notice. */
@@ -137,11 +180,23 @@ function cell(text: string): string {
   return sanitizeLine(text).replace(/\|/g, '\\|');
 }
 
-/** Markdown: the table of servers, then a section per server. */
-export function renderFleetMarkdown(fleet: FleetResult, options: RenderOptions): string {
+/**
+ * Markdown: the table of servers, then a section per server. `maxBytes` (a GitHub step summary
+ * shows at most 1 MiB) keeps the table whole and leaves out the sections that would not fit, saying so.
+ */
+export function renderFleetMarkdown(fleet: FleetResult, options: RenderOptions & { maxBytes?: number }): string {
   const out = [`## ${cell(headline(fleet))}`, '', `| ${HEAD.join(' | ')} |`, `| ${HEAD.map(() => '---').join(' | ')} |`, ...fleet.entries.map((e) => `| ${row(e).map(cell).join(' | ')} |`), ''];
-  for (const e of fleet.entries) {
-    out.push(e.report ? renderMarkdown(e.report, options.verbose, 3, `${cell(e.name)}`).trimEnd() : `### ${cell(e.name)}: ${e.skipped ? 'skipped' : 'not checked'}\n\n${cell(e.error ?? '')}`, '');
+  const budget = options.maxBytes ?? Infinity;
+  let bytes = Buffer.byteLength(out.join('\n')) + 200;
+  for (const [i, e] of fleet.entries.entries()) {
+    const section = e.report ? renderMarkdown(e.report, options.verbose, 3, `${cell(e.name)}`).trimEnd() : `### ${cell(e.name)}: ${e.skipped ? 'skipped' : 'not checked'}\n\n${cell(e.error ?? '')}`;
+    bytes += Buffer.byteLength(section) + 2;
+    if (bytes > budget) {
+      const left = fleet.entries.length - i;
+      out.push(`_The sections of ${left} more server${left === 1 ? '' : 's'} (from ${cell(e.name)} on) are left out: a GitHub step summary shows at most 1 MiB. The table above has every server; the HTML or JSON report has every section._`, '');
+      break;
+    }
+    out.push(section, '');
   }
   return `${out.join('\n')}\n`;
 }

@@ -6,6 +6,8 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, truncateSync, writ
 import { join } from 'node:path';
 import { CLI, fixtureBundle, REFERENCE, ROOT, runCli, tempDir, type CliRun } from './helpers.js';
 import { fleetIdentity, parseShard, shardOf } from '../src/library/fleet-shard.js';
+import { mergeFleetReports } from '../src/library/fleet-merge.js';
+import { renderFleetMarkdown } from '../reports/fleet.js';
 import type { CheckReport } from '../src/generated/report.js';
 
 interface FleetJson {
@@ -71,6 +73,27 @@ t.test('6 servers in 3 shards: each in exactly one, none empty; merged, the verd
   const xml = readFileSync(junit, 'utf8');
   t.equal((xml.match(/<testsuite /g) ?? []).length, 6, 'JUnit: a suite per server, the one not checked too');
   t.match(xml, /<testsuite name="echo" tests="1" failures="0" errors="1"/, 'the server that could not be started is an error there');
+  // SARIF that code scanning takes whatever the fleet's size: one run, each alert its server's, at its entry's line.
+  const sarifFile = join(dir, 'fleet.sarif');
+  await runCli(['merge', ...[1, 2, 3].map(shardFile), '--format', 'sarif', '--output', sarifFile]);
+  const sarif = JSON.parse(readFileSync(sarifFile, 'utf8')) as { runs: Array<{ results: Array<{ message: { text: string }; properties: { server: string }; partialFingerprints: Record<string, string>; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }> }> }> };
+  t.equal(sarif.runs.length, 1, 'one run');
+  const configLines = readFileSync(config, 'utf8').split('\n');
+  const results = sarif.runs[0]!.results;
+  t.ok(results.length > 0, `${results.length} results`);
+  for (const r of results) {
+    const line = configLines[r.locations[0]!.physicalLocation.region.startLine - 1] ?? '';
+    if (!line.includes(JSON.stringify(r.properties.server))) t.fail(`${r.properties.server}'s alert is at line ${r.locations[0]!.physicalLocation.region.startLine}: ${line.slice(0, 80)}`);
+    if (!r.message.text.startsWith(`${r.properties.server}: `)) t.fail(`its text names its server: ${r.message.text.slice(0, 80)}`);
+  }
+  t.pass('every alert at the line that names its server, its text beginning with it');
+  // A step summary shows 1 MiB at most: the table stays whole, the sections that do not fit are said.
+  const fleet = mergeFleetReports([1, 2, 3].map((k) => ({ source: shardFile(k), value: read(shardFile(k)) })));
+  const full = renderFleetMarkdown(fleet, { color: false });
+  const capped = renderFleetMarkdown(fleet, { color: false, maxBytes: Math.floor(Buffer.byteLength(full) / 2) });
+  t.ok(Buffer.byteLength(capped) <= Buffer.byteLength(full) / 2, `within its budget (${Buffer.byteLength(capped)} of ${Buffer.byteLength(full)} bytes)`);
+  for (const name of Object.keys(SIX)) t.match(capped, new RegExp(`\\n\\| ${name} \\|`), `${name} is in the table`);
+  t.match(capped, /_The sections of \d more servers? \(from \w+ on\) are left out: a GitHub step summary shows at most 1 MiB\./);
   const text = await runCli(['merge', ...[1, 2, 3].map(shardFile)]);
   t.match(text.stdout, /^mcp-pd-check: 6 servers from .*fleet\.json \(an mcpServers file.*\), merged from 3 reports\n/, 'the text report says it is a merge');
 });
@@ -82,12 +105,12 @@ t.test('merge refuses the same server twice and shards of another fleet, and nam
   const same = await runCli(['merge', shardFile(1), shardFile(2), twice, shardFile(3), '--format', 'json']);
   t.equal(same.code, 3, same.stderr);
   t.equal((JSON.parse(same.stdout) as FleetJson).servers.length, 6, 'the same entries of the same shard count once');
-  // The same servers claimed by another shard (another sweep, with n = 2): refused.
+  // The same servers claimed by another shard (a report whose shard was mislabelled): refused.
   const claimed = read(shardFile(2));
-  writeFileSync(twice, JSON.stringify({ ...claimed, shard: { k: 1, n: 2 } }));
+  writeFileSync(twice, JSON.stringify({ ...claimed, shard: { k: 1, n: 3 } }));
   const duplicate = await runCli(['merge', shardFile(1), shardFile(2), twice]);
   t.equal(duplicate.code, 2);
-  t.match(duplicate.stderr, /^mcp-pd-check: merge: server '(bravo|delta)' is in both .*shard-2\.json \(shard 2\/3\) and .*shard-2-again\.json \(shard 1\/2\)/);
+  t.match(duplicate.stderr, /^mcp-pd-check: merge: server '(bravo|delta)' is in both .*shard-2\.json \(shard 2\/3\) and .*shard-2-again\.json \(shard 1\/3\)/);
   t.equal(duplicate.stderr.trim().split('\n').length, 1, 'one line');
   t.equal(duplicate.stdout, '', 'no report');
   // The same shard reported differently (a job run twice): refused too.
@@ -108,6 +131,19 @@ t.test('merge refuses the same server twice and shards of another fleet, and nam
   const report = JSON.parse(missing.stdout) as FleetJson;
   t.same(report.servers.filter((s) => s.missing).map((s) => s.name), ['bravo', 'delta'], "shard 2's servers are rows, not lost");
   t.match(report.servers.find((s) => s.name === 'bravo')?.error, /its shard 2\/3 was not given to merge/);
+  // The same fleet cut into another number of shards: refused, not reported as an incomplete shard.
+  const cutTwice = join(dir, 'shard-1-of-2.json');
+  writeFileSync(cutTwice, JSON.stringify({ ...read(shardFile(1)), shard: { k: 1, n: 2 }, servers: [] }));
+  const otherN = await runCli(['merge', cutTwice, shardFile(2), shardFile(3)]);
+  t.equal(otherN.code, 2);
+  t.match(otherN.stderr, /merge: .*shard-2\.json \(shard 2\/3\) and .*shard-1-of-2\.json \(shard 1\/2\) cut the same fleet into 3 and 2 shards/);
+  // Not JSON at all, or JSON cut short: each one line, and the guess only where it fits.
+  writeFileSync(join(dir, 'notes.txt'), 'hello world\n');
+  const notJson = await runCli(['merge', join(dir, 'notes.txt')]);
+  t.match(notJson.stderr, /^mcp-pd-check: merge: .*notes\.txt is not JSON \(.*\): give the JSON reports of --format json/);
+  t.equal(notJson.stderr.trim().split('\n').length, 1, 'one line');
+  writeFileSync(join(dir, 'cut.json'), readFileSync(shardFile(1), 'utf8').slice(0, 200));
+  t.match((await runCli(['merge', join(dir, 'cut.json')])).stderr, /cut\.json is not whole JSON .*: was its job cut short while writing it\?/);
   const onlyGood = await runCli(['merge', shardFile(1), '--format', 'json']);
   t.equal(onlyGood.code, 2, 'a merge that lacks shards exits 2 at least (shard 1 alone fails: 1)');
   t.match(onlyGood.stderr, /2\/3 not given .*\n.*3\/3 not given/);

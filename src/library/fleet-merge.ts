@@ -78,6 +78,12 @@ export function mergeFleetReports(inputs: readonly MergeInput[]): FleetResult {
   if (first && other) {
     throw new InputError(`merge: ${other.source} is of another fleet than ${first.source} (${other.file}, digest ${other.digest.slice(0, 19)}… vs ${first.file}, ${first.digest.slice(0, 19)}…): merge the shards of one sweep only`);
   }
+  // Shards of one sweep share their n: cut otherwise, the same fleet would be split twice.
+  const sharded = fleets.filter((p) => p.shard);
+  const otherCut = sharded.find((p) => p.shard!.n !== sharded[0]!.shard!.n);
+  if (otherCut) {
+    throw new InputError(`merge: ${where(otherCut)} and ${where(sharded[0]!)} cut the same fleet into ${otherCut.shard!.n} and ${sharded[0]!.shard!.n} shards: merge the shards of one sweep only (one n)`);
+  }
   // A server twice: the same entry of the same shard (a shard's report beside its own --out-dir
   // files, one artifact) is one server; from two shards, or two different entries, it is refused.
   const seen = new Map<string, { part: FleetPart; entry: FleetEntry }>();

@@ -2,6 +2,7 @@ import type { Exchange, JsonObject } from '../transport/types.js';
 import { findSignalledError, type SignalledError } from './errors.js';
 import { isPlainObject } from './payload.js';
 import { quickValidate } from '../util/schema.js';
+import { escapeRegExp } from '../util/regexp.js';
 
 export const TOOL_DESCRIPTION_REQUIRED = 'TOOL_DESCRIPTION_REQUIRED';
 export const MISSING_TOOL_SELECTION = 'MISSING_TOOL_SELECTION';
@@ -94,9 +95,6 @@ function parameterNames(schema: unknown): string[] {
   return isPlainObject(schema) && isPlainObject(schema.properties) ? Object.keys(schema.properties).filter((n) => n.length > 1) : [];
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /**
  * Arguments a tool's schema surely refuses: without a required property (`{}`), else a typed

@@ -1,5 +1,6 @@
 import { CREDENTIAL_PATTERNS, isPlaceholder } from './credentials.js';
 import { argumentSecrets } from './arguments.js';
+import { escapeRegExp } from '../util/regexp.js';
 
 /**
  * Secrets never reach a report. The checker knows some secrets by value (its own environment's
@@ -189,8 +190,4 @@ export function deepMapStrings<T>(root: T, map: (s: string) => string): T {
     }
   }
   return result as T;
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

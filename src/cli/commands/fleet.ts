@@ -1,6 +1,7 @@
 // `--server-config`: every server of a config file (or of one shard of it), one table and a report
 // each; the exit code is the worst of them.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { InputError } from '../../core/input-error.js';
 import { TOOL_NAME } from '../../util/version.js';
 import { CLI_SPELLING, flagOrDefault, type Flags, type OutputFlags } from '../options.js';
@@ -8,11 +9,13 @@ import { checkOutputPaths, reportTargets, type CliOutput } from '../output.js';
 import { parseEnv } from '../target-args.js';
 import { checkOptionsFrom, type CheckFlags } from '../check-flags.js';
 import type { FleetResult } from '../../library/fleet.js';
+import type { EntryLines } from '../../../reports/fleet.js';
 import type { ServerConfig } from '../../library/server-config.js';
 import { EXIT } from '../../core/exit-codes.js';
 import type { RenderOptions } from '../../../reports/index.js';
 import { repositoryPath } from '../sarif-artifact.js';
 import { keptOnInterrupt } from '../signals.js';
+import { escapeRegExp } from '../../util/regexp.js';
 
 export async function runFleet(words: string[], flags: CheckFlags, out: CliOutput): Promise<number> {
   if (words.length || flags.url) throw new InputError('give either a server command, --url or --server-config, not more than one');
@@ -44,22 +47,23 @@ export async function runFleet(words: string[], flags: CheckFlags, out: CliOutpu
 /** Writes a fleet's report where the flags say (stdout or --output, and every --report file), masked. */
 export async function emitFleet(fleet: FleetResult, flags: OutputFlags, out: CliOutput): Promise<void> {
   const fleetReports = await import('../../../reports/fleet.js');
-  const render: Record<string, (fleet: FleetResult, options: RenderOptions) => string> = {
+  const render: Record<string, (fleet: FleetResult, options: RenderOptions & { entryLines?: EntryLines; maxBytes?: number }) => string> = {
     text: fleetReports.renderFleetText, json: fleetReports.renderFleetJson, junit: fleetReports.renderFleetJunit, sarif: fleetReports.renderFleetSarif,
     github: fleetReports.renderFleetGithub, markdown: fleetReports.renderFleetMarkdown, html: fleetReports.renderFleetHtml,
   };
   const color = flags.color && !flags.output && process.stdout.isTTY === true && !process.env.NO_COLOR;
   // On stdout in a GitHub Actions log, the report is fenced off from the runner's command parser.
   const commandsOff = !flags.output && process.env.GITHUB_ACTIONS === 'true' ? crypto.randomUUID() : undefined;
-  // SARIF locates every server's findings in the config file that names it.
+  // SARIF locates every server's findings in the config file that names it, at its entry's line.
   const artifact = repositoryPath(fleet.file);
+  const entryLines = reportTargets(flags).some(([format]) => format === 'sarif') || flags.format === 'sarif' ? linesOfEntries(fleet) : undefined;
   // JSON goes out a server at a time (a merged sweep is tens of MB); each piece masked whole.
-  const pieces = (format: string, toStdout = false): Iterable<string> => (format === 'json' ? fleetReports.fleetJsonChunks(fleet)
-    : [render[format]!(fleet, { color: toStdout && format === 'text' && color, verbose: flags.verbose, artifact, ...(toStdout && commandsOff ? { commandsOff } : {}) })]);
+  const pieces = (format: string, toStdout = false, file?: string): Iterable<string> => (format === 'json' ? fleetReports.fleetJsonChunks(fleet)
+    : [render[format]!(fleet, { color: toStdout && format === 'text' && color, verbose: flags.verbose, artifact, entryLines, ...(toStdout && commandsOff ? { commandsOff } : {}), ...(isStepSummary(file) ? { maxBytes: STEP_SUMMARY_BYTES } : {}) })]);
   const toFile = (file: string, format: string) => {
     const fd = openSync(file, 'w');
     try {
-      writePieces(pieces(format), out, (bytes) => writeSync(fd, bytes));
+      writePieces(pieces(format, false, file), out, (bytes) => writeSync(fd, bytes));
     } finally {
       closeSync(fd);
     }
@@ -67,6 +71,14 @@ export async function emitFleet(fleet: FleetResult, flags: OutputFlags, out: Cli
   for (const [format, file] of reportTargets(flags)) toFile(file, format);
   if (flags.output) toFile(flags.output, flags.format);
   else writePieces(pieces(flags.format, true), out, (bytes) => process.stdout.write(Buffer.from(bytes)));
+}
+
+/** GitHub shows at most 1 MiB of a step's summary (and drops the rest): a fleet's fits under it. */
+const STEP_SUMMARY_BYTES = 1_000_000;
+
+function isStepSummary(file: string | undefined): boolean {
+  const summary = process.env.GITHUB_STEP_SUMMARY;
+  return file !== undefined && summary !== undefined && summary !== '' && resolve(file) === resolve(summary);
 }
 
 /**
@@ -106,4 +118,39 @@ async function explainFleetPlan(config: ServerConfig, flags: CheckFlags): Promis
   const head = `${TOOL_NAME}: ${config.servers.length} servers in ${config.file}${kinds.length ? `: ${kinds.map((k) => k.label).join(', ')}` : ''}; each is checked with the plan of its transport, one server at a time per --jobs. Nothing was started.\n`;
   process.stdout.write(head + kinds.map((k) => `\n${planText(planCheck({ ...options, url: k.url }), options.protocol)}`).join(''));
   return EXIT.ok;
+}
+
+/**
+ * The line of the fleet's file where each server is named (its key, or its "name"), for SARIF: an
+ * alert lands on its server's entry. A file that is not here (a merge elsewhere) or a name not found:
+ * none (line 1).
+ */
+function linesOfEntries(fleet: FleetResult): EntryLines | undefined {
+  let lines: string[];
+  try {
+    lines = readFileSync(fleet.file, 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+  const found = new Map<string, number>();
+  for (const { name } of fleet.entries) {
+    // A registry list's second version of a server is `name@version`: its entry names `name`.
+    const quoted = [...new Set([JSON.stringify(name), JSON.stringify(name.replace(/@[^@/]+$/, ''))])];
+    // Its key first ("notes": {), then its "name", then any mention.
+    const tests = [
+      ...quoted.map((q) => (line: string) => line.trimStart().startsWith(`${q}:`) || line.trimStart().startsWith(`${q} :`)),
+      ...quoted.map((q) => {
+        const named = new RegExp(`"name"\\s*:\\s*${escapeRegExp(q)}`);
+        return (line: string) => named.test(line);
+      }),
+      ...quoted.map((q) => (line: string) => line.includes(q)),
+    ];
+    for (const test of tests) {
+      const index = lines.findIndex(test);
+      if (index < 0) continue;
+      found.set(name, index + 1);
+      break;
+    }
+  }
+  return found;
 }

@@ -83,6 +83,12 @@ function readInput(source: string): MergeInput {
   try {
     return { source, value: JSON.parse(text) };
   } catch (err) {
-    throw new InputError(`merge: ${source} is not whole JSON (${(err as Error).message}): was its job cut short while writing it?`);
+    // A file that ends too soon was cut short; any other is not JSON at all.
+    const why = (err as Error).message.replace(/\s+/g, ' ');
+    const at = Number(/at position (\d+)/.exec(why)?.[1] ?? -1);
+    const ended = /end of (JSON )?input|Unterminated/i.test(why) || at >= text.trimEnd().length;
+    throw new InputError(ended
+      ? `merge: ${source} is not whole JSON (${why}): was its job cut short while writing it?`
+      : `merge: ${source} is not JSON (${why}): give the JSON reports of --format json or --report json=FILE`);
   }
 }
