@@ -35,7 +35,7 @@ const HEAD = ['server', 'verdict', 'tools/list tokens (minimal)', 'checks', 'pro
 /** What the report covers: the fleet, the shard of it, or what a merge joined and what it lacks. */
 function headline(fleet: FleetResult): string {
   const n = fleet.entries.length;
-  const from = fleet.shape === 'reports' ? `${n} server${n === 1 ? '' : 's'} from their own reports` : `${n} server${n === 1 ? '' : 's'} from ${fleet.file} (${SHAPE_NAMES[fleet.shape]})`;
+  const from = fleet.shape === 'reports' ? (n === 1 ? '1 server from its own report' : `${n} servers from their own reports`) : `${n} server${n === 1 ? '' : 's'} from ${fleet.file} (${SHAPE_NAMES[fleet.shape]})`;
   const part = fleet.shard ? `shard ${shardText(fleet.shard)}: ${n} of the fleet's ${fleet.identity.size} servers from ${fleet.file} (${SHAPE_NAMES[fleet.shape as keyof typeof SHAPE_NAMES]})` : from;
   return `${TOOL_NAME}: ${part}${fleet.merged !== undefined ? `, merged from ${fleet.merged} report${fleet.merged === 1 ? '' : 's'}` : ''}${gaps(fleet).map((g) => `; ${g}`).join('')}`;
 }

@@ -222,6 +222,11 @@ t.test('--out-dir writes each server as it is done; killed halfway, --resume che
   t.ok(done.length >= 2 && done.length < names.length, `killed halfway: ${done.join(', ')} reported`);
   t.same(readdirSync(out).filter((f) => f.startsWith('.')), [], 'no half-written file left in view (each is renamed whole)');
   for (const f of reported()) t.equal(read(join(out, f)).servers[0]!.report?.verdict?.implements, 'yes', `${f}: a whole report`);
+  // Merged alone, the killed run's files cannot name the servers it did not reach: a row says how many.
+  const partial = await runCli(['merge', out, '--format', 'junit']);
+  t.equal(partial.code, 2, 'a sweep with a hole');
+  t.match(partial.stderr, new RegExp(`merge: ${names.length - done.length} of the fleet's ${names.length} servers in none of the reports`));
+  t.match(partial.stdout, new RegExp(`<testsuite name="\\(${names.length - done.length} not named\\)" tests="1" failures="0" errors="1"`), 'JUnit keeps them as an errored suite');
 
   // One reported file cut short (as a disk that filled up would): not trusted, its server checked again.
   const cut = reported()[0]!;

@@ -54,13 +54,17 @@ exactly one shard; merge refuses a server from two shards and reports of differe
 digests differ), and names a shard that was not given ("2/4 not given"): its servers are rows
 "not checked" and the exit code is 2 at least. A folder stands for every *.json in it: a shard's
 report and its --out-dir files may be given together (the same server of the same shard counts once).
+The --out-dir files of a job killed at its time limit join too: its servers not in them are
+"not checked". Single servers' JSON reports (one job per server) are named after their files; a
+job whose server could not be started still writes its JSON, which merge counts as not checked.
 
 Examples:
   $ ${TOOL_NAME} merge shard-1.json shard-2.json shard-3.json --format html --output fleet.html
   $ ${TOOL_NAME} merge reports/ --report junit=fleet.xml --report sarif=fleet.sarif
 
-Exit codes: as one run of the whole fleet: 0, 1 conformance failures, 2 usage error (a missing
-shard, a refused merge, a bad entry), 3 a server could not be started or reached.`;
+Exit codes: as one run of the whole fleet: 0, 1 conformance failures, 2 a sweep with a hole or a
+merge refused (a missing shard, a server twice, another fleet, a bad entry), 3 a server could not
+be started or reached.`;
 
 export const PROGRAM_DESCRIPTION = 'Check an MCP server against Progressive Disclosure for Tool Descriptions v2.1:\n'
   + 'minimal tools/list, the tool_descriptions resource, and per-session authorization.\n'

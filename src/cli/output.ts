@@ -89,6 +89,7 @@ export class CliOutput {
       }
       try {
         writeFileSync(file, record(basename(file).replace(/\.json$/i, '')));
+        this.say(`${TOOL_NAME}: ${file} says the server was not checked, and why (merge counts it so)\n`);
       } catch (err) {
         this.say(`${TOOL_NAME}: could not write ${file} (${(err as Error).message})\n`);
       }

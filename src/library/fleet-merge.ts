@@ -115,8 +115,15 @@ export function mergeFleetReports(inputs: readonly MergeInput[]): FleetResult {
   const all = [...entries, ...rows].sort((a, b) => (order.get(a.name) ?? Infinity) - (order.get(b.name) ?? Infinity));
   const identity = !first ? fleetIdentity('reports', all.map((e) => e.name))
     : { size: names?.length ?? Math.max(first.size ?? 0, all.length), digest: first.digest, names: names ?? all.map((e) => e.name) };
-  // Without the fleet's names (only --out-dir files given), what is missing is known by count only.
+  // Without the fleet's names (only --out-dir files given), what is missing is known by count only:
+  // a row of its own all the same, so that no format (JUnit, SARIF) loses them.
   const unaccounted = names ? 0 : identity.size - all.length;
+  if (unaccounted > 0) {
+    all.push({
+      name: `(${unaccounted} not named)`, missing: true, durationMs: 0,
+      error: `not checked: ${unaccounted} of the fleet's ${identity.size} servers are in none of the reports given, and --out-dir files do not name the others; the run's own report or its shards' reports name them`,
+    });
+  }
   return {
     file: first?.file ?? '(server reports)', shape: first?.shape ?? 'reports', entries: all, identity, merged: inputs.length,
     ...(unaccounted > 0 ? { unaccounted } : {}),
