@@ -34,10 +34,15 @@ const HEAD = ['server', 'verdict', 'tools/list tokens (minimal)', 'checks', 'pro
 
 /** What the report covers: the fleet, the shard of it, or what a merge joined and what it lacks. */
 function headline(fleet: FleetResult): string {
-  const n = fleet.entries.length;
+  const n = serverCount(fleet);
   const from = fleet.shape === 'reports' ? (n === 1 ? '1 server from its own report' : `${n} servers from their own reports`) : `${n} server${n === 1 ? '' : 's'} from ${fleet.file} (${SHAPE_NAMES[fleet.shape]})`;
   const part = fleet.shard ? `shard ${shardText(fleet.shard)}: ${n} of the fleet's ${fleet.identity.size} servers from ${fleet.file} (${SHAPE_NAMES[fleet.shape as keyof typeof SHAPE_NAMES]})` : from;
   return `${TOOL_NAME}: ${part}${fleet.merged !== undefined ? `, merged from ${fleet.merged} report${fleet.merged === 1 ? '' : 's'}` : ''}${gaps(fleet).map((g) => `; ${g}`).join('')}`;
+}
+
+/** How many servers a report covers: its rows, the one row for a merge's unnamed servers counted as what it stands for. */
+export function serverCount(fleet: FleetResult): number {
+  return fleet.entries.length + (fleet.unaccounted ? fleet.unaccounted - 1 : 0);
 }
 
 /** What a merge lacks, one phrase each: `2/4 not given`. */
@@ -164,7 +169,7 @@ export function renderFleetSarif(fleet: FleetResult, options: Pick<RenderOptions
     tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, rules } },
     invocations: [{ executionSuccessful: successful && notChecked.length === 0, ...(notChecked.length ? { toolExecutionNotifications: notChecked } : {}) }],
     results,
-    properties: { servers: fleet.entries.length, fleet: fleet.file },
+    properties: { servers: serverCount(fleet), fleet: fleet.file },
   };
   return `${JSON.stringify({ $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [run] }, null, 2)}\n`;
 }

@@ -225,6 +225,7 @@ t.test('--out-dir writes each server as it is done; killed halfway, --resume che
   // Merged alone, the killed run's files cannot name the servers it did not reach: a row says how many.
   const partial = await runCli(['merge', out, '--format', 'junit']);
   t.equal(partial.code, 2, 'a sweep with a hole');
+  t.match(partial.stderr, new RegExp(`merge: ${names.length} servers of .*mcp\\.json from ${done.length} reports\n`), 'the fleet counted as it is, not its rows');
   t.match(partial.stderr, new RegExp(`merge: ${names.length - done.length} of the fleet's ${names.length} servers in none of the reports`));
   t.match(partial.stdout, new RegExp(`<testsuite name="\\(${names.length - done.length} not named\\)" tests="1" failures="0" errors="1"`), 'JUnit keeps them as an errored suite');
 

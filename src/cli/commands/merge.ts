@@ -25,13 +25,14 @@ export function mergeCommand(): Command {
 async function runMerge(paths: string[], flags: OutputFlags): Promise<number> {
   const out = new CliOutput();
   checkOutputPaths(flags);
-  const [{ mergeFleetReports }, { fleetExitCode }, { gaps }] = await Promise.all([
+  const [{ mergeFleetReports }, { fleetExitCode }, { gaps, serverCount }] = await Promise.all([
     import('../../library/fleet-merge.js'), import('../../library/fleet.js'), import('../../../reports/fleet.js'),
   ]);
   const fleet = mergeFleetReports(paths.flatMap(jsonFiles).map(readInput));
   // Single servers' reports alone are of no fleet file: said as what they are.
   const of = fleet.shape === 'reports' ? '' : ` of ${fleet.file}`;
-  out.say(`${TOOL_NAME} merge: ${fleet.entries.length} server${fleet.entries.length === 1 ? '' : 's'}${of} from ${fleet.merged} report${fleet.merged === 1 ? '' : 's'}\n`);
+  const servers = serverCount(fleet);
+  out.say(`${TOOL_NAME} merge: ${servers} server${servers === 1 ? '' : 's'}${of} from ${fleet.merged} report${fleet.merged === 1 ? '' : 's'}\n`);
   for (const gap of gaps(fleet)) out.say(`${TOOL_NAME} merge: ${gap}\n`);
   await emitFleet(fleet, flags, out);
   return fleetExitCode(fleet, flagOrDefault(flags as unknown as Flags, '--fail-on'));
