@@ -57,15 +57,18 @@ export default defineLiveCheck({
   needs: 'session',
   reads: ['unfetched-calls', 'descriptions'],
   opens: 1,
-  sessionUse: 'a new session: failed and refused fetches, then each tool fetched and called one by one (the next one called unfetched); the first grant is called again after every kind of request a session may make next (a listing, other reads and ping at once, then another call) and once more at the end of the run, after every other check',
+  turn: 3,
+  sessionUse: (o) => `${o.shared ? 'the shared session P, once the checks before are done with it (tools they fetched there are tested last)' : 'a new session'}: failed and refused fetches, then each tool fetched and called one by one (the next one called unfetched); the first grant is called again after every kind of request a session may make next (a listing, other reads and ping at once, then another call) and once more at the end of the run, after every other check`,
   messages,
   async run(ctx) {
     const base = ctx.resourceUriOrSkip('authorization');
-    // Read-only tools first: unfetched calls go to them before any other.
-    const all = ctx.toolsToCallOrStop();
+    const callable = ctx.toolsToCallOrStop();
+    const session = await ctx.session();
+    // Read-only tools first: unfetched calls go to them before any other. In the shared session
+    // (over stdio) the checks before may have fetched some tools: those come last.
+    const all = [...callable.filter((t) => !ctx.granted(session, t)), ...callable.filter((t) => ctx.granted(session, t))];
     const tools = all.slice(0, SAMPLE);
     if (all.length > SAMPLE) ctx.info('sampled', { tested: SAMPLE, total: all.length });
-    const session = await ctx.session();
     /** Fetched entries of this session: their examples are the arguments of authorized calls. */
     const entries = new Map<string, JsonObject>();
     const said = new Set<string>();

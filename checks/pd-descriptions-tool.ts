@@ -54,7 +54,8 @@ export default defineLiveCheck({
   reads: ['unfetched-calls', 'descriptions'],
   // A session of its own only for a server that marks a tool form (most do not).
   opens: (o) => (o.toolForm === false ? 0 : 1),
-  sessionUse: 'when the server marks a tool form: a new session, the tool form called before anything is fetched, then one tool called (it was described) and another (it was not)',
+  turn: 2,
+  sessionUse: (o) => `when the server marks a tool form: ${o.shared ? 'the shared session P, where nothing was fetched yet' : 'a new session'}, the tool form called before anything is fetched, then one tool called (it was described) and another (it was not)`,
   messages,
   async run(ctx) {
     // Without the resource there is nothing to mirror (said once, with the other criteria it leaves untested).

@@ -12,6 +12,7 @@ const SAMPLE = 100;
 const messages = {
   ...MODEL_MESSAGES['pd-session-isolation'],
   'tested': '{sessions} parallel sessions (one that fetched nothing, the probe that fetched every tool, others that fetched one tool each), {tools|tool} each, then a new session after the ones opened here had ended (half with DELETE over HTTP).',
+  'tested-shared': 'The probe (it fetched every tool) and the run\'s clean session (nothing fetched) called {tools|tool} at once; then the clean session fetched one tool, called it and ended, and the next session started called {tools|tool} (over stdio the checks share their sessions: --sessions 4 or more opens sessions of its own).',
   'sampled': 'Every session called the first {tested} of {total} tools.',
 } as const;
 
@@ -26,8 +27,10 @@ export default defineLiveCheck({
   reads: ['unfetched-calls', 'descriptions'],
   opens: (o) => fetchers(o.sessions),
   fresh: 1,
+  turn: 1,
   clean: true,
   sessionUse: (o) => {
+    if (o.shared) return 'calls at once from the probe (which fetched every tool) and the run\'s clean session (nothing fetched); then the clean session fetches one tool, calls it and ends, and the shared session P, started after it ended, must have no grant';
     const n = fetchers(o.sessions);
     return `calls at once from the probe (which fetched every tool), the run's clean session (nothing fetched) and ${n} new session${n === 1 ? ' that fetches' : 's that fetch'} one tool each; `
       + `${n === 1 ? 'it ends' : 'they end (half with DELETE over HTTP)'}, then one started after must have no grant (its calls come at the end of the run)`;
@@ -39,7 +42,10 @@ export default defineLiveCheck({
     const tools = all.slice(0, SAMPLE);
     if (all.length > SAMPLE) ctx.info('sampled', { tested: SAMPLE, total: all.length });
 
-    const [clean, ...singles] = await Promise.all([ctx.cleanSession(), ...Array.from({ length: fetchers(ctx.options.sessions) }, () => ctx.session())]);
+    // Sharing sessions (over stdio: each is a process), no session of its own fetches one tool
+    // beside the others: the clean session does once the calls at once are done, and it ends.
+    const shared = ctx.sharesSession;
+    const [clean, ...singles] = await Promise.all([ctx.cleanSession(), ...Array.from({ length: shared ? 0 : fetchers(ctx.options.sessions) }, () => ctx.session())]);
     // The probe holds every grant: the run fetched the full descriptions in it.
     const full = ctx.facts.descriptions.full;
     const entries = new Map<McpSession, Map<string, JsonObject>>();
@@ -69,6 +75,14 @@ export default defineLiveCheck({
     }
 
     ctx.unprovenIfSilent('every call of its sessions', burst.flat().filter((ex): ex is Exchange => ex !== undefined));
+    if (shared) {
+      const tool = own(0);
+      const got = await fetchDescriptions(clean!, base, [tool]);
+      const entry = entryFor(got.entries, tool);
+      entries.set(clean!, new Map(isDescriptionEntry(entry) ? [[tool, entry]] : []));
+      await callOwn(clean!, 0);
+    }
+    const ending = shared ? [clean!] : singles;
 
     // The sessions opened here end — half told (HTTP DELETE), half simply dropped, as clients
     // that vanish — and a session opened after them must start bare: it is the very next session
@@ -77,16 +91,25 @@ export default defineLiveCheck({
     // process over stdio) overlaps the checks between.
     const opening = ctx.session({
       after: async () => {
-        await Promise.all(singles.map((session, k) => session.close({ terminate: k % 2 === 0 })));
+        await Promise.all(ending.map((session, k) => session.close({ terminate: k % 2 === 0 })));
         // Over Streamable HTTP a terminated session's id must be answered 404 from then on (the
         // model judges it, for mcp-session-lifecycle).
-        await Promise.all(singles.map((session) => session.requestAfterEnd()));
+        await Promise.all(ending.map((session) => session.requestAfterEnd()));
       },
     });
     opening.catch(() => {}); // its failure is reported where it is awaited
-    ctx.atEnd(async () => {
+    const callAfter = async () => {
       const after = await opening;
       await Promise.all(tools.map((tool) => ctx.call(after, tool)));
+    };
+    // The shared session's next checks wait for this one: its calls come now.
+    if (shared) {
+      await callAfter();
+      ctx.info('tested-shared', { tools: tools.length });
+      return;
+    }
+    ctx.atEnd(async () => {
+      await callAfter();
       ctx.info('tested', { sessions: sessions.length, tools: tools.length });
     });
   },

@@ -23,10 +23,11 @@ function starts(file: string): number {
 /** The exploration's sessions over stdio at the default budget and idleness: its own, beside the checks, the idle session among them. */
 const EXPLORING = explorationSessions('process', DEFAULT_EXPLORE, true).total;
 
-t.test('a default stdio run starts the processes its plan says: the probe, the clean session, N for the checks, the exploration\'s', async (t) => {
+t.test('a default stdio run starts the processes its plan says: the probe, the clean session, the checks\' shared session, the exploration\'s', async (t) => {
   const plan = sessionPlan(LIVE_CHECKS, { sessions: DEFAULT_SESSIONS.stdio, transport: 'stdio', explore: EXPLORING });
-  t.equal(plan.total, 3 + DEFAULT_SESSIONS.stdio + EXPLORING, 'probe, clean, criterion 6\'s, N − 2 that each fetch one tool, one after they ended, the tool form\'s, the exploration\'s');
-  t.equal(plan.upFront, plan.total - 1, 'all but the session started after the others ended start at once');
+  t.equal(plan.total, 3 + EXPLORING, 'probe, clean, the shared session criteria 8, the tool form and 6 take in turn, the exploration\'s');
+  t.equal(plan.upFront, plan.total - 1, 'all but the shared session, started after the clean session ended, start at once');
+  t.same(plan.shared, ['pd-session-isolation', 'pd-descriptions-tool', 'pd-authorization-enforced'], 'criterion 8 starts it; the tool form takes it where nothing was fetched yet, criterion 6 last');
   t.match(plan.steps.find((s) => s.id === 'exploration'), { sessions: { clean: false, opened: ['X1', 'X2', 'X3', 'X4'] } }, 'the exploration starts sessions of its own: three, and the idle session');
   const file = join(tempDir(), 'starts');
   const server = countingServer(file);
@@ -48,7 +49,7 @@ t.test('--sessions changes the count, and isolation runs that many sessions at o
   t.match(isolation.findings.find((f) => f.code === 'tested')?.message ?? '', /^5 parallel sessions/);
 });
 
-t.test('a run of criterion 8 alone opens its own sessions', async (t) => {
+t.test('a run of criterion 8 alone: the clean session ends, and the shared session starts after it', async (t) => {
   const only = selectChecks(LIVE_CHECKS, ['pd-session-isolation'], []);
   const plan = sessionPlan(only, { sessions: 3, transport: 'stdio', explore: EXPLORING });
   t.same(plan.steps.map((s) => [s.id, s.sessions]), [
@@ -56,7 +57,7 @@ t.test('a run of criterion 8 alone opens its own sessions', async (t) => {
     ['unfetched-read-only', { probe: false, clean: true, opened: [], fresh: [] }],
     ['descriptions', { probe: true, clean: false, opened: [], fresh: [] }],
     ['unfetched-others', { probe: false, clean: true, opened: [], fresh: [] }],
-    ['pd-session-isolation', { probe: true, clean: true, opened: ['S1'], fresh: ['S2'] }],
+    ['pd-session-isolation', { probe: true, clean: true, opened: [], fresh: [], shared: 'after' }],
     ['exploration', { probe: false, clean: false, opened: ['X1', 'X2', 'X3', 'X4'], fresh: [] }],
   ]);
   const file = join(tempDir(), 'starts');
@@ -72,15 +73,20 @@ t.test('--explain-plan prints the plan and starts nothing', async (t) => {
   const run = await runCli(['--explain-plan', ...server.extra, '--', ...server.args]);
   t.equal(run.code, 0);
   t.equal(starts(file), 0, 'no server was started');
-  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 10 server processes in all\./);
-  t.match(run.stdout, /pd-descriptions-tool\s+S0, S4 new\s+when the server marks a tool form/);
-  t.match(run.stdout, /pd-authorization-enforced \(#6\)\s+S0, S1 new/);
-  t.match(run.stdout, /pd-session-isolation \(#8\)\s+S0, C, S2 new, S3 after/);
+  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 7 server processes in all\./);
+  t.match(run.stdout, /P is the checks' shared session: pd-session-isolation, then pd-descriptions-tool, then pd-authorization-enforced take it in turn/);
+  t.match(run.stdout, /pd-descriptions-tool\s+S0, P\s+when the server marks a tool form: the shared session P/);
+  t.match(run.stdout, /pd-authorization-enforced \(#6\)\s+S0, P\s+the shared session P/);
+  t.match(run.stdout, /pd-session-isolation \(#8\)\s+S0, C, P after/);
   t.match(run.stdout, /exploration\s+X1–X4 new\s+sequences of operations/);
   t.match(run.stdout, /X1 is the idle session: it fetches and calls one tool, stays idle while everything else is done/);
   t.match(run.stdout, /at least 2 s, --idle/, 'by default the idle session waits 2 s at least (a fixed window)');
   const longer = await runCli(['--explain-plan', '--idle', '5', ...server.extra, '--', ...server.args]);
-  t.match(longer.stdout, /10 server processes in all/, 'a longer idle time opens no session more');
+  t.match(longer.stdout, /7 server processes in all/, 'a longer idle time opens no session more');
+  const own = await runCli(['--explain-plan', '--sessions', '4', ...server.extra, '--', ...server.args]);
+  t.match(own.stdout, /Session plan \(stdio, --sessions 4\): 11 server processes in all\./, '--sessions 4: each check its own sessions');
+  t.match(own.stdout, /pd-session-isolation \(#8\)\s+S0, C, S2 S3 new, S4 after/);
+  t.notMatch(own.stdout, /shared session/);
   t.match(longer.stdout, /at least 5 s, --idle/);
   const none = await runCli(['--explain-plan', '--idle', '0', ...server.extra, '--', ...server.args]);
   t.notMatch(none.stdout, /at least \d+ s/, '--idle 0: no time is added to the run');

@@ -8,8 +8,9 @@ export function planText(plan: SessionPlan, protocol: 'all' | Era = 'all'): stri
   const later = plan.total - plan.upFront;
   const lines = [
     `Session plan (${plan.transport}, --sessions ${plan.sessions}): ${plan.total} ${unit} in all.`,
-    `S0 (the probe)${plan.clean ? ", C (the run's clean session: nothing is fetched in it)" : ''} and ${plan.upFront - (plan.clean ? 2 : 1)} more start together at the beginning`
+    `S0 (the probe)${plan.clean ? ", C (the run's clean session: nothing is fetched in it until its part is done)" : ''} and ${plan.upFront - (plan.clean ? 2 : 1)} more start together at the beginning`
       + `${later ? `; ${later} more ${later === 1 ? 'starts' : 'start'} only after the sessions before ${later === 1 ? 'it' : 'them'} ended` : ''}.`,
+    ...(plan.shared ? [`P is the checks' shared session: ${plan.shared.length > 1 ? `${plan.shared.join(', then ')} take it in turn, each once the one before is done` : `${plan.shared[0]} alone takes it`} (over stdio each session is a server process; --sessions ${plan.sessions + 1} or more gives each check its own).`] : []),
     '',
   ];
   const rows = collapse(plan.steps).map((r) => [r.order, r.name, r.sessions, r.use] as const);
@@ -48,8 +49,8 @@ function nameOf(step: PlanStep): string {
 }
 
 function sessionsText(step: PlanStep): string {
-  const { probe, clean, opened, fresh } = step.sessions;
-  const parts = [...(probe ? ['S0'] : []), ...clean ? ['C'] : [], ...opened.length ? [`${range(opened)} new`] : [], ...fresh.length ? [`${range(fresh)} after`] : []];
+  const { probe, clean, opened, fresh, shared } = step.sessions;
+  const parts = [...(probe ? ['S0'] : []), ...clean ? ['C'] : [], ...shared ? [shared === 'after' ? 'P after' : 'P'] : [], ...opened.length ? [`${range(opened)} new`] : [], ...fresh.length ? [`${range(fresh)} after`] : []];
   return parts.join(', ') || 'none';
 }
 

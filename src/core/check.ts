@@ -27,6 +27,11 @@ export interface PlanOptions {
   selected: readonly string[];
   /** Whether the server marks a tool form of the resource: known once the probe has listed the tools (undefined before). */
   toolForm?: boolean;
+  /**
+   * Whether the checks with a `turn` share one session (P) instead of opening their own: where a
+   * session is a server process (stdio) and --sessions is not raised (see `sharesSessions`).
+   */
+  shared?: boolean;
 }
 
 /**
@@ -52,6 +57,13 @@ export interface CheckDefinition<Ctx, M extends Messages = Messages> {
   opens?: number | ((options: PlanOptions) => number);
   /** Sessions `run` starts brand new, after others ended (never warmed up ahead); see `opens`. */
   fresh?: number;
+  /**
+   * Where sessions are shared (PlanOptions.shared: over stdio, each is a server process), `run`'s
+   * new session is the run's shared session P, which the checks with a turn take one after the
+   * other, lowest turn first, each once the one before has ended; what each leaves in it (its
+   * grants) the model knows. Its `opens` and `fresh` then count nothing: P is one session of the run.
+   */
+  turn?: number;
   /**
    * Which sessions `run` uses and why, in a sentence, for `--explain-plan` (the session plan in
    * docs/DESIGN.md). Without it, the check uses only the probe session.
@@ -108,8 +120,14 @@ export function severityOf(level: SpecRef['level']): FindingLevel {
 }
 
 /** How many sessions a check opens, from its `opens` metadata (0 when it declares none). */
-export function opensOf(check: { opens?: CheckDefinition<unknown>['opens'] }, options: PlanOptions): number {
+export function opensOf(check: { opens?: CheckDefinition<unknown>['opens']; turn?: number }, options: PlanOptions): number {
+  if (options.shared && check.turn !== undefined) return 0;
   return typeof check.opens === 'function' ? check.opens(options) : check.opens ?? 0;
+}
+
+/** How many sessions a check starts brand new, after others ended (none where it takes the shared session). */
+export function freshOf(check: { fresh?: number; turn?: number }, options: Pick<PlanOptions, 'shared'>): number {
+  return options.shared && check.turn !== undefined ? 0 : check.fresh ?? 0;
 }
 
 /** Whether a check reads the whole run's traffic (it then runs after everything else). */

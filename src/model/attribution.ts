@@ -94,13 +94,16 @@ export function attribute(call: RanCall, evidence: Evidence, proven: Map<McpSess
   if (refusedBefore && evidence.refusalsLapse) return notRefused();
   const reads = candidateReads(call);
   // A read of this session that already explained an earlier call explains this one too.
-  const earlier = proven.get(session)?.find((p) => reads.includes(p.read));
-  if (earlier) return brk(CRITERION.grants, earlier.code, { tool, fetched: earlier.read.items.length ? earlier.read.items : 'a read without ?tools=', names: earlier.read.items.length }, [earlier.read.ex]);
-  const own = (read: PastRead, code: string, args: Record<string, unknown>) => {
-    (proven.get(session) ?? proven.set(session, []).get(session)!).push({ read, code });
+  const byRead = (read: PastRead, code: string, args: Record<string, unknown>) => {
     // A read through the tool form that authorized more than the read it mirrors: the tool form's fault.
     if (read.ex.method === 'tools/call') return brk(CRITERION.toolForm, 'grants-more', { tool, fetched: read.items.length ? read.items : 'no name' }, [read.ex]);
     return brk(CRITERION.grants, code, args, [read.ex]);
+  };
+  const earlier = proven.get(session)?.find((p) => reads.includes(p.read));
+  if (earlier) return byRead(earlier.read, earlier.code, { tool, fetched: earlier.read.items.length ? earlier.read.items : 'a read without ?tools=', names: earlier.read.items.length });
+  const own = (read: PastRead, code: string, args: Record<string, unknown>) => {
+    (proven.get(session) ?? proven.set(session, []).get(session)!).push({ read, code });
+    return byRead(read, code, args);
   };
   const refusedRead = reads.find((r) => r.refused && r.items.some((n) => n.trim() === tool));
   if (refusedRead) return own(refusedRead, 'refused-read-authorized', { tool, names: refusedRead.items.length });

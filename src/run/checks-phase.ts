@@ -1,4 +1,4 @@
-import { opensOf, severityOf, readsTraffic, type Fact } from '../core/check.js';
+import { freshOf, opensOf, severityOf, readsTraffic, type Fact } from '../core/check.js';
 import { checkLimit, resultOf, runWork, statusOf, type Outcome, type RunDeadline } from '../core/execute.js';
 import { FindingSink, SHARED_MESSAGES } from '../core/findings.js';
 import type { RunHooks } from '../core/hooks.js';
@@ -31,9 +31,9 @@ export class CheckRuns {
     this.states = checks.map((check) => ({ check, outcome: {}, durationMs: 0 }));
     // Each check's sessions are named as the session plan numbers them: the same in every run.
     let next = 0;
-    const planOptions = { sessions: run.options.sessions, selected: checks.map((c) => c.id), toolForm: true };
+    const planOptions = { sessions: run.options.sessions, selected: checks.map((c) => c.id), toolForm: true, shared: run.shared !== undefined };
     for (const check of checks) {
-      const count = opensOf(check, planOptions) + (check.fresh ?? 0);
+      const count = opensOf(check, planOptions) + freshOf(check, planOptions);
       this.labels.set(check.id, Array.from({ length: count }, () => `s${++next}`));
     }
   }
@@ -99,6 +99,15 @@ export class CheckRuns {
   }
 
   private async runOne(state: CheckState): Promise<void> {
+    try {
+      await this.runCheck(state);
+    } finally {
+      // Its turn in the shared session is over, whether it ran or not: the next check's begins.
+      this.run.shared?.release(state.check.id);
+    }
+  }
+
+  private async runCheck(state: CheckState): Promise<void> {
     const { check } = state;
     if (check.needs === 'http' && this.run.target.kind !== 'http') {
       state.runnerResult = runnerResult(check, 'skip', 'info', 'needs-http', { kind: this.run.target.kind });

@@ -21,6 +21,8 @@ import { CallMemory } from './call-ledger.js';
 import { callOthersUnfetched, callReadOnlyUnfetched } from './unfetched-calls.js';
 import { verdictOf } from './verdict.js';
 import { latch } from '../util/concurrency.js';
+import { sharesSessions, turnOrder } from './session-plan.js';
+import { SharedSession } from './shared-session.js';
 
 /** What decides the phases of a run: the facts its checks read, and whether it explores. */
 export function selectionOf(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'explore'>): PhaseSelection {
@@ -37,8 +39,12 @@ export function selectionOf(checks: readonly LiveCheck[], options: Pick<LiveOpti
 export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'sessions' | 'explore' | 'idleSession'>, cheapSessions = false, toolForm = false): number {
   const clean = checks.some((c) => c.clean || c.reads?.includes('unfetched-calls')) ? 1 : 0;
   const selected = checks.map((c) => c.id);
+  const shared = sharesSessions(cheapSessions ? 'http' : 'stdio', options.sessions);
   const exploring = selectionOf(checks, options).explores ? explorationSessions(cheapSessions ? 'cheap' : 'process', options.explore, options.idleSession !== false).live : 0;
-  return clean + exploring + checks.reduce((sum, c) => sum + opensOf(c, { sessions: options.sessions, selected, toolForm }), 0);
+  // The shared session is started ahead unless its first check opens it after others ended.
+  const first = shared ? checks.find((c) => c.id === turnOrder(checks)[0]) : undefined;
+  const sharedAhead = first && !first.fresh ? 1 : 0;
+  return clean + exploring + sharedAhead + checks.reduce((sum, c) => sum + opensOf(c, { sessions: options.sessions, selected, toolForm, shared }), 0);
 }
 
 /** The sessions a run opens before the probe's answers tell more: started ahead as spares. */
@@ -111,7 +117,8 @@ export async function checkTarget(
     // What the probe learnt: a resource to explore, a tool form to check (each a session or more of its own).
     if (discovery.descriptionsResource || discovery.descriptionsTool) target.reserve(plannedOpens(checks, options, target.cheapSessions === true, discovery.descriptionsTool !== undefined));
     try {
-      const run = new Run(target, options, session, discovery, extra.memory);
+      const shared = sharesSessions(target.cheapSessions ? 'http' : 'stdio', options.sessions) ? new SharedSession(turnOrder(checks)) : undefined;
+      const run = new Run(target, options, session, discovery, extra.memory, shared);
       // The other era's sessions, once its run is quiet (judging waits for them, never the traffic).
       let prior: LeftBehind | undefined;
       const priorKnown = (extra.prior ?? Promise.resolve(undefined)).then((p) => void (prior = p));

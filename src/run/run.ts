@@ -12,6 +12,7 @@ import type { Descriptions, RunFacts, UnfetchedCalls } from './facts.js';
 import type { LiveOptions } from './options.js';
 import { ToolFacts } from './tools.js';
 import { worldOf } from './world.js';
+import type { SharedSession } from './shared-session.js';
 
 /** Who the clean session says it is where that can matter (HTTP: sessions of one process). */
 const CLEAN_CLIENT = { name: 'mcp-pd-check-clean-session', version: '1' };
@@ -41,8 +42,11 @@ export class Run {
   /** Why the clean session could not be opened, once that happened (said by the checks that needed it). */
   cleanProblem: Error | undefined;
 
-  /** `memory`: what the calls of another protocol era's run of the same server taught (shared). */
-  constructor(readonly target: Target, readonly options: LiveOptions, readonly probe: McpSession, readonly discovery: Discovery, memory?: CallMemory) {
+  /**
+   * `memory`: what the calls of another protocol era's run of the same server taught (shared).
+   * `shared`: the session the checks with a turn take one after the other, where they share one.
+   */
+  constructor(readonly target: Target, readonly options: LiveOptions, readonly probe: McpSession, readonly discovery: Discovery, memory?: CallMemory, readonly shared?: SharedSession) {
     this.toolFacts = new ToolFacts(discovery, undefined, options.safeTools);
     this.currentWorld = worldOf(discovery);
     this.door = new CallDoor({

@@ -1,4 +1,4 @@
-import { opensOf, readsTraffic } from '../core/check.js';
+import { freshOf, opensOf, readsTraffic } from '../core/check.js';
 import type { LiveCheck } from './check.js';
 import { PHASES, type PhaseSelection } from './phases.js';
 
@@ -13,6 +13,20 @@ import { PHASES, type PhaseSelection } from './phases.js';
  */
 export const DEFAULT_SESSIONS = { stdio: 3, http: 16 } as const;
 
+/**
+ * Whether the checks with a `turn` share one session (P) in turn: over stdio, where each session
+ * is a server process (a heavy server costs seconds and hundreds of MB a start), unless --sessions
+ * asks for more than the default. Over HTTP sessions are cheap and each check keeps its own.
+ */
+export function sharesSessions(transport: 'stdio' | 'http', sessions: number): boolean {
+  return transport === 'stdio' && sessions <= DEFAULT_SESSIONS.stdio;
+}
+
+/** The ids of the checks that take the shared session, in their turns' order. */
+export function turnOrder(checks: readonly Pick<LiveCheck, 'id' | 'turn'>[]): string[] {
+  return checks.filter((c) => c.turn !== undefined).sort((a, b) => a.turn! - b.turn!).map((c) => c.id);
+}
+
 /** One row of the session plan: a phase of the run, or a check in the checks phase. */
 export interface PlanStep {
   /** 1-based position. */
@@ -21,8 +35,11 @@ export interface PlanStep {
   id: string;
   kind: 'phase' | 'check';
   criterion?: number;
-  /** Sessions it uses: S0 is the probe, C the run's clean session; new ones are numbered as they open. */
-  sessions: { probe: boolean; clean: boolean; opened: string[]; fresh: string[] };
+  /**
+   * Sessions it uses: S0 is the probe, C the run's clean session, P the shared session (`shared`:
+   * 'after' when this step starts it after others ended); new ones are numbered as they open.
+   */
+  sessions: { probe: boolean; clean: boolean; opened: string[]; fresh: string[]; shared?: 'taken' | 'after' };
   /** Why, from the check's own `sessionUse` or the phase's description. */
   use: string;
 }
@@ -37,9 +54,11 @@ export interface SessionPlan {
   upFront: number;
   /** Whether the run opens its clean session (C). */
   clean: boolean;
+  /** Whether the checks with a turn share the session P (over stdio), and which of them do. */
+  shared?: string[];
 }
 
-type PlannedCheck = Pick<LiveCheck, 'id' | 'spec' | 'opens' | 'fresh' | 'sessionUse' | 'reads' | 'clean'>;
+type PlannedCheck = Pick<LiveCheck, 'id' | 'spec' | 'opens' | 'fresh' | 'sessionUse' | 'reads' | 'clean' | 'turn'>;
 
 /**
  * The sessions a run of these checks opens, phase by phase (src/run/phases.ts, the same table the
@@ -48,7 +67,9 @@ type PlannedCheck = Pick<LiveCheck, 'id' | 'spec' | 'opens' | 'fresh' | 'session
  * session, idle at least that long) and the checks that read the traffic.
  */
 export function sessionPlan(checks: readonly PlannedCheck[], options: { sessions: number; transport: 'stdio' | 'http'; explore?: number; idleSeconds?: number }): SessionPlan {
-  const planOptions = { sessions: options.sessions, selected: checks.map((c) => c.id) };
+  const shared = sharesSessions(options.transport, options.sessions);
+  const planOptions = { sessions: options.sessions, selected: checks.map((c) => c.id), shared };
+  const turns = shared ? turnOrder(checks) : [];
   const selection: PhaseSelection = { reads: new Set(['discovery', ...checks.flatMap((c) => c.reads ?? [])]), explores: (options.explore ?? 0) > 0 };
   const clean = checks.some((c) => c.clean || c.reads?.includes('unfetched-calls'));
   let next = 1;
@@ -58,13 +79,14 @@ export function sessionPlan(checks: readonly PlannedCheck[], options: { sessions
   const steps: PlanStep[] = [];
   const checkStep = (check: PlannedCheck): PlanStep => {
     const opened = label(opensOf(check, planOptions));
-    const fresh = label(check.fresh ?? 0);
+    const fresh = label(freshOf(check, planOptions));
+    const turn = turns.indexOf(check.id);
     freshCount += fresh.length;
     const use = typeof check.sessionUse === 'function' ? check.sessionUse(planOptions) : check.sessionUse;
     return {
       order: 0, id: check.id, kind: 'check',
       ...(check.spec.criterion !== undefined ? { criterion: check.spec.criterion } : {}),
-      sessions: { probe: !readsTraffic(check), clean: check.clean === true, opened, fresh },
+      sessions: { probe: !readsTraffic(check), clean: check.clean === true, opened, fresh, ...(turn >= 0 ? { shared: turn === 0 && check.fresh ? 'after' as const : 'taken' as const } : {}) },
       use: use ?? 'the probe only',
     };
   };
@@ -85,6 +107,8 @@ export function sessionPlan(checks: readonly PlannedCheck[], options: { sessions
     }
   }
   steps.forEach((s, i) => (s.order = i + 1));
-  const total = next + exploring + (clean ? 1 : 0);
-  return { transport: options.transport, sessions: options.sessions, steps, total, upFront: total - freshCount, clean };
+  // The shared session is one of the run's, started ahead unless its first check starts it after others ended.
+  const sharedAfter = steps.some((s) => s.sessions.shared === 'after');
+  const total = next + exploring + (clean ? 1 : 0) + (turns.length ? 1 : 0);
+  return { transport: options.transport, sessions: options.sessions, steps, total, upFront: total - freshCount - (sharedAfter ? 1 : 0), clean, ...(turns.length ? { shared: turns } : {}) };
 }

@@ -131,10 +131,12 @@ export async function explore(deps: ExploreDeps, world: World, options: ExploreO
   // The run started its sessions ahead (they are in its plan): no reservation of its own here.
   // The idle session waits for the rest of the run (`idle.until`), at least its minimum.
   const first = await play(moves, { ...lab.stage, reserve: undefined, ...(options.idle?.until ? { idleUntil: options.idle.until } : {}) }, blocks, options.onBusyDone);
-  // How long it really was idle: what a replay of it waits, and what the report says.
+  // How long it really was idle: what the report says. A replay waits the stated window (--idle),
+  // not the run's length: on a loaded machine the run, so the idleness, is longer, and a replay that
+  // waited it too made shrinking depend on the load. Without a window (--idle 0), the run's length.
   if (first.idleMs !== undefined) {
     out.idleMs = first.idleMs;
-    for (const m of moves) if (m.kind === 'pause' && m.idle) m.ms = first.idleMs;
+    for (const m of moves) if (m.kind === 'pause' && m.idle) m.ms = options.idle?.minMs ? Math.min(first.idleMs, options.idle.minMs) : first.idleMs;
     const held = idleHoldOf(moves, first, options.since ?? 0);
     if (held) out.idleHold = held;
   }

@@ -15,9 +15,14 @@ export interface Found extends RuleBreak {
   sequence: { seed: number; steps: string[] };
 }
 
-/** Replays per shrink: over stdio each starts a server process, over HTTP a session is cheap. */
+/** Replays of delta debugging: over stdio each starts a server process, over HTTP a session is cheap. */
 const replaysFor = (lab: Lab) => (lab.cheapSessions ? 24 : 12);
-const SHRINK_MS = 10_000;
+/**
+ * Replays of one shrink in all, its targeted candidates included. A count, not a time: on a loaded
+ * machine a replay takes longer, and a shrink cut by the clock showed a longer sequence than on a
+ * quiet one (DESIGN, "The same verdict every run"). Only the run's own deadline cuts it by time.
+ */
+const totalReplaysFor = (lab: Lab) => 2 * replaysFor(lab);
 
 /** How a sequence is re-run and judged while it is shrunk. */
 export interface Lab {
@@ -45,20 +50,25 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   const times = new MoveTimes(moves, first, sentAt);
   /** The candidate, cut after the move it broke the rule at, when it breaks it again; else undefined. */
   const reproduces = async (candidate: Move[]): Promise<Move[] | undefined> => {
+    if (played >= cap) return undefined;
+    played++;
     const renamed = renumbered(candidate);
-    const played = await play(renamed, stage);
-    const again = lab.judged(played).find((b) => b.check === brk.check && (!sameCode || b.code === brk.code));
-    await closeAll(played);
+    const run = await play(renamed, stage);
+    const again = lab.judged(run).find((b) => b.check === brk.check && (!sameCode || b.code === brk.code));
+    await closeAll(run);
     if (!again) return undefined;
     // What comes after the move it broke at is no part of it.
-    const at = played.exchanges.findIndex((list) => list.includes(again.proof[again.proof.length - 1]!));
+    const at = run.exchanges.findIndex((list) => list.includes(again.proof[again.proof.length - 1]!));
     const upTo = at >= 0 ? at + 1 : renamed.length;
-    last = { played: { sessions: played.sessions, exchanges: played.exchanges.slice(0, upTo) }, moves: renamed.slice(0, upTo), brk: again };
+    last = { played: { sessions: run.sessions, exchanges: run.exchanges.slice(0, upTo) }, moves: renamed.slice(0, upTo), brk: again };
     return candidate.slice(0, upTo);
   };
   // Replays follow one another: the sessions of the next start while this one runs.
   const stage: Stage = { ...lab.stage, reserve: (count) => lab.stage.reserve?.(2 * count) };
-  const until = Math.min(lab.until, performance.now() + SHRINK_MS);
+  const until = lab.until;
+  const cap = totalReplaysFor(lab);
+  /** Replays made (`replays` below counts those the candidates asked for, as the report says them). */
+  let played = 0;
   let replays = 0;
   // The idle session waited through the whole run: a break in another session is first tried
   // without it (a replay that does not wait), then shrunk from there.
@@ -93,7 +103,7 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   // Then one step at a time between the tool's fetch and its last call, in that session: most grants
   // that are lost are lost to one other request (a listing, a read, a call).
   for (const candidate of brk.tool === undefined ? [] : sequels(moves, brk.tool)) {
-    if (performance.now() >= until) break;
+    if (performance.now() >= until || played >= cap) break;
     replays++;
     if (await reproduces(candidate)) return { replays, reproduced: true, found: foundOf(lab, last!) };
   }
