@@ -8,7 +8,7 @@ import { checkEras } from '../run/check-eras.js';
 import type { ProtocolChoice } from '../run/eras.js';
 import type { RunHooks } from '../core/hooks.js';
 import { selectChecks } from '../core/select.js';
-import { DEFAULT_SESSIONS, sessionPlan, type SessionPlan } from '../run/session-plan.js';
+import { DEFAULT_SESSIONS, sessionPlan, sharesSessions, type SessionPlan } from '../run/session-plan.js';
 import type { CheckReport, ReportOptions } from '../generated/report.js';
 import { explorationSessions } from '../model/explore/explore.js';
 import { freshSeed } from '../model/explore/random.js';
@@ -139,6 +139,7 @@ export function planCheck(options: Pick<CheckServerOptions, 'url' | 'sessions' |
   const budget = options.explore ?? defaultOf<number>('explore');
   // The first era's (the one with the idle session, when there is one).
   const idleMs = 1000 * (options.idleSeconds ?? defaultOf<number>('idleSeconds'));
-  const explore = budget > 0 && checks.some((c) => c.spec.criterion !== undefined) ? explorationSessions(transport === 'http' ? 'cheap' : 'process', budget, true).total : 0;
-  return sessionPlan(checks, { sessions: options.sessions ?? DEFAULT_SESSIONS[transport], transport, explore, ...(explore ? { idleSeconds: idleMs / 1000 } : {}) });
+  const sessions = options.sessions ?? DEFAULT_SESSIONS[transport];
+  const explore = budget > 0 && checks.some((c) => c.spec.criterion !== undefined) ? explorationSessions(transport === 'http' ? 'cheap' : 'process', budget, true, sharesSessions(transport, sessions)).total : 0;
+  return sessionPlan(checks, { sessions, transport, explore, ...(explore ? { idleSeconds: idleMs / 1000 } : {}) });
 }

@@ -10,14 +10,19 @@ import type { LiveOptions } from './options.js';
 import type { Run } from './run.js';
 
 /** The exploration, after the checks (their findings come first), within the run's time. */
-export async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveOptions, deadline: RunDeadline | undefined, judgeAfter: Promise<unknown>, onBusyDone: () => void, idleUntil: Promise<unknown>, since: number): Promise<Exploration> {
+/**
+ * `checksOver`: settles once the checks and their work at the end are done. Where the run shares
+ * its sessions (over stdio), the idle session is then the probe, which none of them uses any more:
+ * a server process less.
+ */
+export async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveOptions, deadline: RunDeadline | undefined, judgeAfter: Promise<unknown>, onBusyDone: () => void, idleUntil: Promise<unknown>, since: number, checksOver: Promise<unknown>): Promise<Exploration> {
   const { explore: budget } = options;
   const seed = options.seed ?? digestSeed(JSON.stringify(run.discovery.tools));
   const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
   // With a deadline, the idle wait ends by it too.
   const idleEnd = deadline ? Promise.race([idleUntil, new Promise((resolve) => setTimeout(resolve, Math.max(0, until - performance.now())).unref?.())]) : idleUntil;
   try {
-    return await explore(deps, run.world, { budget, seed, since, sessions: run.target.cheapSessions ? 'cheap' : 'process', until, onBusyDone, ...(options.idleSession !== false ? { idle: { minMs: options.idleMs ?? 0, until: idleEnd } } : {}) }, judgeAfter);
+    return await explore(deps, run.world, { budget, seed, since, sessions: run.target.cheapSessions ? 'cheap' : 'process', until, onBusyDone, ...(options.idleSession !== false ? { idle: { minMs: options.idleMs ?? 0, until: idleEnd, ...(run.shared ? { borrow: () => checksOver.then(() => run.probe) } : {}) } } : {}) }, judgeAfter);
   } catch (err) {
     // A server that cannot open more sessions is the checks' finding; the exploration says it stopped.
     if (err instanceof TargetUnavailableError) return { seed, budget, requests: 0, sessions: 0, replays: 0, found: [], skipped: `a session could not be opened: ${err.message}` };

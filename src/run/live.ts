@@ -40,7 +40,7 @@ export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOpt
   const clean = checks.some((c) => c.clean || c.reads?.includes('unfetched-calls')) ? 1 : 0;
   const selected = checks.map((c) => c.id);
   const shared = sharesSessions(cheapSessions ? 'http' : 'stdio', options.sessions);
-  const exploring = selectionOf(checks, options).explores ? explorationSessions(cheapSessions ? 'cheap' : 'process', options.explore, options.idleSession !== false).live : 0;
+  const exploring = selectionOf(checks, options).explores ? explorationSessions(cheapSessions ? 'cheap' : 'process', options.explore, options.idleSession !== false, shared).live : 0;
   // The shared session is started ahead unless its first check opens it after others ended.
   const first = shared ? checks.find((c) => c.id === turnOrder(checks)[0]) : undefined;
   const sharedAhead = first && !first.fresh ? 1 : 0;
@@ -161,7 +161,7 @@ export async function checkTarget(
           try {
             // The idle session's last call comes when everything else of the run is done (and any later era's).
             const idleUntil = Promise.all([checksOver, explorationBusy, extra.idleUntil]);
-            exploration = await exploreIfAsked(deps, run, options, deadline, Promise.all([checksOver, priorKnown]), explorationBusyOver, idleUntil, extra.since ?? t0);
+            exploration = await exploreIfAsked(deps, run, options, deadline, Promise.all([checksOver, priorKnown]), explorationBusyOver, idleUntil, extra.since ?? t0, checksOver);
           } finally {
             explorationBusyOver();
           }

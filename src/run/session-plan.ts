@@ -99,9 +99,11 @@ export function sessionPlan(checks: readonly PlannedCheck[], options: { sessions
       // Sessions of its own, beside the checks.
       const opened = Array.from({ length: options.explore ?? 0 }, (_, i) => `X${i + 1}`);
       exploring = opened.length;
-      steps.push({ order: 0, id: 'exploration', kind: 'phase', sessions: { probe: false, clean: false, opened, fresh: [] },
+      // Sharing sessions, the idle session is the probe once the checks are done with it.
+      const idle = shared ? 'S0 is then the idle session: once the checks are done with it, it fetches and calls one tool' : 'X1 is the idle session: it fetches and calls one tool';
+      steps.push({ order: 0, id: 'exploration', kind: 'phase', sessions: { probe: shared && options.idleSeconds !== undefined, clean: false, opened, fresh: [] },
         use: `sequences of operations generated from the seed, in ${opened.length} sessions of its own at the same time as the checks, judged by the model once they are done; a divergence is replayed in new sessions to shrink it`
-          + (options.idleSeconds !== undefined && opened.length ? `. X1 is the idle session: it fetches and calls one tool, stays idle while everything else is done (the next protocol era's run too${options.idleSeconds ? `; at least ${options.idleSeconds} s, --idle` : ''}), then calls it again` : '') });
+          + (options.idleSeconds !== undefined && opened.length ? `. ${idle}, stays idle while everything else is done (the next protocol era's run too${options.idleSeconds ? `; at least ${options.idleSeconds} s, --idle` : ''}), then calls it again` : '') });
     } else if (phase.id !== 'end-of-checks' && phase.id !== 'judgement') {
       steps.push({ order: 0, id: phase.id, kind: 'phase', sessions: { probe: phase.sessions.includes('S0'), clean: phase.sessions.includes('C'), opened: [], fresh: [] }, use: phase.what });
     }

@@ -21,8 +21,11 @@ export interface ExploreOptions {
   sessions: 'process' | 'cheap';
   /** performance.now() time by which exploration and shrinking must be done. */
   until: number;
-  /** Whether one session stays idle between a fetch and a call (the idle session), and for at least how long (ms). */
-  idle?: { minMs: number; until?: Promise<unknown> };
+  /**
+   * Whether one session stays idle between a fetch and a call (the idle session), and for at least
+   * how long (ms); `borrow`: a session of the run's to be it (Stage.borrowIdle) instead of a new one.
+   */
+  idle?: { minMs: number; until?: Promise<unknown>; borrow?: () => Promise<McpSession> };
   /** Told once every generated move is done but the idle session's wait and its call after it. */
   onBusyDone?: () => void;
   /** performance.now() time the run began (the idle proof says its times from it). */
@@ -64,9 +67,9 @@ export interface Exploration {
  * once); and the idle session, when there is one. Its situations run in them at the same time,
  * beside the checks.
  */
-export function explorationSessions(cost: 'process' | 'cheap', budget: number, idleSession = false): { live: number; total: number } {
-  // The idle session is one more, of its own: nothing else is played in it while it waits.
-  const idle = idleSession ? 1 : 0;
+export function explorationSessions(cost: 'process' | 'cheap', budget: number, idleSession = false, idleBorrowed = false): { live: number; total: number } {
+  // The idle session is one more, of its own (nothing else is played in it while it waits) — unless the run lends one.
+  const idle = idleSession && !idleBorrowed ? 1 : 0;
   const own = cost === 'process' ? { live: 3, total: 3 + Math.floor(budget / 100) } : { live: 6, total: 6 + Math.max(3, Math.floor(budget / 10)) };
   return { live: own.live + idle, total: own.total + idle };
 }
@@ -130,7 +133,7 @@ export async function explore(deps: ExploreDeps, world: World, options: ExploreO
   const { moves, blocks } = generate({ world, tools: world.tools.filter((t) => !t.includes(',')), callable, readOnly: callable.filter((t) => world.readOnly.has(t)), liveSessions: limits.live, totalSessions: limits.total, maxPauseMs: MAX_PAUSE_MS, ...(options.idle ? { idleMs: options.idle.minMs } : {}), endsMatter: options.sessions === 'cheap' }, new Random(options.seed), options.budget);
   // The run started its sessions ahead (they are in its plan): no reservation of its own here.
   // The idle session waits for the rest of the run (`idle.until`), at least its minimum.
-  const first = await play(moves, { ...lab.stage, reserve: undefined, ...(options.idle?.until ? { idleUntil: options.idle.until } : {}) }, blocks, options.onBusyDone);
+  const first = await play(moves, { ...lab.stage, reserve: undefined, ...(options.idle?.until ? { idleUntil: options.idle.until } : {}), ...(options.idle?.borrow ? { borrowIdle: options.idle.borrow } : {}) }, blocks, options.onBusyDone);
   // How long it really was idle: what the report says. A replay waits the stated window (--idle),
   // not the run's length: on a loaded machine the run, so the idleness, is longer, and a replay that
   // waited it too made shrinking depend on the load. Without a window (--idle 0), the run's length.

@@ -17,6 +17,11 @@ export interface Stage {
   mark(session: McpSession): void;
   /** The idle session's pause lasts until this settles (the rest of the run is done), and its own length at least. */
   idleUntil?: Promise<unknown>;
+  /**
+   * The idle session is a session of the run's, lent once the checks are done with it (over stdio:
+   * the probe, a process less), not a new one. It is judged with the rest and never closed here.
+   */
+  borrowIdle?: () => Promise<McpSession>;
 }
 
 export interface Played {
@@ -27,6 +32,8 @@ export interface Played {
   idleMs?: number;
   /** Whether its call after the wait went on a new connection (over HTTP). */
   renewed?: boolean;
+  /** Sessions it was lent (`Stage.borrowIdle`): among `sessions`, but not its own to close. */
+  borrowed?: McpSession[];
 }
 
 /**
@@ -41,10 +48,14 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
   stage.reserve?.(sessionsOf(moves).length);
   const sessions = new Map<number, McpSession>();
   const opened: McpSession[] = [];
+  const borrowed: McpSession[] = [];
+  const idleSession = moves.find((m): m is Extract<Move, { kind: 'pause' }> => m.kind === 'pause' && m.idle === true)?.session;
   const sessionOf = async (n: number): Promise<McpSession> => {
     let session = sessions.get(n);
     if (!session) {
-      session = await stage.open(sessionName(n));
+      const lent = n === idleSession && stage.borrowIdle !== undefined;
+      session = await (lent ? stage.borrowIdle!() : stage.open(sessionName(n)));
+      if (lent) borrowed.push(session);
       stage.mark(session);
       sessions.set(n, session);
       opened.push(session);
@@ -103,7 +114,7 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
   if (!blocks) {
     for (const move of moves) exchanges.push(await run(move));
     onBusyDone?.();
-    return { sessions: opened, exchanges, ...(idleMs !== undefined ? { idleMs, renewed } : {}) };
+    return { sessions: opened, exchanges, ...(idleMs !== undefined ? { idleMs, renewed } : {}), ...(borrowed.length ? { borrowed } : {}) };
   }
   const lastInSession = new Map<number, Promise<unknown>>();
   const lastInBlock = new Map<number, Promise<unknown>>();
@@ -127,7 +138,7 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
     void Promise.all(all.filter((_, i) => !waiting.has(i))).then(onBusyDone, onBusyDone);
   }
   await Promise.all(all);
-  return { sessions: opened, exchanges, ...(idleMs !== undefined ? { idleMs, renewed } : {}) };
+  return { sessions: opened, exchanges, ...(idleMs !== undefined ? { idleMs, renewed } : {}), ...(borrowed.length ? { borrowed } : {}) };
 }
 
 /** The moves that only wait: each idle pause, and every later move of its session. */

@@ -270,8 +270,9 @@ function lastPair(moves: readonly Move[]): Move[] | undefined {
   return undefined;
 }
 
+/** Closes the sessions a play opened (not those it was lent). */
 export async function closeAll(played: Played): Promise<void> {
-  await Promise.all(played.sessions.map((s) => s.close()));
+  await Promise.all(played.sessions.filter((s) => !played.borrowed?.includes(s)).map((s) => s.close()));
 }
 
 
