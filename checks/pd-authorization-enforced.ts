@@ -66,7 +66,8 @@ export default defineLiveCheck({
     const session = await ctx.session();
     // Read-only tools first: unfetched calls go to them before any other. In the shared session
     // (over stdio) the checks before may have fetched some tools: those come last.
-    const all = [...callable.filter((t) => !ctx.granted(session, t)), ...callable.filter((t) => ctx.granted(session, t))];
+    const held = callable.filter((t) => ctx.granted(session, t));
+    const all = [...callable.filter((t) => !held.includes(t)), ...held];
     const tools = all.slice(0, SAMPLE);
     if (all.length > SAMPLE) ctx.info('sampled', { tested: SAMPLE, total: all.length });
     /** Fetched entries of this session: their examples are the arguments of authorized calls. */
@@ -86,7 +87,7 @@ export default defineLiveCheck({
     // tools outside the sample; with few, for the last read-only tool (one that may be called
     // unfetched) and distinct unknown names.
     const spare = all.slice(SAMPLE, SAMPLE + OVERSIZED_READ + 1);
-    const probed = [...tools].reverse().find((t) => ctx.tools.isReadOnly(t)) ?? tools[tools.length - 1]!;
+    const probed = [...tools].reverse().find((t) => ctx.tools.isReadOnly(t) && !held.includes(t)) ?? [...tools].reverse().find((t) => ctx.tools.isReadOnly(t)) ?? tools[tools.length - 1]!;
     const oversized = spare.length > OVERSIZED_READ ? spare : [probed, ...Array.from({ length: OVERSIZED_READ }, (_, k) => `pd_check_no_such_tool_${k + 1}`)];
     const failing = [base, `${base}?tools=`, `${base}?tools=pd_check_no_such_tool`, ...(all.length > 1 ? [descriptionsUri(base, oversized)] : [])];
     await Promise.all(failing.map((uri) => session.readResource(uri)));

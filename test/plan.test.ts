@@ -31,12 +31,12 @@ t.test('a default stdio run starts the processes its plan says: the probe, the c
   t.equal(plan.total, 3 + EXPLORING_SHARED, 'probe, clean, the shared session criteria 8, the tool form and 6 take in turn, the exploration\'s');
   t.equal(plan.upFront, plan.total - 1, 'all but the shared session, started after the clean session ended, start at once');
   t.same(plan.shared, ['pd-session-isolation', 'pd-descriptions-tool', 'pd-authorization-enforced'], 'criterion 8 starts it; the tool form takes it where nothing was fetched yet, criterion 6 last');
-  t.match(plan.steps.find((s) => s.id === 'exploration'), { sessions: { probe: true, clean: false, opened: ['X1', 'X2', 'X3'] } }, 'the exploration starts three sessions of its own; the probe is its idle session');
+  t.match(plan.steps.find((s) => s.id === 'exploration'), { sessions: { probe: true, clean: false, opened: ['X1', 'X2'] } }, 'the exploration starts two sessions of its own; the probe is its idle session');
   const file = join(tempDir(), 'starts');
   const server = countingServer(file);
   const { report } = await checkJson(server.args, server.extra);
   t.equal(report.verdict?.implements, 'yes', 'the reference server still passes');
-  t.equal(report.exploration?.sessions, EXPLORING, 'the exploration ran in three sessions and the idle one');
+  t.equal(report.exploration?.sessions, EXPLORING, 'the exploration ran in two sessions and the idle one');
   t.equal(report.exploration?.idleHold?.session, 'probe', 'the probe was the idle session');
   t.equal(starts(file), plan.total, 'processes started by the run');
 });
@@ -62,7 +62,7 @@ t.test('a run of criterion 8 alone: the clean session ends, and the shared sessi
     ['descriptions', { probe: true, clean: false, opened: [], fresh: [] }],
     ['unfetched-others', { probe: false, clean: true, opened: [], fresh: [] }],
     ['pd-session-isolation', { probe: true, clean: true, opened: [], fresh: [], shared: 'after' }],
-    ['exploration', { probe: true, clean: false, opened: ['X1', 'X2', 'X3'], fresh: [] }],
+    ['exploration', { probe: true, clean: false, opened: ['X1', 'X2'], fresh: [] }],
   ]);
   const file = join(tempDir(), 'starts');
   const server = countingServer(file);
@@ -77,18 +77,18 @@ t.test('--explain-plan prints the plan and starts nothing', async (t) => {
   const run = await runCli(['--explain-plan', ...server.extra, '--', ...server.args]);
   t.equal(run.code, 0);
   t.equal(starts(file), 0, 'no server was started');
-  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 6 server processes in all\./);
+  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 5 server processes in all\./);
   t.match(run.stdout, /P is the checks' shared session: pd-session-isolation, then pd-descriptions-tool, then pd-authorization-enforced take it in turn/);
   t.match(run.stdout, /pd-descriptions-tool\s+S0, P\s+when the server marks a tool form: the shared session P/);
   t.match(run.stdout, /pd-authorization-enforced \(#6\)\s+S0, P\s+the shared session P/);
   t.match(run.stdout, /pd-session-isolation \(#8\)\s+S0, C, P after/);
-  t.match(run.stdout, /exploration\s+S0, X1–X3 new\s+sequences of operations/);
+  t.match(run.stdout, /exploration\s+S0, X1 X2 new\s+sequences of operations/);
   t.match(run.stdout, /S0 is then the idle session: once the checks are done with it, it fetches and calls one tool, stays idle while everything else is done/);
   t.match(run.stdout, /at least 2 s, --idle/, 'by default the idle session waits 2 s at least (a fixed window)');
   const longer = await runCli(['--explain-plan', '--idle', '5', ...server.extra, '--', ...server.args]);
-  t.match(longer.stdout, /6 server processes in all/, 'a longer idle time opens no session more');
+  t.match(longer.stdout, /5 server processes in all/, 'a longer idle time opens no session more');
   const own = await runCli(['--explain-plan', '--sessions', '4', ...server.extra, '--', ...server.args]);
-  t.match(own.stdout, /Session plan \(stdio, --sessions 4\): 11 server processes in all\./, '--sessions 4: each check its own sessions, the idle session too');
+  t.match(own.stdout, /Session plan \(stdio, --sessions 4\): 10 server processes in all\./, '--sessions 4: each check its own sessions, the idle session too');
   t.match(own.stdout, /X1 is the idle session/);
   t.match(own.stdout, /pd-session-isolation \(#8\)\s+S0, C, S2 S3 new, S4 after/);
   t.notMatch(own.stdout, /shared session/);

@@ -63,14 +63,15 @@ export interface Exploration {
 
 /**
  * Sessions the exploration keeps alive at once, and uses in all, for a budget: over stdio each is
- * a server process (three at once, one more per 100 requests), over HTTP they are cheap (six at
- * once); and the idle session, when there is one. Its situations run in them at the same time,
+ * a server process (two at once, one more per 100 requests: separate processes share only what
+ * they write to files or services, which two sessions show; a third caught no fixture more), over HTTP
+ * they are cheap (six at once); and the idle session, when there is one. Its situations run in them at the same time,
  * beside the checks.
  */
 export function explorationSessions(cost: 'process' | 'cheap', budget: number, idleSession = false, idleBorrowed = false): { live: number; total: number } {
   // The idle session is one more, of its own (nothing else is played in it while it waits) — unless the run lends one.
   const idle = idleSession && !idleBorrowed ? 1 : 0;
-  const own = cost === 'process' ? { live: 3, total: 3 + Math.floor(budget / 100) } : { live: 6, total: 6 + Math.max(3, Math.floor(budget / 10)) };
+  const own = cost === 'process' ? { live: 2, total: 2 + Math.floor(budget / 100) } : { live: 6, total: 6 + Math.max(3, Math.floor(budget / 10)) };
   return { live: own.live + idle, total: own.total + idle };
 }
 
