@@ -57,19 +57,15 @@ export default defineLiveCheck({
   needs: 'session',
   reads: ['unfetched-calls', 'descriptions'],
   opens: 1,
-  turn: 3,
-  sessionUse: (o) => `${o.shared ? 'the shared session P, once the checks before are done with it (tools they fetched there are tested last)' : 'a new session'}: failed and refused fetches, then each tool fetched and called one by one (the next one called unfetched); the first grant is called again after every kind of request a session may make next (a listing, other reads and ping at once, then another call) and once more at the end of the run, after every other check`,
+  sessionUse: 'a new session: failed and refused fetches, then each tool fetched and called one by one (the next one called unfetched); the first grant is called again after every kind of request a session may make next (a listing, other reads and ping at once, then another call) and once more at the end of the run, after every other check',
   messages,
   async run(ctx) {
     const base = ctx.resourceUriOrSkip('authorization');
-    const callable = ctx.toolsToCallOrStop();
-    const session = await ctx.session();
-    // Read-only tools first: unfetched calls go to them before any other. In the shared session
-    // (over stdio) the checks before may have fetched some tools: those come last.
-    const held = callable.filter((t) => ctx.granted(session, t));
-    const all = [...callable.filter((t) => !held.includes(t)), ...held];
+    // Read-only tools first: unfetched calls go to them before any other.
+    const all = ctx.toolsToCallOrStop();
     const tools = all.slice(0, SAMPLE);
     if (all.length > SAMPLE) ctx.info('sampled', { tested: SAMPLE, total: all.length });
+    const session = await ctx.session();
     /** Fetched entries of this session: their examples are the arguments of authorized calls. */
     const entries = new Map<string, JsonObject>();
     const said = new Set<string>();
@@ -87,7 +83,7 @@ export default defineLiveCheck({
     // tools outside the sample; with few, for the last read-only tool (one that may be called
     // unfetched) and distinct unknown names.
     const spare = all.slice(SAMPLE, SAMPLE + OVERSIZED_READ + 1);
-    const probed = [...tools].reverse().find((t) => ctx.tools.isReadOnly(t) && !held.includes(t)) ?? [...tools].reverse().find((t) => ctx.tools.isReadOnly(t)) ?? tools[tools.length - 1]!;
+    const probed = [...tools].reverse().find((t) => ctx.tools.isReadOnly(t)) ?? tools[tools.length - 1]!;
     const oversized = spare.length > OVERSIZED_READ ? spare : [probed, ...Array.from({ length: OVERSIZED_READ }, (_, k) => `pd_check_no_such_tool_${k + 1}`)];
     const failing = [base, `${base}?tools=`, `${base}?tools=pd_check_no_such_tool`, ...(all.length > 1 ? [descriptionsUri(base, oversized)] : [])];
     await Promise.all(failing.map((uri) => session.readResource(uri)));

@@ -28,9 +28,9 @@ const EXPLORING_SHARED = explorationSessions('process', DEFAULT_EXPLORE, true, t
 t.test('a default stdio run starts the processes its plan says: the probe, the clean session, the checks\' shared session, the exploration\'s', async (t) => {
   const plan = sessionPlan(LIVE_CHECKS, { sessions: DEFAULT_SESSIONS.stdio, transport: 'stdio', explore: EXPLORING_SHARED, idleSeconds: 2 });
   t.equal(EXPLORING_SHARED, EXPLORING - 1, 'the idle session is no process of its own');
-  t.equal(plan.total, 3 + EXPLORING_SHARED, 'probe, clean, the shared session criteria 8, the tool form and 6 take in turn, the exploration\'s');
+  t.equal(plan.total, 4 + EXPLORING_SHARED, 'probe, clean, criterion 6\'s, the shared session criterion 8 and the tool form take in turn, the exploration\'s');
   t.equal(plan.upFront, plan.total - 1, 'all but the shared session, started after the clean session ended, start at once');
-  t.same(plan.shared, ['pd-session-isolation', 'pd-descriptions-tool', 'pd-authorization-enforced'], 'criterion 8 starts it; the tool form takes it where nothing was fetched yet, criterion 6 last');
+  t.same(plan.shared, ['pd-session-isolation', 'pd-descriptions-tool'], 'criterion 8 starts it; the tool form takes it where nothing was fetched yet');
   t.match(plan.steps.find((s) => s.id === 'exploration'), { sessions: { probe: true, clean: false, opened: ['X1', 'X2'] } }, 'the exploration starts two sessions of its own; the probe is its idle session');
   const file = join(tempDir(), 'starts');
   const server = countingServer(file);
@@ -77,16 +77,16 @@ t.test('--explain-plan prints the plan and starts nothing', async (t) => {
   const run = await runCli(['--explain-plan', ...server.extra, '--', ...server.args]);
   t.equal(run.code, 0);
   t.equal(starts(file), 0, 'no server was started');
-  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 5 server processes in all\./);
-  t.match(run.stdout, /P is the checks' shared session: pd-session-isolation, then pd-descriptions-tool, then pd-authorization-enforced take it in turn/);
+  t.match(run.stdout, /Session plan \(stdio, --sessions 3\): 6 server processes in all\./);
+  t.match(run.stdout, /P is the checks' shared session: pd-session-isolation, then pd-descriptions-tool take it in turn/);
   t.match(run.stdout, /pd-descriptions-tool\s+S0, P\s+when the server marks a tool form: the shared session P/);
-  t.match(run.stdout, /pd-authorization-enforced \(#6\)\s+S0, P\s+the shared session P/);
+  t.match(run.stdout, /pd-authorization-enforced \(#6\)\s+S0, S1 new\s+a new session/);
   t.match(run.stdout, /pd-session-isolation \(#8\)\s+S0, C, P after/);
   t.match(run.stdout, /exploration\s+S0, X1 X2 new\s+sequences of operations/);
   t.match(run.stdout, /S0 is then the idle session: once the checks are done with it, it fetches and calls one tool, stays idle while everything else is done/);
   t.match(run.stdout, /at least 2 s, --idle/, 'by default the idle session waits 2 s at least (a fixed window)');
   const longer = await runCli(['--explain-plan', '--idle', '5', ...server.extra, '--', ...server.args]);
-  t.match(longer.stdout, /5 server processes in all/, 'a longer idle time opens no session more');
+  t.match(longer.stdout, /6 server processes in all/, 'a longer idle time opens no session more');
   const own = await runCli(['--explain-plan', '--sessions', '4', ...server.extra, '--', ...server.args]);
   t.match(own.stdout, /Session plan \(stdio, --sessions 4\): 10 server processes in all\./, '--sessions 4: each check its own sessions, the idle session too');
   t.match(own.stdout, /X1 is the idle session/);

@@ -86,7 +86,7 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
   /**
    * A new, initialized session with no authorizations — or, for a check with a turn where the run
    * shares a session (over stdio), the shared session P once the checks before it are done with it
-   * (then it holds what they fetched: the model knows it, `granted` says it).
+   * (what they left in it, the model knows).
    */
   async session(options?: OpenOptions): Promise<McpSession> {
     const shared = this.run.shared;
@@ -99,11 +99,6 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
   /** Whether this check's new session is the run's shared session (its turn there, over stdio). */
   get sharesSession(): boolean {
     return this.run.shared?.takes(this.check.id) === true;
-  }
-
-  /** Whether, by the model, `session` holds the grant of `tool` now. */
-  granted(session: McpSession, tool: string): boolean {
-    return this.run.granted(session, tool);
   }
 
   /** `n` sessions opened in parallel. */

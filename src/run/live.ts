@@ -21,7 +21,7 @@ import { CallMemory } from './call-ledger.js';
 import { callOthersUnfetched, callReadOnlyUnfetched } from './unfetched-calls.js';
 import { verdictOf } from './verdict.js';
 import { latch } from '../util/concurrency.js';
-import { sharesSessions, turnOrder } from './session-plan.js';
+import { sharesSessions, targetSharesSessions, turnOrder } from './session-plan.js';
 import { SharedSession } from './shared-session.js';
 
 /** What decides the phases of a run: the facts its checks read, and whether it explores. */
@@ -117,7 +117,7 @@ export async function checkTarget(
     // What the probe learnt: a resource to explore, a tool form to check (each a session or more of its own).
     if (discovery.descriptionsResource || discovery.descriptionsTool) target.reserve(plannedOpens(checks, options, target.cheapSessions === true, discovery.descriptionsTool !== undefined));
     try {
-      const shared = sharesSessions(target.cheapSessions ? 'http' : 'stdio', options.sessions) ? new SharedSession(turnOrder(checks)) : undefined;
+      const shared = targetSharesSessions(target, options.sessions) ? new SharedSession(turnOrder(checks)) : undefined;
       const run = new Run(target, options, session, discovery, extra.memory, shared);
       // The other era's sessions, once its run is quiet (judging waits for them, never the traffic).
       let prior: LeftBehind | undefined;
@@ -156,7 +156,8 @@ export async function checkTarget(
         descriptions: () => fetchAllDescriptions(run),
         'unfetched-others': () => callOthersUnfetched(run),
         checks: () => checksDone,
-        'end-of-checks': () => runs.runDeferred().finally(endOfChecks),
+        // The shared session ends then: nothing uses it later (over stdio it is a process, alive through the idle wait for nothing).
+        'end-of-checks': () => runs.runDeferred().then(() => run.shared?.close()).finally(endOfChecks),
         exploration: async () => {
           try {
             // The idle session's last call comes when everything else of the run is done (and any later era's).

@@ -39,4 +39,10 @@ export class SharedSession {
   get opened(): boolean {
     return this.session !== undefined;
   }
+
+  /** Ends it (once every check that takes it is done, their work at the end of the run too). */
+  async close(): Promise<void> {
+    const session = await this.session?.catch(() => undefined);
+    await session?.close();
+  }
 }

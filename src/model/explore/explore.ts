@@ -134,7 +134,7 @@ export async function explore(deps: ExploreDeps, world: World, options: ExploreO
   const { moves, blocks } = generate({ world, tools: world.tools.filter((t) => !t.includes(',')), callable, readOnly: callable.filter((t) => world.readOnly.has(t)), liveSessions: limits.live, totalSessions: limits.total, maxPauseMs: MAX_PAUSE_MS, ...(options.idle ? { idleMs: options.idle.minMs } : {}), endsMatter: options.sessions === 'cheap' }, new Random(options.seed), options.budget);
   // The run started its sessions ahead (they are in its plan): no reservation of its own here.
   // The idle session waits for the rest of the run (`idle.until`), at least its minimum.
-  const first = await play(moves, { ...lab.stage, reserve: undefined, ...(options.idle?.until ? { idleUntil: options.idle.until } : {}), ...(options.idle?.borrow ? { borrowIdle: options.idle.borrow } : {}) }, blocks, options.onBusyDone);
+  const first = await play(moves, { ...lab.stage, reserve: undefined, ...(options.idle?.until ? { idleUntil: options.idle.until } : {}), ...(options.idle?.borrow ? { borrowIdle: options.idle.borrow } : {}), closeWhenBusyDone: options.sessions === 'process' }, blocks, options.onBusyDone);
   // How long it really was idle: what the report says. A replay waits the stated window (--idle),
   // not the run's length: on a loaded machine the run, so the idleness, is longer, and a replay that
   // waited it too made shrinking depend on the load. Without a window (--idle 0), the run's length.

@@ -22,6 +22,11 @@ export interface Stage {
    * the probe, a process less), not a new one. It is judged with the rest and never closed here.
    */
   borrowIdle?: () => Promise<McpSession>;
+  /**
+   * Sessions with nothing left to do once every move but the idle session's tail is done are closed
+   * then (over stdio each is a process, alive through the idle wait for nothing).
+   */
+  closeWhenBusyDone?: boolean;
 }
 
 export interface Played {
@@ -135,7 +140,11 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
   });
   if (onBusyDone) {
     const waiting = idleTails(moves);
-    void Promise.all(all.filter((_, i) => !waiting.has(i))).then(onBusyDone, onBusyDone);
+    const busyDone = () => {
+      const done = stage.closeWhenBusyDone ? [...sessions].filter(([n, session]) => n !== idleSession && !borrowed.includes(session)).map(([, session]) => session.close()) : [];
+      void Promise.allSettled(done).then(onBusyDone);
+    };
+    void Promise.all(all.filter((_, i) => !waiting.has(i))).then(busyDone, busyDone);
   }
   await Promise.all(all);
   return { sessions: opened, exchanges, ...(idleMs !== undefined ? { idleMs, renewed } : {}), ...(borrowed.length ? { borrowed } : {}) };
