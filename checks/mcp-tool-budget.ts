@@ -6,12 +6,12 @@ import { countTokensOf, preloadTokenizer, TOKEN_ENCODING } from '../src/util/tok
 const messages = {
   'list-size': '{tools|tool} listed; tools/list costs {tokens} tokens ({encoding}).',
   'over-max-tools': {
-    message: 'The server lists {tools} tools, more than the budget of {max} (--max-tools).',
-    hint: 'List fewer tools (group them, or split the server by role), or raise --max-tools in the same change if the growth is meant.',
+    message: 'The server lists {tools} tools, more than the budget of {max} (--max-tools, or maxTools in a config file).',
+    hint: 'List fewer tools (group them, or split the server by role), or raise the budget in the same change if the growth is meant.',
   },
   'over-max-tokens': {
-    message: 'tools/list costs {tokens} tokens, more than the budget of {max} (--max-tokens, {encoding}).',
-    hint: 'List each tool in one line and move details into its full description (progressive disclosure), or raise --max-tokens in the same change if the growth is meant.',
+    message: 'tools/list costs {tokens} tokens, more than the budget of {max} ({encoding}; --max-tokens, or maxTokens in a config file).',
+    hint: 'List each tool in one line and move details into its full description (progressive disclosure), or raise the budget in the same change if the growth is meant.',
   },
   'client-drops': {
     message: 'Past the budget of {client}: {figure} against {limit}; it {what}.',
