@@ -53,12 +53,14 @@ export default defineLiveCheck({
     // it could show nothing: neither its grant working, nor a later session refused it).
     const answering = tools.filter((t) => !ctx.gaveNoAnswer(t));
     const own = (k: number) => (answering.length ? answering : tools)[k % (answering.length || tools.length)]!;
-    await Promise.all(singles.map(async (session, k) => {
+    /** The session fetches its own tool, and keeps the entry for its calls' arguments. */
+    const fetchOwn = async (session: McpSession, k: number) => {
       const tool = own(k);
       const got = await fetchDescriptions(session, base, [tool]);
       const entry = entryFor(got.entries, tool);
       entries.set(session, new Map(isDescriptionEntry(entry) ? [[tool, entry]] : []));
-    }));
+    };
+    await Promise.all(singles.map(fetchOwn));
     const callOwn = (session: McpSession, k: number) => ctx.call(session, own(k), { entry: entries.get(session)?.get(own(k)) });
     // Each its own tool once: the grant works before the sessions crowd in.
     await Promise.all(singles.map(callOwn));
@@ -76,10 +78,7 @@ export default defineLiveCheck({
 
     ctx.unprovenIfSilent('every call of its sessions', burst.flat().filter((ex): ex is Exchange => ex !== undefined));
     if (shared) {
-      const tool = own(0);
-      const got = await fetchDescriptions(clean!, base, [tool]);
-      const entry = entryFor(got.entries, tool);
-      entries.set(clean!, new Map(isDescriptionEntry(entry) ? [[tool, entry]] : []));
+      await fetchOwn(clean!, 0);
       await callOwn(clean!, 0);
     }
     const ending = shared ? [clean!] : singles;

@@ -21,7 +21,7 @@ import { CallMemory } from './call-ledger.js';
 import { callOthersUnfetched, callReadOnlyUnfetched } from './unfetched-calls.js';
 import { verdictOf } from './verdict.js';
 import { latch } from '../util/concurrency.js';
-import { sharesSessions, targetSharesSessions, turnOrder } from './session-plan.js';
+import { targetSharesSessions, turnOrder } from './session-plan.js';
 import { SharedSession } from './shared-session.js';
 
 /** What decides the phases of a run: the facts its checks read, and whether it explores. */
@@ -39,7 +39,7 @@ export function selectionOf(checks: readonly LiveCheck[], options: Pick<LiveOpti
 export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'sessions' | 'explore' | 'idleSession'>, cheapSessions = false, toolForm = false): number {
   const clean = checks.some((c) => c.clean || c.reads?.includes('unfetched-calls')) ? 1 : 0;
   const selected = checks.map((c) => c.id);
-  const shared = sharesSessions(cheapSessions ? 'http' : 'stdio', options.sessions);
+  const shared = targetSharesSessions({ cheapSessions }, options.sessions);
   const exploring = selectionOf(checks, options).explores ? explorationSessions(cheapSessions ? 'cheap' : 'process', options.explore, options.idleSession !== false, shared).live : 0;
   // The shared session is started ahead unless its first check opens it after others ended.
   const first = shared ? checks.find((c) => c.id === turnOrder(checks)[0]) : undefined;

@@ -4,8 +4,8 @@ import type { McpSession } from '../transport/session.js';
  * The run's shared session P (where sessions are server processes): the checks with a `turn`
  * take it one after the other, lowest turn first, each once the one before it has ended (its run
  * done or never started). The first to take it opens it, with its own options (criterion 8 opens it
- * after the clean session ended); it stays open to the end of the run, and what each check left in
- * it is in its exchanges, which the model judges as one session's history.
+ * after the clean session ended); it ends with the checks, and what each check left in it is in
+ * its exchanges, which the model judges as one session's history.
  */
 export class SharedSession {
   private session: Promise<McpSession> | undefined;
@@ -33,11 +33,6 @@ export class SharedSession {
   /** `checkId`'s turn is over (called once its run ended, or when it does not run). */
   release(checkId: string): void {
     this.ended.get(checkId)?.();
-  }
-
-  /** Whether it was opened. */
-  get opened(): boolean {
-    return this.session !== undefined;
   }
 
   /** Ends it (once every check that takes it is done, their work at the end of the run too). */
