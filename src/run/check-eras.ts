@@ -76,9 +76,9 @@ export async function checkEras(
       if (!probe.session) continue;
       // The same server's grants and refusals carry over from one era's run to the next: a grant of
       // the earlier era's sessions that a later session can use was inherited (criterion 8).
-      // One idle session per run, in the first era checked: a grant that lapses with idleness is the
-      // grant store's doing, which the eras share, and the later eras are checked while it waits.
-      const eraOptions = running.length ? { ...options, idleSession: false } : options;
+      // Every era has its idle session: a grant that lapses with idleness would otherwise be caught
+      // in a later era only when a slow run happened to leave one of its grants idle long enough
+      // (1 of 10 runs beside busy loops). The first era's waits through the later eras' runs.
       let wasQuiet = false;
       let tellLeft!: (left: LeftBehind | undefined) => void;
       const left = new Promise<LeftBehind | undefined>((resolve) => (tellLeft = resolve));
@@ -87,7 +87,7 @@ export async function checkEras(
       // A run beside the one before shares only what keeps calls harmless; one after it, all it learnt.
       const eraMemory = running.length && !priorQuiet ? memory.sharingHarmOnly() : memory;
       const discovered = early.get(i)?.then((d) => d ?? discover(probe.target, undefined, probe.session));
-      const report = checkTarget(probe.target, eraOptions, {
+      const report = checkTarget(probe.target, options, {
         ...extra, memory: eraMemory, probe: probe.session, since: t0, ...(prior ? { prior } : {}), ...(running.length ? {} : { idleUntil: laterEras }),
         ...(discovered ? { discovered } : {}),
         onDiscovered: (d) => discoverEarly(i + 1, d),
