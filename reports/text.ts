@@ -1,7 +1,7 @@
 import { budgetSentence, reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { CheckReport, CheckResult, Finding, TranscriptExchange } from '../src/generated/report.js';
-import { clip, formatNumber, inlineJson, listing, plural, sanitizeLine, asText } from '../src/util/text.js';
+import type { CheckReport, CheckResult, Finding, ReportTarget, TranscriptExchange } from '../src/generated/report.js';
+import { clip, formatNumber, inlineJson, listing, plural, sanitizeLine, asText, shellWord } from '../src/util/text.js';
 import { acrossEras, budgetsOf, entries, erasChecked, notCalledSentences, reachOf, othersLine, resultName, resultNames, shownStatus, targetLine, type Entry, type ShownStatus } from './group.js';
 import { fenceOffCommands } from './ci-fence.js';
 import { noAnswerText, sequenceLines } from './exchange-text.js';
@@ -138,7 +138,7 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     for (const e of b.stale.slice(0, 20)) out.push(c.gray(`  - ${sanitizeLine(e.check)}: ${sanitizeLine(clip(e.message, width))}`));
   }
   out.push('', `${plural(total, 'check')}: ${parts.join(', ')} in ${(report.durationMs / 1000).toFixed(1)} s${costText(report.cost)}`);
-  if (report.verdict?.implements === 'no' && t.command) out.push(...nextSteps(report, t.command, c));
+  if (report.verdict?.implements === 'no' && t.command) out.push(...nextSteps(report, t.command, t.launch, c));
   return fenceOffCommands(`${out.join('\n')}\n`, options.commandsOff);
 }
 
@@ -156,15 +156,19 @@ function r0IsPass(status: ShownStatus): boolean {
 }
 
 /** After a "no": the exact command that leads to a "yes" (and the one that serves its result). */
-function nextSteps(report: CheckReport, command: string, c: ChalkInstance): string[] {
+function nextSteps(report: CheckReport, command: string, launch: ReportTarget['launch'], c: ChalkInstance): string[] {
   const server = sanitizeLine(command);
-  // A secret of the command is shown as ${VAR} (never its value): said how to set it, so that the line can be pasted.
-  const variables = [...new Set([...server.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1]!))];
+  // The server starts as it did here: init with its --cwd, --env (by name: the report never holds a
+  // value) and --inherit-env; serve with its --cwd (its upstream gets the environment its client gives it).
+  const cwd = launch?.cwd ? `--cwd ${shellWord(sanitizeLine(launch.cwd))} ` : '';
+  const started = `${cwd}${(launch?.env ?? []).map((name) => `--env ${sanitizeLine(name)} `).join('')}${launch?.inheritEnv ? '--inherit-env ' : ''}`;
+  // A secret of the command is shown as ${VAR} (never its value), a --env by its name: said how to set them, so that the line can be pasted.
+  const variables = [...new Set([...[...server.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1]!), ...(launch?.env ?? []).map(sanitizeLine)])];
   return [
     '',
-    `${c.bold('Next:')} write tool_descriptions/, a minimal tools/list, Tool Card stubs, a config and a CI workflow into pd/, then put them in front of this server, unchanged, with '${report.tool.name} serve --descriptions pd -- ${server}':`,
-    `  ${report.tool.name} init --out pd -- ${server}`,
-    ...(variables.length ? [c.gray(`  (${variables.join(', ')} ${variables.length === 1 ? 'is' : 'are'} read from the environment: export ${variables.map((v) => `${v}=…`).join(' ')} first; the value is never printed)`)] : []),
+    `${c.bold('Next:')} write tool_descriptions/, a minimal tools/list, Tool Card stubs, a config and a CI workflow into pd/, then put them in front of this server, unchanged, with '${report.tool.name} serve --descriptions pd ${cwd}-- ${server}':`,
+    `  ${report.tool.name} init --out pd ${started}-- ${server}`,
+    ...(variables.length ? [c.gray(`  (${variables.join(', ')} ${variables.length === 1 ? 'is' : 'are'} read from the environment: export ${variables.map((v) => `${v}=…`).join(' ')} first; ${variables.length === 1 ? 'the value is' : 'their values are'} never printed)`)] : []),
   ];
 }
 

@@ -47,6 +47,13 @@ t.test('printed commands can be pasted: a secret of the server command is ${VAR}
   t.match(run.stdout, /\(API_KEY is read from the environment: export API_KEY=… first; the value is never printed\)/);
   t.notMatch(run.stdout + run.stderr, new RegExp(key), 'the value is nowhere');
   t.notMatch(run.stdout, /\[redacted/, 'no [redacted …] marker in a command to paste');
+  // The server starts again as it did here: its --cwd and --env (by name) on the init line, its --cwd on serve's.
+  const dir = tempDir();
+  const started = await runCli(['--explore', '0', '--cwd', dir, '--env', 'PLAIN_MODE=mode-7q3x', '--env', `PLAIN_TOKEN=${key}`, '--', 'node', fixtureBundle('plain-mcp-server')]);
+  t.match(started.stdout, new RegExp(`\\n {2}mcp-pd-check init --out pd --cwd ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} --env PLAIN_MODE --env PLAIN_TOKEN -- node \\S+plain-mcp-server\\.bundle\\.js\\n`), 'the Next line starts the server as this run did');
+  t.match(started.stdout, /serve --descriptions pd --cwd \S+ -- node /, 'serve keeps its --cwd');
+  t.match(started.stdout, /\(PLAIN_MODE, PLAIN_TOKEN are read from the environment: export PLAIN_MODE=… PLAIN_TOKEN=… first; their values are never printed\)/);
+  t.notMatch(started.stdout + started.stderr, /mode-7q3x|sk-live/, 'no value is printed');
   const serve = await runCli(['serve']);
   t.equal(serve.code, 2);
   t.match(serve.stderr, /mcp-pd-check serve --descriptions pd -- node server\.js/, 'serve without a command: the example names serve');

@@ -19,7 +19,7 @@ export function planText(plan: SessionPlan, protocol: 'all' | Era = 'all'): stri
   for (const [order, name, sessions, use] of rows) lines.push(`${order.padStart(5)}  ${name.padEnd(width(1))}  ${sessions.padEnd(width(2))}  ${use}`);
   // The plan is one era's: which eras a server speaks is known only once it answered.
   lines.push('', protocol === 'all'
-    ? `Protocol eras (--protocol all): this plan runs once for each era the server speaks, ${ERAS.join(' then ')}, each after its own probe (both probes start at once) — a later era as soon as the one before is done but for its idle session, which has none of its own; checks of one era (${LIVE_CHECKS.filter((c) => c.eras).map((c) => c.id).join(', ')}) skip in the other.`
+    ? `Protocol eras (--protocol all): this plan runs once for each era the server speaks, ${ERAS.join(' then ')}, each after its own probe (both probes start at once) — a later era once the one before has made its calls before any fetch (the runs overlap), each with its idle session (the first era's waits through the later eras' runs); checks of one era (${LIVE_CHECKS.filter((c) => c.eras).map((c) => c.id).join(', ')}) skip in the other.`
     : `Protocol era: ${protocol} only (--protocol ${protocol}).`);
   lines.push('', 'Phases run in this order; checks start as soon as the facts they read exist, independent ones at the same time.', 'Why each session exists: docs/DESIGN.md, "The session plan". Nothing was started.', '');
   return lines.join('\n');

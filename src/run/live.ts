@@ -207,6 +207,7 @@ export async function checkTarget(
         target: {
           kind: target.kind,
           ...(target.kind === 'stdio' ? { command: target.describe } : { url: target.describe }),
+          ...(target.launch && Object.keys(target.launch).length ? { launch: target.launch } : {}),
           ...(target.transport ? { transport: target.transport() } : {}),
           ...(discovery.serverInfo ? { serverInfo: discovery.serverInfo } : {}),
           ...(discovery.protocolVersion ? { protocolVersion: discovery.protocolVersion } : {}),

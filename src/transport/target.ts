@@ -54,6 +54,8 @@ export interface Target {
   /** The protocol era its sessions speak. */
   readonly era: Era;
   readonly describe: string;
+  /** Over stdio: what starting the command again needs besides its words (report target's `launch`). */
+  readonly launch?: ReportTarget['launch'];
   open(label: string, options?: OpenOptions): Promise<McpSession>;
   /** A hint: about `count` sessions will be opened soon; a target may start them ahead. */
   reserve(count: number): void;

@@ -86,3 +86,9 @@ export function formatNumber(n: number): string {
   if (!Number.isInteger(n)) return String(n);
   return Math.abs(n) < 1e21 ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',') : n.toLocaleString('en-US');
 }
+
+/** A word as a POSIX shell reads it back: as it is when plain, else in single quotes. */
+export function shellWord(word: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
