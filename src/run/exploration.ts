@@ -22,7 +22,7 @@ export async function exploreIfAsked(deps: ExploreDeps, run: Run, options: LiveO
   // With a deadline, the idle wait ends by it too.
   const idleEnd = deadline ? Promise.race([idleUntil, new Promise((resolve) => setTimeout(resolve, Math.max(0, until - performance.now())).unref?.())]) : idleUntil;
   try {
-    return await explore(deps, run.world, { budget, seed, since, sessions: run.target.cheapSessions ? 'cheap' : 'process', until, onBusyDone, ...(options.idleSession !== false ? { idle: { minMs: options.idleMs ?? 0, until: idleEnd, ...(run.shared ? { borrow: () => checksOver.then(() => run.probe) } : {}) } } : {}) }, judgeAfter);
+    return await explore(deps, run.world, { budget, seed, since, sessions: run.target.cheapSessions ? 'cheap' : 'process', until, onBusyDone, idle: { minMs: options.idleMs ?? 0, until: idleEnd, ...(run.shared ? { borrow: () => checksOver.then(() => run.probe) } : {}) } }, judgeAfter);
   } catch (err) {
     // A server that cannot open more sessions is the checks' finding; the exploration says it stopped.
     if (err instanceof TargetUnavailableError) return { seed, budget, requests: 0, sessions: 0, replays: 0, found: [], skipped: `a session could not be opened: ${err.message}` };

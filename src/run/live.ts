@@ -36,11 +36,11 @@ export function selectionOf(checks: readonly LiveCheck[], options: Pick<LiveOpti
  * How many sessions a run opens besides the probe at first: the clean session (if some check uses
  * it), the checks' own, and the exploration's (it runs beside the checks).
  */
-export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'sessions' | 'explore' | 'idleSession'>, cheapSessions = false, toolForm = false): number {
+export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'sessions' | 'explore'>, cheapSessions = false, toolForm = false): number {
   const clean = checks.some((c) => c.clean || c.reads?.includes('unfetched-calls')) ? 1 : 0;
   const selected = checks.map((c) => c.id);
   const shared = targetSharesSessions({ cheapSessions }, options.sessions);
-  const exploring = selectionOf(checks, options).explores ? explorationSessions(cheapSessions ? 'cheap' : 'process', options.explore, options.idleSession !== false, shared).live : 0;
+  const exploring = selectionOf(checks, options).explores ? explorationSessions(cheapSessions ? 'cheap' : 'process', options.explore, true, shared).live : 0;
   // The shared session is started ahead unless its first check opens it after others ended.
   const first = shared ? checks.find((c) => c.id === turnOrder(checks)[0]) : undefined;
   const sharedAhead = first && !first.fresh ? 1 : 0;

@@ -25,6 +25,4 @@ export interface LiveOptions {
   seedFrom?: 'listing' | 'given' | 'random';
   /** The least time the idle session stays idle after a fetch before it calls the tool (ms; default: none added — it waits for the rest of the run). */
   idleMs?: number;
-  /** Whether this run holds the idle session (default true, with the exploration; a later protocol era's run holds none). */
-  idleSession?: boolean;
 }
