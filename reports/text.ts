@@ -196,7 +196,9 @@ function renderVerdict(report: CheckReport, c: ChalkInstance, verbose: boolean):
   const e = report.exploration;
   if (e && !e.skipped) {
     const found = e.found ? `; ${plural(e.found, 'broken rule')} shrunk to a shortest sequence (${plural(e.replays, 'replay')})` : ', nothing diverged from the model';
-    lines.push(c.gray(`  explored: ${plural(e.requests, 'request')} in ${plural(e.sessions, 'session')} of its own${e.idleMs !== undefined ? ` (one idle ${(e.idleMs / 1000).toFixed(1)} s${e.idleHold ? `: '${e.idleHold.tool}' fetched at ${e.idleHold.fetchedAt.toFixed(2)} s, still let through at ${e.idleHold.calledAt.toFixed(2)} s${e.idleHold.newConnection ? ' on a new connection' : ''}` : ''})` : ''}, seed ${e.seed}${e.seedFrom === 'listing' ? ' (a digest of its tools/list: the same on every run of this server)' : e.seedFrom === 'random' ? ' (--seed random)' : ''}${found} (--seed ${e.seed} replays it)`));
+    // Over stdio the idle session is the probe, lent once the checks are done: not one of its own.
+    const lent = e.idleHold?.session === 'probe';
+    lines.push(c.gray(`  explored: ${plural(e.requests, 'request')} in ${lent ? `${plural(e.sessions - 1, 'session')} of its own and the probe` : `${plural(e.sessions, 'session')} of its own`}${e.idleMs !== undefined ? ` (${lent ? 'the probe' : 'one'} idle ${(e.idleMs / 1000).toFixed(1)} s${e.idleHold ? `: '${e.idleHold.tool}' fetched at ${e.idleHold.fetchedAt.toFixed(2)} s, still let through at ${e.idleHold.calledAt.toFixed(2)} s${e.idleHold.newConnection ? ' on a new connection' : ''}` : ''})` : ''}, seed ${e.seed}${e.seedFrom === 'listing' ? ' (a digest of its tools/list: the same on every run of this server)' : e.seedFrom === 'random' ? ' (--seed random)' : ''}${found} (--seed ${e.seed} replays it)`));
   }
   return lines;
 }

@@ -144,3 +144,17 @@ t.test('the text report says how many tools gave selection queries, and why a ye
   t.match(text, /100 % of 2 queries from the tools' own descriptions rank their tool first \(BM25, MRR 1\.00\) \(queries from 2 of 21 tools: the others' descriptions give no sentence that is theirs alone\)/);
   t.match(text, /yes for progressive disclosure; other checks fail \(mcp-input-validation\): they fail the run \(exit 1\)/);
 });
+
+t.test('the text report\'s exploration line says whose session was idle: the probe, lent over stdio, is not one of its own', async (t) => {
+  const { renderText } = await import('../reports/text.js');
+  const base = {
+    tool: { name: 'mcp-pd-check', version: '0' }, target: { kind: 'stdio' as const, command: 'node s.js' }, startedAt: '', durationMs: 0,
+    summary: { passed: 0, failed: 0, warnings: 0, skipped: 0, errors: 0 }, results: [],
+    verdict: { implements: 'yes' as const, summary: 'Yes.', failing: [], notTestable: [] },
+  };
+  const hold = (session: string) => ({ session, tool: 'a', fetchedAt: 1.5, calledAt: 3.5, newConnection: false });
+  const lent = renderText({ ...base, exploration: { seed: 1, budget: 50, requests: 50, sessions: 3, replays: 0, found: 0, idleMs: 2000, idleHold: hold('probe') } }, { color: false });
+  t.match(lent, /explored: 50 requests in 2 sessions of its own and the probe \(the probe idle 2\.0 s: 'a' fetched at 1\.50 s, still let through at 3\.50 s\)/);
+  const own = renderText({ ...base, exploration: { seed: 1, budget: 50, requests: 50, sessions: 7, replays: 0, found: 0, idleMs: 2000, idleHold: hold('X1') } }, { color: false });
+  t.match(own, /explored: 50 requests in 7 sessions of its own \(one idle 2\.0 s: 'a' fetched/);
+});
