@@ -146,7 +146,9 @@ export function renderText(report: CheckReport, options: TextOptions): string {
 function costText(cost: CheckReport['cost']): string {
   if (!cost) return '';
   const memory = cost.peakMemoryMb !== undefined ? `, ${formatNumber(cost.peakMemoryMb)} MB at the peak` : '';
-  return `; ${plural(cost.processes, 'server process', 'server processes')} (${cost.atOnce} at once${memory})`;
+  // A heavy server's run is slower by design: the reader is told why.
+  const heavy = cost.heavyMb !== undefined ? `; a heavy server (${formatNumber(cost.heavyMb)} MB a process): the eras one after the other` : '';
+  return `; ${plural(cost.processes, 'server process', 'server processes')} (${cost.atOnce} at once${memory}${heavy})`;
 }
 
 const VERDICT_PAINT = { yes: (c: ChalkInstance) => c.green, partly: (c: ChalkInstance) => c.yellow, no: (c: ChalkInstance) => c.red };

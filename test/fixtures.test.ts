@@ -7,7 +7,7 @@ import { LIVE_CHECKS } from '../checks/index.js';
 import { severityOf } from '../src/core/check.js';
 import type { CheckReport } from '../src/generated/report.js';
 import { fixtureBundle, reportSchemaErrors, runCli, startHttp, tempDir } from './helpers.js';
-import { FIXTURES, judgeFixtureRun, protocolOf, TEST_SEED, IDLE_FIXTURE_SECONDS } from './support/fixtures.js';
+import { FIXTURES, fixtureRunOptions, judgeFixtureRun } from './support/fixtures.js';
 
 t.test('every live check has at least one negative fixture, and every fixture declares what it breaks', async (t) => {
   for (const check of LIVE_CHECKS) t.ok(FIXTURES.some((f) => f.check === check.id), `${check.id} has a fixtures/servers/${check.id}--<violation>.ts`);
@@ -24,7 +24,6 @@ t.test('every live check has at least one negative fixture, and every fixture de
 for (const fixture of FIXTURES) {
   const kind = fixture.httpOnly ? 'http' : 'stdio';
   t.test(`${fixture.name} over ${kind} fails ${fixture.check} and nothing else`, async (t) => {
-    const cards = fixture.cards ? ['--cards', fixture.cards] : [];
     let args: string[];
     if (kind === 'http') {
       const server = await startHttp(fixtureBundle(fixture.name));
@@ -35,11 +34,7 @@ for (const fixture of FIXTURES) {
       args = ['--env', `GRANT_STORE=${join(tempDir(), 'grants.json')}`, '--', 'node', fixtureBundle(fixture.name)];
     }
     // Default settings: 3 sessions over stdio, 16 over HTTP.
-    // A rule of the model: the whole run, its exploration finds it and shrinks it. A static rule:
-    // its check alone (that no other check fails is proven in-process, test/fixture-matrix.test.ts).
-    // The idle session is idle as long as the run by default; a fault that needs a known idleness gets a minimum.
-    const scope = fixture.wholeRun ? ['--seed', String(TEST_SEED), '--idle', String(fixture.expectation.idle ? IDLE_FIXTURE_SECONDS : 0)] : ['--explore', '0', '--only', fixture.check];
-    const run = await runCli(['--format', 'json', '--protocol', protocolOf(fixture), ...scope, ...cards, ...args]);
+    const run = await runCli([...fixtureRunOptions(fixture), ...args]);
     let report: CheckReport;
     try {
       report = JSON.parse(run.stdout) as CheckReport;

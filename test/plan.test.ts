@@ -36,6 +36,7 @@ t.test('a default stdio run starts the processes its plan says: the probe, the c
   const server = countingServer(file);
   const { report } = await checkJson(server.args, server.extra);
   t.equal(report.verdict?.implements, 'yes', 'the reference server still passes');
+  t.equal(report.cost?.heavyMb, undefined, 'the reference server is no heavy server: the default plan');
   t.equal(report.exploration?.sessions, EXPLORING, 'the exploration ran in two sessions and the idle one');
   t.equal(report.exploration?.idleHold?.session, 'probe', 'the probe was the idle session');
   t.equal(starts(file), plan.total, 'processes started by the run');
@@ -85,6 +86,7 @@ t.test('--explain-plan prints the plan and starts nothing', async (t) => {
   t.match(run.stdout, /exploration\s+S0, X1 X2 new\s+sequences of operations/);
   t.match(run.stdout, /S0 is then the idle session: once the checks are done with it, it fetches and calls one tool, stays idle while everything else is done/);
   t.match(run.stdout, /at least 2 s, --idle/, 'by default the idle session waits 2 s at least (a fixed window)');
+  t.match(run.stdout, /A heavy server \(its probe holds 150 MB or more once it answered, read from \/proc\): at most 3 server processes alive at once/);
   const longer = await runCli(['--explain-plan', '--idle', '5', ...server.extra, '--', ...server.args]);
   t.match(longer.stdout, /6 server processes in all/, 'a longer idle time opens no session more');
   const own = await runCli(['--explain-plan', '--sessions', '4', ...server.extra, '--', ...server.args]);

@@ -1,6 +1,7 @@
 import type { PlanStep, SessionPlan } from '../run/session-plan.js';
 import { LIVE_CHECKS } from '../../checks/index.js';
 import { ERAS, type Era } from '../transport/era.js';
+import { HEAVY_AT_ONCE, HEAVY_SERVER_MB } from '../run/heavy.js';
 
 /** The session plan as `--explain-plan` prints it: what starts when, and why each check needs it. */
 export function planText(plan: SessionPlan, protocol: 'all' | Era = 'all'): string {
@@ -21,6 +22,10 @@ export function planText(plan: SessionPlan, protocol: 'all' | Era = 'all'): stri
   lines.push('', protocol === 'all'
     ? `Protocol eras (--protocol all): this plan runs once for each era the server speaks, ${ERAS.join(' then ')}, each after its own probe (both probes start at once) — a later era once the one before has made its calls before any fetch (the runs overlap), each with its idle session (the first era's waits through the later eras' runs); checks of one era (${LIVE_CHECKS.filter((c) => c.eras).map((c) => c.id).join(', ')}) skip in the other.`
     : `Protocol era: ${protocol} only (--protocol ${protocol}).`);
+  // Over stdio, sharing sessions: a server whose processes are heavy gets the plan that keeps the fewest alive at once.
+  if (plan.transport === 'stdio' && plan.shared) {
+    lines.push('', `A heavy server (its probe holds ${HEAVY_SERVER_MB} MB or more once it answered, read from /proc): at most ${HEAVY_AT_ONCE} server processes alive at once — the eras one after the other (a later era's probe ends and starts again in its turn), the exploration's sessions once the checks' have ended; the run takes longer.`);
+  }
   lines.push('', 'Phases run in this order; checks start as soon as the facts they read exist, independent ones at the same time.', 'Why each session exists: docs/DESIGN.md, "The session plan". Nothing was started.', '');
   return lines.join('\n');
 }

@@ -122,12 +122,13 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
   return {
     describe, redactor, checks, sessions,
     async run() {
-      const report = await checkEras(inEra, protocol, live, { checks, hooks: options.hooks, reportOptions, maxDurationMs: options.maxDurationMs ?? defaultOf<number>('maxDurationMs'), ...(sseOnly ? { leftOutBecause: `${s('transport')} sse: ${MODERN_ERA} has no HTTP+SSE transport (Streamable HTTP only)` } : {}) }).catch((err: unknown) => {
+      let heavyMb: number | undefined;
+      const report = await checkEras(inEra, protocol, live, { checks, hooks: options.hooks, reportOptions, onHeavy: (mb) => (heavyMb = mb), maxDurationMs: options.maxDurationMs ?? defaultOf<number>('maxDurationMs'), ...(sseOnly ? { leftOutBecause: `${s('transport')} sse: ${MODERN_ERA} has no HTTP+SSE transport (Streamable HTTP only)` } : {}) }).catch((err: unknown) => {
         if (err instanceof TargetUnavailableError) err.target = describe;
         throw err;
       });
       // Over stdio, what the run cost in server processes (all ended by now).
-      return safeReport(meter ? { ...report, cost: meter.cost() } : report, redactor);
+      return safeReport(meter ? { ...report, cost: { ...meter.cost(), ...(heavyMb !== undefined ? { heavyMb } : {}) } } : report, redactor);
     },
   };
 }

@@ -15,6 +15,7 @@ import { discover, type Discovery } from './discovery.js';
 import { mergeEraReports, noEraError, OVERLAP_MAX_TOOLS, probeEras, probeOrder, type EraProbe, type ProtocolChoice } from './eras.js';
 import { checkTarget, firstOpens } from './live.js';
 import type { LiveOptions } from './options.js';
+import { heavyServer } from './heavy.js';
 
 /**
  * A live run in every protocol era asked for (and spoken): the eras are found out first, then each
@@ -27,7 +28,11 @@ export async function checkEras(
   inEra: (era: Era) => Target,
   choice: ProtocolChoice,
   options: LiveOptions,
-  extra: { checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number; leftOutBecause?: string },
+  extra: {
+    checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number; leftOutBecause?: string;
+    /** Told the server's memory (MB) when it is heavy (src/run/heavy.ts): its run keeps at most three processes alive at once. */
+    onHeavy?: (mb: number) => void;
+  },
 ): Promise<CheckReport> {
   const t0 = performance.now();
   const deadline = deadlineOf(extra.maxDurationMs, t0);
@@ -35,9 +40,25 @@ export async function checkEras(
   const patience = deadline ? Math.max(1, Math.min(options.timeoutMs, deadline.at - performance.now())) : options.timeoutMs;
   const targets: Target[] = [];
   const outcomes = probeEras((era) => targets[targets.push(inEra(era)) - 1]!, choice, patience);
+  // Whether the server is heavy, said by the first probe that answers (the eras' probes are one server):
+  // then the eras run one after the other, each with a probe of its own when its turn comes.
+  let heavy: boolean | undefined;
+  const heavyBy = (p: EraProbe): boolean => {
+    if (heavy !== undefined) return heavy;
+    const { heavy: is, mb } = heavyServer(p.session, options.sessions);
+    if (is) extra.onHeavy?.(mb!);
+    return (heavy = is);
+  };
   // An era that answered its probe starts its sessions now (its server is installed and starts):
   // they are warm when its run starts, which is not until the era before has made its first calls.
-  for (const outcome of outcomes) void outcome.then((p) => p.session && p.target.reserve(firstOpens(p.target, extra.checks, options)), () => {});
+  for (const outcome of outcomes) void outcome.then((p) => p.session && !heavyBy(p) && p.target.reserve(firstOpens(p.target, extra.checks, options)), () => {});
+  /** The eras whose probe ended before their turn (a heavy server's), to start again then. */
+  const probeEnded = new Set<number>();
+  const endProbe = async (session: McpSession | undefined) => {
+    if (!session || session.closed) return;
+    session.relabel('first probe');
+    await session.close();
+  };
   const probes: EraProbe[] = [];
   const running: Array<Promise<{ era: Era; report: CheckReport }>> = [];
   /** When each era's run is quiet: its checks and its exploration's traffic are done (its shrinking and judgement may go on). */
@@ -54,7 +75,7 @@ export async function checkEras(
   const early = new Map<number, Promise<{ discovery: Discovery; session: McpSession } | undefined>>();
   const discoverEarly = (i: number, d: Discovery) => {
     const outcome = outcomes[i];
-    if (d.tools.length > OVERLAP_MAX_TOOLS || !outcome || early.has(i)) return;
+    if (heavy || d.tools.length > OVERLAP_MAX_TOOLS || !outcome || early.has(i)) return;
     const listing = outcome.then((p) => (p.session ? discover(p.target, undefined, p.session) : undefined));
     listing.catch(() => {});
     early.set(i, listing);
@@ -74,6 +95,16 @@ export async function checkEras(
       // verdict on the others alone ("yes" for one era would hide it). The run cannot check it now.
       if (probe.error instanceof ServerFailedError) throw probe.error;
       if (!probe.session) continue;
+      // A heavy server's later eras wait for this one: their probes end now (a process each, alive for nothing meanwhile).
+      if (heavyBy(probe)) {
+        for (let j = i + 1; j < outcomes.length; j++) {
+          if (probeEnded.has(j)) continue;
+          probeEnded.add(j);
+          await endProbe((await settledBy(outcomes[j]!, deadline))?.session);
+        }
+      }
+      // (One the run's deadline kept from ending then ends now.)
+      if (probeEnded.has(i)) await endProbe(probe.session);
       // The same server's grants and refusals carry over from one era's run to the next: a grant of
       // the earlier era's sessions that a later session can use was inherited (criterion 8).
       // Every era has its idle session: a grant that lapses with idleness would otherwise be caught
@@ -88,8 +119,10 @@ export async function checkEras(
       const eraMemory = running.length && !priorQuiet ? memory.sharingHarmOnly() : memory;
       const discovered = early.get(i)?.then((d) => d ?? discover(probe.target, undefined, probe.session));
       const report = checkTarget(probe.target, options, {
-        ...extra, memory: eraMemory, probe: probe.session, since: t0, ...(prior ? { prior } : {}), ...(running.length ? {} : { idleUntil: laterEras }),
-        ...(discovered ? { discovered } : {}),
+        ...extra, memory: eraMemory, ...(probeEnded.has(i) ? {} : { probe: probe.session }), since: t0, ...(prior ? { prior } : {}),
+        // The first era's idle session waits through the later eras' runs, unless they run after it.
+        ...(running.length || heavy ? {} : { idleUntil: laterEras }),
+        ...(discovered ? { discovered } : {}), ...(heavy ? { heavy } : {}),
         onDiscovered: (d) => discoverEarly(i + 1, d),
         onLeftBehind: (l) => {
           tellLeft(l);
@@ -105,7 +138,7 @@ export async function checkEras(
       checked.catch(() => {});
       running.push(checked);
       quiets.push(Promise.race([quieted, report]).catch(() => {}));
-      await Promise.race([overlapAllowed, report]).catch(() => {});
+      await (heavy ? report : Promise.race([overlapAllowed, report])).catch(() => {});
       priorQuiet = wasQuiet;
       prior = left;
     }

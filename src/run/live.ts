@@ -88,6 +88,11 @@ export async function checkTarget(
     discovered?: Promise<{ discovery: Discovery; session: McpSession }>;
     /** Told what the probe found, before any other phase: a later era's probe may list its server meanwhile. */
     onDiscovered?: (discovery: Discovery) => void;
+    /**
+     * A heavy server (src/run/heavy.ts): the exploration's sessions start once the checks' have
+     * ended, so that at most three server processes are alive at once.
+     */
+    heavy?: boolean;
   },
 ): Promise<CheckReport> {
   const startedAt = new Date();
@@ -115,7 +120,7 @@ export async function checkTarget(
     throwIfLost(target);
     extra.onDiscovered?.(discovery);
     // What the probe learnt: a resource to explore, a tool form to check (each a session or more of its own).
-    if (discovery.descriptionsResource || discovery.descriptionsTool) target.reserve(plannedOpens(checks, options, target.cheapSessions === true, discovery.descriptionsTool !== undefined));
+    if (!extra.heavy && (discovery.descriptionsResource || discovery.descriptionsTool)) target.reserve(plannedOpens(checks, options, target.cheapSessions === true, discovery.descriptionsTool !== undefined));
     try {
       const shared = targetSharesSessions(target, options.sessions) ? new SharedSession(turnOrder(checks)) : undefined;
       const run = new Run(target, options, session, discovery, extra.memory, shared);
@@ -125,8 +130,10 @@ export async function checkTarget(
       const overlaps = discovery.tools.length <= OVERLAP_MAX_TOOLS;
       let overlapSaid = false;
       const runs = new CheckRuns(run, checks, extra.hooks, deadline);
+      // The exploration is judged once the checks and their work at the end are done.
+      const { opened: checksOver, open: endOfChecks } = latch();
       const deps: ExploreDeps = {
-        target, marks: run.marks,
+        target: extra.heavy ? openingAfter(target, checksOver) : target, marks: run.marks,
         get resource() { return run.descriptions?.resource?.uri; },
         call: (s, tool) => run.door.call(s, tool, { by: 'exploration' }),
         callable: (tool, fetched) => !('skip' in run.door.plan(tool, fetched)),
@@ -136,8 +143,6 @@ export async function checkTarget(
       };
       let exploration: Exploration | undefined;
       const checksDone = runs.runChecks();
-      // The exploration is judged once the checks and their work at the end are done.
-      const { opened: checksOver, open: endOfChecks } = latch();
       // Quiet: the checks are over and the exploration only waits in its idle session. Their
       // sessions are judged then, and what they leave behind is told at once.
       const { opened: explorationBusy, open: explorationBusyOver } = latch();
@@ -157,7 +162,8 @@ export async function checkTarget(
         'unfetched-others': () => callOthersUnfetched(run),
         checks: () => checksDone,
         // The shared session ends then: nothing uses it later (over stdio it is a process, alive through the idle wait for nothing).
-        'end-of-checks': () => runs.runDeferred().then(() => run.shared?.close()).finally(endOfChecks),
+        // A heavy server's checks' sessions end too, before the exploration's start.
+        'end-of-checks': () => runs.runDeferred().then(() => run.shared?.close()).then(() => (extra.heavy ? runs.closeSessions() : undefined)).finally(endOfChecks),
         exploration: async () => {
           try {
             // The idle session's last call comes when everything else of the run is done (and any later era's).
@@ -225,6 +231,19 @@ export async function checkTarget(
     clearTimeout(cut);
     await target.dispose();
   }
+}
+
+/**
+ * The target as the exploration of a heavy server's run sees it: its sessions start once `after`
+ * settles, when they are opened, never ahead (a replay's spares beside it would be processes more).
+ */
+function openingAfter(target: Target, after: Promise<unknown>): ExploreDeps['target'] {
+  return {
+    open: (label, options) => after.then(() => target.open(label, options)),
+    reserve: () => {},
+    sessionsStarted: () => target.sessionsStarted(),
+    ...(target.cheapSessions !== undefined ? { cheapSessions: target.cheapSessions } : {}),
+  };
 }
 
 /** Ends the run with TargetUnavailableError (exit 3) when a session's server went away during it. */

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { groupAndSession, processIds } from './proc.js';
+import { groupsResidentKb } from './proc.js';
 
 /** What a run cost in server processes (over stdio): how many started, how many at once, their memory. */
 export interface ServerCost {
@@ -56,27 +55,9 @@ export class ProcessMeter {
 
   /** The resident memory of every process in the groups or sessions of the live servers, summed. */
   private sample(): void {
-    let kb = 0;
-    let read = false;
-    for (const pid of processIds()) {
-      const ids = groupAndSession(pid);
-      if (!ids || !(this.alive.has(ids[0]) || this.alive.has(ids[1]))) continue;
-      const rss = residentKb(pid);
-      if (rss === undefined) continue;
-      kb += rss;
-      read = true;
-    }
-    if (!read) return;
+    const kb = groupsResidentKb(this.alive);
+    if (kb === undefined) return;
     this.sampled = true;
     this.peakKb = Math.max(this.peakKb, kb);
-  }
-}
-
-function residentKb(pid: string): number | undefined {
-  try {
-    const m = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'latin1'));
-    return m ? Number(m[1]) : undefined;
-  } catch {
-    return undefined; // gone meanwhile
   }
 }

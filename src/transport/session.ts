@@ -76,6 +76,8 @@ export class McpSession {
   }
 
   get describe(): string { return this.wire.describe; }
+  /** The resident memory of its server process, in MB (over stdio, where /proc tells it). */
+  serverResidentMb(): number | undefined { return this.wire.residentMb?.(); }
   /** Time limit of its requests (ms). */
   get timeoutMs(): number { return this.options.timeoutMs; }
 

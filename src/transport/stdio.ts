@@ -6,6 +6,7 @@ import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
 import { clip, sanitizeLine, asText } from '../util/text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
 import { killAllStragglers, ProcessFamily } from './stragglers.js';
+import { groupsResidentKb } from './proc.js';
 
 export interface StdioCommand {
   command: string;
@@ -191,6 +192,11 @@ export class StdioWire implements Wire {
 
   alive(): number {
     return performance.now() - this.startedAt;
+  }
+
+  residentMb(): number | undefined {
+    const kb = this.child.pid === undefined ? undefined : groupsResidentKb(new Set([this.child.pid]));
+    return kb === undefined ? undefined : kb / 1024;
   }
 
   stderrTail(): string[] {

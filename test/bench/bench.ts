@@ -134,8 +134,13 @@ const cpuHeavy = heavyRun(['--env', 'HEAVY_CPU_MS=1000']);
 row('the reference server again, stdio, both eras (for the two rows below)', reference.sample, `${reference.cost}`);
 row('  a server that burns 1 s of CPU at every start', cpuHeavy.sample, `${(cpuHeavy.sample.ms / reference.sample.ms).toFixed(1)}× the reference server, target ≤ 3×; ${cpuHeavy.cost}`, { ms: 3 * reference.sample.ms });
 const memoryHeavy = heavyRun(['--env', 'HEAVY_MB=150']);
-const oneServerMb = 150 + (await bareNodeRssMb() ?? 0);
-textRow('  a server that holds 150 MB at every start: peak memory of the run', `${memoryHeavy.peakMb.toLocaleString('en-US')} MB (checker + servers; one server ≈ ${Math.round(oneServerMb)} MB); ${memoryHeavy.cost}`, `target ≤ 4× one server${memoryHeavy.peakMb <= 4 * oneServerMb ? ' (met)' : ' (not met)'}`);
+// One server: what its probe held, as the run read it (else 150 MB over a bare node's).
+const oneServerMb = memoryHeavy.heavyMb ?? 150 + (await bareNodeRssMb() ?? 0);
+// The checker's own peak is the reference run's (GNU time's figure is the largest process's, and
+// there the checker is; here it would be a server, counted twice). Its memory does not follow the server's.
+const checkerMb = reference.sample.rssMb ?? 0;
+const runPeakMb = Math.round(memoryHeavy.serversMb + checkerMb);
+textRow('  a server that holds 150 MB at every start: peak memory of the run', `${runPeakMb.toLocaleString('en-US')} MB (checker ≈ ${Math.round(checkerMb)} MB + servers at their peak ${memoryHeavy.serversMb.toLocaleString('en-US')} MB; one server ≈ ${Math.round(oneServerMb)} MB); ${memoryHeavy.cost}`, `target ≤ 4× one server${runPeakMb <= 4 * oneServerMb ? ' (met)' : ' (not met)'}`);
 
 // Scale: generated at bench time, never committed.
 row('a progressive-disclosure server with 1,000 tools (stdio)', medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '1000']), 3), 'target ≤ 3 s', { ms: 3000 });
@@ -202,24 +207,26 @@ if (process.argv.includes('--write')) {
 }
 
 /**
- * Default runs of the heavy-start fixture (its load given by --env): the median time and peak RSS,
- * the server processes the report says it started, and the run's peak memory — the checker's own
- * (GNU time) plus its servers' at their peak together (the report's cost, sampled from /proc).
+ * Default runs of the heavy-start fixture (its load given by --env): the median time and peak RSS
+ * (GNU time: the largest process of the run), the server processes the report says it started, the
+ * servers' memory at their peak together (the report's cost, sampled from /proc), and what its
+ * probe held when the run found the server heavy.
  */
-function heavyRun(env: string[]): { sample: { ms: number; rssMb?: number }; cost: string; peakMb: number } {
+function heavyRun(env: string[]): { sample: { ms: number; rssMb?: number }; cost: string; serversMb: number; heavyMb?: number } {
   const runs = Array.from({ length: 3 }, () => {
     const out = join(mkdtempSync(join(tmpdir(), 'mcp-pd-heavy-')), 'report.json');
     const sample = measure([CLI, '--format', 'json', '--output', out, ...env, '--', 'node', HEAVY]);
-    const cost = (JSON.parse(readFileSync(out, 'utf8')) as { cost?: { processes: number; atOnce: number; peakMemoryMb?: number } }).cost;
+    const cost = (JSON.parse(readFileSync(out, 'utf8')) as { cost?: { processes: number; atOnce: number; peakMemoryMb?: number; heavyMb?: number } }).cost;
     rmSync(dirname(out), { recursive: true, force: true });
     return { sample, cost };
   });
   const last = runs[runs.length - 1]!.cost;
-  const peaks = runs.map((r) => (r.sample.rssMb ?? 0) + (r.cost?.peakMemoryMb ?? 0));
+  const heavyMb = last?.heavyMb;
   return {
     sample: medianOfSamples(runs.map((r) => r.sample)),
-    cost: last ? `${last.processes} server processes, ${last.atOnce} at once` : 'no cost in the report',
-    peakMb: Math.round(median(peaks)),
+    cost: last ? `${last.processes} server processes, ${last.atOnce} at once${heavyMb !== undefined ? ' (heavy: the eras one after the other)' : ''}` : 'no cost in the report',
+    serversMb: Math.round(median(runs.map((r) => r.cost?.peakMemoryMb ?? 0))),
+    ...(heavyMb !== undefined ? { heavyMb } : {}),
   };
 }
 

@@ -111,3 +111,15 @@ export function judgeFixtureRun(t: Test, fixture: Fixture, report: CheckReport, 
 export function protocolOf(fixture: Fixture): 'all' | '2025-11-25' {
   return fixture.expectation.era ? 'all' : '2025-11-25';
 }
+
+/**
+ * The options a fixture runs with, before its server (`--url`, or `--` and its command): a JSON
+ * report, its era, its --cards. A rule of the model: the whole run, its exploration finds it and
+ * shrinks it. A static rule: its check alone (that no other check fails is proven in-process,
+ * test/fixture-matrix.test.ts). The idle session is idle as long as the run by default; a fault
+ * that needs a known idleness gets a minimum.
+ */
+export function fixtureRunOptions(fixture: Fixture): string[] {
+  const scope = fixture.wholeRun ? ['--seed', String(TEST_SEED), '--idle', String(fixture.expectation.idle ? IDLE_FIXTURE_SECONDS : 0)] : ['--explore', '0', '--only', fixture.check];
+  return ['--format', 'json', '--protocol', protocolOf(fixture), ...scope, ...(fixture.cards ? ['--cards', fixture.cards] : [])];
+}
