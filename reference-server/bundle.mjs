@@ -2,7 +2,7 @@
 // process, and loading the SDK's several hundred module files dominated start-up (~0.40 s CPU);
 // as one bundle it starts in ~0.19 s, which halves the cost of a full check run.
 import { build } from 'esbuild';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,16 +18,27 @@ const common = {
   // CommonJS dependencies (ajv) call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 };
+// The HTTP stack is a chunk of its own, loaded only with --http (reference-server/run.ts): a stdio
+// start no longer parses it (0.33 -> 0.24 s CPU per session, measured). Chunks are named by their
+// hash, so those of an earlier build are removed first.
+const serverDir = join(root, 'dist', 'reference-server');
+for (const f of readdirSync(serverDir)) if (/^bundle-.*\.js$/.test(f)) rmSync(join(serverDir, f));
 await build({
   ...common,
   entryPoints: [join(root, 'dist', 'reference-server', 'main.js')],
-  outfile: join(root, 'dist', 'reference-server', 'bundle.js'),
+  outdir: join(root, 'dist', 'reference-server'),
+  entryNames: 'bundle',
+  chunkNames: 'bundle-[name]-[hash]',
+  splitting: true,
 });
 // The negative fixture servers start as often as the reference server in tests: bundle them too.
 const fixtures = join(root, 'dist', 'fixtures', 'servers');
+rmSync(join(fixtures, 'chunks'), { recursive: true, force: true });
 await build({
   ...common,
   entryPoints: readdirSync(fixtures).filter((f) => f.endsWith('.js') && f !== 'serve.js' && !f.endsWith('.bundle.js')).map((f) => join(fixtures, f)),
   outdir: fixtures,
   entryNames: '[name].bundle',
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
 });

@@ -1,6 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createReferenceServer, SERVER_NAME, SERVER_VERSION, type Behaviour, type ServerOptions } from './server.js';
-import { startHttpServer } from './http.js';
 import { DEFAULT_FETCH_LIMIT, MAX_NAMES_PER_FETCH } from '../src/protocol/server/limits.js';
 
 const USAGE = `Usage: ${SERVER_NAME} [--http PORT] [--host HOST] [--allowed-origin ORIGIN] [--help] [--version]
@@ -73,6 +72,9 @@ export async function runServer(argv: string[], overrides: Partial<Behaviour> = 
     return;
   }
   const token = process.env.MCP_PD_REFERENCE_TOKEN || undefined;
+  // Loaded only for --http: over stdio every session is a process of its own, and the HTTP stack
+  // (the SDK's transports, raw-body, iconv-lite: half the bundle) cost every start its parsing.
+  const { startHttpServer } = await import('./http.js');
   const server = await startHttpServer({ port, host, overrides, token, fetchLimit, allowedOrigins, ...serverOptions }).catch((err: NodeJS.ErrnoException) => {
     fail(err.code === 'EADDRINUSE' ? `port ${port} is already in use` : `cannot listen: ${err.message}`);
     return undefined;
