@@ -1,4 +1,5 @@
 import { onSideThread, preloadWhere } from './side-thread.js';
+import { hasKeptCounts, keepCount, keptCount } from './token-cache.js';
 
 /**
  * Token counts with a real BPE tokenizer: OpenAI's o200k_base (GPT-4o family), from
@@ -31,20 +32,32 @@ const CACHED_TEXTS = 20_000;
 
 /** Token counts of many texts: in the side thread once it was started, else on this one; each distinct text counted once. */
 export async function countTokensOf(texts: string[]): Promise<number[]> {
-  const missing = [...new Set(texts.filter((text) => !counted.has(text)))];
   const fresh = new Map<string, number>();
+  const missing: string[] = [];
+  for (const text of new Set(texts)) {
+    if (counted.has(text)) continue;
+    const kept = keptCount(text);
+    if (kept === undefined) missing.push(text);
+    else fresh.set(text, kept);
+  }
   if (missing.length) {
     const counts = await onSideThread({ kind: 'tokens', texts: missing }, () => countTokensHere(missing));
     missing.forEach((text, i) => {
       fresh.set(text, counts[i]!);
-      if (counted.size < CACHED_TEXTS) counted.set(text, counts[i]!);
+      keepCount(text, counts[i]!);
     });
   }
+  for (const [text, count] of fresh) if (counted.size < CACHED_TEXTS) counted.set(text, count);
   return texts.map((text) => counted.get(text) ?? fresh.get(text)!);
 }
 
-/** Loads the tokenizer where it will count: in the side thread (started here) when asked and possible, else on this thread. */
+/**
+ * Loads the tokenizer where it will count: in the side thread (started here) when asked and
+ * possible, else on this thread. Not where counts are kept between runs (src/util/token-cache.ts):
+ * there a run of an unchanged server needs no tokenizer, and one that does loads it when it counts.
+ */
 export function preloadTokenizer(inThread: boolean): Promise<unknown> {
+  if (hasKeptCounts()) return Promise.resolve();
   return preloadWhere(inThread, { kind: 'load-tokenizer' }, tokenCounter);
 }
 
