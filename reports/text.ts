@@ -147,7 +147,8 @@ function costText(cost: CheckReport['cost']): string {
   if (!cost) return '';
   const memory = cost.peakMemoryMb !== undefined ? `, ${formatNumber(cost.peakMemoryMb)} MB at the peak` : '';
   // A heavy server's run is slower by design: the reader is told why.
-  const heavy = cost.heavyMb !== undefined ? `; a heavy server (${formatNumber(cost.heavyMb)} MB a process): the eras one after the other` : '';
+  const why = cost.heavyMb !== undefined ? `${formatNumber(cost.heavyMb)} MB a process` : cost.heavyContainer ? 'a container a session' : undefined;
+  const heavy = why ? `; a heavy server (${why}): the eras one after the other` : '';
   return `; ${plural(cost.processes, 'server process', 'server processes')} (${cost.atOnce} at once${memory}${heavy})`;
 }
 

@@ -2,11 +2,12 @@
 // that keeps at most three server processes alive at once — the protocol eras one after the other,
 // the exploration's sessions after the checks' — and that catches what the default plan catches.
 import t, { type Test } from 'tap';
-import { join } from 'node:path';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import type { CheckReport } from '../src/generated/report.js';
 import { HEAVY_AT_ONCE, HEAVY_SERVER_MB } from '../src/run/heavy.js';
 import { renderText } from '../reports/text.js';
-import { fixtureBundle, reportSchemaErrors, runCli, tempDir } from './helpers.js';
+import { fixtureBundle, REFERENCE, reportSchemaErrors, runCli, tempDir } from './helpers.js';
 import { FIXTURES, fixtureRunOptions, judgeFixtureRun } from './support/fixtures.js';
 
 /** A fixture made heavy: it holds this much besides what node itself takes. */
@@ -55,3 +56,22 @@ for (const name of KINDS) {
     judgeFixtureRun(t, fixture, report, 'stdio');
   });
 }
+
+// `docker run -i --rm <image>` (how many MCP servers are published): every session a container,
+// whose memory is not in the command's process group. A stand-in `docker` on PATH starts the
+// reference server; the plan is the heavy one by the command's words.
+t.test('a server started by docker run: planned as heavy by its command, both eras, at most three at once', async (t) => {
+  const bin = tempDir();
+  writeFileSync(join(bin, 'docker'), `#!/bin/sh\n# A stand-in for docker: 'docker run -i --rm <image>' runs the reference server.\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(REFERENCE)}\n`);
+  chmodSync(join(bin, 'docker'), 0o755);
+  const run = await runCli(['--format', 'json', '--', 'docker', 'run', '-i', '--rm', 'mcp/notes'], { env: { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` } });
+  const report = reportOf(t, run.stdout, run.stderr);
+  if (!report) return;
+  t.same(reportSchemaErrors(report), [], 'report is schema-valid');
+  t.equal(report.verdict?.implements, 'yes', 'a correct server is still a yes');
+  t.same(report.eras?.map((e) => e.checked), [true, true], 'both eras checked');
+  t.equal(report.cost?.heavyContainer, true, 'the report says why: a container a session');
+  t.equal(report.cost?.heavyMb, undefined, 'not by memory (the stand-in is a small process)');
+  t.ok(report.cost!.atOnce <= HEAVY_AT_ONCE, `at most ${HEAVY_AT_ONCE} server processes at once (${report.cost!.atOnce})`);
+  t.match(renderText(report, { color: false }), /; a heavy server \(a container a session\): the eras one after the other\)/, 'the text report says it');
+});

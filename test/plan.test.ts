@@ -86,7 +86,7 @@ t.test('--explain-plan prints the plan and starts nothing', async (t) => {
   t.match(run.stdout, /exploration\s+S0, X1 X2 new\s+sequences of operations/);
   t.match(run.stdout, /S0 is then the idle session: once the checks are done with it, it fetches and calls one tool, stays idle while everything else is done/);
   t.match(run.stdout, /at least 2 s, --idle/, 'by default the idle session waits 2 s at least (a fixed window)');
-  t.match(run.stdout, /A heavy server \(its probe holds 150 MB or more once it answered, read from \/proc\): at most 3 server processes alive at once/);
+  t.match(run.stdout, /A heavy server \(its probe holds 150 MB or more once it answered, read from \/proc; or its command starts a container: docker, podman or nerdctl run\): at most 3 server processes alive at once/);
   const longer = await runCli(['--explain-plan', '--idle', '5', ...server.extra, '--', ...server.args]);
   t.match(longer.stdout, /6 server processes in all/, 'a longer idle time opens no session more');
   const own = await runCli(['--explain-plan', '--sessions', '4', ...server.extra, '--', ...server.args]);

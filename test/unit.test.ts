@@ -233,3 +233,15 @@ t.test("the telling stderr line: what is missing first (npm's 404), never npm's 
   t.equal(telling(['starting', 'ready']), 'ready');
   t.equal(telling([]), undefined);
 });
+
+t.test('a command that starts a container per session: a runtime and run as its first word that is no option', async (t) => {
+  const { startsContainer } = await import('../src/transport/container-command.js');
+  t.ok(startsContainer('docker', ['run', '-i', '--rm', 'mcp/github']));
+  t.ok(startsContainer('/usr/bin/podman', ['run', '-i', 'image']));
+  t.ok(startsContainer('docker', ['--context', 'ci', 'run', '-i', 'image']) === false, "a global option's value is a word too: not recognised, the default plan");
+  t.ok(startsContainer('docker', ['--context=ci', 'run', '-i', 'image']));
+  t.ok(startsContainer('nerdctl', ['run', 'image']));
+  t.notOk(startsContainer('docker', ['exec', '-i', 'running', 'server']), 'exec joins a running container: none is started');
+  t.notOk(startsContainer('node', ['run.js']));
+  t.notOk(startsContainer('npx', ['-y', 'docker', 'run']));
+});

@@ -24,7 +24,7 @@ export function planText(plan: SessionPlan, protocol: 'all' | Era = 'all'): stri
     : `Protocol era: ${protocol} only (--protocol ${protocol}).`);
   // Over stdio, sharing sessions: a server whose processes are heavy gets the plan that keeps the fewest alive at once.
   if (plan.transport === 'stdio' && plan.shared) {
-    lines.push('', `A heavy server (its probe holds ${HEAVY_SERVER_MB} MB or more once it answered, read from /proc): at most ${HEAVY_AT_ONCE} server processes alive at once — the eras one after the other (a later era's probe ends and starts again in its turn), the exploration's sessions once the checks' have ended; the run takes longer.`);
+    lines.push('', `A heavy server (its probe holds ${HEAVY_SERVER_MB} MB or more once it answered, read from /proc; or its command starts a container: docker, podman or nerdctl run): at most ${HEAVY_AT_ONCE} server processes alive at once — the eras one after the other (a later era's probe ends and starts again in its turn), the exploration's sessions once the checks' have ended; the run takes longer.`);
   }
   lines.push('', 'Phases run in this order; checks start as soon as the facts they read exist, independent ones at the same time.', 'Why each session exists: docs/DESIGN.md, "The session plan". Nothing was started.', '');
   return lines.join('\n');

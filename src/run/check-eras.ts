@@ -15,7 +15,7 @@ import { discover, type Discovery } from './discovery.js';
 import { mergeEraReports, noEraError, OVERLAP_MAX_TOOLS, probeEras, probeOrder, type EraProbe, type ProtocolChoice } from './eras.js';
 import { checkTarget, firstOpens } from './live.js';
 import type { LiveOptions } from './options.js';
-import { heavyServer } from './heavy.js';
+import { heavyServer, type Heaviness } from './heavy.js';
 
 /**
  * A live run in every protocol era asked for (and spoken): the eras are found out first, then each
@@ -30,8 +30,8 @@ export async function checkEras(
   options: LiveOptions,
   extra: {
     checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number; leftOutBecause?: string;
-    /** Told the server's memory (MB) when it is heavy (src/run/heavy.ts): its run keeps at most three processes alive at once. */
-    onHeavy?: (mb: number) => void;
+    /** Told why the server is heavy, when it is (src/run/heavy.ts): its run keeps at most three processes alive at once. */
+    onHeavy?: (why: Heaviness) => void;
   },
 ): Promise<CheckReport> {
   const t0 = performance.now();
@@ -45,9 +45,9 @@ export async function checkEras(
   let heavy: boolean | undefined;
   const heavyBy = (p: EraProbe): boolean => {
     if (heavy !== undefined) return heavy;
-    const { heavy: is, mb } = heavyServer(p.session, options.sessions);
-    if (is) extra.onHeavy?.(mb!);
-    return (heavy = is);
+    const why = heavyServer(p.session, options.sessions);
+    if (why) extra.onHeavy?.(why);
+    return (heavy = why !== undefined);
   };
   // An era that answered its probe starts its sessions now (its server is installed and starts):
   // they are warm when its run starts, which is not until the era before has made its first calls.

@@ -12,12 +12,17 @@ export const HEAVY_SERVER_MB = 150;
 /** The most server processes a heavy server's run keeps alive at once. */
 export const HEAVY_AT_ONCE = 3;
 
+/** Why a server is heavy: the memory its probe held (MB), or a command that starts a container per session. */
+export type Heaviness = { mb: number } | { container: true };
+
 /**
  * Whether the server behind this probe session is heavy, where the run shares its sessions (stdio,
- * default --sessions: a raised --sessions asks for parallelism, and gets it). Its memory in MB, too.
+ * default --sessions: a raised --sessions asks for parallelism, and gets it), and why; undefined if not.
  */
-export function heavyServer(probe: McpSession | undefined, sessions: number): { heavy: boolean; mb?: number } {
-  const mb = probe?.serverResidentMb();
-  if (mb === undefined) return { heavy: false };
-  return { heavy: sessions <= DEFAULT_SESSIONS.stdio && mb >= HEAVY_SERVER_MB, mb: Math.round(mb) };
+export function heavyServer(probe: McpSession | undefined, sessions: number): Heaviness | undefined {
+  if (!probe || sessions > DEFAULT_SESSIONS.stdio) return undefined;
+  // A container's memory is not in the command's process group: it is heavy by what it starts.
+  if (probe.serverStartsContainer()) return { container: true };
+  const mb = probe.serverResidentMb();
+  return mb !== undefined && mb >= HEAVY_SERVER_MB ? { mb: Math.round(mb) } : undefined;
 }

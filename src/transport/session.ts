@@ -78,6 +78,8 @@ export class McpSession {
   get describe(): string { return this.wire.describe; }
   /** The resident memory of its server process, in MB (over stdio, where /proc tells it). */
   serverResidentMb(): number | undefined { return this.wire.residentMb?.(); }
+  /** Whether its server command starts a container (over stdio; src/transport/container-command.ts). */
+  serverStartsContainer(): boolean { return this.wire.startsContainer ?? false; }
   /** Time limit of its requests (ms). */
   get timeoutMs(): number { return this.options.timeoutMs; }
 
@@ -169,10 +171,7 @@ export class McpSession {
     return this.request('tools/call', params);
   }
 
-  /**
-   * Follows `nextCursor` to the end. Returns every item and every page's exchange;
-   * `problem` says why it stopped early (error, timeout, cursor loop).
-   */
+  /** Follows `nextCursor` to the end: every item and every page's exchange; `problem` says why it stopped early (error, timeout, cursor loop). */
   listAll(method: string, key: string): Promise<Listing> {
     return listAll(this, method, key);
   }

@@ -6,6 +6,7 @@ import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
 import { clip, sanitizeLine, asText } from '../util/text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
 import { killAllStragglers, ProcessFamily } from './stragglers.js';
+import { startsContainer } from './container-command.js';
 import { groupsResidentKb } from './proc.js';
 
 export interface StdioCommand {
@@ -112,9 +113,11 @@ export class StdioWire implements Wire {
   private cut = false;
   private stderrPartial = '';
   private readonly exited: Promise<void>;
+  readonly startsContainer: boolean;
 
   private constructor(cmd: StdioCommand, child: ChildProcessWithoutNullStreams, private readonly limits: WireLimits, private readonly redact: (text: string) => string) {
     this.describe = [cmd.command, ...cmd.args].join(' ');
+    this.startsContainer = startsContainer(cmd.command, cmd.args);
     this.child = child;
     liveChildren.add(child);
     child.stdout.setEncoding('utf8');

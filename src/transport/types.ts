@@ -58,6 +58,8 @@ export interface Wire {
   alive?(): number;
   /** The resident memory of the server process and what it started, in MB (a process, where /proc tells it). */
   residentMb?(): number | undefined;
+  /** Whether the server command starts a container (each session one: its memory is not the command's). */
+  readonly startsContainer?: boolean;
   /** HTTP: the session's next requests go on new connections (as after a pause long enough for them to be dropped). */
   renewConnections?(): void;
   /** HTTP: opens `count` new connections for that many requests about to be sent together (they leave together only on connections alike). */
