@@ -71,7 +71,7 @@ t.test('where no cache can be written, the CLI runs as well', async (t) => {
 });
 
 t.test('an internal error says where, in src/ files: the bundle\'s source map ships beside it and is read', async (t) => {
-  const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli', 'cli.js'), '--version'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, MCP_PD_CHECK_TEST_INTERNAL_ERROR: '1' } });
+  const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli', 'cli.js'), '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, MCP_PD_CHECK_TEST_INTERNAL_ERROR: '1' } });
   t.equal(run.status, 70, 'exit 70 (an internal error)');
   const [first, ...rest] = run.stderr.trimEnd().split('\n');
   t.match(first, /^mcp-pd-check: internal error: Error: an internal error forced by MCP_PD_CHECK_TEST_INTERNAL_ERROR \(src\/cli\/main\.ts:\d+:\d+\)$/, 'one line: what, and where in src/');

@@ -64,6 +64,9 @@ t.test('--help teaches; --version prints the version', async (t) => {
   t.equal(version.code, 0);
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   t.equal(version.stdout.trim(), pkg.version);
+  // Answered by the bin before the bundle loads (src/cli/boot.ts); with other words, by commander: the same.
+  t.equal((await runCli(['-V'])).stdout, version.stdout, '-V says the same');
+  t.equal((await runCli(['--version', '--no-color'])).stdout, version.stdout, 'commander says the same');
 });
 
 t.test('one quoted string is split like a shell would, with $VARS', async (t) => {

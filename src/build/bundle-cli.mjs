@@ -83,7 +83,10 @@ await build({
   outfile: join(root, 'dist', 'cli', 'cli.js'),
   format: 'esm',
   banner: { js: '#!/usr/bin/env node' },
-  define: { CLI_BUNDLE_HASH: JSON.stringify(createHash('sha256').update(readFileSync(main)).digest('hex').slice(0, 16)) },
+  define: {
+    CLI_BUNDLE_HASH: JSON.stringify(createHash('sha256').update(readFileSync(main)).digest('hex').slice(0, 16)),
+    CLI_VERSION: JSON.stringify(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version),
+  },
 });
 chmodSync(join(root, 'dist', 'cli', 'cli.js'), 0o755);
 chmodSync(main, 0o644);

@@ -11,8 +11,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 
-/** The bundle's content hash, set by src/build/bundle-cli.mjs. */
+/** The bundle's content hash and the package's version, set by src/build/bundle-cli.mjs. */
 declare const CLI_BUNDLE_HASH: string;
+declare const CLI_VERSION: string;
+
+// `--version` alone needs nothing of the bundle (a CI log's first line): answered before it loads,
+// as commander's -V, --version would answer it.
+const [, , ...args] = process.argv;
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(`${CLI_VERSION}\n`);
+  process.exit(0);
+}
 
 /** What the bundle calls for `import()` of a package it does not contain (a vm.Script cannot import on Node 20). */
 const IMPORT = Symbol.for('mcp-pd-check.import');
