@@ -238,7 +238,8 @@ t.test('a command that starts a container per session: a runtime and run as its 
   const { startsContainer } = await import('../src/transport/container-command.js');
   t.ok(startsContainer('docker', ['run', '-i', '--rm', 'mcp/github']));
   t.ok(startsContainer('/usr/bin/podman', ['run', '-i', 'image']));
-  t.ok(startsContainer('docker', ['--context', 'ci', 'run', '-i', 'image']) === false, "a global option's value is a word too: not recognised, the default plan");
+  t.ok(startsContainer('docker', ['--context', 'ci', 'run', '-i', 'image']), "a global option's value is skipped");
+  t.ok(startsContainer('podman', ['--connection', 'remote', 'run', 'image']));
   t.ok(startsContainer('docker', ['--context=ci', 'run', '-i', 'image']));
   t.ok(startsContainer('nerdctl', ['run', 'image']));
   t.notOk(startsContainer('docker', ['exec', '-i', 'running', 'server']), 'exec joins a running container: none is started');

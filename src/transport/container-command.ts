@@ -8,10 +8,16 @@ import { basename } from 'node:path';
 /** The container runtimes whose `run` starts a container per invocation. */
 const RUNTIMES = new Set(['docker', 'podman', 'nerdctl']);
 
-/** Whether `command args…` starts a container: a runtime, and `run` as its first word that is not an option. */
+/** Global options of the runtimes that take a value as the next word (`docker --context ci run …`). */
+const VALUED = new Set(['-c', '--context', '-H', '--host', '-l', '--log-level', '--config', '--tlscacert', '--tlscert', '--tlskey', '--connection', '--url', '--identity', '--root', '--runroot']);
+
+/** Whether `command args…` starts a container: a runtime, and `run` as its first word that is neither an option nor an option's value. */
 export function startsContainer(command: string, args: readonly string[]): boolean {
   if (!RUNTIMES.has(basename(command).replace(/\.exe$/i, '').toLowerCase())) return false;
-  // Global options come first (`docker --context ci run …`); those that take a value are given it with '='
-  // or as the next word, which is not 'run' in practice.
-  return args.find((arg) => !arg.startsWith('-')) === 'run';
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (VALUED.has(arg)) i++;
+    else if (!arg.startsWith('-')) return arg === 'run';
+  }
+  return false;
 }
