@@ -48,11 +48,20 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   // The few targeted candidates below that do not break it again are tried once more waiting, where
   // they drop steps, about as long as those took (state that expires with time: a grant's TTL).
   const times = new MoveTimes(moves, first, sentAt);
+  /** Candidates replayed, by their moves: what each showed (the same moves are not played twice). */
+  const seen = new Map<string, { upTo: number; last: NonNullable<typeof last> } | undefined>();
   /** The candidate, cut after the move it broke the rule at, when it breaks it again; else undefined. */
   const reproduces = async (candidate: Move[]): Promise<Move[] | undefined> => {
+    const renamed = renumbered(candidate);
+    const key = JSON.stringify(renamed);
+    if (seen.has(key)) {
+      const known = seen.get(key);
+      if (known) last = known.last;
+      return known && candidate.slice(0, known.upTo);
+    }
     if (played >= cap) return undefined;
     played++;
-    const renamed = renumbered(candidate);
+    seen.set(key, undefined);
     const run = await play(renamed, stage);
     const again = lab.judged(run).find((b) => b.check === brk.check && (!sameCode || b.code === brk.code));
     await closeAll(run);
@@ -61,38 +70,43 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
     const at = run.exchanges.findIndex((list) => list.includes(again.proof[again.proof.length - 1]!));
     const upTo = at >= 0 ? at + 1 : renamed.length;
     last = { played: { sessions: run.sessions, exchanges: run.exchanges.slice(0, upTo) }, moves: renamed.slice(0, upTo), brk: again };
+    seen.set(key, { upTo, last });
     return candidate.slice(0, upTo);
   };
   // Replays follow one another: the sessions of the next start while this one runs.
   const stage: Stage = { ...lab.stage, reserve: (count) => lab.stage.reserve?.(2 * count) };
   const until = lab.until;
   const cap = totalReplaysFor(lab);
-  /** Replays made (`replays` below counts those the candidates asked for, as the report says them). */
+  /** Replays made (a candidate tried before is not played again). */
   let played = 0;
-  let replays = 0;
   // The idle session waited through the whole run: a break in another session is first tried
   // without it (a replay that does not wait), then shrunk from there.
   const idle = idleSessionOf(moves);
   const brokeIn = sessionsOf(moves.slice(-1));
   if (idle !== undefined && !brokeIn.includes(idle)) {
-    replays++;
     const kept = await reproduces(moves.filter((m) => !sessionsOf([m]).includes(idle)));
     if (kept) moves = kept;
   }
-  /** A shorter candidate tried once; if it breaks the rule again, the answer: it shrunk with `more` replays. */
+  /**
+   * A shorter candidate tried once; if it breaks the rule again, the answer: what of it concerns the
+   * tool (for a rule about no one tool, its fetches and last move) tried alone — one replay that
+   * leaves delta debugging little to do — then shrunk with `more` replays.
+   */
   const fromCandidate = async (candidate: Move[], more: number) => {
-    replays++;
-    const kept = await reproduces(candidate);
+    let kept = await reproduces(candidate);
     if (!kept) return undefined;
+    const focus = brk.tool === undefined ? fetchesThenLast(kept) : kept.filter((m) => concerns(m, brk.tool!));
+    if (focus?.length && focus.length < kept.length && played < cap) {
+      kept = (await reproduces(focus)) ?? kept;
+    }
     const shrunk = await shrink(kept, reproduces, { replays: more, until });
-    return { replays: replays + shrunk.replays, reproduced: true, found: foundOf(lab, last!) };
+    return { replays: played, reproduced: true, found: foundOf(lab, last!) };
   };
   // A grant lost over a pause (the idle session's): the tool's fetch, the pause, the call — three
   // steps, the least that shows it, tried first and kept as it is (each replay waits the pause again).
   const overTime = brk.tool === undefined ? undefined : fetchPauseCall(moves, brk.tool);
   if (overTime && overTime.length < moves.length) {
-    replays++;
-    if (await reproduces(overTime)) return { replays, reproduced: true, found: foundOf(lab, last!) };
+    if (await reproduces(overTime)) return { replays: played, reproduced: true, found: foundOf(lab, last!) };
   }
   // Most broken rules need two steps: the diverging one and the step of its session before it.
   const pair = lastPair(moves);
@@ -104,43 +118,38 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   // that are lost are lost to one other request (a listing, a read, a call).
   for (const candidate of brk.tool === undefined ? [] : sequels(moves, brk.tool)) {
     if (performance.now() >= until || played >= cap) break;
-    replays++;
-    if (await reproduces(candidate)) return { replays, reproduced: true, found: foundOf(lab, last!) };
+    if (await reproduces(candidate)) return { replays: played, reproduced: true, found: foundOf(lab, last!) };
   }
   // Then that session's own moves alone: most broken rules need no other session (its pauses stay).
   const own = ownSession(moves);
-  if (own && own.length < moves.length && own.length !== pair?.length) {
+  if (own && own.length < moves.length && !sameMoves(own, pair)) {
     const found = await fromCandidate(own, own.length);
     if (found) return found;
   }
   // Then its skeleton: the first step of that session about the tool, the time and the other sessions' steps after it, the last step;
   // for a rule about no one tool (the listing), the session's fetches and the last step.
   const bones = brk.tool === undefined ? fetchesThenLast(moves) : skeleton(moves, brk.tool);
-  if (bones && bones.length < moves.length && bones.length !== pair?.length) {
+  if (bones && bones.length < moves.length && !sameMoves(bones, pair)) {
     const found = await fromCandidate(bones, bones.length);
     if (found) return found;
   }
   const tried = block.length > 0 && block.length < moves.length;
   const alone = tried ? await reproduces(block) : undefined;
-  if (tried) replays++;
   // The moves must break it once from new sessions before they are shrunk; when they do not (a race,
   // or the doing of sessions outside them), the first run is the proof, unshrunk.
   let start = alone;
   if (!start) {
-    replays++;
     start = await reproduces(moves);
     if (!start) {
-      return first ? { replays, reproduced: false, found: foundOf(lab, { played: { sessions: first.sessions, exchanges: first.exchanges.slice(0, moves.length) }, moves, brk }) } : { replays };
+      return first ? { replays: played, reproduced: false, found: foundOf(lab, { played: { sessions: first.sessions, exchanges: first.exchanges.slice(0, moves.length) }, moves, brk }) } : { replays: played };
     }
   }
   // Then only what concerns the tool it is about (and the pauses and ends around it): most rules are about one tool.
   const focused = brk.tool === undefined ? start : start.filter((m) => concerns(m, brk.tool!));
   if (focused.length && focused.length < start.length) {
-    replays++;
     start = (await reproduces(focused)) ?? start;
   }
-  const shrunk = await shrink(start, reproduces, { replays: replaysFor(lab) - replays, until });
-  replays += shrunk.replays;
+  const shrunk = await shrink(start, reproduces, { replays: replaysFor(lab) - played, until });
   start = shrunk.moves;
   // A break that did not shrink may be bound to time (a grant that lapses): the tool's fetch and the
   // call, the pair and the skeleton once more, each waiting where it drops steps as long as those
@@ -152,16 +161,20 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
       if (!candidate || candidate.length >= start.length || performance.now() >= lab.until) continue;
       const timed = times.kept(candidate);
       if (timed.length === candidate.length) continue;
-      replays++;
       const kept = await reproduces(timed);
       if (!kept) continue;
       const shrunk = await shrink(kept, reproduces, { replays: kept.length, until: lab.until });
-      return { replays: replays + shrunk.replays, reproduced: true, found: foundOf(lab, last!) };
+      return { replays: played, reproduced: true, found: foundOf(lab, last!) };
     }
   }
   const proof = last ?? (first ? { played: { sessions: first.sessions, exchanges: first.exchanges.slice(0, moves.length) }, moves, brk } : undefined);
-  if (!proof) return { replays };
-  return { replays, reproduced: last !== undefined, found: foundOf(lab, proof) };
+  if (!proof) return { replays: played };
+  return { replays: played, reproduced: last !== undefined, found: foundOf(lab, proof) };
+}
+
+/** Whether two candidates are the same moves (one replay of them is enough). */
+function sameMoves(a: readonly Move[], b: readonly Move[] | undefined): boolean {
+  return b !== undefined && a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** The idle session of a sequence (the session of its idle pause), if it has one. */
