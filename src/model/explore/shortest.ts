@@ -8,7 +8,7 @@ import { numberedSteps } from './outcome.js';
 import { play, type Played, type Stage } from './play.js';
 import { shrink } from './shrink.js';
 import { MoveTimes } from './elapsed.js';
-import { resembled } from '../ops.js';
+import { concerns, fetchesThenLast, fetchOfCall, fetchPauseCall, idleSessionOf, lastPair, ownSession, sameMoves, sequels, skeleton } from './candidates.js';
 
 /** A rule the exploration found broken, with the shortest sequence that breaks it. */
 export interface Found extends RuleBreak {
@@ -172,127 +172,11 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   return { replays: played, reproduced: last !== undefined, found: foundOf(lab, proof) };
 }
 
-/** Whether two candidates are the same moves (one replay of them is enough). */
-function sameMoves(a: readonly Move[], b: readonly Move[] | undefined): boolean {
-  return b !== undefined && a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** The idle session of a sequence (the session of its idle pause), if it has one. */
-function idleSessionOf(moves: readonly Move[]): number | undefined {
-  return moves.find((m): m is Extract<Move, { kind: 'pause' }> => m.kind === 'pause' && m.idle === true)?.session;
-}
-
 function foundOf(lab: Lab, proof: { played: Played; moves: Move[]; brk: RuleBreak }): Found {
   return { ...proof.brk, proof: proof.played.exchanges.flat(), sequence: { seed: lab.seed, steps: numberedSteps(proof.moves, proof.played.exchanges) } };
-}
-
-/**
- * The last move's session: its first move about `tool`, then the pauses of that session and every
- * move of other sessions after it, then the last move (a grant that time or another session took away).
- */
-function skeleton(moves: readonly Move[], tool: string): Move[] | undefined {
-  const last = moves[moves.length - 1];
-  if (!last || last.kind === 'together' || last.kind === 'pause') return undefined;
-  const start = moves.findIndex((m) => m.kind !== 'together' && m.kind !== 'pause' && m.session === last.session && concerns(m, tool) && m.kind !== 'missing');
-  if (start < 0 || start === moves.length - 1) return undefined;
-  const between = moves.slice(start + 1, -1).filter((m) => m.kind === 'together' || m.session !== last.session || m.kind === 'pause');
-  return [moves[start]!, ...between, last];
-}
-
-/** Sequels tried one by one, at most. */
-const MAX_SEQUELS = 6;
-
-/**
- * For a call of `tool` that ended the moves: its session's fetch of the tool, then one other move
- * of that session (not about the tool) from between them, then the call — each such move in turn.
- */
-function sequels(moves: readonly Move[], tool: string): Move[][] {
-  const last = moves[moves.length - 1];
-  if (!last || last.kind !== 'call' || last.tool !== tool) return [];
-  const fetch = moves.findIndex((m) => m.kind === 'fetch' && m.session === last.session && m.names.some((n) => n === tool));
-  if (fetch < 0) return [];
-  const between = moves.slice(fetch + 1, -1).filter((m) => m.kind !== 'together' && m.kind !== 'pause' && m.kind !== 'end' && m.session === last.session && (m.kind === 'missing' || !concerns(m, tool)));
-  return between.slice(0, MAX_SEQUELS).map((m) => [moves[fetch]!, m, last]);
-}
-
-/**
- * For a call of `tool` that ended the moves after a pause of its session: that session's first
- * fetch of the tool, its pauses after it, then the call (undefined when no pause came between).
- */
-function fetchPauseCall(moves: readonly Move[], tool: string): Move[] | undefined {
-  const found = fetchOfCall(moves, tool);
-  const last = moves[moves.length - 1];
-  if (!found || !last || last.kind !== 'call') return undefined;
-  const from = moves.findIndex((m) => m === found[0] || (m.kind === 'together' && m.moves.includes(found[0]!)));
-  const pauses = moves.slice(from + 1, -1).filter((m) => m.kind === 'pause' && m.session === last.session);
-  return pauses.length ? [found[0]!, ...pauses, last] : undefined;
-}
-
-/**
- * For a call of `tool` that ended the moves: its session's first fetch of the tool (taken out of
- * a `together` if it was sent with others), then the call.
- */
-function fetchOfCall(moves: readonly Move[], tool: string): Move[] | undefined {
-  const last = moves[moves.length - 1];
-  if (!last || last.kind !== 'call' || last.tool !== tool) return undefined;
-  const fetches = (m: Move): boolean => m.kind === 'fetch' && m.session === last.session && m.names.includes(tool);
-  for (const m of moves.slice(0, -1)) {
-    const found = m.kind === 'together' ? m.moves.find(fetches) : fetches(m) ? m : undefined;
-    if (found) return [found, last];
-  }
-  return undefined;
-}
-
-/** The moves of the last move's session alone (its part of a `together`, still together). */
-function ownSession(moves: readonly Move[]): Move[] | undefined {
-  const last = moves[moves.length - 1];
-  if (!last || last.kind === 'together') return undefined;
-  return moves.flatMap((m): Move[] => {
-    if (m.kind !== 'together') return m.session === last.session ? [m] : [];
-    const own = m.moves.filter((x) => x.kind !== 'together' && x.session === last.session);
-    return own.length > 1 ? [{ kind: 'together', moves: own }] : own;
-  });
-}
-
-/** The last move and the move of the same session before it (a pause between them kept). */
-/** The fetches of the last move's session, then the last move (what changes a listing is a fetch). */
-function fetchesThenLast(moves: readonly Move[]): Move[] | undefined {
-  const last = moves[moves.length - 1];
-  if (!last || last.kind === 'together' || last.kind === 'pause') return undefined;
-  // A fetch sent together with others counts too (its fetches of this session, still together).
-  const fetches = moves.slice(0, -1).flatMap((m): Move[] => {
-    if (m.kind === 'fetch') return m.session === last.session ? [m] : [];
-    if (m.kind !== 'together') return [];
-    const own = m.moves.filter((x) => x.kind === 'fetch' && x.session === last.session);
-    return own.length > 1 ? [{ kind: 'together', moves: own }] : own;
-  });
-  return fetches.length ? [...fetches, last] : undefined;
-}
-
-function lastPair(moves: readonly Move[]): Move[] | undefined {
-  const last = moves[moves.length - 1];
-  if (!last || last.kind === 'together' || last.kind === 'pause') return undefined;
-  for (let i = moves.length - 2; i >= 0; i--) {
-    const m = moves[i]!;
-    if (m.kind === 'pause' && m.session === last.session) continue;
-    if (m.kind !== 'together' && m.kind !== 'pause' && m.session === last.session) {
-      const pause = moves.slice(i + 1, -1).filter((p) => p.kind === 'pause' && p.session === last.session);
-      return [m, ...pause, last];
-    }
-  }
-  return undefined;
 }
 
 /** Closes the sessions a play opened (not those it was lent). */
 export async function closeAll(played: Played): Promise<void> {
   await Promise.all(played.sessions.filter((s) => !played.borrowed?.includes(s)).map((s) => s.close()));
-}
-
-
-/** Whether a move concerns a tool: it names the tool, or it is a pause or an end (time and sessions matter to grants). */
-export function concerns(move: Move, tool: string): boolean {
-  if (move.kind === 'together') return move.moves.some((m) => concerns(m, tool));
-  if (move.kind === 'fetch') return move.names.some((n) => n === tool || n.trim() === tool || resembled(n, [tool]) !== undefined);
-  if (move.kind === 'call') return move.tool === tool;
-  return move.kind === 'pause' || move.kind === 'end' || move.kind === 'missing';
 }
