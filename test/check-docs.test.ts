@@ -81,7 +81,7 @@ t.test('explain with an unknown id is a usage error that suggests the right one'
   t.equal(typo.stderr.trim().split('\n').length, 1, 'one line, no stack trace');
   const missing = await runCli(['explain']);
   t.equal(missing.code, 2);
-  t.match(missing.stderr, /missing required argument 'check-id'\n\(run 'mcp-pd-check explain --help' for usage\)/);
+  t.match(missing.stderr, /missing required argument 'check-id' \(run 'mcp-pd-check explain --help' for usage\)\n$/);
 });
 
 function escape(text: string): string {

@@ -29,7 +29,7 @@ t.test('init against server-filesystem: a folder the lint passes, token figures,
   const run = await runCli(['init', '--out', out, '--', 'node', SPY, log, '--', 'node', FILESYSTEM, sandbox]);
   t.equal(run.code, 0, run.stderr);
   t.notOk(existsSync(log) && readFileSync(log, 'utf8').trim(), 'no tool was called');
-  t.match(run.stdout, /^Wrote 31 files to .* for 14 tools\./);
+  t.match(run.stdout, /^Wrote 32 files to .* for 14 tools\./);
   t.match(run.stdout, /Tokens of tools\/list \(o200k_base\), today → minimal/);
   t.match(run.stdout, /\n {2}read_file +\d+ → +\d+( +found first +\d+ %)?\n/, 'a figure per tool');
   const total = /\n {2}all +(\d+) → +(\d+) +found first +(\d+) %/.exec(run.stdout);
@@ -60,33 +60,35 @@ t.test('init against server-filesystem: a folder the lint passes, token figures,
   t.equal(lint.report.summary.failed + lint.report.summary.errors, 0, 'with no error');
   const review = lint.report.results.find((r) => r.id === 'lint-needs-review')!.findings.filter((f) => f.code === 'needs-review');
   t.ok(review.length >= 28, `review warnings are counted (${review.length})`);
-  t.equal(review.filter((f) => f.location?.pointer === '/x-review').length, 14, 'one on each Tool Card');
+  t.equal(review.filter((f) => f.location?.pointer === '/x-review').length, 15, 'one on each Tool Card (the tool form serve adds has one too)');
 
   const text = await runCli(['lint', out]);
   const warningLines = text.stdout.split('\n').filter((l) => /^ {6}warning /.test(l));
   // A pair of near-duplicate descriptions is its own entry: it names both tools.
   const warningCodes = new Set(lint.report.results.flatMap((r) => r.findings.filter((f) => f.level === 'warning').map((f) => `${r.id}:${f.code}${f.code === 'near-duplicate' ? `:${String(f.args.tool)}` : ''}`)));
   t.ok(warningLines.length <= warningCodes.size, `the text folds one warning found in many files into one entry (${warningLines.length} lines for ${warningCodes.size} codes)`);
-  t.match(text.stdout, new RegExp(`\\+ the same in ${review.length - 1} more places, in 28 files: '\\.well-known/mcp-tools/create_directory\\.json'`), 'and names the files it is in');
+  t.match(text.stdout, new RegExp(`\\+ the same in ${review.length - 1} more places, in 29 files: '\\.well-known/mcp-tools/create_directory\\.json'`), 'and names the files it is in');
   const verbose = await runCli(['lint', '--verbose', out]);
   t.ok(verbose.stdout.split('\n').filter((l) => /^ {6}warning /.test(l)).length >= review.length, '--verbose lists each on its own line');
 
   const configFile = join(out, 'mcp-pd-check.config.json');
   t.match(readFileSync(join(out, '.github', 'workflows', 'mcp-pd-check.yml'), 'utf8'), `config: ${relative(ROOT, configFile)}\n`, 'the workflow names the config from where init ran');
-  const checked = await runCli(['--config', configFile, '--only', 'pd-', '--format', 'json'], { cwd: tempDir() });
+  const checked = await runCli(['--config', configFile, '--only', 'pd-,toolcard-files', '--format', 'json'], { cwd: tempDir() });
   const served = JSON.parse(checked.stdout || '{}') as CheckReport;
   t.equal(checked.code, 0, `the config starts the server behind serve with the folder from any folder: nothing fails (${checked.stderr.trim()} ${JSON.stringify(served.results?.filter((r) => r.status === 'fail').map((r) => r.id))})`);
   t.match(served.target?.command, /serve --descriptions .* -- node .*server-filesystem/);
   t.equal(served.verdict?.implements, 'yes', 'and the verdict is yes');
+  const cards = served.results?.find((r) => r.id === 'toolcard-files');
+  t.ok(cards && !cards.findings.some((f) => f.code === 'cards-missing' || f.code === 'card-for-unlisted-tool'), `every tool behind serve has its card, the tool form serve adds too (${JSON.stringify(cards?.findings.filter((f) => /card/.test(f.code)).map((f) => f.args))})`);
 
   const before = snapshot(out);
   const again = await runCli(['init', '--out', out, '--', 'node', SPY, log, '--', 'node', FILESYSTEM, sandbox]);
   t.equal(again.code, 0);
-  t.match(again.stdout, /^Wrote 0 files to .*\nKept 31 that already exist \(--force overwrites them\)/);
+  t.match(again.stdout, /^Wrote 0 files to .*\nKept 32 that already exist \(--force overwrites them\)/);
   t.equal(snapshot(out), before, 'a second run without --force changes nothing');
   writeFileSync(join(out, 'tool_descriptions', 'read_file.json'), '{}');
   const forced = await runCli(['init', '--force', '--out', out, '--', 'node', SPY, log, '--', 'node', FILESYSTEM, sandbox]);
-  t.match(forced.stdout, /^Wrote 31 files/);
+  t.match(forced.stdout, /^Wrote 32 files/);
   t.equal(snapshot(out), before, '--force writes the same files again (generation is deterministic)');
 });
 

@@ -59,7 +59,7 @@ t.test('the packed tarball works from an empty folder', async (t) => {
   // config it wrote checks the server behind the installed package's own serve: yes.
   const init = spawnSync('npx', ['--no-install', 'mcp-pd-check', 'init', '--out', 'pd', '--', 'node', join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js'), './sandbox'], { cwd: app, encoding: 'utf8', timeout: 120_000 });
   t.equal(init.status, 0, init.stderr);
-  t.match(init.stdout, /^Wrote 31 files to pd for 14 tools\./);
+  t.match(init.stdout, /^Wrote 32 files to pd for 14 tools\./);
   const written = JSON.parse(readFileSync(join(app, 'pd', 'tool_descriptions', 'write_file.json'), 'utf8')) as { examples: unknown[]; usage_guidance: { common_patterns: string[] } };
   t.same(written.examples, [], 'no example is made up (the server\'s descriptions give none)');
   t.match(written.usage_guidance.common_patterns.join('\n'), /REVIEW: add an example call of write_file/, 'one is asked for');

@@ -20,7 +20,7 @@ export async function applyConfig(command: Command, explicit: string | undefined
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `--config '${file}' does not exist` : `config ${file} cannot be read (${code ?? (err as Error).message})`);
+    throw new UsageError(code === 'ENOENT' ? `--config '${file}' does not exist: give the path of a config file, such as the mcp-pd-check.config.json that init writes` : `config ${file} cannot be read (${code ?? (err as Error).message})`);
   }
   // JSONC, as the server configs it sits beside: comments and trailing commas are fine.
   const parsed = parseJsonc(text, `config ${file}`);

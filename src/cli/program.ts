@@ -16,7 +16,8 @@ function reportErrors(command: Command): Command {
   return command
     .showSuggestionAfterError()
     .exitOverride()
-    .configureOutput({ outputError: (str, write) => write(`${TOOL_NAME}: ${str.replace(/^error: /, '').trimEnd()}\n(run '${helpCommand} --help' for usage)\n`) });
+    // One line, what was wrong and what to do (commander puts its "Did you mean" on a line of its own).
+    .configureOutput({ outputError: (str, write) => write(`${TOOL_NAME}: ${str.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')} (run '${helpCommand} --help' for usage)\n`) });
 }
 
 /** The whole command line: the live check (the program itself) and its subcommands. */

@@ -89,6 +89,9 @@ export async function planInit(source: InitSource, where: { configPath?: string 
   // The tool form of the resource, for clients whose model only calls tools (serve offers it; a server of its own may too).
   const form = tools.some((t) => t.name === DESCRIPTIONS_TOOL) ? [] : [descriptionsToolEntry()];
   files.push(json('tools-list.minimal.json', { tools: [...form, ...minimal] }));
+  // The config checks a served server with its cards: serve's tool form is one of its tools, so it gets a card too.
+  const served = !source.url && !source.disclosedBy;
+  if (served) for (const tool of form) files.push(json(`.well-known/mcp-tools/${DESCRIPTIONS_TOOL}.json`, toolCardStub(tool, source)));
   files.push(json('mcp-pd-check.config.json', config(source)));
   files.push({ path: '.github/workflows/mcp-pd-check.yml', content: workflow(where.configPath ?? 'mcp-pd-check.config.json') });
   if (source.aiHelp) files.push({ path: 'SKILL.md', content: skill(source.aiHelp) });
@@ -108,7 +111,7 @@ export async function planInit(source: InitSource, where: { configPath?: string 
     withoutExamples,
     unusableExamples,
     // Offline (--from) too: the config has the shape of a live init's, its command a placeholder.
-    served: !source.url && !source.disclosedBy,
+    served,
     variables: source.variables ?? [],
     plainEnv: source.plainEnv ?? [],
     ...(source.disclosedBy ? { disclosedBy: source.disclosedBy } : {}),

@@ -181,7 +181,7 @@ export async function collectPaths(args: string[], cwd: string): Promise<FoundPa
       const base = resolve(cwd, globBase(arg));
       plans.push({ kind: 'glob', arg, abs: base, pattern: arg, root: await realpath(base).catch(() => base) });
     } else {
-      throw new InputError(`no such file or folder: '${arg}'`);
+      throw new InputError(`no such file or folder: '${arg}' (give a tool_descriptions/ folder, a file, or a quoted glob such as '.well-known/mcp-tools/*.json')`);
     }
   }
   const collector = new Collector(plans.map((p) => p.root));
@@ -200,7 +200,7 @@ export async function collectPaths(args: string[], cwd: string): Promise<FoundPa
     const matches = picomatch(pattern.split(sep).join('/'), { dot: false });
     const want = (path: string) => matches(path.split(sep).join('/'));
     if (await stat(plan.abs).catch(() => undefined)) await collector.folder(plan.abs, want, []);
-    if (collector.matched === 0) throw new InputError(`the pattern '${plan.pattern}' matches no file`);
+    if (collector.matched === 0) throw new InputError(`the pattern '${plan.pattern}' matches no file (check the folder and the pattern; quote it, so that the shell leaves it to mcp-pd-check)`);
   }
   return [...collector.found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
