@@ -3,11 +3,6 @@
 import { resembled } from '../ops.js';
 import type { Move } from './moves.js';
 
-/** Whether two candidates are the same moves (one replay of them is enough). */
-export function sameMoves(a: readonly Move[], b: readonly Move[] | undefined): boolean {
-  return b !== undefined && a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
-}
-
 /** The idle session of a sequence (the session of its idle pause), if it has one. */
 export function idleSessionOf(moves: readonly Move[]): number | undefined {
   return moves.find((m): m is Extract<Move, { kind: 'pause' }> => m.kind === 'pause' && m.idle === true)?.session;

@@ -8,7 +8,7 @@ import { numberedSteps } from './outcome.js';
 import { play, type Played, type Stage } from './play.js';
 import { shrink } from './shrink.js';
 import { MoveTimes } from './elapsed.js';
-import { concerns, fetchesThenLast, fetchOfCall, fetchPauseCall, idleSessionOf, lastPair, ownSession, sameMoves, sequels, skeleton } from './candidates.js';
+import { concerns, fetchesThenLast, fetchOfCall, fetchPauseCall, idleSessionOf, lastPair, ownSession, sequels, skeleton } from './candidates.js';
 
 /** A rule the exploration found broken, with the shortest sequence that breaks it. */
 export interface Found extends RuleBreak {
@@ -96,7 +96,7 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
     let kept = await reproduces(candidate);
     if (!kept) return undefined;
     const focus = brk.tool === undefined ? fetchesThenLast(kept) : kept.filter((m) => concerns(m, brk.tool!));
-    if (focus?.length && focus.length < kept.length && played < cap) {
+    if (focus?.length && focus.length < kept.length) {
       kept = (await reproduces(focus)) ?? kept;
     }
     const shrunk = await shrink(kept, reproduces, { replays: more, until });
@@ -122,14 +122,15 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   }
   // Then that session's own moves alone: most broken rules need no other session (its pauses stay).
   const own = ownSession(moves);
-  if (own && own.length < moves.length && !sameMoves(own, pair)) {
+  // (One that is the pair's very moves is not played again: `seen` answers it.)
+  if (own && own.length < moves.length) {
     const found = await fromCandidate(own, own.length);
     if (found) return found;
   }
   // Then its skeleton: the first step of that session about the tool, the time and the other sessions' steps after it, the last step;
   // for a rule about no one tool (the listing), the session's fetches and the last step.
   const bones = brk.tool === undefined ? fetchesThenLast(moves) : skeleton(moves, brk.tool);
-  if (bones && bones.length < moves.length && !sameMoves(bones, pair)) {
+  if (bones && bones.length < moves.length) {
     const found = await fromCandidate(bones, bones.length);
     if (found) return found;
   }
