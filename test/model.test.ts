@@ -8,6 +8,8 @@ import { NEAR_KINDS, nearName } from '../src/model/explore/near-names.js';
 import { describeMove, type Move } from '../src/model/explore/moves.js';
 import { Random } from '../src/model/explore/random.js';
 import { shrink } from '../src/model/explore/shrink.js';
+import { inMoveOrder } from '../src/model/explore/explore.js';
+import type { Exchange } from '../src/transport/types.js';
 import { resembled } from '../src/model/ops.js';
 import { runInProcess, type Script } from './support/check-tester.js';
 import { TEST_SEED } from './support/fixtures.js';
@@ -129,6 +131,31 @@ t.test('the shrinker keeps only the moves that still break the rule', async (t) 
   const needed = new Set(['get_note', 'update_note']);
   const out = await shrink(moves, async (c) => [...needed].every((n) => c.some((m) => m.kind === 'call' && m.tool === n)), { replays: 50, until: Infinity });
   t.same(out.moves.map((m) => (m as { tool: string }).tool), ['get_note', 'update_note']);
+});
+
+t.test('the shrinker spends its budget on replays made: candidates the caller answers from memory cost none', async (t) => {
+  // [fetch, call, pause, call] of a grant used up by its first call: [fetch, call, call] is the answer.
+  const moves: Move[] = [{ kind: 'fetch', session: 0, names: ['get_note'] }, { kind: 'call', session: 0, tool: 'get_note' }, { kind: 'pause', session: 0, ms: 30 }, { kind: 'call', session: 0, tool: 'get_note' }];
+  const breaks = (c: Move[]) => c[0]?.kind === 'fetch' && c.filter((m) => m.kind === 'call').length === 2;
+  // The halves and two single drops were played before (as targeted candidates): the caller knows them.
+  const without = (i: number) => moves.filter((_, j) => j !== i);
+  const known = new Map([moves.slice(0, 2), moves.slice(2), without(0), without(1)].map((c) => [JSON.stringify(c), false]));
+  let made = 0;
+  const stillFails = async (c: Move[]) => known.get(JSON.stringify(c)) ?? (made++, breaks(c));
+  const out = await shrink(moves, stillFails, { replays: 2, until: Infinity, made: () => made });
+  t.same(out.moves.map((m) => m.kind), ['fetch', 'call', 'call'], 'the pause is dropped within two replays made');
+  t.ok(made <= 2, `${made} replays made`);
+  // Counted as candidates, the two it knew used the budget up: the pause stayed.
+  const counted = await shrink(moves, stillFails, { replays: 2, until: Infinity });
+  t.equal(counted.moves.length, 4, 'without the caller\'s count, the known halves spend the budget');
+});
+
+t.test('the rules the exploration broke are taken in the order of its moves, not of the time they were sent', async (t) => {
+  // Two sessions' reads broke the same rule; the second move's was sent first (its session was ahead).
+  const [a, b] = [{ method: 'resources/read' }, { method: 'resources/read' }] as unknown as Exchange[];
+  const brk = (ex: Exchange) => ({ check: 'pd-full-descriptions', code: 'extra-keys', args: {}, level: 'fail' as const, proof: [ex] });
+  const played = { sessions: [], exchanges: [[a!], [b!]] };
+  t.same(inMoveOrder(played, [brk(b!), brk(a!)]).map((x) => x.at), [0, 1], 'the instance at the earlier move first, whichever the judge met first');
 });
 
 t.test('every situation and every kind of near name is generated, whatever the seed', async (t) => {

@@ -147,7 +147,7 @@ export async function explore(deps: ExploreDeps, world: World, options: ExploreO
   out.requests = moves.reduce((n, m) => n + weight(m), 0);
   out.sessions = first.sessions.length;
   await judgeAfter;
-  const breaks = lab.judged(first);
+  const breaks = inMoveOrder(first, lab.judged(first));
   await closeAll(first);
   // The checks ran meanwhile: a rule broken because of what they did (another session's fetch)
   // does not break again in new sessions. An instance that does is the one shown; one that never
@@ -155,11 +155,10 @@ export async function explore(deps: ExploreDeps, world: World, options: ExploreO
   const shown = new Set<string>();
   const attempts = new Map<string, number>();
   const fallback = new Map<string, Found>();
-  for (const brk of breaks) {
+  for (const { brk, at } of breaks) {
     const key = `${brk.check}\u0000${brk.code}`;
     if (shown.has(key) || (attempts.get(key) ?? 0) >= ATTEMPTS_PER_RULE || shown.size + fallback.size >= MAX_SHRUNK + (fallback.has(key) ? 1 : 0) || performance.now() >= options.until) continue;
     attempts.set(key, (attempts.get(key) ?? 0) + 1);
-    const at = moveOf(first, brk);
     const block = moves.slice(0, at + 1).filter((_, i) => blocks[i] === blocks[at] && blocks[at] !== -1);
     const { found, replays, reproduced } = await shortest(lab, moves.slice(0, at + 1), brk, block, first);
     out.replays += replays;
@@ -191,6 +190,15 @@ function idleHoldOf(moves: readonly Move[], played: Played, since: number): Idle
   if (!fetch || !call || !tool || !fetched?.done || !called || classifyCall(call).kind !== 'authorized') return undefined;
   const seconds = (t: number) => Math.round((t - since) / 10) / 100;
   return { session: call.session, tool, fetchedAt: seconds(fetched.done), calledAt: seconds(called.sent), idleMs: played.idleMs, newConnection: played.renewed === true, proof: [fetch, call] };
+}
+
+/**
+ * Breaks in the order of the generated moves they happened at, not of the time they were sent:
+ * sessions play their moves at once, and which of two sessions' instances of a rule came first in
+ * time followed the machine (the instance shrunk, its replays and its proof did too).
+ */
+export function inMoveOrder(played: Played, breaks: readonly RuleBreak[]): Array<{ brk: RuleBreak; at: number }> {
+  return breaks.map((brk) => ({ brk, at: moveOf(played, brk) })).sort((a, b) => a.at - b.at);
 }
 
 /** The move whose exchanges hold the break's diverging exchange (the last of its proof). */

@@ -79,6 +79,7 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   const cap = totalReplaysFor(lab);
   /** Replays made (a candidate tried before is not played again). */
   let played = 0;
+  const made = () => played;
   // The idle session waited through the whole run: a break in another session is first tried
   // without it (a replay that does not wait), then shrunk from there.
   const idle = idleSessionOf(moves);
@@ -99,7 +100,7 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
     if (focus?.length && focus.length < kept.length) {
       kept = (await reproduces(focus)) ?? kept;
     }
-    const shrunk = await shrink(kept, reproduces, { replays: more, until });
+    const shrunk = await shrink(kept, reproduces, { replays: more, until, made });
     return { replays: played, reproduced: true, found: foundOf(lab, last!) };
   };
   // A grant lost over a pause (the idle session's): the tool's fetch, the pause, the call — three
@@ -150,7 +151,7 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   if (focused.length && focused.length < start.length) {
     start = (await reproduces(focused)) ?? start;
   }
-  const shrunk = await shrink(start, reproduces, { replays: replaysFor(lab) - played, until });
+  const shrunk = await shrink(start, reproduces, { replays: replaysFor(lab) - played, until, made });
   start = shrunk.moves;
   // A break that did not shrink may be bound to time (a grant that lapses): the tool's fetch and the
   // call, the pair and the skeleton once more, each waiting where it drops steps as long as those
@@ -164,7 +165,7 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
       if (timed.length === candidate.length) continue;
       const kept = await reproduces(timed);
       if (!kept) continue;
-      const shrunk = await shrink(kept, reproduces, { replays: kept.length, until: lab.until });
+      const shrunk = await shrink(kept, reproduces, { replays: kept.length, until: lab.until, made });
       return { replays: played, reproduced: true, found: foundOf(lab, last!) };
     }
   }

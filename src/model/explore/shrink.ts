@@ -5,6 +5,11 @@ export interface ShrinkBudget {
   replays: number;
   /** performance.now() time after which no replay starts. */
   until: number;
+  /**
+   * Replays made so far, as the caller counts them: a candidate it answers from those it already
+   * played costs none (delta debugging meets the targeted candidates again). By default each candidate is one.
+   */
+  made?: () => number;
 }
 
 /**
@@ -18,7 +23,8 @@ export async function shrink(moves: readonly Move[], stillFails: (moves: Move[])
   let current = [...moves];
   let replays = 0;
   let parts = 2;
-  const spent = () => replays >= budget.replays || performance.now() >= budget.until;
+  const before = budget.made?.() ?? 0;
+  const spent = () => (budget.made ? budget.made() - before : replays) >= budget.replays || performance.now() >= budget.until;
   while (current.length > 1 && !spent()) {
     const size = Math.ceil(current.length / parts);
     let dropped = false;
