@@ -8,6 +8,7 @@ import { selectChecks } from '../src/core/select.js';
 import { REFERENCE, checkJson, runCli, tempDir } from './helpers.js';
 import { explorationSessions } from '../src/model/explore/explore.js';
 import { DEFAULT_EXPLORE } from '../src/model/explore/defaults.js';
+import { ERA_SCHEDULES, eraSchedule } from '../src/run/era-schedule.js';
 
 /** The reference server behind a line that records each start in a file: one line per process. */
 function countingServer(file: string): { args: string[]; extra: string[] } {
@@ -103,6 +104,31 @@ t.test('--explain-plan prints the plan and starts nothing', async (t) => {
   t.equal(http.code, 0, 'no connection is attempted either');
   t.match(http.stdout, /Session plan \(http, --sessions 16\): 32 sessions of one server in all\./);
   t.match(http.stdout, /S0, C, S2–S15 new, S16 after/);
+  // The eras' schedule, every form it takes there: over HTTP no server is heavy (one process serves every session).
+  t.match(run.stdout, /Protocol era: 2025-11-25 only/);
+  const eras = await runCli(['--explain-plan', '--', ...server.args]);
+  t.match(eras.stdout, /- By default: a later era once the one before has made its calls before any fetch \(the runs overlap\)/);
+  t.match(eras.stdout, /- A server of more than 1,000 tools: a later era once the one before is quiet/);
+  t.match(eras.stdout, /- A heavy server [^\n]*the eras one after the other; a later era's probe ends and starts again in its turn/);
+  t.notMatch(http.stdout, /- A heavy server/);
+  t.match(http.stdout, /- By default: /);
+});
+
+t.test('the eras\' schedule is decided from what the server showed, once', async (t) => {
+  const by = (heavy: boolean, tools?: number) => eraSchedule({ heavy, ...(tools !== undefined ? { tools } : {}) });
+  t.equal(by(false, 7).laterEraStarts, 'after-first-calls', 'a small server: the eras overlap');
+  t.equal(by(false, 7).laterEraLearns, 'what-keeps-calls-harmless', 'beside the era before, only what keeps calls harmless');
+  t.ok(by(false, 7).laterEraListsEarly);
+  t.equal(by(false).weight, 'default', 'before its listing is known, a server is no large one');
+  t.equal(by(false, 1000).weight, 'default');
+  t.equal(by(false, 1001).laterEraStarts, 'when-quiet', 'above 1,000 tools: once the era before is quiet');
+  t.equal(by(false, 1001).laterEraLearns, 'everything');
+  t.notOk(by(false, 1001).laterEraListsEarly, 'two listings never held at once');
+  t.ok(by(false, 1001).idleThroughLaterEras);
+  const heavy = by(true, 1001);
+  t.equal(heavy.weight, 'heavy', 'heavy wins over large');
+  t.same([heavy.laterEraStarts, heavy.warmAhead, heavy.laterProbesRestart, heavy.idleThroughLaterEras, heavy.explorationAfterChecks], ['after-end', false, true, false, true]);
+  t.same(ERA_SCHEDULES.map((s) => s.weight), ['default', 'large', 'heavy'], '--explain-plan prints every form');
 });
 
 t.test('--only and --skip take comma lists as well as repeated values', async (t) => {

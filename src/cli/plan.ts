@@ -1,7 +1,8 @@
 import type { PlanStep, SessionPlan } from '../run/session-plan.js';
 import { LIVE_CHECKS } from '../../checks/index.js';
 import { ERAS, type Era } from '../transport/era.js';
-import { HEAVY_AT_ONCE, HEAVY_SERVER_MB } from '../run/heavy.js';
+import { HEAVY_AT_ONCE } from '../run/heavy.js';
+import { ERA_SCHEDULES, scheduleText, weightText } from '../run/era-schedule.js';
 
 /** The session plan as `--explain-plan` prints it: what starts when, and why each check needs it. */
 export function planText(plan: SessionPlan, protocol: 'all' | Era = 'all'): string {
@@ -18,13 +19,17 @@ export function planText(plan: SessionPlan, protocol: 'all' | Era = 'all'): stri
   const width = (k: 1 | 2) => Math.max(k === 1 ? 4 : 8, ...rows.map((r) => r[k].length));
   lines.push(`${'#'.padStart(5)}  ${'step'.padEnd(width(1))}  ${'sessions'.padEnd(width(2))}  why`);
   for (const [order, name, sessions, use] of rows) lines.push(`${order.padStart(5)}  ${name.padEnd(width(1))}  ${sessions.padEnd(width(2))}  ${use}`);
-  // The plan is one era's: which eras a server speaks is known only once it answered.
-  lines.push('', protocol === 'all'
-    ? `Protocol eras (--protocol all): this plan runs once for each era the server speaks, ${ERAS.join(' then ')}, each after its own probe (both probes start at once) — a later era once the one before has made its calls before any fetch (the runs overlap), each with its idle session (the first era's waits through the later eras' runs); checks of one era (${LIVE_CHECKS.filter((c) => c.eras).map((c) => c.id).join(', ')}) skip in the other.`
-    : `Protocol era: ${protocol} only (--protocol ${protocol}).`);
-  // Over stdio, sharing sessions: a server whose processes are heavy gets the plan that keeps the fewest alive at once.
-  if (plan.transport === 'stdio' && plan.shared) {
-    lines.push('', `A heavy server (its probe holds ${HEAVY_SERVER_MB} MB or more once it answered, read from /proc; or its command starts a container: docker, podman or nerdctl run): at most ${HEAVY_AT_ONCE} server processes alive at once — the eras one after the other (a later era's probe ends and starts again in its turn), the exploration's sessions once the checks' have ended; the run takes longer.`);
+  // The plan is one era's: which eras a server speaks is known only once it answered; how they share
+  // the time, once it has (src/run/era-schedule.ts: every form it can take here).
+  const heavyApplies = plan.transport === 'stdio' && plan.shared !== undefined;
+  const schedules = ERA_SCHEDULES.filter((s) => s.weight !== 'heavy' || heavyApplies);
+  if (protocol === 'all') {
+    lines.push('', `Protocol eras (--protocol all): this plan runs once for each era the server speaks, ${ERAS.join(' then ')}, each after its own probe (both probes start at once), each with its idle session; checks of one era (${LIVE_CHECKS.filter((c) => c.eras).map((c) => c.id).join(', ')}) skip in the other. How the eras share the time:`);
+    lines.push(...schedules.map((s) => `- ${scheduleText(s)}`));
+  } else {
+    lines.push('', `Protocol era: ${protocol} only (--protocol ${protocol}).`);
+    // Over stdio, sharing sessions: a server whose processes are heavy gets the plan that keeps the fewest alive at once.
+    if (heavyApplies) lines.push('', `${weightText('heavy')}: at most ${HEAVY_AT_ONCE} server processes alive at once — the exploration's sessions once the checks' have ended; the run takes longer.`);
   }
   lines.push('', 'Phases run in this order; checks start as soon as the facts they read exist, independent ones at the same time.', 'Why each session exists: docs/DESIGN.md, "The session plan". Nothing was started.', '');
   return lines.join('\n');

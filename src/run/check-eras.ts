@@ -12,7 +12,8 @@ import { CallMemory } from './call-ledger.js';
 import type { LiveCheck } from './check.js';
 import { deadlineOf, settledBy, withinDeadline } from './deadline.js';
 import { discover, type Discovery } from './discovery.js';
-import { mergeEraReports, noEraError, OVERLAP_MAX_TOOLS, probeEras, probeOrder, type EraProbe, type ProtocolChoice } from './eras.js';
+import { mergeEraReports, noEraError, probeEras, probeOrder, type EraProbe, type ProtocolChoice } from './eras.js';
+import { eraSchedule, type EraSchedule } from './era-schedule.js';
 import { checkTarget, firstOpens } from './live.js';
 import type { LiveOptions } from './options.js';
 import { heavyServer, type Heaviness } from './heavy.js';
@@ -40,18 +41,23 @@ export async function checkEras(
   const patience = deadline ? Math.max(1, Math.min(options.timeoutMs, deadline.at - performance.now())) : options.timeoutMs;
   const targets: Target[] = [];
   const outcomes = probeEras((era) => targets[targets.push(inEra(era)) - 1]!, choice, patience);
-  // Whether the server is heavy, said by the first probe that answers (the eras' probes are one server):
-  // then the eras run one after the other, each with a probe of its own when its turn comes.
+  // How the eras share the run's time (src/run/era-schedule.ts), from what the server showed: heavy
+  // or not, said by the first probe that answers (the eras' probes are one server); large or not, by
+  // the first era's listing. Nothing below decides it again.
   let heavy: boolean | undefined;
-  const heavyBy = (p: EraProbe): boolean => {
-    if (heavy !== undefined) return heavy;
-    const why = heavyServer(p.session, options.sessions);
-    if (why) extra.onHeavy?.(why);
-    return (heavy = why !== undefined);
+  let tools: number | undefined;
+  const scheduleBy = (p: EraProbe): EraSchedule => {
+    if (heavy === undefined) {
+      const why = heavyServer(p.session, options.sessions);
+      if (why) extra.onHeavy?.(why);
+      heavy = why !== undefined;
+    }
+    return schedule();
   };
+  const schedule = () => eraSchedule({ heavy: heavy === true, ...(tools !== undefined ? { tools } : {}) });
   // An era that answered its probe starts its sessions now (its server is installed and starts):
   // they are warm when its run starts, which is not until the era before has made its first calls.
-  for (const outcome of outcomes) void outcome.then((p) => p.session && !heavyBy(p) && p.target.reserve(firstOpens(p.target, extra.checks, options)), () => {});
+  for (const outcome of outcomes) void outcome.then((p) => p.session && scheduleBy(p).warmAhead && p.target.reserve(firstOpens(p.target, extra.checks, options)), () => {});
   /** The eras whose probe ended before their turn (a heavy server's), to start again then. */
   const probeEnded = new Set<number>();
   const endProbe = async (session: McpSession | undefined) => {
@@ -64,8 +70,6 @@ export async function checkEras(
   /** When each era's run is quiet: its checks and its exploration's traffic are done (its shrinking and judgement may go on). */
   const quiets: Array<Promise<unknown>> = [];
   let prior: Promise<LeftBehind | undefined> | undefined;
-  /** Whether the era before was quiet when the next one started (a large server's runs do not overlap). */
-  let priorQuiet = false;
   // The first era's idle session waits through the later eras' runs: opened once they are done.
   const { opened: laterEras, open: laterErasDone } = latch();
   // A tool that gave no answer in one era is not waited for in the next; a call that ran is not made again.
@@ -75,7 +79,7 @@ export async function checkEras(
   const early = new Map<number, Promise<{ discovery: Discovery; session: McpSession } | undefined>>();
   const discoverEarly = (i: number, d: Discovery) => {
     const outcome = outcomes[i];
-    if (heavy || d.tools.length > OVERLAP_MAX_TOOLS || !outcome || early.has(i)) return;
+    if (!schedule().laterEraListsEarly || !outcome || early.has(i)) return;
     const listing = outcome.then((p) => (p.session ? discover(p.target, undefined, p.session) : undefined));
     listing.catch(() => {});
     early.set(i, listing);
@@ -96,7 +100,7 @@ export async function checkEras(
       if (probe.error instanceof ServerFailedError) throw probe.error;
       if (!probe.session) continue;
       // A heavy server's later eras wait for this one: their probes end now (a process each, alive for nothing meanwhile).
-      if (heavyBy(probe)) {
+      if (scheduleBy(probe).laterProbesRestart) {
         for (let j = i + 1; j < outcomes.length; j++) {
           if (probeEnded.has(j)) continue;
           probeEnded.add(j);
@@ -110,24 +114,27 @@ export async function checkEras(
       // Every era has its idle session: a grant that lapses with idleness would otherwise be caught
       // in a later era only when a slow run happened to leave one of its grants idle long enough
       // (1 of 10 runs beside busy loops). The first era's waits through the later eras' runs.
-      let wasQuiet = false;
       let tellLeft!: (left: LeftBehind | undefined) => void;
       const left = new Promise<LeftBehind | undefined>((resolve) => (tellLeft = resolve));
       const { opened: quieted, open: quiet } = latch();
       const { opened: overlapAllowed, open: allowOverlap } = latch();
       // A run beside the one before shares only what keeps calls harmless; one after it, all it learnt.
-      const eraMemory = running.length && !priorQuiet ? memory.sharingHarmOnly() : memory;
+      const eraMemory = running.length && schedule().laterEraLearns === 'what-keeps-calls-harmless' ? memory.sharingHarmOnly() : memory;
       const discovered = early.get(i)?.then((d) => d ?? discover(probe.target, undefined, probe.session));
       const report = checkTarget(probe.target, options, {
         ...extra, memory: eraMemory, ...(probeEnded.has(i) ? {} : { probe: probe.session }), since: t0, ...(prior ? { prior } : {}),
         // The first era's idle session waits through the later eras' runs, unless they run after it.
-        ...(running.length || heavy ? {} : { idleUntil: laterEras }),
-        ...(discovered ? { discovered } : {}), ...(heavy ? { heavy } : {}),
+        ...(running.length || !schedule().idleThroughLaterEras ? {} : { idleUntil: laterEras }),
+        ...(discovered ? { discovered } : {}),
+        // The first era's listing says whether the server is large.
+        schedule: (listed) => {
+          tools ??= listed;
+          return schedule();
+        },
         onDiscovered: (d) => discoverEarly(i + 1, d),
         onLeftBehind: (l) => {
           tellLeft(l);
           quiet();
-          wasQuiet = true;
         },
         onOverlap: allowOverlap,
       });
@@ -138,8 +145,7 @@ export async function checkEras(
       checked.catch(() => {});
       running.push(checked);
       quiets.push(Promise.race([quieted, report]).catch(() => {}));
-      await (heavy ? report : Promise.race([overlapAllowed, report])).catch(() => {});
-      priorQuiet = wasQuiet;
+      await (schedule().laterEraStarts === 'after-end' ? report : Promise.race([overlapAllowed, report])).catch(() => {});
       prior = left;
     }
     // The idle session waits for the later eras' traffic, not for their shrinking (replays of their own).

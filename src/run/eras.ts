@@ -158,8 +158,3 @@ export async function openFirstEra(makeTarget: (era: Era) => Target, choice: Pro
   return { target: chosen.target, session: chosen.session! };
 }
 
-/**
- * Above this many tools an era's run does not overlap the next one's: such a run is bound by the
- * checker's CPU and memory, not by waiting, and two eras' listings would be held at once.
- */
-export const OVERLAP_MAX_TOOLS = 1000;

@@ -6,7 +6,7 @@ import { explorationSessions, type ExploreDeps, type Exploration } from '../mode
 import { SPARE, TargetUnavailableError, type Target } from '../transport/target.js';
 import type { LiveCheck } from './check.js';
 import { type McpSession } from '../transport/session.js';
-import { OVERLAP_MAX_TOOLS } from './eras.js';
+import { eraSchedule, type EraSchedule } from './era-schedule.js';
 import { deadlineOf, withinDeadline } from './deadline.js';
 import { exploreIfAsked, summaryOf } from './exploration.js';
 import { CheckRuns } from './checks-phase.js';
@@ -89,10 +89,10 @@ export async function checkTarget(
     /** Told what the probe found, before any other phase: a later era's probe may list its server meanwhile. */
     onDiscovered?: (discovery: Discovery) => void;
     /**
-     * A heavy server (src/run/heavy.ts): the exploration's sessions start once the checks' have
-     * ended, so that at most three server processes are alive at once.
+     * How the run shares its time with the other eras' (src/run/era-schedule.ts), given the number of
+     * tools the probe listed; told before `onDiscovered`. Default: a server's own, not heavy.
      */
-    heavy?: boolean;
+    schedule?: (tools: number) => EraSchedule;
   },
 ): Promise<CheckReport> {
   const startedAt = new Date();
@@ -118,22 +118,24 @@ export async function checkTarget(
     if (extra.discovered) ticker();
     const { discovery, session } = await withinDeadline(found, deadline);
     throwIfLost(target);
+    const schedule = extra.schedule?.(discovery.tools.length) ?? eraSchedule({ heavy: false, tools: discovery.tools.length });
     extra.onDiscovered?.(discovery);
     // What the probe learnt: a resource to explore, a tool form to check (each a session or more of its own).
-    if (!extra.heavy && (discovery.descriptionsResource || discovery.descriptionsTool)) target.reserve(plannedOpens(checks, options, target.cheapSessions === true, discovery.descriptionsTool !== undefined));
+    if (schedule.warmAhead && (discovery.descriptionsResource || discovery.descriptionsTool)) target.reserve(plannedOpens(checks, options, target.cheapSessions === true, discovery.descriptionsTool !== undefined));
     try {
       const shared = targetSharesSessions(target, options.sessions) ? new SharedSession(turnOrder(checks)) : undefined;
       const run = new Run(target, options, session, discovery, extra.memory, shared);
       // The other era's sessions, once its run is quiet (judging waits for them, never the traffic).
       let prior: LeftBehind | undefined;
       const priorKnown = (extra.prior ?? Promise.resolve(undefined)).then((p) => void (prior = p));
-      const overlaps = discovery.tools.length <= OVERLAP_MAX_TOOLS;
+      // A later era may start once this one made its calls before any fetch, or only once it is quiet.
+      const overlaps = schedule.laterEraStarts === 'after-first-calls';
       let overlapSaid = false;
       const runs = new CheckRuns(run, checks, extra.hooks, deadline);
       // The exploration is judged once the checks and their work at the end are done.
       const { opened: checksOver, open: endOfChecks } = latch();
       const deps: ExploreDeps = {
-        target: extra.heavy ? openingAfter(target, checksOver) : target, marks: run.marks,
+        target: schedule.explorationAfterChecks ? openingAfter(target, checksOver) : target, marks: run.marks,
         get resource() { return run.descriptions?.resource?.uri; },
         call: (s, tool) => run.door.call(s, tool, { by: 'exploration' }),
         callable: (tool, fetched) => !('skip' in run.door.plan(tool, fetched)),
@@ -162,8 +164,8 @@ export async function checkTarget(
         'unfetched-others': () => callOthersUnfetched(run),
         checks: () => checksDone,
         // The shared session ends then: nothing uses it later (over stdio it is a process, alive through the idle wait for nothing).
-        // A heavy server's checks' sessions end too, before the exploration's start.
-        'end-of-checks': () => runs.runDeferred().then(() => run.shared?.close()).then(() => (extra.heavy ? runs.closeSessions() : undefined)).finally(endOfChecks),
+        // Where the exploration starts after the checks (a heavy server), their sessions end first.
+        'end-of-checks': () => runs.runDeferred().then(() => run.shared?.close()).then(() => (schedule.explorationAfterChecks ? runs.closeSessions() : undefined)).finally(endOfChecks),
         exploration: async () => {
           try {
             // The idle session's last call comes when everything else of the run is done (and any later era's).
