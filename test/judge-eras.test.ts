@@ -56,3 +56,34 @@ t.test('a grant of the earlier run counts from the read that first gave it, not 
   t.same(breaks, [`${CRITERION.isolation} grant-leaked`], 'criterion 8: A\'s grant crossed to B (not criterion 7: A held it before B\'s call)');
   t.same(second.breaks.find((b) => b.code === 'grant-leaked')?.args, { session: 'B', tool: TOOL, owners: ['A'] });
 });
+
+t.test('a call refused on a connection that never held the grant is a grant not kept for the session (6), never sessions mixed up (8)', async (t) => {
+  // Grants by connection (a server that takes a keep-alive connection for a client): one store per
+  // connection. The test says which connection each request goes on, and which store answers it.
+  const stores = [0, 1, 2].map(() => progressiveServer([{ name: TOOL, description: 'Lists notes.' }], [FULL]));
+  const connected = (label: string) => {
+    let onConnection: (id: unknown, connection: number) => void = () => {};
+    const route = { connection: 0, store: 0 };
+    const wire = { ...wireTo((m) => (onConnection(m.id, route.connection), stores[route.store]!(m))), onConnection: (h: typeof onConnection) => void (onConnection = h) };
+    return { session: new McpSession(wire, { label, timeoutMs: 60_000 }), route };
+  };
+  const judged = async (refusedOn: { connection: number; store: number }) => {
+    for (const store of stores) store.forget();
+    const a = connected('A');
+    const b = connected('B');
+    const on = (c: { route: { connection: number; store: number } }, connection: number, store = connection) => Object.assign(c.route, { connection, store });
+    on(a, 0);
+    await a.session.request('resources/read', { uri: `${URI}?tools=${TOOL}` });
+    await a.session.request('tools/call', { name: TOOL, arguments: {} }); // it works there
+    // Beside another session's request, A's call goes on another connection, and is refused.
+    on(a, refusedOn.connection, refusedOn.store);
+    const [refused] = await Promise.all([a.session.request('tools/call', { name: TOOL, arguments: {} }), b.session.request('tools/list')]);
+    t.equal((refused.response?.result as { isError?: boolean }).isError, true, 'refused');
+    on(a, 0);
+    await a.session.request('tools/call', { name: TOOL, arguments: {} }); // back on the fetch's connection, it works
+    return judge(world, [a.session, b.session]).breaks.filter((x) => x.tool === TOOL).map((x) => `${x.check} ${x.code}`);
+  };
+  t.same(await judged({ connection: 1, store: 1 }), [`${CRITERION.grants} grant-not-kept`], 'refused on a connection that never held it: kept by connection');
+  // The same connection that held the grant refusing it (another session's state taken for this one's):
+  t.same(await judged({ connection: 0, store: 2 }), [`${CRITERION.isolation} own-grant-refused`], 'refused on the connection that held it: sessions mixed up');
+});

@@ -1,7 +1,7 @@
 import { classifyCall } from '../protocol/calls.js';
 import { isPlainObject, resourceJson } from '../protocol/payload.js';
 import type { McpSession } from '../transport/session.js';
-import { timesOf } from '../transport/exchange-times.js';
+import { connectionOf, timesOf } from '../transport/exchange-times.js';
 import type { Exchange } from '../transport/types.js';
 import { attribute, evidenceOf, lostGrant, type PastStep, type RanCall } from './attribution.js';
 import { judgeCall } from './call.js';
@@ -177,7 +177,7 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
   const evidence = evidenceOf(ran, refusedTools, refusals);
   const proven = new Map();
   for (const call of ran) out.breaks.push(attribute(call, evidence, proven));
-  for (const l of lost) out.breaks.push(lostGrant(l.step.session, (l.step.op as { tool: string }).tool, l.code, l.step.ex, l.fetch, l.concurrent && l.workedBefore && recovered(l.step, all)));
+  for (const l of lost) out.breaks.push(lostGrant(l.step.session, (l.step.op as { tool: string }).tool, l.code, l.step.ex, l.fetch, l.concurrent && l.workedBefore && !onAnotherConnection(l.step, l.fetch, all) && recovered(l.step, all)));
   out.breaks.push(...presenceBreaks(presence));
   // A grant the resource's reads break too is the grant store's (criterion 6), not the tool form's:
   // one defect, one red criterion.
@@ -185,6 +185,25 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
   out.proofs = proofsOf(observed);
   out.leftBehind = { ended: [...ended, ...[...live].map(([session, state]) => ({ session, grants: heldGrants(state) }))], refusedTools };
   return out;
+}
+
+/**
+ * Whether a refused call went on a connection of its session (over HTTP) on which the grant was
+ * never seen, neither by its fetch nor by a call that ran: a server may keep grants by connection,
+ * and which of a session's connections a request takes is the client's pool's doing (requests at
+ * once take several; which is free next follows when answers end). Such a refusal is a grant not
+ * kept for the session (6), never sessions mixed up (8): in 1 of ~20 runs beside busy loops a
+ * per-connection server's call went back to the fetch's connection, and worked, and was taken for a mix-up.
+ */
+function onAnotherConnection(step: Step, fetch: Exchange | undefined, all: readonly Step[]): boolean {
+  const on = connectionOf(step.ex);
+  if (on === undefined) return false;
+  const tool = (step.op as { tool: string }).tool;
+  const held = new Set(fetch ? [connectionOf(fetch)] : []);
+  for (const s of all) {
+    if (s.session === step.session && s.sent < step.sent && s.op.kind === 'call' && s.op.tool === tool && classifyCall(s.ex).kind === 'authorized') held.add(connectionOf(s.ex));
+  }
+  return !held.has(on);
 }
 
 /**

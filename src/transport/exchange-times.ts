@@ -16,6 +16,19 @@ export function finished(ex: Exchange): void {
   if (times && times.done === undefined) times.done = performance.now();
 }
 
+/** Which of its session's connections each exchange went on (over HTTP). */
+const CONNECTIONS = new WeakMap<Exchange, number>();
+
+/** Which of its session's connections an exchange went on (numbered as they were first used); undefined over stdio. */
+export function connectionOf(ex: Exchange): number | undefined {
+  return CONNECTIONS.get(ex);
+}
+
+/** The exchange went on the session's connection number `connection`. */
+export function wentOn(ex: Exchange, connection: number): void {
+  CONNECTIONS.set(ex, connection);
+}
+
 /** Exchanges sent under an ended session's id, with the HTTP status they got. */
 const AFTER_END = new WeakMap<Exchange, { status?: number }>();
 

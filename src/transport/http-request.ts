@@ -14,6 +14,8 @@ export interface HttpRequestInit {
   signal?: AbortSignal;
   /** The connections to use (a session's own); default: Node's global pool. */
   agent?: Agent;
+  /** Told the connection the request goes on, once it has one. */
+  onSocket?: (socket: Socket) => void;
 }
 
 /**
@@ -121,6 +123,7 @@ export function httpRequest(url: URL, init: HttpRequestInit): Promise<HttpRespon
       reject(err);
       return;
     }
+    if (init.onSocket) req.once('socket', init.onSocket);
     const onAbort = () => {
       req.destroy();
       reject(signal!.reason);

@@ -23,6 +23,10 @@ export class HttpWire implements Wire {
   private messageHandler: (m: JsonObject) => void = () => {};
   private garbageHandler: (t: string) => void = () => {};
   private failHandler: (id: unknown, reason: string) => void = () => {};
+  private connectionHandler: (id: unknown, connection: number) => void = () => {};
+  /** The session's connections, numbered as they are first used (whatever pool they belong to). */
+  private readonly connections = new WeakMap<object, number>();
+  private connectionCount = 0;
   private closeHandlers: Array<(reason: string, lost?: boolean) => void> = [];
   private readonly inflight = new Set<AbortController>();
   /** The POST of each request still waiting for its answer, by JSON-RPC id (to abandon it). */
@@ -73,6 +77,7 @@ export class HttpWire implements Wire {
   onMessage(handler: (m: JsonObject) => void): void { this.messageHandler = handler; }
   onGarbage(handler: (t: string) => void): void { this.garbageHandler = handler; }
   onRequestFailed(handler: (id: unknown, reason: string) => void): void { this.failHandler = handler; }
+  onConnection(handler: (id: unknown, connection: number) => void): void { this.connectionHandler = handler; }
   onClose(handler: (reason: string, lost?: boolean) => void): void { this.closeHandlers.push(handler); }
   setProtocolVersion(version: string): void { this.protocolVersion = version; }
   stderrTail(): string[] { return this.problems.slice(-20); }
@@ -89,7 +94,7 @@ export class HttpWire implements Wire {
     this.inflight.add(controller);
     if (id !== undefined) this.byId.set(id, controller);
     try {
-      const posted = await this.post(message, controller.signal);
+      const posted = await this.post(message, controller.signal, id);
       if (posted.refused !== undefined) {
         fail(posted.refused);
         return;
@@ -162,8 +167,14 @@ export class HttpWire implements Wire {
   }
 
   /** POSTs a message; redirects are followed only within the URL's origin (see fetchSameOrigin). */
-  private async post(message: JsonObject, signal: AbortSignal): Promise<SameOriginResult> {
-    const got = await fetchSameOrigin(this.url, { method: 'POST', headers: this.requestHeaders(message), body: JSON.stringify(message), signal, agent: this.pool.agent });
+  private async post(message: JsonObject, signal: AbortSignal, id?: unknown): Promise<SameOriginResult> {
+    const onSocket = id === undefined ? undefined : (socket: object) => {
+      const known = this.connections.get(socket);
+      const connection = known ?? this.connectionCount++;
+      if (known === undefined) this.connections.set(socket, connection);
+      this.connectionHandler(id, connection);
+    };
+    const got = await fetchSameOrigin(this.url, { method: 'POST', headers: this.requestHeaders(message), body: JSON.stringify(message), signal, agent: this.pool.agent, ...(onSocket ? { onSocket } : {}) });
     // A permanent move holds for the rest of the session.
     if (got.res && got.movedTo) this.url = got.movedTo;
     return got;

@@ -50,6 +50,11 @@ export class PendingRequests {
     });
   }
 
+  /** The exchange of the request with this id, while it waits for its answer. */
+  exchangeOf(id: unknown): Exchange | undefined {
+    return this.pending.get(asText(id))?.exchange;
+  }
+
   /** Progress on the request with this id ends its wait (see McpSession.callTool). */
   watch(id: number): void {
     this.watchProgress.add(asText(id));

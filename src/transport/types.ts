@@ -44,6 +44,8 @@ export interface Wire {
   release?(): Promise<void>;
   /** A request the transport itself could not deliver or get an answer to (HTTP 500, HTML…). */
   onRequestFailed?(handler: (id: unknown, reason: string) => void): void;
+  /** HTTP: told which of the session's connections (numbered from 0 as they are first used) a request went on. */
+  onConnection?(handler: (id: unknown, connection: number) => void): void;
   /** The request `id` timed out: stop reading whatever still arrives for it (HTTP: its response stream). */
   abandon?(id: unknown): void;
   /** Told the negotiated protocol version (HTTP sends it as a header on later requests). */
