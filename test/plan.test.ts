@@ -9,6 +9,7 @@ import { REFERENCE, checkJson, runCli, tempDir } from './helpers.js';
 import { explorationSessions } from '../src/model/explore/explore.js';
 import { DEFAULT_EXPLORE } from '../src/model/explore/defaults.js';
 import { ERA_SCHEDULES, eraSchedule } from '../src/run/era-schedule.js';
+import { plannedOpens } from '../src/run/live.js';
 
 /** The reference server behind a line that records each start in a file: one line per process. */
 function countingServer(file: string): { args: string[]; extra: string[] } {
@@ -31,6 +32,9 @@ t.test('a default stdio run starts the processes its plan says: the probe, the c
   t.equal(EXPLORING_SHARED, EXPLORING - 1, 'the idle session is no process of its own');
   t.equal(plan.total, 4 + EXPLORING_SHARED, 'probe, clean, criterion 6\'s, the shared session criterion 8 and the tool form take in turn, the exploration\'s');
   t.equal(plan.upFront, plan.total - 1, 'all but the shared session, started after the clean session ended, start at once');
+  // What the run reserves of its target ahead of the probe's answers is read from this plan (plannedOpens).
+  t.equal(plan.ahead, plan.upFront - 1, 'the sessions started ahead besides the probe: those the plan starts at once');
+  t.equal(plannedOpens(LIVE_CHECKS, { sessions: DEFAULT_SESSIONS.stdio, explore: DEFAULT_EXPLORE }, false, true), plan.ahead, 'the run reserves what the plan says');
   t.same(plan.shared, ['pd-session-isolation', 'pd-descriptions-tool'], 'criterion 8 starts it; the tool form takes it where nothing was fetched yet');
   t.match(plan.steps.find((s) => s.id === 'exploration'), { sessions: { probe: true, clean: false, opened: ['X1', 'X2'] } }, 'the exploration starts two sessions of its own; the probe is its idle session');
   const file = join(tempDir(), 'starts');

@@ -1,4 +1,3 @@
-import { opensOf } from '../core/check.js';
 import type { RunHooks } from '../core/hooks.js';
 import { buildReport } from '../core/build-report.js';
 import type { CheckReport, ReportOptions } from '../generated/report.js';
@@ -21,7 +20,7 @@ import { CallMemory } from './call-ledger.js';
 import { callOthersUnfetched, callReadOnlyUnfetched } from './unfetched-calls.js';
 import { verdictOf } from './verdict.js';
 import { latch } from '../util/concurrency.js';
-import { targetSharesSessions, turnOrder } from './session-plan.js';
+import { sessionPlan, sharesSessions, targetSharesSessions, turnOrder } from './session-plan.js';
 import { SharedSession } from './shared-session.js';
 
 /** What decides the phases of a run: the facts its checks read, and whether it explores. */
@@ -33,18 +32,15 @@ export function selectionOf(checks: readonly LiveCheck[], options: Pick<LiveOpti
 }
 
 /**
- * How many sessions a run opens besides the probe at first: the clean session (if some check uses
- * it), the checks' own, and the exploration's (it runs beside the checks).
+ * How many sessions a run opens besides the probe at first, as its session plan says (the plan
+ * --explain-plan prints): the clean session (if some check uses it), the checks' own, and the
+ * exploration's live ones (it runs beside the checks).
  */
 export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'sessions' | 'explore'>, cheapSessions = false, toolForm = false): number {
-  const clean = checks.some((c) => c.clean || c.reads?.includes('unfetched-calls')) ? 1 : 0;
-  const selected = checks.map((c) => c.id);
-  const shared = targetSharesSessions({ cheapSessions }, options.sessions);
-  const exploring = selectionOf(checks, options).explores ? explorationSessions(cheapSessions ? 'cheap' : 'process', options.explore, true, shared).live : 0;
-  // The shared session is started ahead unless its first check opens it after others ended.
-  const first = shared ? checks.find((c) => c.id === turnOrder(checks)[0]) : undefined;
-  const sharedAhead = first && !first.fresh ? 1 : 0;
-  return clean + exploring + sharedAhead + checks.reduce((sum, c) => sum + opensOf(c, { sessions: options.sessions, selected, toolForm, shared }), 0);
+  const transport = cheapSessions ? 'http' : 'stdio';
+  const sessions = explorationSessions(cheapSessions ? 'cheap' : 'process', options.explore, true, sharesSessions(transport, options.sessions));
+  const explore = selectionOf(checks, options).explores ? sessions.total : 0;
+  return sessionPlan(checks, { sessions: options.sessions, transport, explore, exploreAhead: sessions.live, toolForm }).ahead;
 }
 
 /** The sessions a run opens before the probe's answers tell more: started ahead as spares. */

@@ -57,6 +57,12 @@ export interface SessionPlan {
   total: number;
   /** Of those, how many start at once at the beginning (all but the brand-new ones). */
   upFront: number;
+  /**
+   * Sessions the run starts ahead besides the probe, warming while it runs: the clean session, the
+   * checks' own, the shared session unless it starts after others ended, and the exploration's live
+   * ones (`exploreAhead`). What the run reserves of its target (src/run/live.ts).
+   */
+  ahead: number;
   /** Whether the run opens its clean session (C). */
   clean: boolean;
   /** Whether the checks with a turn share the session P (over stdio), and which of them do. */
@@ -71,15 +77,16 @@ type PlannedCheck = Pick<LiveCheck, 'id' | 'spec' | 'opens' | 'fresh' | 'session
  * (`explore`: its sessions, 0 when it is off; `idleSeconds`: the first of them is the idle
  * session, idle at least that long) and the checks that read the traffic.
  */
-export function sessionPlan(checks: readonly PlannedCheck[], options: { sessions: number; transport: 'stdio' | 'http'; explore?: number; idleSeconds?: number }): SessionPlan {
+export function sessionPlan(checks: readonly PlannedCheck[], options: { sessions: number; transport: 'stdio' | 'http'; explore?: number; exploreAhead?: number; idleSeconds?: number; toolForm?: boolean }): SessionPlan {
   const shared = sharesSessions(options.transport, options.sessions);
-  const planOptions = { sessions: options.sessions, selected: checks.map((c) => c.id), shared };
+  const planOptions = { sessions: options.sessions, selected: checks.map((c) => c.id), shared, ...(options.toolForm !== undefined ? { toolForm: options.toolForm } : {}) };
   const turns = shared ? turnOrder(checks) : [];
   const selection: PhaseSelection = { reads: new Set(['discovery', ...checks.flatMap((c) => c.reads ?? [])]), explores: (options.explore ?? 0) > 0 };
   const clean = checks.some((c) => c.clean || c.reads?.includes('unfetched-calls'));
   let next = 1;
   const label = (count: number, prefix = 'S') => Array.from({ length: count }, () => `${prefix}${next++}`);
   let freshCount = 0;
+  let openedCount = 0;
   let exploring = 0;
   const steps: PlanStep[] = [];
   const checkStep = (check: PlannedCheck): PlanStep => {
@@ -87,6 +94,7 @@ export function sessionPlan(checks: readonly PlannedCheck[], options: { sessions
     const fresh = label(freshOf(check, planOptions));
     const turn = turns.indexOf(check.id);
     freshCount += fresh.length;
+    openedCount += opened.length;
     const use = typeof check.sessionUse === 'function' ? check.sessionUse(planOptions) : check.sessionUse;
     return {
       order: 0, id: check.id, kind: 'check',
@@ -117,5 +125,6 @@ export function sessionPlan(checks: readonly PlannedCheck[], options: { sessions
   // The shared session is one of the run's, started ahead unless its first check starts it after others ended.
   const sharedAfter = steps.some((s) => s.sessions.shared === 'after');
   const total = next + exploring + (clean ? 1 : 0) + (turns.length ? 1 : 0);
-  return { transport: options.transport, sessions: options.sessions, steps, total, upFront: total - freshCount - (sharedAfter ? 1 : 0), clean, ...(turns.length ? { shared: turns } : {}) };
+  const ahead = (clean ? 1 : 0) + openedCount + (turns.length && !sharedAfter ? 1 : 0) + (exploring ? options.exploreAhead ?? exploring : 0);
+  return { transport: options.transport, sessions: options.sessions, steps, total, upFront: total - freshCount - (sharedAfter ? 1 : 0), ahead, clean, ...(turns.length ? { shared: turns } : {}) };
 }
