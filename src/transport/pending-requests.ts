@@ -3,7 +3,7 @@
 // watched call, and settled exactly once — answered, timed out, failed by the wire, or closed.
 import type { Exchange, JsonObject, Wire } from './types.js';
 import { clip, asText } from '../util/text.js';
-import { finished } from './exchange-times.js';
+import { finished, wentOn } from './exchange-times.js';
 import { seconds } from './server-words.js';
 
 interface Pending {
@@ -39,7 +39,13 @@ export class PendingRequests {
   private readonly watchProgress = new Set<string>();
 
   /** `cancel`: tells the server a request is cancelled (MCP's notifications/cancelled). */
-  constructor(private readonly wire: Wire, private readonly timeoutMs: number, private readonly cancel: (requestId: number, reason: string) => void) {}
+  constructor(private readonly wire: Wire, private readonly timeoutMs: number, private readonly cancel: (requestId: number, reason: string) => void) {
+    // Over HTTP: the connection each request went on (the model tells grants kept by connection by it).
+    wire.onConnection?.((id, connection) => {
+      const entry = this.pending.get(asText(id));
+      if (entry) wentOn(entry.exchange, connection);
+    });
+  }
 
   /** Waits for the answer to `exchange`'s request (sent now), for at most `limitMs`. */
   wait(exchange: Exchange, started: number, limitMs: number, startup: boolean): Promise<Exchange> {
@@ -48,11 +54,6 @@ export class PendingRequests {
       const entry: Pending = { exchange, started, resolve, limitMs, stderrMark: this.wire.stderrCount?.() ?? 0, startup, timer: setTimeout(() => this.expire(key), limitMs) };
       this.pending.set(key, entry);
     });
-  }
-
-  /** The exchange of the request with this id, while it waits for its answer. */
-  exchangeOf(id: unknown): Exchange | undefined {
-    return this.pending.get(asText(id))?.exchange;
   }
 
   /** Progress on the request with this id ends its wait (see McpSession.callTool). */

@@ -4,7 +4,7 @@ import type { Exchange, JsonObject, Wire } from './types.js';
 import { clip, asText } from '../util/text.js';
 import type { Redactor } from '../safety/redact.js';
 import { LEGACY_ERA, MODERN_ERA, withEnvelope, type Era } from './era.js';
-import { finished, sent, sentAfterEnd, wentOn } from './exchange-times.js';
+import { finished, sent, sentAfterEnd } from './exchange-times.js';
 import { CLIENT_INFO, describeOpeningFailure, openSession } from './session-opening.js';
 import { describeRequest, lastWords, telling } from './server-words.js';
 import { PendingRequests } from './pending-requests.js';
@@ -73,10 +73,6 @@ export class McpSession {
     });
     wire.onClose((reason, lost) => this.onClose(reason, lost));
     wire.onRequestFailed?.((id, reason) => this.failRequest(id, reason));
-    wire.onConnection?.((id, connection) => {
-      const exchange = this.pending.exchangeOf(id);
-      if (exchange) wentOn(exchange, connection);
-    });
   }
 
   get describe(): string { return this.wire.describe; }
