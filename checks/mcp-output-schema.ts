@@ -50,7 +50,7 @@ export default defineLiveCheck({
     // The calls go several at a time (the probe holds every grant); what they say is reported in order.
     const called = await mapLimit(withSchema, AT_ONCE, async (tool) => {
       const name = tool.name as string;
-      if (ctx.options.safeCalls && !ctx.tools.isReadOnly(name)) return undefined;
+      if (ctx.tools.barredBySafeCalls(name)) return undefined;
       // Without the resource every call is unfetched: a call made before anything was fetched is reused.
       const made = base ? await ctx.call(session, name, { entry: fullDescriptions.get(name) })
         : ctx.facts.unfetched.calls.find((c) => c.tool === name)?.exchange ?? await ctx.call(session, name);
@@ -66,7 +66,7 @@ export default defineLiveCheck({
         unchecked.push(`'${name}' has an outputSchema that is no valid JSON Schema`);
         continue;
       }
-      if (ctx.options.safeCalls && !ctx.tools.isReadOnly(name)) {
+      if (ctx.tools.barredBySafeCalls(name)) {
         ctx.info('not-called-safe-calls', { tool: name }, { location });
         unchecked.push(`'${name}' not called (--safe-calls)`);
         continue;

@@ -167,3 +167,13 @@ t.test('no room over 300 lines in src, checks, reports or reference-server (gene
     .filter(([, lines]) => lines > 300);
   t.same(big, [], big.map(([file, lines]) => `${file}: ${lines} lines`).join(', ') || 'none');
 });
+
+t.test("a live run's options are read once, by its plan: below it only the checks' context hands them on (each check's own settings)", async (t) => {
+  // Issue 55: the options went back and forth through the run (read by the run, its door, its
+  // phases, its exploration and its judgement); the plan (src/run/run-plan.ts) resolves them once.
+  const READERS = ['src/library/check-server.ts', 'src/run/check-eras.ts', 'src/run/context.ts', 'src/run/options.ts', 'src/run/run-plan.ts'];
+  const readers = ['src', 'checks', 'reports', 'reference-server'].flatMap((top) => sources(join(ROOT, top)))
+    .filter((file) => !file.includes(join(ROOT, 'src', 'generated')) && /\bLiveOptions\b/.test(readFileSync(file, 'utf8')))
+    .map((file) => relative(ROOT, file)).sort();
+  t.same(readers, READERS, `files that name LiveOptions: ${readers.join(', ')}`);
+});

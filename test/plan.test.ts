@@ -9,7 +9,7 @@ import { REFERENCE, checkJson, runCli, tempDir } from './helpers.js';
 import { explorationSessions } from '../src/model/explore/explore.js';
 import { DEFAULT_EXPLORE } from '../src/model/explore/defaults.js';
 import { ERA_SCHEDULES, eraSchedule } from '../src/run/era-schedule.js';
-import { plannedOpens } from '../src/run/live.js';
+import { plannedOpens } from '../src/run/run-plan.js';
 
 /** The reference server behind a line that records each start in a file: one line per process. */
 function countingServer(file: string): { args: string[]; extra: string[] } {

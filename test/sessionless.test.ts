@@ -11,7 +11,7 @@ import { CRITERION } from '../src/model/world.js';
 /** Just what the check runner asks of a run, for a sessionless era (or not). */
 function runStub(sessionless: boolean): Run {
   return {
-    options: { sessions: 3 },
+    plan: { sessions: 3 },
     target: { kind: 'http', era: MODERN_ERA },
     ready: () => Promise.resolve(),
     sessionless: () => sessionless,

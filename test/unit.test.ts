@@ -83,9 +83,12 @@ t.test('--safe-calls keeps only tools marked read-only; call arguments come from
       { name: 'read_c', dashdash: { operationType: 'read' } },
     ],
   } as unknown as Discovery;
-  const tools = new ToolFacts(discovery, new Map([['write_b', { examples: [{ input: { x: 1 } }] }]]));
-  t.same(tools.callable(true), ['read_a', 'read_c']);
-  t.same(tools.callable(false), ['read_a', 'write_b', 'read_c']);
+  const full = new Map([['write_b', { examples: [{ input: { x: 1 } }] }]]);
+  const tools = new ToolFacts(discovery, full, { safeCalls: false, safeTools: [] });
+  t.same(new ToolFacts(discovery, full, { safeCalls: true, safeTools: [] }).callable(), ['read_a', 'read_c']);
+  t.same(new ToolFacts(discovery, full, { safeCalls: true, safeTools: [] }).barredBySafeCalls('write_b'), true);
+  t.same(tools.callable(), ['read_a', 'write_b', 'read_c']);
+  t.same(tools.barredBySafeCalls('write_b'), false);
   t.same(tools.exampleArguments('write_b'), { x: 1 });
   t.same(tools.exampleArguments('read_a'), {});
 });

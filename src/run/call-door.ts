@@ -4,16 +4,17 @@ import { classifyCall, invalidArguments, rejectsArguments } from '../protocol/ca
 import type { ToolFacts } from './tools.js';
 import { NEAR_CALL_KINDS, resembled, type Resemblance } from '../model/ops.js';
 import { inlineJson } from '../util/text.js';
+import type { CallPolicy } from './options.js';
 import { argumentsKey, CallLedger, CallMemory, type CallIntent, type CallPlan, type SkipReason } from './call-ledger.js';
 
-/** What the door needs of the run: the tools as known now, the model's view of a session, the options. */
+/** What the door needs of the run: the tools as known now, the model's view of a session, its call policy. */
 export interface DoorContext {
   tools(): ToolFacts;
   /** Whether, by the model, `session` holds the grant of `tool` now. */
   granted(session: McpSession, tool: string): boolean;
   /** Whether a read in flight in `session` may grant `tool` (then a call now is neither surely fetched nor surely not). */
   grantInFlight(session: McpSession, tool: string): boolean;
-  options: { safeCalls: boolean; allowDestructive: boolean };
+  calls: Pick<CallPolicy, 'safeCalls' | 'allowDestructive'>;
 }
 
 export interface CallRequest {
@@ -51,7 +52,7 @@ export class CallDoor {
   /** How `tool` would be called in a session that has (`fetched`) or has not fetched it. */
   plan(tool: string, fetched: boolean, intent: CallIntent = 'as-granted', entry?: JsonObject): CallPlan {
     const tools = this.run.tools();
-    const { safeCalls, allowDestructive } = this.run.options;
+    const { safeCalls, allowDestructive } = this.run.calls;
     if (!tools.isListed(tool)) return this.planNearName(tool, tools);
     const readOnly = tools.isReadOnly(tool);
     // Computed once: invalidArguments and the examples' schema check are on every call's path.

@@ -14,9 +14,10 @@ import { deadlineOf, settledBy, withinDeadline } from './deadline.js';
 import { discover, type Discovery } from './discovery.js';
 import { mergeEraReports, noEraError, probeEras, probeOrder, type EraProbe, type ProtocolChoice } from './eras.js';
 import { eraSchedule, type EraSchedule } from './era-schedule.js';
-import { checkTarget, firstOpens } from './live.js';
+import { checkTarget } from './live.js';
 import type { LiveOptions } from './options.js';
 import { heavyServer, type Heaviness } from './heavy.js';
+import { opensAhead, runPlan, type RunPlan } from './run-plan.js';
 
 /**
  * A live run in every protocol era asked for (and spoken): the eras are found out first, then each
@@ -55,9 +56,12 @@ export async function checkEras(
     return schedule();
   };
   const schedule = () => eraSchedule({ heavy: heavy === true, ...(tools !== undefined ? { tools } : {}) });
+  // What each era's run does, from the options, once (every era's target is of one kind: stdio or HTTP).
+  let plan: RunPlan | undefined;
+  const planFor = (target: Target) => (plan ??= runPlan(extra.checks, options, target.cheapSessions === true));
   // An era that answered its probe starts its sessions now (its server is installed and starts):
   // they are warm when its run starts, which is not until the era before has made its first calls.
-  for (const outcome of outcomes) void outcome.then((p) => p.session && scheduleBy(p).warmAhead && p.target.reserve(firstOpens(p.target, extra.checks, options)), () => {});
+  for (const outcome of outcomes) void outcome.then((p) => p.session && scheduleBy(p).warmAhead && p.target.reserve(opensAhead(planFor(p.target), 'first')), () => {});
   /** The eras whose probe ended before their turn (a heavy server's), to start again then. */
   const probeEnded = new Set<number>();
   const endProbe = async (session: McpSession | undefined) => {
@@ -121,8 +125,8 @@ export async function checkEras(
       // A run beside the one before shares only what keeps calls harmless; one after it, all it learnt.
       const eraMemory = running.length && schedule().laterEraLearns === 'what-keeps-calls-harmless' ? memory.sharingHarmOnly() : memory;
       const discovered = early.get(i)?.then((d) => d ?? discover(probe.target, undefined, probe.session));
-      const report = checkTarget(probe.target, options, {
-        ...extra, memory: eraMemory, ...(probeEnded.has(i) ? {} : { probe: probe.session }), since: t0, ...(prior ? { prior } : {}),
+      const report = checkTarget(probe.target, planFor(probe.target), {
+        hooks: extra.hooks, reportOptions: extra.reportOptions, maxDurationMs: extra.maxDurationMs, memory: eraMemory, ...(probeEnded.has(i) ? {} : { probe: probe.session }), since: t0, ...(prior ? { prior } : {}),
         // The first era's idle session waits through the later eras' runs, unless they run after it.
         ...(running.length || !schedule().idleThroughLaterEras ? {} : { idleUntil: laterEras }),
         ...(discovered ? { discovered } : {}),

@@ -31,7 +31,7 @@ export class CheckRuns {
     this.states = checks.map((check) => ({ check, outcome: {}, durationMs: 0 }));
     // Each check's sessions are named as the session plan numbers them: the same in every run.
     let next = 0;
-    const planOptions = { sessions: run.options.sessions, selected: checks.map((c) => c.id), toolForm: true, shared: run.shared !== undefined };
+    const planOptions = { sessions: run.plan.sessions, selected: checks.map((c) => c.id), toolForm: true, shared: run.shared !== undefined };
     for (const check of checks) {
       const count = opensOf(check, planOptions) + freshOf(check, planOptions);
       this.labels.set(check.id, Array.from({ length: count }, () => `s${++next}`));

@@ -75,8 +75,9 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
     return this.run.tools;
   }
 
+  /** The run's settings a check reads of its own (budgets, --cards, --require, --sessions). */
   get options(): LiveOptions {
-    return this.run.options;
+    return this.run.plan.settings;
   }
 
   get target(): Target {
@@ -205,9 +206,9 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
    * else a failure.
    */
   toolsToCallOrStop(): string[] {
-    const tools = this.tools.order(this.tools.callable(this.options.safeCalls));
+    const tools = this.tools.order(this.tools.callable());
     if (tools.length) return tools;
-    if (this.options.safeCalls) this.skip('safe-calls-no-tool');
+    if (this.tools.safeCallsOnly) this.skip('safe-calls-no-tool');
     this.fail('no-tools');
     throw new StopCheck();
   }

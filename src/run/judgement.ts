@@ -38,7 +38,7 @@ export async function judgeRun(run: Run, deps: ExploreDeps, sinkOf: SinkOf, judg
   if (held) {
     // Its measured times differ from run to run: they are in the exploration's summary, not in the finding.
     sinkOf(CRITERION.grants)?.add('info', 'grant-held-idle', {
-      session: held.session, tool: held.tool, window: (run.options.idleMs ?? 0) / 1000, connection: held.newConnection ? ' on a new connection,' : '',
+      session: held.session, tool: held.tool, window: run.plan.exploration.idleMs / 1000, connection: held.newConnection ? ' on a new connection,' : '',
     }, { location: { tool: held.tool }, transcript: held.proof });
   }
   const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;

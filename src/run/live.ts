@@ -1,9 +1,8 @@
 import type { RunHooks } from '../core/hooks.js';
 import { buildReport } from '../core/build-report.js';
 import type { CheckReport, ReportOptions } from '../generated/report.js';
-import { explorationSessions, type ExploreDeps, type Exploration } from '../model/explore/explore.js';
+import type { ExploreDeps, Exploration } from '../model/explore/explore.js';
 import { SPARE, TargetUnavailableError, type Target } from '../transport/target.js';
-import type { LiveCheck } from './check.js';
 import { type McpSession } from '../transport/session.js';
 import { eraSchedule, type EraSchedule } from './era-schedule.js';
 import { deadlineOf, withinDeadline } from './deadline.js';
@@ -13,51 +12,25 @@ import { fetchAllDescriptions } from './descriptions.js';
 import { discover, type Discovery } from './discovery.js';
 import { judgeChecks, judgeRun } from './judgement.js';
 import type { LeftBehind } from '../model/judge.js';
-import type { LiveOptions } from './options.js';
-import { phasesFor, type PhaseId, type PhaseSelection } from './phases.js';
+import type { PhaseId } from './phases.js';
 import { Run, SESSION_CRITERIA } from './run.js';
 import { CallMemory } from './call-ledger.js';
 import { callOthersUnfetched, callReadOnlyUnfetched } from './unfetched-calls.js';
 import { verdictOf } from './verdict.js';
 import { latch } from '../util/concurrency.js';
-import { sessionPlan, sharesSessions, targetSharesSessions, turnOrder } from './session-plan.js';
+import { opensAhead, type RunPlan } from './run-plan.js';
 import { SharedSession } from './shared-session.js';
 
-/** What decides the phases of a run: the facts its checks read, and whether it explores. */
-export function selectionOf(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'explore'>): PhaseSelection {
-  return {
-    reads: new Set(['discovery', ...checks.flatMap((c) => c.reads ?? [])]),
-    explores: options.explore > 0 && checks.some((c) => c.spec.criterion !== undefined),
-  };
-}
-
 /**
- * How many sessions a run opens besides the probe at first, as its session plan says (the plan
- * --explain-plan prints): the clean session (if some check uses it), the checks' own, and the
- * exploration's live ones (it runs beside the checks).
- */
-export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'sessions' | 'explore'>, cheapSessions = false, toolForm = false): number {
-  const transport = cheapSessions ? 'http' : 'stdio';
-  const sessions = explorationSessions(cheapSessions ? 'cheap' : 'process', options.explore, true, sharesSessions(transport, options.sessions));
-  const explore = selectionOf(checks, options).explores ? sessions.total : 0;
-  return sessionPlan(checks, { sessions: options.sessions, transport, explore, exploreAhead: sessions.live, toolForm }).ahead;
-}
-
-/** The sessions a run opens before the probe's answers tell more: started ahead as spares. */
-export function firstOpens(target: Target, checks: readonly LiveCheck[], options: LiveOptions): number {
-  return plannedOpens(checks, { ...options, explore: 0 }, target.cheapSessions === true);
-}
-
-/**
- * The core of a live run, with no printing and no exit codes: the phases of src/run/phases.ts in
- * order over one Run, then the verdict and the report. The registry is passed in, never imported
+ * The core of a live run, with no printing and no exit codes: its plan's phases (src/run/run-plan.ts)
+ * in order over one Run, then the verdict and the report. The registry is passed in, never imported
  * here. Throws TargetUnavailableError when the target cannot be started or reached.
  */
 export async function checkTarget(
   target: Target,
-  options: LiveOptions,
+  plan: RunPlan,
   extra: {
-    checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number; probe?: McpSession; since?: number;
+    hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number; probe?: McpSession; since?: number;
     /**
      * What the run of another protocol era against the same server leaves behind (its sessions'
      * grants, its refusals), once it is quiet: this run's judgement waits for it (the runs overlap).
@@ -94,8 +67,7 @@ export async function checkTarget(
   const startedAt = new Date();
   const t0 = performance.now();
   const deadline = deadlineOf(extra.maxDurationMs, extra.since ?? t0);
-  const checks = extra.checks;
-  const phases = phasesFor(selectionOf(checks, options));
+  const { checks, phases } = plan;
   // When the run's time is up, every session ends at once: requests in flight are answered as
   // closed and no session starts, so nothing waits for a slow server. A moment after the checks'
   // own limits, so that each check in flight is said to be cut by the time, not by a closed session.
@@ -104,7 +76,7 @@ export async function checkTarget(
     // Sessions the checks will need start warming while the probe runs, and so does what the
     // checks will load (a tokenizer, schemas): both off the critical path.
     // The exploration's only once the server lists something to explore (most servers do not).
-    target.reserve((extra.probe ? 0 : 1) + firstOpens(target, checks, options));
+    target.reserve((extra.probe ? 0 : 1) + opensAhead(plan, 'first'));
     for (const check of checks) void check.preload?.({ cheapSessions: target.cheapSessions === true, era: target.era }).catch(() => {});
     const ticker = waitTicker(extra.hooks);
     // A server that goes away mid-run gets no verdict (DESIGN, "A pass is a proof"): the run ends
@@ -117,10 +89,10 @@ export async function checkTarget(
     const schedule = extra.schedule?.(discovery.tools.length) ?? eraSchedule({ heavy: false, tools: discovery.tools.length });
     extra.onDiscovered?.(discovery);
     // What the probe learnt: a resource to explore, a tool form to check (each a session or more of its own).
-    if (schedule.warmAhead && (discovery.descriptionsResource || discovery.descriptionsTool)) target.reserve(plannedOpens(checks, options, target.cheapSessions === true, discovery.descriptionsTool !== undefined));
+    if (schedule.warmAhead && (discovery.descriptionsResource || discovery.descriptionsTool)) target.reserve(opensAhead(plan, 'listed', discovery.descriptionsTool !== undefined));
     try {
-      const shared = targetSharesSessions(target, options.sessions) ? new SharedSession(turnOrder(checks)) : undefined;
-      const run = new Run(target, options, session, discovery, extra.memory, shared);
+      const shared = plan.turns ? new SharedSession(plan.turns) : undefined;
+      const run = new Run(target, plan, session, discovery, extra.memory, shared);
       // The other era's sessions, once its run is quiet (judging waits for them, never the traffic).
       let prior: LeftBehind | undefined;
       const priorKnown = (extra.prior ?? Promise.resolve(undefined)).then((p) => void (prior = p));
@@ -166,7 +138,7 @@ export async function checkTarget(
           try {
             // The idle session's last call comes when everything else of the run is done (and any later era's).
             const idleUntil = Promise.all([checksOver, explorationBusy, extra.idleUntil]);
-            exploration = await exploreIfAsked(deps, run, options, deadline, Promise.all([checksOver, priorKnown]), explorationBusyOver, idleUntil, extra.since ?? t0, checksOver);
+            exploration = await exploreIfAsked(deps, run, deadline, Promise.all([checksOver, priorKnown]), explorationBusyOver, idleUntil, extra.since ?? t0, checksOver);
           } finally {
             explorationBusyOver();
           }
@@ -220,7 +192,7 @@ export async function checkTarget(
         durationMs: performance.now() - t0,
         results,
         options: extra.reportOptions,
-        ...(exploration ? { exploration: summaryOf(exploration, options.seedFrom) } : {}),
+        ...(exploration ? { exploration: summaryOf(exploration, plan.exploration.seedFrom) } : {}),
       });
     } finally {
       await session.close();

@@ -9,7 +9,7 @@ import { CallDoor } from './call-door.js';
 import type { CallMemory } from './call-ledger.js';
 import type { Discovery } from './discovery.js';
 import type { Descriptions, RunFacts, UnfetchedCalls } from './facts.js';
-import type { LiveOptions } from './options.js';
+import type { RunSettings } from './options.js';
 import { ToolFacts } from './tools.js';
 import { worldOf } from './world.js';
 import type { SharedSession } from './shared-session.js';
@@ -46,14 +46,14 @@ export class Run {
    * `memory`: what the calls of another protocol era's run of the same server taught (shared).
    * `shared`: the session the checks with a turn take one after the other, where they share one.
    */
-  constructor(readonly target: Target, readonly options: LiveOptions, readonly probe: McpSession, readonly discovery: Discovery, memory?: CallMemory, readonly shared?: SharedSession) {
-    this.toolFacts = new ToolFacts(discovery, undefined, options.safeTools);
+  constructor(readonly target: Target, readonly plan: RunSettings, readonly probe: McpSession, readonly discovery: Discovery, memory?: CallMemory, readonly shared?: SharedSession) {
+    this.toolFacts = new ToolFacts(discovery, undefined, plan.calls);
     this.currentWorld = worldOf(discovery);
     this.door = new CallDoor({
       tools: () => this.toolFacts,
       granted: (session, tool) => this.states.of(this.currentWorld, session).grants.has(tool),
       grantInFlight: (session, tool) => grantInFlight(session, tool, this.currentWorld.descriptionsTool),
-      options: { safeCalls: options.safeCalls, allowDestructive: options.allowDestructive ?? false },
+      calls: plan.calls,
     }, memory);
     this.produce('discovery', discovery);
   }

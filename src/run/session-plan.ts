@@ -22,11 +22,6 @@ export function sharesSessions(transport: 'stdio' | 'http', sessions: number): b
   return transport === 'stdio' && sessions <= DEFAULT_SESSIONS.stdio;
 }
 
-/** Whether a run against this target shares its sessions (see sharesSessions). */
-export function targetSharesSessions(target: { readonly cheapSessions?: boolean }, sessions: number): boolean {
-  return sharesSessions(target.cheapSessions ? 'http' : 'stdio', sessions);
-}
-
 /** The ids of the checks that take the shared session, in their turns' order. */
 export function turnOrder(checks: readonly Pick<LiveCheck, 'id' | 'turn'>[]): string[] {
   return checks.filter((c) => c.turn !== undefined).sort((a, b) => a.turn! - b.turn!).map((c) => c.id);

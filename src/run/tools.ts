@@ -1,6 +1,7 @@
 import type { JsonObject } from '../transport/types.js';
 import { exampleArguments, isDestructiveTool, isReadOnlyTool } from '../protocol/calls.js';
 import type { Discovery } from './discovery.js';
+import type { CallPolicy } from './options.js';
 
 const NO_DESCRIPTIONS: ReadonlyMap<string, JsonObject> = new Map();
 
@@ -14,18 +15,18 @@ export class ToolFacts {
   private readonly readOnlySet: ReadonlySet<string>;
 
   /**
-   * `safe`: tools the user named safe to call (`--safe-tool`), called as read-only ones are —
-   * unless they say they are destructive, which wins over every other word.
+   * `calls`: the run's call policy. Tools the user named safe to call (`--safe-tool`) are called as
+   * read-only ones are — unless they say they are destructive, which wins over every other word.
    */
-  constructor(readonly discovery: Discovery, readonly full: ReadonlyMap<string, JsonObject> = NO_DESCRIPTIONS, private readonly safe: readonly string[] = []) {
+  constructor(readonly discovery: Discovery, readonly full: ReadonlyMap<string, JsonObject> = NO_DESCRIPTIONS, private readonly calls: Pick<CallPolicy, 'safeCalls' | 'safeTools'> = { safeCalls: false, safeTools: [] }) {
     for (const tool of discovery.tools) if (typeof tool.name === 'string' && !this.entries.has(tool.name)) this.entries.set(tool.name, tool);
-    const named = new Set(safe);
+    const named = new Set(calls.safeTools);
     this.readOnlySet = new Set(discovery.toolNames.filter((n) => isReadOnlyTool(this.entries.get(n), full.get(n)) || (named.has(n) && !isDestructiveTool(this.entries.get(n), full.get(n)))));
   }
 
   /** The same tools, with their full descriptions known. */
   withDescriptions(full: ReadonlyMap<string, JsonObject>): ToolFacts {
-    return new ToolFacts(this.discovery, full, this.safe);
+    return new ToolFacts(this.discovery, full, this.calls);
   }
 
   get names(): readonly string[] {
@@ -73,9 +74,19 @@ export class ToolFacts {
    * The tools a check may call: all of them, or only read-only ones under `--safe-calls`; never a
    * name with a comma (it cannot be fetched), nor the tool form of the resource (a call of it is a read).
    */
-  callable(safeCalls: boolean): string[] {
+  callable(): string[] {
     const form = this.discovery.descriptionsTool?.name;
-    return this.names.filter((n) => !n.includes(',') && n !== form && (!safeCalls || this.isReadOnly(n)));
+    return this.names.filter((n) => !n.includes(',') && n !== form && !this.barredBySafeCalls(n));
+  }
+
+  /** Whether the run calls only read-only tools (--safe-calls). */
+  get safeCallsOnly(): boolean {
+    return this.calls.safeCalls;
+  }
+
+  /** Whether --safe-calls keeps the run from calling this tool (it is not read-only). */
+  barredBySafeCalls(name: string): boolean {
+    return this.calls.safeCalls && !this.isReadOnly(name);
   }
 
   /** The order calls go in: read-only tools first, destructive ones last. */

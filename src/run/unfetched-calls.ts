@@ -13,7 +13,7 @@ export const UNFETCHED_PHASE = 'unfetched-calls';
 
 /** The tools the phases call unfetched, read-only ones first (a sample on large servers). */
 function tried(run: Run): { tried: string[]; total: number } {
-  const all = run.tools.order(run.tools.callable(run.options.safeCalls));
+  const all = run.tools.order(run.tools.callable());
   return { tried: all.slice(0, UNFETCHED_SAMPLE), total: all.length };
 }
 

@@ -9,6 +9,7 @@ import type { LiveCheck } from '../../src/run/check.js';
 import type { LiveOptions } from '../../src/run/options.js';
 import type { CheckReport, CheckResult } from '../../src/generated/report.js';
 import { checkTarget } from '../../src/run/live.js';
+import { runPlan } from '../../src/run/run-plan.js';
 import { Redactor } from '../../src/safety/redact.js';
 import { DEFAULT_EXPLORE } from '../../src/model/explore/defaults.js';
 import { PooledTarget, type HttpGetResult } from '../../src/transport/target.js';
@@ -105,7 +106,8 @@ const DEFAULTS: LiveOptions = { timeoutMs: 2000, sessions: 3, safeCalls: false, 
 /** Runs checks in-process against a server; the report is what the CLI would build. */
 export function runInProcess(checks: readonly LiveCheck[], server: InProcessServer, options: Partial<LiveOptions> = {}): Promise<CheckReport> {
   const live = { ...DEFAULTS, ...options };
-  return checkTarget(new InProcessTarget(server, live.timeoutMs), live, { checks });
+  const target = new InProcessTarget(server, live.timeoutMs);
+  return checkTarget(target, runPlan(checks, live, target.cheapSessions === true), {});
 }
 
 /** The distinct codes of a result's errors and warnings, sorted ('more-findings' only counts the rest). */
