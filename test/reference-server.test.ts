@@ -67,4 +67,7 @@ t.test('--safe-calls still passes: only read-only tools are called', async (t) =
   t.equal(report.exploration?.seedFrom, 'listing', 'the seed, derived from the listing, is in the exploration\'s summary');
   t.type(report.exploration?.seed, 'number');
   for (const r of report.results) t.equal(r.status, cleanStatusOverStdio(r.id, r.era), r.id);
+  // The tools it kept from every check are said, with why (a new user found the report silent on them).
+  t.same(report.verdict?.notCalled?.map((n) => [n.tool, n.why, n.harm]).sort(), ['create_note', 'delete_note', 'update_note'].map((tool) => [tool, '--safe-calls: it is not marked read-only', true]),
+    'the verdict names the tools that are not read-only as not called, to do no harm');
 });

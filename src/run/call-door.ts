@@ -5,7 +5,7 @@ import type { ToolFacts } from './tools.js';
 import { NEAR_CALL_KINDS, resembled, type Resemblance } from '../model/ops.js';
 import { inlineJson } from '../util/text.js';
 import type { CallPolicy } from './options.js';
-import { argumentsKey, CallLedger, CallMemory, type CallIntent, type CallPlan, type SkipReason } from './call-ledger.js';
+import { argumentsKey, CallLedger, CallMemory, SAFE_CALLS_WHY, type CallIntent, type CallPlan, type SkipReason } from './call-ledger.js';
 
 /** What the door needs of the run: the tools as known now, the model's view of a session, its call policy. */
 export interface DoorContext {
@@ -58,7 +58,7 @@ export class CallDoor {
     // Computed once: invalidArguments and the examples' schema check are on every call's path.
     const invalid = invalidArguments(entry?.inputSchema ?? tools.schema(tool));
     const refused = invalid ? { args: invalid.args, violation: invalid.violation } : undefined;
-    if (!readOnly && safeCalls) return { skip: '--safe-calls: it is not marked read-only', because: 'safe-calls' };
+    if (!readOnly && safeCalls) return { skip: SAFE_CALLS_WHY, because: 'safe-calls' };
     if (tools.needsTask(tool)) return { skip: 'it can be called only as a task (execution.taskSupport: required), which the checker does not speak', because: 'needs-task' };
     // A slow tool is not called again — but unfetched, on a server shown to gate, its call is refused
     // at once, and arguments its own check refused before are refused at once again.

@@ -19,6 +19,8 @@ export type CallIntent = 'as-granted' | 'invalid-arguments';
 export type SkipReason = 'safe-calls' | 'ran-unfetched' | 'destructive' | 'no-invalid-arguments' | 'may-change-data' | 'ran-before' | 'no-answer' | 'ran-long' | 'needs-task' | 'declined' | 'proves-nothing';
 
 /** Reasons a tool is not called that are not about harm (a read-only tool left out because another call already proved what it would). */
+/** Why a tool that is not read-only is not called under --safe-calls. */
+export const SAFE_CALLS_WHY = '--safe-calls: it is not marked read-only';
 const NOT_HARM: ReadonlySet<SkipReason> = new Set(['no-answer', 'ran-long', 'needs-task', 'proves-nothing']);
 
 /** The arguments of a call, or why the tool is not called at all. */
@@ -161,9 +163,11 @@ export class CallLedger {
    * Tools never called in the whole run, each with its own first reason (never another tool's), and
    * whether that reason is to do no harm (not: a tool that gave no answer, or that needs a task).
    */
-  neverCalled(): Array<{ tool: string; why: string; harm: boolean }> {
-    const out = new Map<string, NotCalled>();
+  neverCalled(barred: readonly string[] = []): Array<{ tool: string; why: string; harm: boolean }> {
+    const out = new Map<string, { why: string; because: SkipReason }>();
     for (const n of this.refusedToCall) if (!this.wasCalled(n.tool) && !out.has(n.tool)) out.set(n.tool, n);
+    // Tools --safe-calls kept from every check: never asked of the door, said all the same.
+    for (const tool of barred) if (!this.wasCalled(tool) && !out.has(tool)) out.set(tool, { why: SAFE_CALLS_WHY, because: 'safe-calls' });
     return [...out].map(([tool, n]) => ({ tool, why: n.why, harm: !NOT_HARM.has(n.because) }));
   }
 

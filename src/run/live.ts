@@ -177,7 +177,7 @@ export async function checkTarget(
       // (only a server that serves descriptions: one that serves none has nothing on demand, and its criteria are not testable)
       const sessionless = run.sessionless();
       const results = runs.results(sessionless ? SESSION_CRITERIA : []);
-      const verdict = verdictOf(checks, results, discovery, run.door.ledger, run.descriptions?.resource);
+      const verdict = verdictOf(checks, results, discovery, run.door.ledger, run.descriptions?.resource, run.tools.barredTools());
       return buildReport({
         verdict,
         target: {

@@ -75,8 +75,18 @@ export class ToolFacts {
    * name with a comma (it cannot be fetched), nor the tool form of the resource (a call of it is a read).
    */
   callable(): string[] {
+    return this.callCandidates().filter((n) => !this.barredBySafeCalls(n));
+  }
+
+  /** The tools --safe-calls keeps every check from calling (of those it would call): the report names them. */
+  barredTools(): string[] {
+    return this.callCandidates().filter((n) => this.barredBySafeCalls(n));
+  }
+
+  /** Tools a call can be made of: never a name with a comma, nor the tool form of the resource. */
+  private callCandidates(): string[] {
     const form = this.discovery.descriptionsTool?.name;
-    return this.names.filter((n) => !n.includes(',') && n !== form && !this.barredBySafeCalls(n));
+    return this.names.filter((n) => !n.includes(',') && n !== form);
   }
 
   /** Whether the run calls only read-only tools (--safe-calls). */

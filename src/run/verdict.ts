@@ -12,7 +12,7 @@ import { CRITERION } from '../model/world.js';
  * (a SHOULD may warn), `no` when it lists no tool_descriptions resource and refused no unfetched call,
  * else `partly`, naming what fails. Undefined when no criterion was run (--only).
  */
-export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], discovery: Discovery, calls: CallLedger, resource?: ResolvedResource): VerdictData | undefined {
+export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], discovery: Discovery, calls: CallLedger, resource?: ResolvedResource, barred: readonly string[] = []): VerdictData | undefined {
   const criteria = checks.filter((c) => c.spec.criterion !== undefined);
   const ran = results.filter((r) => criteria.some((c) => c.id === r.id));
   if (!ran.length) return undefined;
@@ -40,8 +40,8 @@ export function verdictOf(checks: readonly LiveCheck[], results: CheckResult[], 
   const tokens = checks.map((c) => c.tokenFigures?.(results.find((r) => r.id === c.id))).find((t): t is TokenFigures => t !== undefined);
   const selection = checks.map((c) => c.selectionFigures?.(results.find((r) => r.id === c.id))).find((x): x is SelectionFigures => x !== undefined);
   const budgets = checks.map((c) => c.clientBudgets?.(results.find((r) => r.id === c.id))).find((x): x is ClientBudgets => x !== undefined);
-  // Said per tool, from the ledger: a tool any part of the run called is never among them.
-  const notCalled = calls.neverCalled();
+  // Said per tool, from the ledger (and the tools --safe-calls barred): a tool any part of the run called is never among them.
+  const notCalled = calls.neverCalled(barred);
   const data = {
     failing, failingCriteria, notTestable, criteriaRun: ran.length, ...(unproven.length ? { unproven } : {}), ...(notApplicable.length ? { notApplicable, era: discovery.era } : {}),
     ...(resource ? { resource } : {}), ...(tokens ? { tokens } : {}), ...(selection ? { selection } : {}), ...(budgets ? { budgets } : {}), ...(notCalled.length ? { notCalled } : {}),
