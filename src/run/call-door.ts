@@ -14,7 +14,7 @@ export interface DoorContext {
   granted(session: McpSession, tool: string): boolean;
   /** Whether a read in flight in `session` may grant `tool` (then a call now is neither surely fetched nor surely not). */
   grantInFlight(session: McpSession, tool: string): boolean;
-  calls: Pick<CallPolicy, 'safeCalls' | 'allowDestructive'>;
+  calls: Pick<CallPolicy, 'allowDestructive'>;
 }
 
 export interface CallRequest {
@@ -52,13 +52,14 @@ export class CallDoor {
   /** How `tool` would be called in a session that has (`fetched`) or has not fetched it. */
   plan(tool: string, fetched: boolean, intent: CallIntent = 'as-granted', entry?: JsonObject): CallPlan {
     const tools = this.run.tools();
-    const { safeCalls, allowDestructive } = this.run.calls;
+    const { allowDestructive } = this.run.calls;
     if (!tools.isListed(tool)) return this.planNearName(tool, tools);
     const readOnly = tools.isReadOnly(tool);
     // Computed once: invalidArguments and the examples' schema check are on every call's path.
     const invalid = invalidArguments(entry?.inputSchema ?? tools.schema(tool));
     const refused = invalid ? { args: invalid.args, violation: invalid.violation } : undefined;
-    if (!readOnly && safeCalls) return { skip: SAFE_CALLS_WHY, because: 'safe-calls' };
+    // --safe-calls is the tools' rule (ToolFacts, from the same call policy), applied here as everywhere.
+    if (tools.barredBySafeCalls(tool)) return { skip: SAFE_CALLS_WHY, because: 'safe-calls' };
     if (tools.needsTask(tool)) return { skip: 'it can be called only as a task (execution.taskSupport: required), which the checker does not speak', because: 'needs-task' };
     // A slow tool is not called again — but unfetched, on a server shown to gate, its call is refused
     // at once, and arguments its own check refused before are refused at once again.
