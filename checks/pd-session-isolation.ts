@@ -14,6 +14,7 @@ const messages = {
   'tested': '{sessions} parallel sessions (one that fetched nothing, the probe that fetched every tool, others that fetched one tool each), {tools|tool} each, then a new session after the ones opened here had ended (half with DELETE over HTTP).',
   'tested-shared': 'The probe (it fetched every tool) and the run\'s clean session (nothing fetched) called {tools|tool} at once; then the clean session fetched one tool, called it and ended, and the next session started called {tools|tool} (over stdio the checks share their sessions: --sessions 4 or more opens sessions of its own).',
   'sampled': 'Every session called the first {tested} of {total} tools.',
+  'one-connection': "The run's clean session sent its requests on {session}'s connection (one keep-alive socket for both, as a client's pooled HTTP agent sends two sessions' requests): a server that keeps grants by connection would have let it call {tool}.",
 } as const;
 
 export default defineLiveCheck({
@@ -32,7 +33,7 @@ export default defineLiveCheck({
   sessionUse: (o) => {
     if (o.shared) return 'calls at once from the probe (which fetched every tool) and the run\'s clean session (nothing fetched); then the clean session fetches one tool, calls it and ends, and the shared session P, started after it ended, must have no grant';
     const n = fetchers(o.sessions);
-    return `calls at once from the probe (which fetched every tool), the run's clean session (nothing fetched) and ${n} new session${n === 1 ? ' that fetches' : 's that fetch'} one tool each; `
+    return `calls at once from the probe (which fetched every tool), the run's clean session (nothing fetched; over Streamable HTTP on the first new session's connection, one keep-alive socket for both) and ${n} new session${n === 1 ? ' that fetches' : 's that fetch'} one tool each; `
       + `${n === 1 ? 'it ends' : 'they end (half with DELETE over HTTP)'}, then one started after must have no grant (its calls come at the end of the run)`;
   },
   messages,
@@ -60,7 +61,13 @@ export default defineLiveCheck({
       const entry = entryFor(got.entries, tool);
       entries.set(session, new Map(isDescriptionEntry(entry) ? [[tool, entry]] : []));
     };
+    // Over Streamable HTTP, from here the clean session's requests go on the first new session's
+    // connection: one keep-alive socket for two sessions, as a client's pooled agent sends them (Node's
+    // fetch keeps one pool per origin). A server that keeps grants by connection hands that
+    // session's grant to the clean one, which fetched nothing: its call of that tool in the burst runs.
+    const sharing = !shared && singles[0] !== undefined && clean!.joinConnectionsOf(singles[0]);
     await Promise.all(singles.map(fetchOwn));
+    if (sharing) ctx.info('one-connection', { session: singles[0]!.label, tool: own(0) });
     const callOwn = (session: McpSession, k: number) => ctx.call(session, own(k), { entry: entries.get(session)?.get(own(k)) });
     // Each its own tool once: the grant works before the sessions crowd in.
     await Promise.all(singles.map(callOwn));

@@ -149,7 +149,9 @@ function costText(cost: CheckReport['cost']): string {
   // A heavy server's run is slower by design: the reader is told why.
   const why = cost.heavyMb !== undefined ? `${formatNumber(cost.heavyMb)} MB a process` : cost.heavyContainer ? 'a container a session' : undefined;
   const heavy = why ? `; a heavy server (${why}): the eras one after the other` : '';
-  return `; ${plural(cost.processes, 'server process', 'server processes')} (${cost.atOnce} at once${memory}${heavy})`;
+  // So is one costly to start: its starts wait for one another.
+  const costly = cost.costlyStart ? `; costly to start (${(cost.costlyStart.cpuMs / 1000).toFixed(1)} s of CPU, ${(cost.costlyStart.ms / 1000).toFixed(1)} s to its first answer): ${cost.costlyStart.startsAtOnce} starts at a time` : '';
+  return `; ${plural(cost.processes, 'server process', 'server processes')} (${cost.atOnce} at once${memory}${heavy}${costly})`;
 }
 
 const VERDICT_PAINT = { yes: (c: ChalkInstance) => c.green, partly: (c: ChalkInstance) => c.yellow, no: (c: ChalkInstance) => c.red };

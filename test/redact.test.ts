@@ -1,7 +1,7 @@
 import t from 'tap';
 import { DEFAULT_INHERITED_ENV_VARS as SDK_DEFAULT_ENV, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parseEnv } from '../src/cli/target-args.js';
-import { defaultEnvironment, DEFAULT_INHERITED_ENV_VARS } from '../src/transport/stdio.js';
+import { defaultEnvironment, DEFAULT_INHERITED_ENV_VARS } from '../src/transport/server-environment.js';
 import { deepMapStrings, environmentSecrets, headerSecrets, maskCredentials, Redactor } from '../src/safety/redact.js';
 import { breakCiCommands, makeVisible } from '../src/util/text.js';
 

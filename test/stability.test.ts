@@ -1,16 +1,18 @@
 // The same verdict every run (DESIGN, "The same verdict every run"): servers whose faults show only
 // with time, order or concurrency — a grant that lapses while idle, a listing that clears grants, an
 // ended session's grants handed on, grants kept by slot, by address or by connection, a race on "the
-// current session", prototype keys in every answer — each run several times over stdio and HTTP beside
-// two busy loops, with default options (the seed, the idle window). Every run must give the same
-// verdict, the same failing criteria and the same failing checks, and catch the fault every time.
+// current session", grants shared through a file, prototype keys in every answer — each run several
+// times over stdio and HTTP beside two busy loops, with default options (the seed, the idle window).
+// Every run must give the same verdict, the same failing criteria and the same failing checks, and
+// catch the fault every time; and correct servers that meet the run's concurrency and load (reads
+// limited to 20 names, a start that costs a second of CPU) are clean every time, in every era.
 // `npm run test:busy` runs each ten times beside its two busy loops (MCP_PD_STABILITY_RUNS); a plain
 // `npm test` once each (caught, with the verdict expected), to keep the suite's time.
 import t from 'tap';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { CheckReport } from '../src/generated/report.js';
-import { CLI, fixtureBundle, ROOT, startHttp, type RunningServer } from './helpers.js';
+import { CLI, fixtureBundle, ROOT, startHttp, tempDir, type RunningServer } from './helpers.js';
 import { HOSTILE } from './support/hostile.js';
 
 const RUNS = Number(process.env.MCP_PD_STABILITY_RUNS ?? 1);
@@ -26,6 +28,10 @@ interface Kind {
   transports: Array<'stdio' | 'http'>;
   /** What every run must say over each transport: the verdict and the failing criteria. */
   expected: Partial<Record<'stdio' | 'http', { implements: string; failing: number[] }>>;
+  /** The server's environment (over stdio given with --env); `$RUN_FILE` is a new file's path in each run. */
+  env?: Record<string, string>;
+  /** The protocol eras every run must check (default: whichever it checked, the same in every run). */
+  eras?: string[];
 }
 
 const KINDS: Record<string, Kind> = {
@@ -53,9 +59,23 @@ const KINDS: Record<string, Kind> = {
     server: fixtureBundle('pd-session-isolation--recycled-slot'), transports: ['http'],
     expected: { http: { implements: 'partly', failing: [8] } },
   },
+  // Lost on a session's other connections (6), handed to a session on the same connection (8).
   'grants kept per TCP connection': {
     server: fixtureBundle('pd-authorization-enforced--grants-per-connection'), transports: ['http'],
-    expected: { http: { implements: 'partly', failing: [6] } },
+    expected: { http: { implements: 'partly', failing: [6, 8] } },
+  },
+  'grants shared by every process through a file': {
+    server: fixtureBundle('pd-session-isolation--shared-grant-store'), transports: ['stdio'], env: { GRANT_STORE: '$RUN_FILE' },
+    expected: { stdio: { implements: 'partly', failing: [8] } },
+  },
+  // Correct servers: clean in every run (issue 69).
+  'a correct server that refuses reads of more than 20 names (the batch-limit peer)': {
+    server: fixtureBundle('batch-limit-peer'), transports: ['stdio', 'http'],
+    expected: { stdio: { implements: 'yes', failing: [] }, http: { implements: 'yes', failing: [] } },
+  },
+  'a correct dual-era server whose every start costs a second of CPU': {
+    server: fixtureBundle('heavy-start'), transports: ['stdio'], env: { HEAVY_CPU_MS: '1000' }, eras: ['2025-11-25', '2026-07-28'],
+    expected: { stdio: { implements: 'yes', failing: [] } },
   },
   'a race on "the current session"': {
     server: join(HOSTILE, 'current-session-race.js'), transports: ['http'],
@@ -68,10 +88,11 @@ const KINDS: Record<string, Kind> = {
 };
 
 /** What must be the same in every run: the verdict, the failing criteria, and every check that failed with its codes. */
-function outcomeOf(report: CheckReport): { implements: string; failing: number[]; checks: string[] } {
+function outcomeOf(report: CheckReport): { implements: string; failing: number[]; checks: string[]; eras: string[] } {
   const checks = report.results.filter((r) => r.status === 'fail' || r.status === 'error')
     .map((r) => `${r.id}${r.era ? `@${r.era}` : ''}`).sort();
-  return { implements: report.verdict?.implements ?? 'none', failing: [...(report.verdict?.failingCriteria ?? [])].sort(), checks };
+  const eras = (report.eras ?? []).filter((e) => e.checked).map((e) => e.era);
+  return { implements: report.verdict?.implements ?? 'none', failing: [...(report.verdict?.failingCriteria ?? [])].sort((a, b) => a - b), checks, eras };
 }
 
 function runCheck(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -134,17 +155,20 @@ t.test('a server whose event streams never end: the run ends with a verdict, eac
 
 for (const [name, kind] of Object.entries(KINDS)) {
   for (const transport of kind.transports) {
-    t.test(`${name} (${transport}): ${RUNS > 1 ? `the same verdict in ${RUNS} runs beside busy loops` : 'caught, with the verdict expected'}`, async (t) => {
+    const clean = kind.expected[transport]!.implements === 'yes';
+    t.test(`${name} (${transport}): ${RUNS > 1 ? `the same verdict in ${RUNS} runs beside busy loops` : clean ? 'clean, with the verdict expected' : 'caught, with the verdict expected'}`, async (t) => {
       const outcomes: Array<ReturnType<typeof outcomeOf>> = [];
       const seeds = new Set<number>();
       for (let i = 0; i < RUNS; i++) {
         // A server of its own for each run over HTTP (what it keeps across sessions is part of its fault).
         let server: RunningServer | undefined;
-        if (transport === 'http') server = await startHttp(kind.server);
+        const env = Object.fromEntries(Object.entries(kind.env ?? {}).map(([k, v]) => [k, v === '$RUN_FILE' ? join(tempDir(), 'run-file') : v]));
+        if (transport === 'http') server = await startHttp(kind.server, env);
         try {
-          const run = await runCheck(transport === 'http' ? ['--url', server!.url] : ['--', 'node', kind.server]);
-          t.equal(run.code, 1, `run ${i + 1}: exit 1 (a verdict, never a crash)${run.code !== 1 ? `: ${run.stderr.slice(0, 300)}` : ''}`);
-          if (run.code !== 1) continue;
+          const run = await runCheck(transport === 'http' ? ['--url', server!.url] : [...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]), '--', 'node', kind.server]);
+          const code = clean ? 0 : 1;
+          t.equal(run.code, code, `run ${i + 1}: exit ${code} (${clean ? 'a correct server never fails' : 'a verdict, never a crash'})${run.code !== code ? `: ${run.stderr.slice(0, 300)}` : ''}`);
+          if (run.code !== 0 && run.code !== 1) continue;
           const report = JSON.parse(run.stdout) as CheckReport;
           outcomes.push(outcomeOf(report));
           if (report.exploration) seeds.add(report.exploration.seed);
@@ -154,7 +178,8 @@ for (const [name, kind] of Object.entries(KINDS)) {
       }
       const expected = kind.expected[transport]!;
       for (const [i, o] of outcomes.entries()) {
-        t.same({ implements: o.implements, failing: o.failing }, expected, `run ${i + 1}: caught (${o.implements}, criteria ${o.failing.join(', ') || 'none'} fail: ${o.checks.join(', ')})`);
+        t.same({ implements: o.implements, failing: o.failing }, expected, `run ${i + 1}: ${expected.implements === 'yes' ? 'clean' : 'caught'} (${o.implements}, criteria ${o.failing.join(', ') || 'none'} fail: ${o.checks.join(', ') || 'none'})`);
+        if (kind.eras) t.same(o.eras, kind.eras, `run ${i + 1}: every era checked (${o.eras.join(', ')})`);
         t.same(o, outcomes[0], `run ${i + 1}: the same verdict and failing checks as run 1`);
       }
       t.ok(seeds.size <= 1, `one seed in every run, derived from the server's listing (${[...seeds].join(', ')})`);

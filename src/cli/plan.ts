@@ -1,7 +1,7 @@
 import type { PlanStep, SessionPlan } from '../run/session-plan.js';
 import { LIVE_CHECKS } from '../../checks/index.js';
 import { ERAS, type Era } from '../transport/era.js';
-import { HEAVY_AT_ONCE } from '../run/heavy.js';
+import { COSTLY_START_CPU_MS, COSTLY_STARTS_AT_ONCE, HEAVY_AT_ONCE } from '../run/heavy.js';
 import { ERA_SCHEDULES, scheduleText, weightText } from '../run/era-schedule.js';
 
 /** The session plan as `--explain-plan` prints it: what starts when, and why each check needs it. */
@@ -31,6 +31,8 @@ export function planText(plan: SessionPlan, protocol: 'all' | Era = 'all'): stri
     // Over stdio, sharing sessions: a server whose processes are heavy gets the plan that keeps the fewest alive at once.
     if (heavyApplies) lines.push('', `${weightText('heavy')}: at most ${HEAVY_AT_ONCE} server processes alive at once — the exploration's sessions once the checks' have ended; the run takes longer.`);
   }
+  // A server costly to start, with any schedule: its starts wait for one another.
+  if (heavyApplies) lines.push('', `A server costly to start (its probe used more than ${COSTLY_START_CPU_MS} ms of CPU by its first answer, read from /proc: npx, a Python server importing its libraries, a JVM): at most ${COSTLY_STARTS_AT_ONCE} server processes starting at once, in every era; a start waiting for its turn is not counted against --startup-timeout.`);
   lines.push('', 'Phases run in this order; checks start as soon as the facts they read exist, independent ones at the same time.', 'Why each session exists: docs/DESIGN.md, "The session plan". Nothing was started.', '');
   return lines.join('\n');
 }

@@ -5,7 +5,7 @@ import type { LiveOptions } from '../run/options.js';
 import type { FailOn } from '../core/exit-codes.js';
 import { InputError } from '../core/input-error.js';
 import { checkEras } from '../run/check-eras.js';
-import type { Heaviness } from '../run/heavy.js';
+import { weightFields, type CostlyStart, type Heaviness } from '../run/heavy.js';
 import type { ProtocolChoice } from '../run/eras.js';
 import type { RunHooks } from '../core/hooks.js';
 import { selectChecks } from '../core/select.js';
@@ -124,12 +124,13 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
     describe, redactor, checks, sessions,
     async run() {
       let heavy: Heaviness | undefined;
-      const report = await checkEras(inEra, protocol, live, { checks, hooks: options.hooks, reportOptions, onHeavy: (why) => (heavy = why), maxDurationMs: options.maxDurationMs ?? defaultOf<number>('maxDurationMs'), ...(sseOnly ? { leftOutBecause: `${s('transport')} sse: ${MODERN_ERA} has no HTTP+SSE transport (Streamable HTTP only)` } : {}) }).catch((err: unknown) => {
+      let costly: CostlyStart | undefined;
+      const report = await checkEras(inEra, protocol, live, { checks, hooks: options.hooks, reportOptions, onHeavy: (why) => (heavy = why), onCostlyStart: (cost) => (costly = cost), maxDurationMs: options.maxDurationMs ?? defaultOf<number>('maxDurationMs'), ...(sseOnly ? { leftOutBecause: `${s('transport')} sse: ${MODERN_ERA} has no HTTP+SSE transport (Streamable HTTP only)` } : {}) }).catch((err: unknown) => {
         if (err instanceof TargetUnavailableError) err.target = describe;
         throw err;
       });
       // Over stdio, what the run cost in server processes (all ended by now).
-      return safeReport(meter ? { ...report, cost: { ...meter.cost(), ...(heavy && 'mb' in heavy ? { heavyMb: heavy.mb } : {}), ...(heavy && 'container' in heavy ? { heavyContainer: true } : {}) } } : report, redactor);
+      return safeReport(meter ? { ...report, cost: { ...meter.cost(), ...weightFields(heavy, costly) } } : report, redactor);
     },
   };
 }

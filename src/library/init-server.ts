@@ -61,8 +61,7 @@ export async function initServer(given: InitServerOptions, spell: Spelling = LIB
       ? { url: publishableUrl(options.url), ...(headers.length ? { headers: publishableHeaders(headers, options.configHeaders ?? {}) } : {}) }
       : withEnvironment(publishableCommand(words), options.env ?? {}, cwd, folderFromCwd);
     const protocol = options.protocol ?? defaultOf<ProtocolChoice>('protocol');
-    const timeoutMs = options.timeoutMs ?? defaultOf<number>('timeoutMs');
-    source = await openFirstEra(inEra, protocol, timeoutMs).then(({ target, session }) => sourceFromServer(target, how, session)).catch((err: unknown) => {
+    source = await openFirstEra(inEra, protocol).then(({ target, session }) => sourceFromServer(target, how, session)).catch((err: unknown) => {
       if (err instanceof TargetUnavailableError) err.target = describe;
       throw err;
     });

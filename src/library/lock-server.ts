@@ -32,7 +32,7 @@ export async function lockServer(options: ServerOptions, spell: Spelling = LIBRA
   const { inEra, describe } = serverTarget(options, spell);
   // The tokenizer's tables load while the server starts.
   const tokenizer = preloadTokenizer(false);
-  const surface = await readSurface(inEra, options.protocol ?? defaultOf<ProtocolChoice>('protocol'), options.timeoutMs ?? defaultOf<number>('timeoutMs'), describe);
+  const surface = await readSurface(inEra, options.protocol ?? defaultOf<ProtocolChoice>('protocol'), describe);
   await tokenizer;
   const lock = await buildLock(surface.server, surface.listings);
   return { lock, text: lockText(lock), unread: surface.unread };

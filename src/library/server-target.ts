@@ -12,6 +12,7 @@ import { StdioTarget } from '../transport/stdio-target.js';
 import { LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
 import { LEGACY_ERA, type Era } from '../transport/era.js';
 import { ProcessMeter } from '../transport/process-meter.js';
+import { StartSlots } from '../transport/start-slots.js';
 import { defaultOf } from './option-table.js';
 
 /** A target ready to start, and the redactor that knows this run's secrets (its headers, its env). */
@@ -61,7 +62,8 @@ export function serverTarget(options: ServerOptions, spell: Spelling = LIBRARY_S
   if (options.cwd !== undefined && !isDirectory(options.cwd)) throw new InputError(`${s('cwd')} '${options.cwd}' is not a directory`);
   const startupTimeoutMs = options.startupTimeoutMs ?? Math.max(timeoutMs, defaultOf<number>('startupTimeoutMs'));
   const meter = new ProcessMeter();
-  const inEra = (era: Era) => new StdioTarget(command, { timeoutMs, startupTimeoutMs, startupOption: s('startupTimeoutMs'), limits, redactor, era, meter });
+  const startSlots = new StartSlots();
+  const inEra = (era: Era) => new StdioTarget(command, { timeoutMs, startupTimeoutMs, startupOption: s('startupTimeoutMs'), limits, redactor, era, meter, startSlots });
   const target = inEra(LEGACY_ERA);
   return { target, inEra, redactor, describe: target.describe, startupTimeoutMs, meter };
 }

@@ -16,8 +16,8 @@ export interface ReadSurface {
   unread: Array<{ era: Era; tool: string; why: string }>;
 }
 
-export async function readSurface(inEra: (era: Era) => Target, choice: ProtocolChoice, timeoutMs: number, describe: string): Promise<ReadSurface> {
-  const probes = await Promise.all(probeEras(inEra, choice, timeoutMs));
+export async function readSurface(inEra: (era: Era) => Target, choice: ProtocolChoice, describe: string): Promise<ReadSurface> {
+  const probes = await Promise.all(probeEras(inEra, choice));
   const open = probes.filter((p) => p.session);
   try {
     if (!open.length) throw noEraError(probes);

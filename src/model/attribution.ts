@@ -1,4 +1,5 @@
 import type { McpSession } from '../transport/session.js';
+import { socketOf } from '../transport/exchange-times.js';
 import type { Exchange } from '../transport/types.js';
 import { resembled } from './ops.js';
 import { CRITERION, type RuleBreak } from './world.js';
@@ -27,6 +28,14 @@ export interface RanCall {
   holders: Array<{ session: McpSession; fetch?: Exchange }>;
   /** Ended sessions that had held it. */
   endedHolders: Array<{ session: McpSession; fetch?: Exchange }>;
+  /**
+   * After a refusal of the tool in this session, whether a holder came that did not surely hold it
+   * when that refusal was answered: a grant that arrived since may have crossed over (else only a
+   * refusal that did not hold explains the call).
+   */
+  newHolder: boolean;
+  /** This session was refused a tool a second time, nothing read in between: its refusals hold. */
+  refusalsHoldHere: boolean;
   /** It was answered before any session of the run had read a description: no grant existed anywhere. */
   beforeAnyRead: boolean;
 }
@@ -53,10 +62,15 @@ export interface Evidence {
 export function evidenceOf(ran: readonly RanCall[], refusedTools: ReadonlySet<string>, refusals: Evidence['refusals'] = new Map()): Evidence {
   const read = (r: RanCall) => r.history.some((h) => h.kind === 'read');
   const calledBefore = (r: RanCall) => r.history.some((h) => h.kind === 'call' && h.tool === r.tool);
-  // Only a session's first call of the tool counts: after a refusal, a call that runs may be a refusal that did not hold.
-  const leaks = ran.some((r) => r.holders.length > 0 && !read(r) && !calledBefore(r));
-  // A tool called again, with nothing read in between, ran after a refusal: refusals do not hold.
-  const refusalsLapse = ran.some((r) => !read(r) && r.history.some((h) => h.kind === 'call' && h.tool === r.tool && h.refused));
+  const refusedBefore = (r: RanCall) => r.history.some((h) => h.kind === 'call' && h.tool === r.tool && h.refused);
+  // A tool called again, with nothing read in between, ran after a refusal: a refusal that did not
+  // hold explains it — unless another session came to hold the tool since, in a session whose
+  // refusals are seen to hold (then the grant crossed over).
+  const refusalsLapse = ran.some((r) => !read(r) && refusedBefore(r) && (!r.newHolder || !r.refusalsHoldHere));
+  // A session that read nothing ran a tool another live session held: its first call of it, or one
+  // after a refusal once another session came to hold it, in a session whose refusals are seen to
+  // hold (a session whose requests came on another's connection, say) and where none is seen to lapse.
+  const leaks = ran.some((r) => r.holders.length > 0 && !read(r) && (!calledBefore(r) || (r.newHolder && r.refusalsHoldHere && !refusalsLapse)));
   // A tool that ran unfetched while no session held it, and was never refused, is not enforced.
   const unenforced = new Set(ran.filter((r) => !r.holders.length && !r.endedHolders.length && !read(r) && !refusedTools.has(r.tool)).map((r) => r.tool));
   const twoReadings = refusedTools.size === 0 && ran.length > 0 && !ran.some((r) => r.beforeAnyRead);
@@ -83,7 +97,9 @@ export function attribute(call: RanCall, evidence: Evidence, proven: Map<McpSess
     if (!always && !evidence.leaks) return undefined;
     const ended = call.endedHolders.find((h) => (h.session.endedAt ?? Infinity) <= session.startedAt);
     if (ended) return brk(CRITERION.isolation, 'grant-inherited', { session: ended.session.label, tool }, [...(refused ? [refused.ex] : []), ...(ended.fetch ? [ended.fetch] : [])]);
-    const owner = call.holders[0] ?? call.endedHolders[0];
+    // Of the holders, one whose read went on the very socket of this call shows how it crossed (a shared connection).
+    const socket = socketOf(ex);
+    const owner = call.holders.find((h) => socket !== undefined && h.fetch !== undefined && socketOf(h.fetch) === socket) ?? call.holders[0] ?? call.endedHolders[0];
     if (!owner) return undefined;
     const owners = [...new Set([...call.holders, ...call.endedHolders].map((h) => h.session.label))];
     return brk(CRITERION.isolation, 'grant-leaked', { session: session.label, tool, owners }, [...(refused ? [refused.ex] : []), ...(owner.fetch ? [owner.fetch] : [])]);

@@ -76,7 +76,7 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
   const lost: LostGrant[] = [];
   const refusedTools = new Set<string>(prior?.refusedTools ?? []);
   const presence = new Map<string, Presence[]>();
-  const others = new OtherSessions(own, views, priorEnded);
+  const others = new OtherSessions(own, all, views, priorEnded);
   const pastReads = new Map<Exchange, PastStep | null>();
 
   for (const step of all) {
@@ -195,7 +195,7 @@ function pastRead(s: Step, views: SessionViews): PastStep | null {
 class OtherSessions {
   private readonly prior: ReadonlySet<McpSession>;
 
-  constructor(private readonly sessions: readonly McpSession[], private readonly views: SessionViews, private readonly priorEnded: readonly EndedSession[]) {
+  constructor(private readonly sessions: readonly McpSession[], private readonly all: readonly Step[], private readonly views: SessionViews, private readonly priorEnded: readonly EndedSession[]) {
     this.prior = new Set(priorEnded.map((e) => e.session));
   }
 
@@ -209,7 +209,29 @@ class OtherSessions {
     // only one whose read was sent before this step was answered (the eras' runs overlap).
     const ownEnded = heldBy(this.ended(step));
     const endedHolders = holders.length || ownEnded.length ? ownEnded : heldBy(this.priorEnded).filter((h) => heldAt(h.fetch, step));
-    return { session: step.session, tool, ex: step.ex, how, history, holders, endedHolders };
+    return { session: step.session, tool, ex: step.ex, how, history, holders, endedHolders, newHolder: this.newHolder(step, tool, holders), refusalsHoldHere: this.refusalsHold(step.session) };
+  }
+
+  /** Whether `session` was refused a tool again after a refusal of it, with nothing read in between. */
+  private refusalsHold(session: McpSession): boolean {
+    const refusedBefore = new Set<string>();
+    for (const s of this.all) {
+      if (s.session !== session) continue;
+      if (s.op.kind === 'read' || s.op.kind === 'read-missing') refusedBefore.clear();
+      else if (s.op.kind === 'call' && classifyCall(s.ex).kind === 'refused') {
+        if (refusedBefore.has(s.op.tool)) return true;
+        refusedBefore.add(s.op.tool);
+      }
+    }
+    return false;
+  }
+
+  /** Whether one of `holders` did not surely hold the tool when the session's last refusal of it before `step` was answered. */
+  private newHolder(step: Step, tool: string, holders: ReadonlyArray<{ session: McpSession }>): boolean {
+    const refusals = this.all.filter((s) => s.session === step.session && s.done < step.sent && s.op.kind === 'call' && s.op.tool === tool && classifyCall(s.ex).kind === 'refused');
+    const last = refusals[refusals.length - 1];
+    if (!last) return false;
+    return holders.some((h) => !this.views.holds(h.session, tool, last.sent, 'surely'));
   }
 
   /** A refusal of an unfetched call, with a session that surely held the tool all through it, and an ended one that held it before this session started. */

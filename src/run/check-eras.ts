@@ -16,7 +16,7 @@ import { mergeEraReports, noEraError, probeEras, probeOrder, type EraProbe, type
 import { eraSchedule, type EraSchedule } from './era-schedule.js';
 import { checkTarget } from './live.js';
 import type { LiveOptions } from './options.js';
-import { heavyServer, type Heaviness } from './heavy.js';
+import { COSTLY_STARTS_AT_ONCE, costlyStart, heavyServer, type CostlyStart, type Heaviness } from './heavy.js';
 import { opensAhead, runPlan, type RunPlan } from './run-plan.js';
 
 /**
@@ -34,14 +34,17 @@ export async function checkEras(
     checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number; leftOutBecause?: string;
     /** Told why the server is heavy, when it is (src/run/heavy.ts): its run keeps at most three processes alive at once. */
     onHeavy?: (why: Heaviness) => void;
+    /** Told what its start cost, when the server is costly to start (src/run/heavy.ts): its run starts two processes at a time. */
+    onCostlyStart?: (cost: CostlyStart) => void;
   },
 ): Promise<CheckReport> {
   const t0 = performance.now();
   const deadline = deadlineOf(extra.maxDurationMs, t0);
-  // Until the run's deadline at most (then every era's sessions end with it).
-  const patience = deadline ? Math.max(1, Math.min(options.timeoutMs, deadline.at - performance.now())) : options.timeoutMs;
   const targets: Target[] = [];
-  const outcomes = probeEras((era) => targets[targets.push(inEra(era)) - 1]!, choice, patience);
+  const outcomes = probeEras((era) => targets[targets.push(inEra(era)) - 1]!, choice);
+  // No era's sessions start ahead while another era's probe has not answered: its start beside them
+  // (ten server processes on two cores) would be late for the checker's doing.
+  const probed = Promise.allSettled(outcomes);
   // How the eras share the run's time (src/run/era-schedule.ts), from what the server showed: heavy
   // or not, said by the first probe that answers (the eras' probes are one server); large or not, by
   // the first era's listing. Nothing below decides it again.
@@ -52,6 +55,12 @@ export async function checkEras(
       const why = heavyServer(p.session, options.sessions);
       if (why) extra.onHeavy?.(why);
       heavy = why !== undefined;
+      // A start that costs CPU: starts wait for one another (every era's target shares the slots).
+      const costly = heavy ? undefined : costlyStart(p.session, options.sessions);
+      if (costly) {
+        p.target.startSlots?.restrict(COSTLY_STARTS_AT_ONCE);
+        extra.onCostlyStart?.(costly);
+      }
     }
     return schedule();
   };
@@ -61,7 +70,7 @@ export async function checkEras(
   const planFor = (target: Target) => (plan ??= runPlan(extra.checks, options, target.cheapSessions === true));
   // An era that answered its probe starts its sessions now (its server is installed and starts):
   // they are warm when its run starts, which is not until the era before has made its first calls.
-  for (const outcome of outcomes) void outcome.then((p) => p.session && scheduleBy(p).warmAhead && p.target.reserve(opensAhead(planFor(p.target), 'first')), () => {});
+  for (const outcome of outcomes) void outcome.then(async (p) => (await probed, p.session && !p.session.closed && scheduleBy(p).warmAhead && p.target.reserve(opensAhead(planFor(p.target), 'first'))), () => {});
   /** The eras whose probe ended before their turn (a heavy server's), to start again then. */
   const probeEnded = new Set<number>();
   const endProbe = async (session: McpSession | undefined) => {

@@ -5,7 +5,6 @@ import { ERAS, LEGACY_ERA, MODERN_ERA, type Era } from '../transport/era.js';
 import type { McpSession } from '../transport/session.js';
 import { EraRefusedError, ServerFailedError } from '../transport/session-opening.js';
 import { TargetUnavailableError, type Target } from '../transport/target.js';
-import { latch } from '../util/concurrency.js';
 
 /** Which eras to check: every one the server speaks, or one. */
 export type ProtocolChoice = 'all' | Era;
@@ -29,34 +28,21 @@ export interface EraProbe {
 
 /**
  * Finds out which eras a target speaks by opening a probe session in each era asked for, all at
- * once (over stdio, one process each): the sessions that open become the runs' probes. Once one
- * era has answered, each other gets `patienceMs` more, not a start-up allowance: a server that
- * ignores a request of the other era is not waited for. Each era's outcome settles on its own, so
- * the first era's run need not wait for the others.
+ * once (over stdio, one process each): the sessions that open become the runs' probes. An era is
+ * not spoken only on the server's word (a refusal, an error, a closed connection): each probe has
+ * its own start-up allowance (--startup-timeout) from its own start, however soon another era
+ * answered — a start that costs CPU, beside another era's start on a busy machine, is late, not a
+ * refusal. Each era's outcome settles on its own, so the first era's run need not wait for the others.
  */
-export function probeEras(makeTarget: (era: Era) => Target, choice: ProtocolChoice, patienceMs: number): Array<Promise<EraProbe>> {
-  const eras = probeOrder(choice);
-  const { opened: answered, open: firstAnswer } = latch();
-  return eras.map(async (era) => {
+export function probeEras(makeTarget: (era: Era) => Target, choice: ProtocolChoice): Array<Promise<EraProbe>> {
+  return probeOrder(choice).map(async (era) => {
     const probe: EraProbe = { era, target: makeTarget(era) };
-    const opening = probe.target.open('probe').then((session) => {
+    await probe.target.open('probe').then((session) => {
       probe.session = session;
-      firstAnswer();
     }, (err: Error) => {
       probe.why = err instanceof ServerFailedError ? `the server failed its opening request: ${err.message}` : `the server does not speak it: ${err.message}`;
       probe.error = err;
     });
-    if (eras.length > 1) {
-      let timer: NodeJS.Timeout | undefined;
-      const patience = answered.then(() => new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), patienceMs))));
-      const first = await Promise.race([opening.then(() => 'done' as const), patience]);
-      clearTimeout(timer);
-      if (first === 'late' && !probe.session && !probe.error) {
-        probe.error = new EraRefusedError(`no answer to ${era === MODERN_ERA ? 'server/discover' : 'initialize'} within ${patienceMs} ms, while the other era answered`);
-        probe.why = `the server does not speak it: ${probe.error.message}`;
-        await probe.target.dispose();
-      }
-    } else await opening;
     if (!probe.session) await probe.target.dispose();
     return probe;
   });
@@ -138,23 +124,21 @@ function combinedVerdict(verdicts: Verdict[]): Verdict {
 
 /**
  * The first era the server speaks, of those asked for (2025-11-25 first), with its open probe
- * session; the other eras' targets are let go. For what reads a server once (init, serve).
+ * session; the other eras' targets are let go as soon as it is known (one not needed is not waited
+ * for). For what reads a server once (init, serve).
  */
-export async function openFirstEra(makeTarget: (era: Era) => Target, choice: ProtocolChoice, patienceMs: number): Promise<{ target: Target; session: McpSession }> {
-  const outcomes = probeEras(makeTarget, choice, patienceMs);
+export async function openFirstEra(makeTarget: (era: Era) => Target, choice: ProtocolChoice): Promise<{ target: Target; session: McpSession }> {
+  const targets: Target[] = [];
+  const outcomes = probeEras((era) => targets[targets.push(makeTarget(era)) - 1]!, choice);
   const probes: EraProbe[] = [];
-  let chosen: EraProbe | undefined;
-  for (const outcome of outcomes) {
+  for (const [i, outcome] of outcomes.entries()) {
     const probe = await outcome;
     probes.push(probe);
     if (!probe.session) continue;
-    if (!chosen) chosen = probe;
-    else {
-      await probe.session.close();
-      await probe.target.dispose();
-    }
+    // The later eras' probes end now, answered or not (their outcomes settle as closed).
+    await Promise.all(targets.slice(i + 1).map((t) => t.dispose()));
+    await Promise.allSettled(outcomes.slice(i + 1));
+    return { target: probe.target, session: probe.session };
   }
-  if (!chosen) throw noEraError(probes);
-  return { target: chosen.target, session: chosen.session! };
+  throw noEraError(probes);
 }
-

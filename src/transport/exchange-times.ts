@@ -24,9 +24,18 @@ export function connectionOf(ex: Exchange): number | undefined {
   return CONNECTIONS.get(ex);
 }
 
-/** The exchange went on the session's connection number `connection`. */
-export function wentOn(ex: Exchange, connection: number): void {
+/** The exchange went on the session's connection number `connection`, the run's socket number `socket`. */
+export function wentOn(ex: Exchange, connection: number, socket?: number): void {
   CONNECTIONS.set(ex, connection);
+  if (socket !== undefined) SOCKETS.set(ex, socket);
+}
+
+/** Which socket of the whole run each exchange went on (over HTTP): two sessions' exchanges on one socket shared a connection. */
+const SOCKETS = new WeakMap<Exchange, number>();
+
+/** The run's number of the socket an exchange went on; undefined over stdio. */
+export function socketOf(ex: Exchange): number | undefined {
+  return SOCKETS.get(ex);
 }
 
 /** Exchanges sent under an ended session's id, with the HTTP status they got. */

@@ -4,9 +4,11 @@ import { clip, sanitizeLine } from '../util/text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
 import { EventTooLarge, readEventStream } from './event-stream.js';
 import { connectionRefused, displayUrl, fetchSameOrigin, networkReason, readCapped, unauthorized, type SameOriginResult } from './http-common.js';
-import { ConnectionPool, httpRequest, type HttpResponse } from './http-request.js';
+import { httpRequest, type HttpResponse } from './http-request.js';
+import { SessionConnections } from './session-connections.js';
 
 export { displayUrl };
+
 const DELETE_TIMEOUT_MS = 2000;
 /** How long an event stream may stay open once its request is answered (then it is cut: a socket each). */
 const AFTER_ANSWER_MS = 1000;
@@ -23,10 +25,7 @@ export class HttpWire implements Wire {
   private messageHandler: (m: JsonObject) => void = () => {};
   private garbageHandler: (t: string) => void = () => {};
   private failHandler: (id: unknown, reason: string) => void = () => {};
-  private connectionHandler: (id: unknown, connection: number) => void = () => {};
-  /** The session's connections, numbered as they are first used (whatever pool they belong to). */
-  private readonly connections = new WeakMap<object, number>();
-  private connectionCount = 0;
+  private connectionHandler: (id: unknown, connection: number, socket: number) => void = () => {};
   private closeHandlers: Array<(reason: string, lost?: boolean) => void> = [];
   private readonly inflight = new Set<AbortController>();
   /** The POST of each request still waiting for its answer, by JSON-RPC id (to abandon it). */
@@ -40,19 +39,13 @@ export class HttpWire implements Wire {
 
   /** Where requests go: the given URL, or where a same-origin permanent redirect moved it. */
   private url: URL;
-  /**
-   * The session's own connections: no two sessions ever share one, so that a server that keeps
-   * grants by connection is judged the same in every run, whichever sockets a shared pool would
-   * have handed out (and one session's requests still reuse its connections).
-   */
-  private pool: ConnectionPool;
-  /** Pools given up by renewConnections, whose requests in flight may still finish: closed with the session. */
-  private readonly oldPools: ConnectionPool[] = [];
+  /** The session's connections: its own, or another session's it joined. */
+  private readonly connections: SessionConnections;
 
   constructor(url: URL, private readonly headers: Record<string, string>, private readonly limits: WireLimits = DEFAULT_LIMITS, private readonly redact: (text: string) => string = (t) => t) {
     this.url = url;
     this.describe = displayUrl(url);
-    this.pool = new ConnectionPool(url);
+    this.connections = new SessionConnections(() => this.url);
   }
 
   /**
@@ -60,24 +53,28 @@ export class HttpWire implements Wire {
    * long enough for a proxy or the client to drop them: the session, not the connection, holds grants.
    */
   renewConnections(): void {
-    const old = this.pool;
-    this.pool = new ConnectionPool(this.url);
-    old.closeIdle();
-    this.oldPools.push(old);
+    this.connections.renew();
+  }
+
+  /**
+   * From now on this session's requests go on `other`'s connection: one keep-alive socket that both
+   * sessions' requests share, as a client's pooled HTTP agent sends them (Node's fetch keeps one pool
+   * per origin). A server that keeps grants by connection hands one session's grants to the other.
+   */
+  joinConnections(other: Wire): boolean {
+    if (!(other instanceof HttpWire) || other === this) return false;
+    this.connections.join(other.connections);
+    return true;
   }
 
   openConnections(count: number, timeoutMs: number): Promise<void> {
-    return this.pool.openFresh(count, timeoutMs);
-  }
-
-  private closePools(): void {
-    for (const pool of [this.pool, ...this.oldPools.splice(0)]) pool.destroy();
+    return this.connections.openFresh(count, timeoutMs);
   }
 
   onMessage(handler: (m: JsonObject) => void): void { this.messageHandler = handler; }
   onGarbage(handler: (t: string) => void): void { this.garbageHandler = handler; }
   onRequestFailed(handler: (id: unknown, reason: string) => void): void { this.failHandler = handler; }
-  onConnection(handler: (id: unknown, connection: number) => void): void { this.connectionHandler = handler; }
+  onConnection(handler: (id: unknown, connection: number, socket: number) => void): void { this.connectionHandler = handler; }
   onClose(handler: (reason: string, lost?: boolean) => void): void { this.closeHandlers.push(handler); }
   setProtocolVersion(version: string): void { this.protocolVersion = version; }
   stderrTail(): string[] { return this.problems.slice(-20); }
@@ -147,7 +144,7 @@ export class HttpWire implements Wire {
   /** HTTP DELETE of the session (MCP transports, session management). */
   private async terminate(): Promise<void> {
     try {
-      const res = await httpRequest(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(DELETE_TIMEOUT_MS), agent: this.pool.agent });
+      const res = await httpRequest(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(DELETE_TIMEOUT_MS), agent: this.connections.agent });
       await res.body?.cancel();
     } catch {
       /* a server that cannot end the session will show it in the next session's behaviour */
@@ -169,12 +166,10 @@ export class HttpWire implements Wire {
   /** POSTs a message; redirects are followed only within the URL's origin (see fetchSameOrigin). */
   private async post(message: JsonObject, signal: AbortSignal, id?: unknown): Promise<SameOriginResult> {
     const onSocket = id === undefined ? undefined : (socket: object) => {
-      const known = this.connections.get(socket);
-      const connection = known ?? this.connectionCount++;
-      if (known === undefined) this.connections.set(socket, connection);
-      this.connectionHandler(id, connection);
+      const on = this.connections.numbersOf(socket);
+      this.connectionHandler(id, on.connection, on.socket);
     };
-    const got = await fetchSameOrigin(this.url, { method: 'POST', headers: this.requestHeaders(message), body: JSON.stringify(message), signal, agent: this.pool.agent, ...(onSocket ? { onSocket } : {}) });
+    const got = await fetchSameOrigin(this.url, { method: 'POST', headers: this.requestHeaders(message), body: JSON.stringify(message), signal, agent: this.connections.agent, ...(onSocket ? { onSocket } : {}) });
     // A permanent move holds for the rest of the session.
     if (got.res && got.movedTo) this.url = got.movedTo;
     return got;
@@ -189,7 +184,7 @@ export class HttpWire implements Wire {
       await this.terminate();
     }
     // Its connections close with it (a client that vanishes takes them too).
-    this.closePools();
+    this.connections.close();
     for (const h of this.closeHandlers) h('the session was closed');
   }
 
@@ -197,7 +192,7 @@ export class HttpWire implements Wire {
     if (!this.closed || !this.sessionId || this.released) return;
     this.released = true;
     await this.terminate();
-    this.closePools();
+    this.connections.close();
   }
 
   /**
@@ -208,14 +203,14 @@ export class HttpWire implements Wire {
     // A stateless server gave no id: there is no ended session to send one of.
     if (!this.sessionId) return undefined;
     try {
-      const res = await httpRequest(this.url, { method: 'POST', headers: this.requestHeaders(), body: JSON.stringify(message), signal: AbortSignal.timeout(timeoutMs), agent: this.pool.agent });
+      const res = await httpRequest(this.url, { method: 'POST', headers: this.requestHeaders(), body: JSON.stringify(message), signal: AbortSignal.timeout(timeoutMs), agent: this.connections.agent });
       const type = res.headers.get('content-type') ?? '';
       const body = type.includes('json') ? await readCapped(res, 64 * 1024) : (await res.body?.cancel(), undefined);
       return { status: res.status, ...(body !== undefined ? { body: this.redact(body) } : {}) };
     } catch (err) {
       return { problem: networkReason(this.describe, err) };
     } finally {
-      this.closePools();
+      this.connections.close();
     }
   }
 

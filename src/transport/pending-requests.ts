@@ -41,9 +41,9 @@ export class PendingRequests {
   /** `cancel`: tells the server a request is cancelled (MCP's notifications/cancelled). */
   constructor(private readonly wire: Wire, private readonly timeoutMs: number, private readonly cancel: (requestId: number, reason: string) => void) {
     // Over HTTP: the connection each request went on (the model tells grants kept by connection by it).
-    wire.onConnection?.((id, connection) => {
+    wire.onConnection?.((id, connection, socket) => {
       const entry = this.pending.get(asText(id));
-      if (entry) wentOn(entry.exchange, connection);
+      if (entry) wentOn(entry.exchange, connection, socket);
     });
   }
 

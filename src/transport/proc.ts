@@ -66,6 +66,25 @@ export function groupMembers(leaders: ReadonlySet<number>): string[] {
   });
 }
 
+/** Clock ticks a second in /proc's CPU times (USER_HZ: 100 on every Linux Node runs on). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * The CPU time (ms, user and system) of every process in the groups or sessions led by `leaders`,
+ * with their children that have ended (npx and what it ran); undefined where none could be read.
+ */
+export function groupsCpuMs(leaders: ReadonlySet<number>): number | undefined {
+  let ticks: number | undefined;
+  for (const pid of groupMembers(leaders)) {
+    const stat = readProcFile(`/proc/${pid}/stat`);
+    if (stat === undefined) continue;
+    // After the command name: state, ppid, pgrp, session, tty, tpgid, flags, 4 fault counts, then utime, stime, cutime, cstime.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks = (ticks ?? 0) + [11, 12, 13, 14].reduce((n, i) => n + Number(fields[i] ?? 0), 0);
+  }
+  return ticks === undefined ? undefined : (ticks * 1000) / TICKS_PER_SECOND;
+}
+
 /** The resident memory (kB) of every process in the groups or sessions led by `leaders`, summed; undefined where none could be read (no /proc). */
 export function groupsResidentKb(leaders: ReadonlySet<number>): number | undefined {
   return residentKbOf(groupMembers(leaders));

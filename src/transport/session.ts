@@ -4,7 +4,8 @@ import type { Exchange, JsonObject, Wire } from './types.js';
 import { clip, asText } from '../util/text.js';
 import type { Redactor } from '../safety/redact.js';
 import { LEGACY_ERA, MODERN_ERA, withEnvelope, type Era } from './era.js';
-import { finished, sent, sentAfterEnd } from './exchange-times.js';
+import { exchangeAfterEnd } from './after-end.js';
+import { finished, sent } from './exchange-times.js';
 import { CLIENT_INFO, describeOpeningFailure, openSession } from './session-opening.js';
 import { describeRequest, lastWords, telling } from './server-words.js';
 import { PendingRequests } from './pending-requests.js';
@@ -78,6 +79,8 @@ export class McpSession {
   get describe(): string { return this.wire.describe; }
   /** The resident memory of its server process, in MB (over stdio, where /proc tells it). */
   serverResidentMb(): number | undefined { return this.wire.residentMb?.(); }
+  /** What its server process's start cost (over stdio, once it answered; src/transport/stdio.ts). */
+  serverStartCost(): { cpuMs: number; wallMs: number } | undefined { return this.wire.startCost?.(); }
   /** Whether its server command starts a container (over stdio; src/transport/container-command.ts). */
   serverStartsContainer(): boolean { return this.wire.startsContainer ?? false; }
   /** Time limit of its requests (ms). */
@@ -89,6 +92,11 @@ export class McpSession {
     for (const ex of this.exchanges) ex.session = label;
   }
   get closed(): string | undefined { return this.closedReason; }
+  /**
+   * Over Streamable HTTP, its next requests go on `other`'s connection, one keep-alive socket for
+   * both sessions (as a client's pooled agent sends them); false where sessions have no such thing.
+   */
+  joinConnectionsOf(other: McpSession): boolean { return this.wire.joinConnections?.(other.wire) ?? false; }
   /** Over HTTP, its next requests go on new connections (a grant belongs to the session, not to a connection); a process has none. */
   renewConnections(): boolean {
     if (!this.wire.renewConnections) return false;
@@ -183,21 +191,11 @@ export class McpSession {
   async requestAfterEnd(): Promise<Exchange | undefined> {
     if (!this.wire.afterEnd || this.endedBy !== 'terminated') return undefined;
     const request: JsonObject = { jsonrpc: '2.0', id: this.nextId, method: 'tools/list' };
-    const exchange: Exchange = { session: this.label, method: 'tools/list', request, durationMs: 0 };
     const sentAt = performance.now();
     const got = await this.wire.afterEnd(request, this.options.timeoutMs);
     if (!got) return undefined;
     this.nextId++;
-    exchange.durationMs = Math.round(performance.now() - sentAt);
-    exchange.note = got.status !== undefined ? `sent with the Mcp-Session-Id of the session it ended: HTTP ${got.status}` : `sent with the Mcp-Session-Id of the session it ended: ${got.problem}`;
-    if (got.body) {
-      try {
-        const parsed = JSON.parse(got.body) as unknown;
-        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) exchange.response = parsed as JsonObject;
-      } catch { /* the note says what came */ }
-    }
-    if (!exchange.response) exchange.noResponse = 'closed';
-    sentAfterEnd(exchange, sentAt, got.status);
+    const exchange = exchangeAfterEnd(this.label, request, sentAt, got);
     this.exchanges.push(exchange);
     return exchange;
   }

@@ -7,7 +7,8 @@ import { clip, sanitizeLine, asText } from '../util/text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
 import { killAllStragglers, ProcessFamily } from './stragglers.js';
 import { startsContainer } from './container-command.js';
-import { groupsResidentKb } from './proc.js';
+import { groupsCpuMs, groupsResidentKb } from './proc.js';
+import { defaultEnvironment } from './server-environment.js';
 
 export interface StdioCommand {
   command: string;
@@ -34,25 +35,6 @@ const GRACE_MS = 1000;
  * (server-everything) would pay it at every close, ~0.9 s of a run behind serve.
  */
 const EOF_GRACE_MS = 100;
-
-/**
- * The variables an MCP client passes to a stdio server by default: the MCP SDK's
- * DEFAULT_INHERITED_ENV_VARS (`getDefaultEnvironment()`), kept here because importing the SDK's
- * stdio module loads its schemas (~0.2 s); a test keeps the two lists equal.
- */
-export const DEFAULT_INHERITED_ENV_VARS = process.platform === 'win32'
-  ? ['APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES']
-  : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
-
-/** What the SDK's getDefaultEnvironment() returns: the safe variables, shell functions left out. */
-export function defaultEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const key of DEFAULT_INHERITED_ENV_VARS) {
-    const value = env[key];
-    if (value !== undefined && !value.startsWith('()')) out[key] = value;
-  }
-  return out;
-}
 
 /** Every child we started, so that none outlives the checker (killed by process group). */
 const liveChildren = new Set<ChildProcessWithoutNullStreams>();
@@ -108,6 +90,8 @@ export class StdioWire implements Wire {
   private readonly stderrLines: string[] = [];
   private stderrTotal = 0;
   private readonly startedAt = performance.now();
+  /** When the server first wrote to stdout (its first answer, or what it logged there). */
+  private firstLineAt: number | undefined;
   private stdoutBuffer = '';
   /** A message over --max-response ended the session: nothing more is read. */
   private cut = false;
@@ -197,6 +181,15 @@ export class StdioWire implements Wire {
     return performance.now() - this.startedAt;
   }
 
+  /**
+   * What the server's start cost until now (call it once it answered): the CPU time of its process
+   * group (what it started with it) and the wall time from its spawn to its first line on stdout.
+   */
+  startCost(): { cpuMs: number; wallMs: number } | undefined {
+    const cpuMs = this.child.pid === undefined ? undefined : groupsCpuMs(new Set([this.child.pid]));
+    return cpuMs === undefined || this.firstLineAt === undefined ? undefined : { cpuMs, wallMs: this.firstLineAt - this.startedAt };
+  }
+
   residentMb(): number | undefined {
     const kb = this.child.pid === undefined ? undefined : groupsResidentKb(new Set([this.child.pid]));
     return kb === undefined ? undefined : kb / 1024;
@@ -245,6 +238,7 @@ export class StdioWire implements Wire {
 
   private onStdout(chunk: string): void {
     if (this.cut) return;
+    this.firstLineAt ??= performance.now();
     // Only the new chunk is searched for line ends: a huge line arrives in thousands of chunks.
     let start = 0;
     let newline: number;

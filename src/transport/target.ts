@@ -3,6 +3,7 @@ import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
 import type { ProbeResult } from './probe.js';
 import { DEFAULT_LIMITS, DEFAULT_STARTUP_TIMEOUT_MS, type WireLimits } from './limits.js';
 import type { ProcessMeter } from './process-meter.js';
+import type { StartSlots } from './start-slots.js';
 import type { ReportTarget } from '../generated/report.js';
 import { Redactor } from '../safety/redact.js';
 import { LEGACY_ERA, type Era } from './era.js';
@@ -32,6 +33,8 @@ export interface TargetOptions {
   era?: Era;
   /** Counts the server processes started (over stdio) for the whole run, every era's target. */
   meter?: ProcessMeter;
+  /** How many server processes may be starting at once, for the whole run (every era's target). */
+  startSlots?: StartSlots;
 }
 
 export interface OpenOptions {
@@ -76,6 +79,8 @@ export interface Target {
   probe?(message: JsonObject, headers: Record<string, string>): Promise<ProbeResult & { url: string }>;
   /** The endpoint's URL (HTTP targets only). */
   readonly endpoint?: URL;
+  /** How many of its server processes may be starting at once (over stdio; shared by every era's target). */
+  readonly startSlots?: StartSlots | undefined;
   /** The first session whose server went away while it was open (a process that exited, an HTTP server gone). */
   lostSession?(): McpSession | undefined;
   /** Told once, when a session's server first goes away. */
@@ -118,6 +123,7 @@ export abstract class PooledTarget implements Target {
   protected readonly limits: WireLimits;
   readonly redactor: Redactor;
   readonly era: Era;
+  readonly startSlots: StartSlots | undefined;
 
   constructor(options: TargetOptions) {
     this.era = options.era ?? LEGACY_ERA;
@@ -126,6 +132,7 @@ export abstract class PooledTarget implements Target {
     this.startupOption = options.startupOption ?? '--startup-timeout';
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.redactor = options.redactor ?? Redactor.forRun();
+    this.startSlots = options.startSlots;
   }
 
   /** Starts a session's wire within `budgetMs` (the part of the start-up allowance it may use). */
@@ -236,6 +243,18 @@ export abstract class PooledTarget implements Target {
    */
   protected async startSession(label: string, budgetMs: number = this.startupTimeoutMs, since?: number, clientInfo?: OpenOptions['clientInfo']): Promise<McpSession> {
     // A check stopped by a time limit may still be running: it must not start servers after the run.
+    if (this.disposed) throw new TargetUnavailableError('the run is over; no new session is started');
+    // A slot to start in (a costly start waits for one): the wait is not the server's, so the
+    // start-up allowance counts from once it has one.
+    const release = await this.startSlots?.take();
+    try {
+      return await this.startWithin(label, budgetMs, since, clientInfo);
+    } finally {
+      release?.();
+    }
+  }
+
+  private async startWithin(label: string, budgetMs: number, since: number | undefined, clientInfo: OpenOptions['clientInfo']): Promise<McpSession> {
     if (this.disposed) throw new TargetUnavailableError('the run is over; no new session is started');
     const leftSince = (from: number) => Math.max(1, Math.round(budgetMs - (performance.now() - from)));
     const wire = await this.startWire(since === undefined ? budgetMs : leftSince(since));

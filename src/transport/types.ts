@@ -45,7 +45,7 @@ export interface Wire {
   /** A request the transport itself could not deliver or get an answer to (HTTP 500, HTML…). */
   onRequestFailed?(handler: (id: unknown, reason: string) => void): void;
   /** HTTP: told which of the session's connections (numbered from 0 as they are first used) a request went on. */
-  onConnection?(handler: (id: unknown, connection: number) => void): void;
+  onConnection?(handler: (id: unknown, connection: number, socket?: number) => void): void;
   /** The request `id` timed out: stop reading whatever still arrives for it (HTTP: its response stream). */
   abandon?(id: unknown): void;
   /** Told the negotiated protocol version (HTTP sends it as a header on later requests). */
@@ -60,10 +60,14 @@ export interface Wire {
   alive?(): number;
   /** The resident memory of the server process and what it started, in MB (a process, where /proc tells it). */
   residentMb?(): number | undefined;
+  /** What the server's start cost, once it answered: CPU time of it and what it started, wall time to its first output (a process, where /proc tells it). */
+  startCost?(): { cpuMs: number; wallMs: number } | undefined;
   /** Whether the server command starts a container (each session one: its memory is not the command's). */
   readonly startsContainer?: boolean;
   /** HTTP: the session's next requests go on new connections (as after a pause long enough for them to be dropped). */
   renewConnections?(): void;
+  /** HTTP: this session's next requests go on `other`'s one connection (both sessions share a keep-alive socket); false where there is no such thing. */
+  joinConnections?(other: Wire): boolean;
   /** HTTP: opens `count` new connections for that many requests about to be sent together (they leave together only on connections alike). */
   openConnections?(count: number, timeoutMs: number): Promise<void>;
   /** Over Streamable HTTP, once the session ended: a request under its old session id (its HTTP status). */
