@@ -29,7 +29,10 @@ export default tseslint.config(
       // promise), whether or not this one waits for anything.
       '@typescript-eslint/require-await': 'off',
       // A name that starts with _ is left unused on purpose: a key dropped from a copy by destructuring.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       // The sanitizers match control characters on purpose (terminal escapes, NULs in a server's output).
       'no-control-regex': 'off',
       // An aborted request rejects with its signal's own reason, as fetch does (an Error in practice, typed unknown).
@@ -40,13 +43,23 @@ export default tseslint.config(
     files: ['test/**/*.ts'],
     rules: {
       // tap's t.test() returns a promise that tap itself awaits: sub-tests are declared, not awaited.
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', name: 'test', package: '@tapjs/test' }, { from: 'package', name: 'test', package: '@tapjs/core' }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', name: 'test', package: '@tapjs/test' },
+            { from: 'package', name: 'test', package: '@tapjs/core' },
+          ],
+        },
+      ],
     },
   },
   {
     // The build scripts: plain Node modules, outside the TypeScript project.
     files: ['**/*.mjs'],
     extends: [js.configs.recommended],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', performance: 'readonly' } },
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', performance: 'readonly' },
+    },
   },
 );

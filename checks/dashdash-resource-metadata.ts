@@ -8,13 +8,21 @@ const messages = {
   ...DASHDASH_PRESENCE_MESSAGES,
   ...SCHEMA_MESSAGES,
   'no-resources': 'The server lists no resources.',
-  'resource-without-dashdash': { message: "Resource '{uri}' has no dashdash object (§3.4.1 SHOULD).", hint: 'Add "dashdash": { resourceType, refreshable, cacheDuration }.' },
+  'resource-without-dashdash': {
+    message: "Resource '{uri}' has no dashdash object (§3.4.1 SHOULD).",
+    hint: 'Add "dashdash": { resourceType, refreshable, cacheDuration }.',
+  },
 } as const;
 
 export default defineLiveCheck({
   id: 'dashdash-resource-metadata',
   title: "Each resource's dashdash object is valid (resourceType, refreshable, cacheDuration…)",
-  spec: { doc: 'dashdash', section: '3.4', level: 'MUST', requirements: ['DD-3.4.1-a', 'DD-3.4.2-a', 'DD-3.4.2-b', 'DD-3.4.2-c'] },
+  spec: {
+    doc: 'dashdash',
+    section: '3.4',
+    level: 'MUST',
+    requirements: ['DD-3.4.1-a', 'DD-3.4.2-a', 'DD-3.4.2-b', 'DD-3.4.2-c'],
+  },
   needs: 'session',
   reads: ['descriptions'],
   messages,
@@ -28,7 +36,10 @@ export default defineLiveCheck({
         ctx.warn('resource-without-dashdash', { uri }, { location: { pointer: `/resources/${i}` } });
         continue;
       }
-      ctx.problems(undefined, dashdashResourceProblems(r.dashdash, `/resources/${i}/dashdash`), { base: `/resources/${i}/dashdash`, transcript });
+      ctx.problems(undefined, dashdashResourceProblems(r.dashdash, `/resources/${i}/dashdash`), {
+        base: `/resources/${i}/dashdash`,
+        transcript,
+      });
     }
   },
 });

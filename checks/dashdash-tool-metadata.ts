@@ -10,10 +10,14 @@ const messages = {
   ...SCHEMA_MESSAGES,
   ...DASHDASH_MESSAGES,
   'examples-in-list': {
-    message: "Tool '{tool}': dashdash examples/errors sit in tools/list; with progressive disclosure they belong in the full description (§3.1 keeps stage 1 minimal).",
+    message:
+      "Tool '{tool}': dashdash examples/errors sit in tools/list; with progressive disclosure they belong in the full description (§3.1 keeps stage 1 minimal).",
     hint: 'Move dashdash.examples and dashdash.errors into tool_descriptions/<tool>.json.',
   },
-  'tools-without-dashdash': { message: 'Tools without a dashdash object (§3.2.1 SHOULD): {tools}.', hint: 'Add "dashdash": { category, operationType, … } to every tool.' },
+  'tools-without-dashdash': {
+    message: 'Tools without a dashdash object (§3.2.1 SHOULD): {tools}.',
+    hint: 'Add "dashdash": { category, operationType, … } to every tool.',
+  },
 } as const;
 
 /** The properties of a schema, when it has any. */
@@ -25,8 +29,20 @@ export default defineLiveCheck({
   id: 'dashdash-tool-metadata',
   title: "Each tool's dashdash object is valid; cliEquivalent placeholders and reverseMethod name real things",
   spec: {
-    doc: 'dashdash', section: '3.2', level: 'MUST',
-    requirements: ['DD-3.2.1-a', 'DD-3.2.2-a', 'DD-3.2.2-b', 'DD-3.2.2-c', 'DD-3.2.2-d', 'DD-3.2.2-e', 'DD-3.2.2-f', 'DD-3.2.2-g', 'DD-3.2.2-h'],
+    doc: 'dashdash',
+    section: '3.2',
+    level: 'MUST',
+    requirements: [
+      'DD-3.2.1-a',
+      'DD-3.2.2-a',
+      'DD-3.2.2-b',
+      'DD-3.2.2-c',
+      'DD-3.2.2-d',
+      'DD-3.2.2-e',
+      'DD-3.2.2-f',
+      'DD-3.2.2-g',
+      'DD-3.2.2-h',
+    ],
   },
   needs: 'session',
   reads: ['descriptions'],
@@ -54,8 +70,15 @@ export default defineLiveCheck({
         continue;
       }
       const parameters = parametersOf(full?.inputSchema) ?? parametersOf(tool.inputSchema) ?? [];
-      ctx.problems(name, dashdashToolProblems({ ...detailed, ...listed }, { toolNames, parameters }), { base: '/dashdash', transcript });
-      if (listed && (Array.isArray(listed.examples) || Array.isArray(listed.errors)) && ctx.discovery.descriptionsResource) {
+      ctx.problems(name, dashdashToolProblems({ ...detailed, ...listed }, { toolNames, parameters }), {
+        base: '/dashdash',
+        transcript,
+      });
+      if (
+        listed &&
+        (Array.isArray(listed.examples) || Array.isArray(listed.errors)) &&
+        ctx.discovery.descriptionsResource
+      ) {
         ctx.warn('examples-in-list', { tool: name }, { location: { tool: name }, transcript });
       }
     }

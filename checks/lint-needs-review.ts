@@ -26,7 +26,12 @@ export default defineLintCheck({
       while (stack.length && seen++ < MAX_VALUES) {
         const [value, pointer] = stack.pop()!;
         if (typeof value === 'string') {
-          if (value.startsWith(REVIEW)) ctx.warn('needs-review', { text: value.length > 80 ? `${value.slice(0, 79)}…` : value, where: pointer || '/' }, { location: ctx.at(file, pointer) });
+          if (value.startsWith(REVIEW))
+            ctx.warn(
+              'needs-review',
+              { text: value.length > 80 ? `${value.slice(0, 79)}…` : value, where: pointer || '/' },
+              { location: ctx.at(file, pointer) },
+            );
         } else if (Array.isArray(value)) {
           for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], joinPointer(pointer, i)]);
         } else if (value !== null && typeof value === 'object') {

@@ -22,30 +22,81 @@ function parametersOf(schema: unknown): string[] | undefined {
 function problemsOf(file: LintFile): Array<{ base: string; problems: RuleProblem[] }> {
   const v = file.source!.value as Record<string, unknown>;
   switch (file.kind) {
-    case 'tool-description': return [{ base: '', problems: toolDescriptionShape(v) }];
-    case 'tool-card': return [{ base: '', problems: toolCardShape(v) }];
-    case 'checker-config': return [{ base: '', problems: schemaProblems('config', v) }];
-    case 'tool-lock': return [{ base: '', problems: schemaProblems('lock', v) }];
-    case 'dashdash-server': return [{ base: '', problems: dashdashServerProblems(v) }];
+    case 'tool-description':
+      return [{ base: '', problems: toolDescriptionShape(v) }];
+    case 'tool-card':
+      return [{ base: '', problems: toolCardShape(v) }];
+    case 'checker-config':
+      return [{ base: '', problems: schemaProblems('config', v) }];
+    case 'tool-lock':
+      return [{ base: '', problems: schemaProblems('lock', v) }];
+    case 'dashdash-server':
+      return [{ base: '', problems: dashdashServerProblems(v) }];
     case 'initialize-result':
-    case 'dashdash-wrapped': return [{ base: '/dashdash', problems: dashdashServerProblems(v.dashdash, '/dashdash') }];
+    case 'dashdash-wrapped':
+      return [{ base: '/dashdash', problems: dashdashServerProblems(v.dashdash, '/dashdash') }];
     case 'tools-list': {
       const tools = v.tools as unknown[];
       const toolNames = tools.flatMap((t) => (isPlainObject(t) && typeof t.name === 'string' ? [t.name] : []));
-      return tools.flatMap((t, i) => (isPlainObject(t) && 'dashdash' in t
-        ? [{ base: `/tools/${i}/dashdash`, problems: dashdashToolProblems(t.dashdash, { toolNames, parameters: parametersOf(t.inputSchema), base: `/tools/${i}/dashdash` }) }]
-        : []));
+      return tools.flatMap((t, i) =>
+        isPlainObject(t) && 'dashdash' in t
+          ? [
+              {
+                base: `/tools/${i}/dashdash`,
+                problems: dashdashToolProblems(t.dashdash, {
+                  toolNames,
+                  parameters: parametersOf(t.inputSchema),
+                  base: `/tools/${i}/dashdash`,
+                }),
+              },
+            ]
+          : [],
+      );
     }
-    default: return [];
+    default:
+      return [];
   }
 }
 
 export default defineLintCheck({
   id: 'lint-schema',
-  title: 'Each file is valid against its shipped JSON Schema (tool description, Tool Card, dashdash, checker config, lock file)',
+  title:
+    'Each file is valid against its shipped JSON Schema (tool description, Tool Card, dashdash, checker config, lock file)',
   spec: {
-    doc: 'mcp-pd-check', section: 'lint', level: 'MUST',
-    requirements: ['PD-3.2-b', 'TC-tool_card_version', 'TC-tool', 'TC-schema', 'TC-tool.version', 'TC-tool.mcp_server_uri', 'TC-tool.description', 'TC-schema.input_schema_uri', 'TC-safety', 'TC-safety.side_effect_class', 'TC-safety.{reversible,rate_limited,human_approval_required}', 'TC-safety.refusal_modes', 'TC-safety.external_systems', 'TC-safety.pii_exposure', 'TC-safety.secrets_exposure', 'TC-tested_with', 'TC-tested_with[].pass_rate', 'TC-tested_with[].tested_at', 'TC-performance', 'TC-audit', 'DD-3.1.2-a', 'DD-3.1.2-b', 'DD-3.1.2-c', 'DD-3.1.2-d', 'DD-3.1.2-e', 'DD-3.1.2-f', 'DD-3.1.2-g', 'DD-3.1.2-h', 'DD-3.2.2-b'],
+    doc: 'mcp-pd-check',
+    section: 'lint',
+    level: 'MUST',
+    requirements: [
+      'PD-3.2-b',
+      'TC-tool_card_version',
+      'TC-tool',
+      'TC-schema',
+      'TC-tool.version',
+      'TC-tool.mcp_server_uri',
+      'TC-tool.description',
+      'TC-schema.input_schema_uri',
+      'TC-safety',
+      'TC-safety.side_effect_class',
+      'TC-safety.{reversible,rate_limited,human_approval_required}',
+      'TC-safety.refusal_modes',
+      'TC-safety.external_systems',
+      'TC-safety.pii_exposure',
+      'TC-safety.secrets_exposure',
+      'TC-tested_with',
+      'TC-tested_with[].pass_rate',
+      'TC-tested_with[].tested_at',
+      'TC-performance',
+      'TC-audit',
+      'DD-3.1.2-a',
+      'DD-3.1.2-b',
+      'DD-3.1.2-c',
+      'DD-3.1.2-d',
+      'DD-3.1.2-e',
+      'DD-3.1.2-f',
+      'DD-3.1.2-g',
+      'DD-3.1.2-h',
+      'DD-3.2.2-b',
+    ],
   },
   needs: 'folder',
   messages,

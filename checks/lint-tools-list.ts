@@ -17,12 +17,22 @@ const messages = {
   ...MINIMAL_SCHEMA_MESSAGES,
   ...SELECTION_MESSAGES,
   'draft07-construct': INPUT_SCHEMA_MESSAGES['draft07-construct'],
-  'no-input-schema': { message: "Tool '{tool}' has no inputSchema; MCP requires one (at least { \"type\": \"object\" }).", hint: 'Add "inputSchema": { "type": "object" }.' },
-  'schema-invalid': { message: "Tool '{tool}': {key} is not a valid JSON Schema: {problem}.", hint: 'Make {key} a JSON Schema object.' },
-  'input-schema-not-object': { message: "Tool '{tool}': inputSchema must have \"type\": \"object\".", hint: 'Tool arguments are an object.' },
+  'no-input-schema': {
+    message: 'Tool \'{tool}\' has no inputSchema; MCP requires one (at least { "type": "object" }).',
+    hint: 'Add "inputSchema": { "type": "object" }.',
+  },
+  'schema-invalid': {
+    message: "Tool '{tool}': {key} is not a valid JSON Schema: {problem}.",
+    hint: 'Make {key} a JSON Schema object.',
+  },
+  'input-schema-not-object': {
+    message: 'Tool \'{tool}\': inputSchema must have "type": "object".',
+    hint: 'Tool arguments are an object.',
+  },
   'other-server-files': {
-    message: "{file} describes '{tool}', which {list} beside it does not list: the folder holds the files of two servers (or of a tool since removed).",
-    hint: 'Keep one server per folder: remove the other server\'s files (mcp-pd-check init refuses to write into such a folder without --force).',
+    message:
+      "{file} describes '{tool}', which {list} beside it does not list: the folder holds the files of two servers (or of a tool since removed).",
+    hint: "Keep one server per folder: remove the other server's files (mcp-pd-check init refuses to write into such a folder without --force).",
   },
   'tool-tokens': "Tool '{tool}': {tokens} tokens in tools/list ({encoding}).",
   'file-tokens': '{file}: {tools|tool}, {tokens} tokens in all ({encoding}).',
@@ -31,18 +41,37 @@ const messages = {
 export default defineLintCheck({
   id: 'lint-tools-list',
   title: 'A saved tools/list follows the MCP tool rules; its token cost per tool is reported',
-  spec: { doc: 'mcp-tools', section: 'Tool', level: 'MUST', requirements: ['MCP-name-a', 'MCP-name-c', 'MCP-name-d', 'MCP-name-e', 'MCP-input-a', 'MCP-input-b', 'MCP-output-a'] },
+  spec: {
+    doc: 'mcp-tools',
+    section: 'Tool',
+    level: 'MUST',
+    requirements: [
+      'MCP-name-a',
+      'MCP-name-c',
+      'MCP-name-d',
+      'MCP-name-e',
+      'MCP-input-a',
+      'MCP-input-b',
+      'MCP-output-a',
+    ],
+  },
   needs: 'folder',
   messages,
   async run(ctx) {
     const files = ctx.ofKindOrSkip('tools-list', 'saved tools/list ({ "tools": [...] })');
     const count = await tokenCounter();
-    const described = new Map(ctx.ofKind('tool-description').map((d) => [(d.source!.value as { name: string }).name, d.source!.value as Record<string, unknown>]));
+    const described = new Map(
+      ctx
+        .ofKind('tool-description')
+        .map((d) => [(d.source!.value as { name: string }).name, d.source!.value as Record<string, unknown>]),
+    );
     for (const file of files) {
       const tools = (file.source!.value as { tools: unknown[] }).tools;
       // A progressive-disclosure stage-1 list (tools-list.minimal.json, or one linted beside the
       // tools' full descriptions) is held to the same rules as the live pd-minimal-descriptions.
-      const minimal = /minimal/i.test(file.display) || tools.some((t) => isPlainObject(t) && typeof t.name === 'string' && described.has(t.name));
+      const minimal =
+        /minimal/i.test(file.display) ||
+        tools.some((t) => isPlainObject(t) && typeof t.name === 'string' && described.has(t.name));
       // The same name rules as the live check (mcp-tool-names), with the same codes.
       ctx.problems(file, toolListNameProblems(tools), '/tools');
       let total = 0;
@@ -56,8 +85,10 @@ export default defineLintCheck({
             continue;
           }
           const c = compileSchema(tool[key]);
-          if (c.problem) ctx.fail('schema-invalid', { tool: name, key, problem: clip(c.problem, 200) }, { location: at(`/${key}`) });
-          else if (key === 'inputSchema' && (tool[key] as Record<string, unknown>).type !== 'object') ctx.fail('input-schema-not-object', { tool: name }, { location: at('/inputSchema') });
+          if (c.problem)
+            ctx.fail('schema-invalid', { tool: name, key, problem: clip(c.problem, 200) }, { location: at(`/${key}`) });
+          else if (key === 'inputSchema' && (tool[key] as Record<string, unknown>).type !== 'object')
+            ctx.fail('input-schema-not-object', { tool: name }, { location: at('/inputSchema') });
         }
         // A progressive-disclosure tools/list carries minimal schemas on purpose: only the
         // draft-07 readings apply here; the full schema's rules are in the description's lint.
@@ -65,31 +96,59 @@ export default defineLintCheck({
         if (minimal) {
           ctx.problems(file, minimalDescriptionProblems(tool.name, tool.description), `/tools/${i}`);
           // The tool form of the resource says its parameter: it is called before anything is fetched.
-          if (!isToolForm(tool)) ctx.problems(file, minimalSchemaProblems(tool.inputSchema).map((p) => ({ ...p, args: { tool: tool.name, ...p.args } })), `/tools/${i}/inputSchema`);
+          if (!isToolForm(tool))
+            ctx.problems(
+              file,
+              minimalSchemaProblems(tool.inputSchema).map((p) => ({ ...p, args: { tool: tool.name, ...p.args } })),
+              `/tools/${i}/inputSchema`,
+            );
         }
         const tokens = count(JSON.stringify(tool));
         total += tokens;
         ctx.info('tool-tokens', { tool: tool.name, tokens, encoding: TOKEN_ENCODING }, { location: at() });
       });
-      ctx.info('file-tokens', { file: file.display, tools: tools.length, tokens: total, encoding: TOKEN_ENCODING }, { location: ctx.at(file) });
+      ctx.info(
+        'file-tokens',
+        { file: file.display, tools: tools.length, tokens: total, encoding: TOKEN_ENCODING },
+        { location: ctx.at(file) },
+      );
       // The same selection rule as pd-selection-fidelity: queries from the linted full descriptions
       // of these tools, or (a plain tools/list) from each description beyond its first sentence.
-      const named = tools.map((tool, i) => ({ tool, i })).filter(({ tool }) => isPlainObject(tool) && typeof tool.name === 'string');
+      const named = tools
+        .map((tool, i) => ({ tool, i }))
+        .filter(({ tool }) => isPlainObject(tool) && typeof tool.name === 'string');
       const selection = named.map(({ tool }) => {
         const t = tool as { name: string; description?: unknown };
         return selectionTool(t.name, typeof t.description === 'string' ? t.description : '', described.get(t.name));
       });
       const figures = selectionFigures(selection);
       const at = new Map(named.map(({ tool, i }) => [(tool as { name: string }).name, i]));
-      for (const p of selectionProblems(selection, figures)) ctx.problems(file, [{ ...p, pointer: `/tools/${at.get(p.tool)}` }]);
-      if (selection.length) ctx.info('selection-summary', { percent: Math.round(figures.top1 * 100), queries: figures.queries, mrr: figures.mrr.toFixed(2), tools: selection.length }, { location: ctx.at(file) });
-      // A folder init wrote holds one server: its tools-list.minimal.json and tool_descriptions/ beside it name the same tools.
+      for (const p of selectionProblems(selection, figures))
+        ctx.problems(file, [{ ...p, pointer: `/tools/${at.get(p.tool)}` }]);
+      if (selection.length)
+        ctx.info(
+          'selection-summary',
+          {
+            percent: Math.round(figures.top1 * 100),
+            queries: figures.queries,
+            mrr: figures.mrr.toFixed(2),
+            tools: selection.length,
+          },
+          { location: ctx.at(file) },
+        );
+      // A folder init wrote holds one server: its tools-list.minimal.json and tool_descriptions/ beside it name the
+      // same tools.
       if (minimal) {
         const listed = new Set(named.map(({ tool }) => (tool as { name: string }).name));
         const beside = join(dirname(file.path), 'tool_descriptions');
         for (const d of ctx.ofKind('tool-description').filter((x) => dirname(x.path) === beside)) {
           const name = (d.source!.value as { name?: unknown }).name;
-          if (typeof name === 'string' && !listed.has(name)) ctx.fail('other-server-files', { file: d.display, tool: clip(name, 80), list: basename(file.path) }, { location: ctx.at(d) });
+          if (typeof name === 'string' && !listed.has(name))
+            ctx.fail(
+              'other-server-files',
+              { file: d.display, tool: clip(name, 80), list: basename(file.path) },
+              { location: ctx.at(d) },
+            );
         }
       }
     }

@@ -3,7 +3,7 @@ import { INPUT_SCHEMA_MESSAGES, inputSchemaProblems } from '../src/rules/input-s
 
 const messages = {
   ...INPUT_SCHEMA_MESSAGES,
-  'checked': '{count|inputSchema} checked ({source}).',
+  checked: '{count|inputSchema} checked ({source}).',
 } as const;
 
 export default defineLiveCheck({
@@ -42,7 +42,12 @@ export default defineLiveCheck({
     if (!checked && first) ctx.unprovenIfSilent('the full descriptions', [first]);
     ctx.info('checked', {
       count: checked,
-      source: fromFull === checked ? 'from the full descriptions' : fromFull ? `${fromFull} from the full descriptions, the rest from tools/list` : 'from tools/list',
+      source:
+        fromFull === checked
+          ? 'from the full descriptions'
+          : fromFull
+            ? `${fromFull} from the full descriptions, the rest from tools/list`
+            : 'from tools/list',
     });
   },
 });

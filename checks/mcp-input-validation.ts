@@ -13,23 +13,28 @@ const AT_ONCE = 8;
 
 const messages = {
   'accepted-invalid': {
-    message: "'{tool}' was called with arguments that break its inputSchema ({violation}) and succeeded: servers MUST validate tool inputs (MCP tools, Security).",
+    message:
+      "'{tool}' was called with arguments that break its inputSchema ({violation}) and succeeded: servers MUST validate tool inputs (MCP tools, Security).",
     hint: 'Validate the arguments against the inputSchema before running the tool, and answer a tool result with isError: true that says what is wrong.',
   },
   'protocol-error': {
-    message: "'{tool}' rejected arguments that break its inputSchema ({violation}) with the JSON-RPC error {code}, not with a tool result with isError: true; MCP reports input-validation errors as results, so that the model sees them and can correct the call.",
+    message:
+      "'{tool}' rejected arguments that break its inputSchema ({violation}) with the JSON-RPC error {code}, not with a tool result with isError: true; MCP reports input-validation errors as results, so that the model sees them and can correct the call.",
     hint: 'Return { "isError": true, "content": [{ "type": "text", "text": "<what is wrong>" }] } instead of throwing a protocol error.',
   },
   'not-validated': {
-    message: "'{tool}' was called with arguments that break its inputSchema ({violation}) and failed at its work instead of refusing them ({said}): it ran without checking its arguments (MCP tools, Security: servers MUST validate tool inputs).",
+    message:
+      "'{tool}' was called with arguments that break its inputSchema ({violation}) and failed at its work instead of refusing them ({said}): it ran without checking its arguments (MCP tools, Security: servers MUST validate tool inputs).",
     hint: 'Validate the arguments against the inputSchema before doing any work, and answer a tool result with isError: true that names what is wrong.',
   },
-  'not-derivable': "'{tool}' was not tested: its inputSchema has no required property, no typed one, and allows any other, so no call can be built that surely breaks it.",
+  'not-derivable':
+    "'{tool}' was not tested: its inputSchema has no required property, no typed one, and allows any other, so no call can be built that surely breaks it.",
   'not-called': "'{tool}' was not called with invalid arguments: {why}.",
-  'not-authorized': "'{tool}' refused the call as not yet fetched, so input validation could not be seen (authorization is criterion 6's business).",
+  'not-authorized':
+    "'{tool}' refused the call as not yet fetched, so input validation could not be seen (authorization is criterion 6's business).",
   'nothing-tested': 'No tool was called with arguments that break its inputSchema: {why}.',
-  'rejected': '{count|tool} rejected arguments that break their inputSchema with a tool result with isError: true.',
-  'sampled': 'The first {tested} of {total} tools were tested (the rule is the same for each).',
+  rejected: '{count|tool} rejected arguments that break their inputSchema with a tool result with isError: true.',
+  sampled: 'The first {tested} of {total} tools were tested (the rule is the same for each).',
 } as const;
 
 export default defineLiveCheck({
@@ -38,7 +43,8 @@ export default defineLiveCheck({
   spec: { doc: 'mcp-tools', section: 'Security', level: 'MUST', requirements: ['MCP-sec-a', 'MCP-err-b'] },
   needs: 'session',
   reads: ['unfetched-calls', 'descriptions'],
-  sessionUse: 'the probe, which holds every grant once the descriptions were fetched: each tool is called once with arguments its schema forbids',
+  sessionUse:
+    'the probe, which holds every grant once the descriptions were fetched: each tool is called once with arguments its schema forbids',
   messages,
   async run(ctx) {
     const names = ctx.toolsToCallOrStop();
@@ -74,13 +80,16 @@ export default defineLiveCheck({
       const failed = error !== undefined || (isPlainObject(result) && result.isError === true);
       // Read for what it says: only an answer that refuses the arguments shows they were checked.
       if (outcome.kind === 'no-response') {
-        ctx.info('inconclusive', { subject: `Calling '${name}' with arguments its inputSchema refuses`, note: outcome.note }, { location, transcript: [ex] });
+        ctx.info(
+          'inconclusive',
+          { subject: `Calling '${name}' with arguments its inputSchema refuses`, note: outcome.note },
+          { location, transcript: [ex] },
+        );
         untested.push(`'${name}' gave no answer`);
       } else if (outcome.kind === 'refused') {
         ctx.info('not-authorized', { tool: name }, { location });
         untested.push(`'${name}' was refused as not fetched`);
-      }
-      else if (failed && rejectsArguments(ex, ctx.tools.schema(name))) {
+      } else if (failed && rejectsArguments(ex, ctx.tools.schema(name))) {
         if (error) ctx.warn('protocol-error', { ...args, code: String(error.code) }, { location, transcript: [ex] });
         else rejected++;
       } else if (failed) ctx.fail('not-validated', { ...args, said: said(ex) }, { location, transcript: [ex] });
@@ -94,9 +103,15 @@ export default defineLiveCheck({
 /** What a failed answer said, in a few words. */
 function said(ex: Exchange): string {
   const error = ex.response?.error as { code?: unknown; message?: unknown } | undefined;
-  if (error) return `JSON-RPC error ${String(error.code)}: ${clip((typeof error.message === 'string' ? error.message : inlineJson(error)).replace(/\s+/g, ' '), 120)}`;
+  if (error)
+    return `JSON-RPC error ${String(error.code)}: ${clip((typeof error.message === 'string' ? error.message : inlineJson(error)).replace(/\s+/g, ' '), 120)}`;
   const content = (ex.response?.result as { content?: Array<{ text?: unknown }> } | undefined)?.content;
-  const text = Array.isArray(content) ? content.map((c) => (typeof c?.text === 'string' ? c.text : '')).join(' ').trim() : '';
+  const text = Array.isArray(content)
+    ? content
+        .map((c) => (typeof c?.text === 'string' ? c.text : ''))
+        .join(' ')
+        .trim()
+    : '';
   return `a tool error: ${clip((text || inlineJson(ex.response?.result)).replace(/\s+/g, ' '), 120)}`;
 }
 
@@ -106,7 +121,11 @@ function said(ex: Exchange): string {
  * and the `{}` calls made before anything was fetched (to tools whose schema requires a
  * property) are judged instead.
  */
-async function callOnce(ctx: LiveContext<keyof typeof messages>, name: string, emptyRefused: boolean): Promise<{ ex?: Exchange; why?: string }> {
+async function callOnce(
+  ctx: LiveContext<keyof typeof messages>,
+  name: string,
+  emptyRefused: boolean,
+): Promise<{ ex?: Exchange; why?: string }> {
   if (ctx.facts.descriptions.resource) {
     const ex = await ctx.call(ctx.probe(), name, { intent: 'invalid-arguments' });
     if (ex) return { ex };

@@ -11,28 +11,47 @@ const AT_ONCE = 8;
 const messages = {
   'no-output-schema': 'No tool declares an outputSchema in tools/list.',
   'nothing-checked': 'No result of the {count|tool} with an outputSchema could be checked: {why}.',
-  'output-schema-invalid': { message: "The outputSchema of '{tool}' is not a valid JSON Schema: {problem}.", hint: 'Fix the outputSchema.' },
+  'output-schema-invalid': {
+    message: "The outputSchema of '{tool}' is not a valid JSON Schema: {problem}.",
+    hint: 'Fix the outputSchema.',
+  },
   'not-called-safe-calls': "'{tool}' was not called (--safe-calls, and it is not marked read-only).",
   'not-called': "'{tool}' was not called to check its output: {why}.",
-  'no-arguments': "'{tool}' was not called: it has no example arguments, and its inputSchema requires {required}, so a call could only fail.",
-  'no-successful-result': "'{tool}' returned no successful result with its example arguments, so its output could not be checked.",
-  'no-structured-content': { message: "'{tool}' declares an outputSchema but its result has no structuredContent object.", hint: 'Return "structuredContent" matching the outputSchema.' },
-  'structured-content-invalid': { message: "The structuredContent of '{tool}' does not conform to its outputSchema: {problems}.", hint: 'Make the result match the outputSchema, or correct the schema.' },
+  'no-arguments':
+    "'{tool}' was not called: it has no example arguments, and its inputSchema requires {required}, so a call could only fail.",
+  'no-successful-result':
+    "'{tool}' returned no successful result with its example arguments, so its output could not be checked.",
+  'no-structured-content': {
+    message: "'{tool}' declares an outputSchema but its result has no structuredContent object.",
+    hint: 'Return "structuredContent" matching the outputSchema.',
+  },
+  'structured-content-invalid': {
+    message: "The structuredContent of '{tool}' does not conform to its outputSchema: {problems}.",
+    hint: 'Make the result match the outputSchema, or correct the schema.',
+  },
   'no-text-content': {
-    message: "'{tool}' returns structuredContent without the serialized JSON in a text content block (SHOULD, for older clients).",
+    message:
+      "'{tool}' returns structuredContent without the serialized JSON in a text content block (SHOULD, for older clients).",
     hint: 'Add { "type": "text", "text": JSON.stringify(structuredContent) } to content.',
   },
 } as const;
 
 /** The required properties of a schema. */
 function requiredOf(schema: unknown): string[] {
-  return isPlainObject(schema) && Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+  return isPlainObject(schema) && Array.isArray(schema.required)
+    ? schema.required.filter((r): r is string => typeof r === 'string')
+    : [];
 }
 
 export default defineLiveCheck({
   id: 'mcp-output-schema',
   title: 'A tool with an outputSchema returns structuredContent that conforms to it',
-  spec: { doc: 'mcp-tools', section: 'Output Schema', level: 'MUST', requirements: ['MCP-output-a', 'MCP-output-b', 'MCP-result-a'] },
+  spec: {
+    doc: 'mcp-tools',
+    section: 'Output Schema',
+    level: 'MUST',
+    requirements: ['MCP-output-a', 'MCP-output-b', 'MCP-result-a'],
+  },
   needs: 'session',
   reads: ['unfetched-calls', 'descriptions'],
   messages,
@@ -52,8 +71,9 @@ export default defineLiveCheck({
       const name = tool.name as string;
       if (ctx.tools.barredBySafeCalls(name)) return undefined;
       // Without the resource every call is unfetched: a call made before anything was fetched is reused.
-      const made = base ? await ctx.call(session, name, { entry: fullDescriptions.get(name) })
-        : ctx.facts.unfetched.calls.find((c) => c.tool === name)?.exchange ?? await ctx.call(session, name);
+      const made = base
+        ? await ctx.call(session, name, { entry: fullDescriptions.get(name) })
+        : (ctx.facts.unfetched.calls.find((c) => c.tool === name)?.exchange ?? (await ctx.call(session, name)));
       // A tool that may change data runs once with the same arguments: that run's result is the one to check.
       return made ?? (ctx.notCalledBecause(name) === 'ran-before' ? ctx.earlierRun(name) : undefined);
     });
@@ -62,7 +82,11 @@ export default defineLiveCheck({
       const location = { tool: name };
       const compiled = compileSchema(tool.outputSchema);
       if (compiled.problem) {
-        ctx.fail('output-schema-invalid', { tool: name, problem: clip(compiled.problem, 200) }, { location, transcript: discovery.toolsExchanges });
+        ctx.fail(
+          'output-schema-invalid',
+          { tool: name, problem: clip(compiled.problem, 200) },
+          { location, transcript: discovery.toolsExchanges },
+        );
         unchecked.push(`'${name}' has an outputSchema that is no valid JSON Schema`);
         continue;
       }
@@ -82,7 +106,10 @@ export default defineLiveCheck({
         continue;
       }
       const required = requiredOf(fullDescriptions.get(name)?.inputSchema ?? tool.inputSchema);
-      if (required.length && Object.keys((ex.request.params as { arguments?: object } | undefined)?.arguments ?? {}).length === 0) {
+      if (
+        required.length &&
+        Object.keys((ex.request.params as { arguments?: object } | undefined)?.arguments ?? {}).length === 0
+      ) {
         ctx.info('no-arguments', { tool: name, required }, { location });
         unchecked.push(`'${name}' has no example arguments`);
         continue;
@@ -90,7 +117,9 @@ export default defineLiveCheck({
       const result = ex.response?.result;
       if (!isPlainObject(result) || result.isError === true) {
         ctx.info('no-successful-result', { tool: name }, { location });
-        unchecked.push(`'${name}' returned no successful result${ex.noResponse ? ` (no answer: ${ex.note ?? ex.noResponse})` : ''}`);
+        unchecked.push(
+          `'${name}' returned no successful result${ex.noResponse ? ` (no answer: ${ex.note ?? ex.noResponse})` : ''}`,
+        );
         continue;
       }
       const transcript = [...fetched, ex];
@@ -100,13 +129,21 @@ export default defineLiveCheck({
         continue;
       }
       if (compiled.validate && !compiled.validate(result.structuredContent)) {
-        ctx.fail('structured-content-invalid', { tool: name, problems: describeErrors(compiled.validate.errors).slice(0, 3).join('; ') }, { location, transcript });
+        ctx.fail(
+          'structured-content-invalid',
+          { tool: name, problems: describeErrors(compiled.validate.errors).slice(0, 3).join('; ') },
+          { location, transcript },
+        );
       }
       const content = Array.isArray(result.content) ? result.content : [];
       if (!content.some((c) => isPlainObject(c) && c.type === 'text')) {
         ctx.warn('no-text-content', { tool: name }, { location, transcript });
       }
     }
-    if (checked === 0 && !ctx.findings.some((f) => f.level === 'error')) ctx.skip('nothing-checked', { count: withSchema.length, why: unchecked.length ? unchecked.join('; ') : 'see the findings of this check' });
+    if (checked === 0 && !ctx.findings.some((f) => f.level === 'error'))
+      ctx.skip('nothing-checked', {
+        count: withSchema.length,
+        why: unchecked.length ? unchecked.join('; ') : 'see the findings of this check',
+      });
   },
 });

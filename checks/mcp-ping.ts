@@ -27,7 +27,9 @@ export default defineLiveCheck({
     const result = ex.response?.result;
     if (ex.response?.error !== undefined || result === undefined) {
       const error = ex.response?.error as { code?: unknown; message?: unknown } | undefined;
-      const problem = error ? `error ${String(error.code)} (${clip(String(error.message ?? ''), 120)})` : ex.note ?? 'no response';
+      const problem = error
+        ? `error ${String(error.code)} (${clip(String(error.message ?? ''), 120)})`
+        : (ex.note ?? 'no response');
       ctx.fail('ping-unanswered', { problem }, { transcript: [ex] });
       return;
     }

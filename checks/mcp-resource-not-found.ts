@@ -19,12 +19,18 @@ const messages = {
     hint: `Answer a read of an unknown resource with the JSON-RPC error ${NOT_FOUND}; keep -32603 for internal errors.`,
   },
   'empty-contents': {
-    message: 'Reading a resource that does not exist ({uri}) was answered with an empty contents array: a client cannot tell it from an empty resource.',
+    message:
+      'Reading a resource that does not exist ({uri}) was answered with an empty contents array: a client cannot tell it from an empty resource.',
     hint: `Answer a read of an unknown resource with the JSON-RPC error ${NOT_FOUND}, never with empty contents.`,
   },
-  'unanswered': { message: 'Reading a resource that does not exist ({uri}) got no answer: {problem}.', hint: `Answer every resources/read; an unknown resource is the error ${NOT_FOUND}.` },
-  'served': 'The server answered a read of {uri} with contents: it serves URIs it does not list (a template or a catch-all), so what it does for an unknown one cannot be seen.',
-  'no-resources': 'The server declares no resources capability and lists no resources: there is no resources/read to check.',
+  unanswered: {
+    message: 'Reading a resource that does not exist ({uri}) got no answer: {problem}.',
+    hint: `Answer every resources/read; an unknown resource is the error ${NOT_FOUND}.`,
+  },
+  served:
+    'The server answered a read of {uri} with contents: it serves URIs it does not list (a template or a catch-all), so what it does for an unknown one cannot be seen.',
+  'no-resources':
+    'The server declares no resources capability and lists no resources: there is no resources/read to check.',
 } as const;
 
 export default defineLiveCheck({
@@ -46,9 +52,18 @@ export default defineLiveCheck({
     if (isPlainObject(error)) {
       if (error.code === NOT_FOUND) return;
       if (error.code === LEGACY_NOT_FOUND) return ctx.fail('legacy-not-found-code', { uri }, proof);
-      return ctx.fail('wrong-not-found-code', { uri, code: String(error.code), text: clip(String(error.message ?? ''), 100) }, proof);
+      return ctx.fail(
+        'wrong-not-found-code',
+        { uri, code: String(error.code), text: clip(String(error.message ?? ''), 100) },
+        proof,
+      );
     }
-    if (!isPlainObject(result)) return ctx.fail('unanswered', { uri, problem: ex.note ?? ex.noResponse ?? 'neither a result nor an error' }, proof);
+    if (!isPlainObject(result))
+      return ctx.fail(
+        'unanswered',
+        { uri, problem: ex.note ?? ex.noResponse ?? 'neither a result nor an error' },
+        proof,
+      );
     const contents = result.contents;
     if (Array.isArray(contents) && contents.length === 0) return ctx.fail('empty-contents', { uri }, proof);
     ctx.info('served', { uri });

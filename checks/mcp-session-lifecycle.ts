@@ -7,12 +7,14 @@ import type { Exchange, JsonObject } from '../src/transport/types.js';
 const messages = {
   ...MODEL_MESSAGES['mcp-session-lifecycle'],
   'no-session-accepted': {
-    message: 'A tools/list without Mcp-Session-Id, from a client that never initialized, was answered HTTP {status}: a server that issues session ids SHOULD refuse such a request with 400 Bad Request.',
+    message:
+      'A tools/list without Mcp-Session-Id, from a client that never initialized, was answered HTTP {status}: a server that issues session ids SHOULD refuse such a request with 400 Bad Request.',
     hint: 'Answer 400 to every request but initialize that carries no Mcp-Session-Id; never serve it in some other session.',
   },
-  'stateless': 'The server issued no Mcp-Session-Id: it is stateless, so there is no session to end (nothing to test here).',
+  stateless:
+    'The server issued no Mcp-Session-Id: it is stateless, so there is no session to end (nothing to test here).',
   'not-streamable': 'The server speaks the older HTTP+SSE transport, which has no Mcp-Session-Id.',
-  'tested': 'A session was ended with DELETE and its id sent once more; a request without any session id was sent.',
+  tested: 'A session was ended with DELETE and its id sent once more; a request without any session id was sent.',
 } as const;
 
 export default defineLiveCheck({
@@ -37,10 +39,15 @@ export default defineLiveCheck({
     const list: JsonObject = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const got = await ctx.httpProbe(list, {});
     const ex: Exchange = {
-      session: 'probe (no session)', method: 'tools/list', request: list, durationMs: 0, noResponse: 'closed',
+      session: 'probe (no session)',
+      method: 'tools/list',
+      request: list,
+      durationMs: 0,
+      noResponse: 'closed',
       note: `POST ${got.url} without Mcp-Session-Id: ${got.status !== undefined ? `HTTP ${got.status}` : got.problem}`,
     };
-    if (got.status !== undefined && got.status >= 200 && got.status < 300) ctx.warn('no-session-accepted', { status: got.status }, { transcript: [ex] });
+    if (got.status !== undefined && got.status >= 200 && got.status < 300)
+      ctx.warn('no-session-accepted', { status: got.status }, { transcript: [ex] });
     ctx.info('tested');
   },
 });

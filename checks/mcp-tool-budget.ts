@@ -6,11 +6,13 @@ import { countTokensOf, preloadTokenizer, TOKEN_ENCODING } from '../src/util/tok
 const messages = {
   'list-size': '{tools|tool} listed; tools/list costs {tokens} tokens ({encoding}).',
   'over-max-tools': {
-    message: 'The server lists {tools} tools, more than the budget of {max} (--max-tools, or maxTools in a config file).',
+    message:
+      'The server lists {tools} tools, more than the budget of {max} (--max-tools, or maxTools in a config file).',
     hint: 'List fewer tools (group them, or split the server by role), or raise the budget in the same change if the growth is meant.',
   },
   'over-max-tokens': {
-    message: 'tools/list costs {tokens} tokens, more than the budget of {max} ({encoding}; --max-tokens, or maxTokens in a config file).',
+    message:
+      'tools/list costs {tokens} tokens, more than the budget of {max} ({encoding}; --max-tokens, or maxTokens in a config file).',
     hint: 'List each tool in one line and move details into its full description (progressive disclosure), or raise the budget in the same change if the growth is meant.',
   },
   'client-drops': {
@@ -24,7 +26,8 @@ const messages = {
 
 export default defineLiveCheck({
   id: 'mcp-tool-budget',
-  title: 'tools/list stays within the budgets given (--max-tools, --max-tokens), and what each client does with its size is said',
+  title:
+    'tools/list stays within the budgets given (--max-tools, --max-tokens), and what each client does with its size is said',
   // A budget the user gave is a MUST of this run; what a client does with the size is a note or a warning.
   spec: { doc: 'mcp-pd-check', section: 'budgets', level: 'MUST', requirements: [] },
   needs: 'session',
@@ -37,10 +40,19 @@ export default defineLiveCheck({
     const tokens = (await countTokensOf(tools.map((t) => JSON.stringify(t)))).reduce((a, b) => a + b, 0);
     const proof = ctx.discovery.toolsExchanges;
     const { maxTools, maxTokens } = ctx.options;
-    if (maxTools !== undefined && tools.length > maxTools) ctx.fail('over-max-tools', { tools: tools.length, max: maxTools }, { transcript: proof });
-    if (maxTokens !== undefined && tokens > maxTokens) ctx.fail('over-max-tokens', { tokens, max: maxTokens, encoding: TOKEN_ENCODING }, { transcript: proof });
+    if (maxTools !== undefined && tools.length > maxTools)
+      ctx.fail('over-max-tools', { tools: tools.length, max: maxTools }, { transcript: proof });
+    if (maxTokens !== undefined && tokens > maxTokens)
+      ctx.fail('over-max-tokens', { tokens, max: maxTokens, encoding: TOKEN_ENCODING }, { transcript: proof });
     for (const fit of budgetFits({ tools: tools.length, tokens })) {
-      const args = { client: fit.client, figure: fit.figure, limit: fit.limit, what: fit.what ?? '', fit: fit.fit, drops: fit.drops };
+      const args = {
+        client: fit.client,
+        figure: fit.figure,
+        limit: fit.limit,
+        what: fit.what ?? '',
+        fit: fit.fit,
+        drops: fit.drops,
+      };
       // A client that leaves tools out is a warning; one that finds them another way, a note.
       if (fit.fit === 'over' && fit.drops) ctx.warn('client-drops', args, { transcript: proof });
       else ctx.info(fit.fit === 'over' ? 'client-over' : fit.fit === 'near' ? 'client-near' : 'client-fits', args);
@@ -55,9 +67,20 @@ function clientBudgets(result: CheckResult | undefined): ClientBudgets | undefin
   const findings = result?.findings ?? [];
   const size = findings.find((f) => f.code === 'list-size');
   if (!size) return undefined;
-  const clients: BudgetFit[] = findings.filter((f) => f.code.startsWith('client-')).map((f) => ({
-    client: String(f.args.client), fit: f.args.fit as BudgetFit['fit'], figure: String(f.args.figure), limit: String(f.args.limit),
-    ...(f.args.what ? { what: String(f.args.what) } : {}), drops: f.args.drops === true,
-  }));
-  return { tools: Number(size.args.tools), tokens: Number(size.args.tokens), encoding: String(size.args.encoding), clients };
+  const clients: BudgetFit[] = findings
+    .filter((f) => f.code.startsWith('client-'))
+    .map((f) => ({
+      client: String(f.args.client),
+      fit: f.args.fit as BudgetFit['fit'],
+      figure: String(f.args.figure),
+      limit: String(f.args.limit),
+      ...(f.args.what ? { what: String(f.args.what) } : {}),
+      drops: f.args.drops === true,
+    }));
+  return {
+    tools: Number(size.args.tools),
+    tokens: Number(size.args.tokens),
+    encoding: String(size.args.encoding),
+    clients,
+  };
 }

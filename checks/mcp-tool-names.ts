@@ -4,7 +4,12 @@ import { TOOL_NAME_MESSAGES, toolListNameProblems } from '../src/rules/tool-name
 export default defineLiveCheck({
   id: 'mcp-tool-names',
   title: 'Tool names are 1–128 characters of A-Z a-z 0-9 _ - . and unique (case-sensitive)',
-  spec: { doc: 'mcp-tools', section: 'Tool Names', level: 'SHOULD', requirements: ['MCP-name-a', 'MCP-name-b', 'MCP-name-c', 'MCP-name-d', 'MCP-name-e'] },
+  spec: {
+    doc: 'mcp-tools',
+    section: 'Tool Names',
+    level: 'SHOULD',
+    requirements: ['MCP-name-a', 'MCP-name-b', 'MCP-name-c', 'MCP-name-d', 'MCP-name-e'],
+  },
   needs: 'session',
   messages: TOOL_NAME_MESSAGES,
   async run(ctx) {

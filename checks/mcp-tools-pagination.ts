@@ -5,7 +5,7 @@ const messages = {
     message: 'Following tools/list to the end failed: {problem}.',
     hint: 'Return nextCursor only while more tools follow, each cursor new, and accept every cursor you hand out.',
   },
-  'pages': 'tools/list: {tools|tool} in {pages|page}.',
+  pages: 'tools/list: {tools|tool} in {pages|page}.',
 } as const;
 
 export default defineLiveCheck({

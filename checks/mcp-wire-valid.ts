@@ -15,14 +15,27 @@ const messages = {
     hint: 'Keep messages (schemas above all) shallow; clients and LLM APIs reject deeply nested JSON.',
   },
   'too-large': {
-    message: 'Session {session}: the server sent a message larger than the --max-response limit; the session was ended: {text}.',
+    message:
+      'Session {session}: the server sent a message larger than the --max-response limit; the session was ended: {text}.',
     hint: 'Page large results (nextCursor) and keep each message small; raise --max-response if this size is intended.',
   },
-  'not-json-rpc': { message: 'Session {session}: the server wrote something that is not a JSON-RPC message: "{text}".', hint: 'Over stdio, write only JSON-RPC to stdout; send logs to stderr.' },
-  'stray-reply': { message: 'Session {session}: the server answered under an id that no request had: {reply}.', hint: 'Echo the id of each request in its response, unchanged (same value and type).' },
-  'bad-envelope': { message: 'The reply to {method} is not valid JSON-RPC: {problem}.', hint: 'Reply with {"jsonrpc":"2.0","id":<request id>,"result"|"error":…}; error.code is an integer.' },
-  'schema-mismatch': { message: 'The {method} result does not match the MCP {era} schema: {issues}.', hint: 'Fix the result shape; the MCP SDKs reject such replies.' },
-  'checked': '{count|reply|replies} checked against the MCP SDK schemas of {era} ({sdk}).',
+  'not-json-rpc': {
+    message: 'Session {session}: the server wrote something that is not a JSON-RPC message: "{text}".',
+    hint: 'Over stdio, write only JSON-RPC to stdout; send logs to stderr.',
+  },
+  'stray-reply': {
+    message: 'Session {session}: the server answered under an id that no request had: {reply}.',
+    hint: 'Echo the id of each request in its response, unchanged (same value and type).',
+  },
+  'bad-envelope': {
+    message: 'The reply to {method} is not valid JSON-RPC: {problem}.',
+    hint: 'Reply with {"jsonrpc":"2.0","id":<request id>,"result"|"error":…}; error.code is an integer.',
+  },
+  'schema-mismatch': {
+    message: 'The {method} result does not match the MCP {era} schema: {issues}.',
+    hint: 'Fix the result shape; the MCP SDKs reject such replies.',
+  },
+  checked: '{count|reply|replies} checked against the MCP SDK schemas of {era} ({sdk}).',
 } as const;
 
 export default defineLiveCheck({
@@ -49,16 +62,21 @@ export default defineLiveCheck({
         indexOf.set(ex, results.push({ method: ex.method, result: r.result }) - 1);
       }
     }
-    const issuesOf = results.length ? await onSideThread({ kind: 'result-issues', era, results }, () => resultIssues(era, results)) : [];
+    const issuesOf = results.length
+      ? await onSideThread({ kind: 'result-issues', era, results }, () => resultIssues(era, results))
+      : [];
     const { fail, done } = ctx.capped(MAX_FINDINGS);
     let checked = 0;
     for (const session of ctx.facts.traffic) {
       for (const line of session.garbage) {
-        if (line.startsWith(TOO_DEEP)) fail('too-deep', { session: session.label, text: clip(line.slice(TOO_DEEP.length + 2), 120) });
-        else if (line.startsWith(TOO_LARGE)) fail('too-large', { session: session.label, text: clip(line.slice(TOO_LARGE.length + 2), 120) });
+        if (line.startsWith(TOO_DEEP))
+          fail('too-deep', { session: session.label, text: clip(line.slice(TOO_DEEP.length + 2), 120) });
+        else if (line.startsWith(TOO_LARGE))
+          fail('too-large', { session: session.label, text: clip(line.slice(TOO_LARGE.length + 2), 120) });
         else fail('not-json-rpc', { session: session.label, text: clip(line, 120) });
       }
-      for (const reply of session.strayReplies) fail('stray-reply', { session: session.label, reply: clip(reply, 160) });
+      for (const reply of session.strayReplies)
+        fail('stray-reply', { session: session.label, reply: clip(reply, 160) });
       for (const ex of session.exchanges) {
         const r = ex.response;
         // A request under an ended session's id is answered at the HTTP level (404): the model judges it.
@@ -85,11 +103,13 @@ function envelopeProblem(r: Record<string, unknown>, id: unknown): string | unde
   if (r.id !== id) return `its id ${JSON.stringify(r.id)} does not match the request id ${JSON.stringify(id)}`;
   const hasResult = 'result' in r;
   const hasError = 'error' in r;
-  if (hasResult === hasError) return hasResult ? 'it has both "result" and "error"' : 'it has neither "result" nor "error"';
+  if (hasResult === hasError)
+    return hasResult ? 'it has both "result" and "error"' : 'it has neither "result" nor "error"';
   if (hasError) {
     const e = r.error;
     if (!isPlainObject(e)) return '"error" is not an object';
-    if (typeof e.code !== 'number' || !Number.isInteger(e.code)) return `error.code is ${JSON.stringify(e.code)}, not an integer`;
+    if (typeof e.code !== 'number' || !Number.isInteger(e.code))
+      return `error.code is ${JSON.stringify(e.code)}, not an integer`;
     if (typeof e.message !== 'string') return 'error.message is not a string';
   }
   return undefined;

@@ -14,8 +14,16 @@ import { MODERN_ERA } from '../src/transport/era.js';
  * it (had it come among them, a server that answered it after the listing would hide a listing that
  * clears grants — the verdict would depend on which request the server took first).
  */
-async function sequels(session: McpSession, base: string, all: readonly string[], granted: string, call: (tool: string) => Promise<void>, extra: readonly string[]): Promise<void> {
-  // The other read names a tool outside the first ones tested, where there is one (their refusals unfetched still come).
+async function sequels(
+  session: McpSession,
+  base: string,
+  all: readonly string[],
+  granted: string,
+  call: (tool: string) => Promise<void>,
+  extra: readonly string[],
+): Promise<void> {
+  // The other read names a tool outside the first ones tested, where there is one (their refusals unfetched still
+  // come).
   const other = all.length > 1 ? all[all.length - 1]! : undefined;
   await session.readResource(descriptionsUri(base, [granted, ...extra]));
   await Promise.all([
@@ -44,20 +52,24 @@ const OVERSIZED_READ = 100;
 const messages = {
   ...MODEL_MESSAGES['pd-authorization-enforced'],
   'unfetched-not-called': "'{tool}' was not called in this check's session: {why}.",
-  'sampled': 'Authorization was tested tool by tool for the first {tested} of {total} tools (the same rule for each).',
+  sampled: 'Authorization was tested tool by tool for the first {tested} of {total} tools (the same rule for each).',
 } as const;
 
 export default defineLiveCheck({
   id: 'pd-authorization-enforced',
   title: 'Fetching a tool authorizes exactly that tool for the rest of the session; failed fetches authorize nothing',
   spec: {
-    doc: 'progressive-disclosure', section: '5.1', level: 'MUST', criterion: 6,
+    doc: 'progressive-disclosure',
+    section: '5.1',
+    level: 'MUST',
+    criterion: 6,
     requirements: ['PD-5.1-a', 'PD-5.1-b', 'PD-5.1-d'],
   },
   needs: 'session',
   reads: ['unfetched-calls', 'descriptions'],
   opens: 1,
-  sessionUse: 'a new session: failed and refused fetches, then each tool fetched and called one by one (the next one called unfetched); the first grant is called again after every kind of request a session may make next (a listing, other reads and ping at once, then another call) and once more at the end of the run, after every other check',
+  sessionUse:
+    'a new session: failed and refused fetches, then each tool fetched and called one by one (the next one called unfetched); the first grant is called again after every kind of request a session may make next (a listing, other reads and ping at once, then another call) and once more at the end of the run, after every other check',
   messages,
   async run(ctx) {
     const base = ctx.resourceUriOrSkip('authorization');
@@ -84,8 +96,16 @@ export default defineLiveCheck({
     // unfetched) and distinct unknown names.
     const spare = all.slice(SAMPLE, SAMPLE + OVERSIZED_READ + 1);
     const probed = [...tools].reverse().find((t) => ctx.tools.isReadOnly(t)) ?? tools[tools.length - 1]!;
-    const oversized = spare.length > OVERSIZED_READ ? spare : [probed, ...Array.from({ length: OVERSIZED_READ }, (_, k) => `pd_check_no_such_tool_${k + 1}`)];
-    const failing = [base, `${base}?tools=`, `${base}?tools=pd_check_no_such_tool`, ...(all.length > 1 ? [descriptionsUri(base, oversized)] : [])];
+    const oversized =
+      spare.length > OVERSIZED_READ
+        ? spare
+        : [probed, ...Array.from({ length: OVERSIZED_READ }, (_, k) => `pd_check_no_such_tool_${k + 1}`)];
+    const failing = [
+      base,
+      `${base}?tools=`,
+      `${base}?tools=pd_check_no_such_tool`,
+      ...(all.length > 1 ? [descriptionsUri(base, oversized)] : []),
+    ];
     await Promise.all(failing.map((uri) => session.readResource(uri)));
     await Promise.all([call(tools[0]!), ...(all.length > 1 && oversized[0] !== tools[0] ? [call(oversized[0]!)] : [])]);
 
@@ -102,7 +122,16 @@ export default defineLiveCheck({
         await call(name);
         // The refused read's other names: tools outside the sample where there are that many (each
         // unknown name would be answered with every tool's name: with 10,000 tools, 12 MB).
-        await sequels(session, base, all, name, call, spare.length > OVERSIZED_READ ? spare.slice(0, OVERSIZED_READ) : Array.from({ length: OVERSIZED_READ }, (_, k) => `pd_check_no_such_tool_${k + 1}`));
+        await sequels(
+          session,
+          base,
+          all,
+          name,
+          call,
+          spare.length > OVERSIZED_READ
+            ? spare.slice(0, OVERSIZED_READ)
+            : Array.from({ length: OVERSIZED_READ }, (_, k) => `pd_check_no_such_tool_${k + 1}`),
+        );
         await Promise.all([call(name), ...(next ? [call(next)] : [])]);
         continue;
       }
@@ -114,7 +143,10 @@ export default defineLiveCheck({
     // tool that answered (a slow tool would only make the run wait).
     await Promise.all(tools.map(call));
     const granted = ctx.callsMade().filter((c) => c.fetched);
-    ctx.unprovenIfSilent('every call of a fetched tool', granted.map((c) => c.exchange));
+    ctx.unprovenIfSilent(
+      'every call of a fetched tool',
+      granted.map((c) => c.exchange),
+    );
     const answered = granted.find((c) => !c.exchange.noResponse)?.tool;
     if (answered) ctx.atEnd(() => call(answered));
   },

@@ -5,7 +5,10 @@ import { sanitizeLine, clip, asText } from '../src/util/text.js';
 const WORDING = 'See the wording in guide §"Resource Description Wording".';
 
 const messages = {
-  'resources-list-failed': { message: 'resources/list did not work: {problem}.', hint: "Declare the resources capability and list 'resource:///tool_descriptions' in resources/list." },
+  'resources-list-failed': {
+    message: 'resources/list did not work: {problem}.',
+    hint: "Declare the resources capability and list 'resource:///tool_descriptions' in resources/list.",
+  },
   'not-listed': {
     message: 'resources/list has no tool_descriptions resource ({count|resource} listed).',
     hint: "List a resource with uri 'resource:///tool_descriptions' (or <scheme>:…/tool_descriptions) whose description explains the fetch-before-call workflow.",
@@ -14,21 +17,54 @@ const messages = {
     message: `resources/list has no tool_descriptions resource ({count|resource} listed); the closest is '{uri}', but its path does not end in '${RESOURCE_PATH}'.`,
     hint: `Give the resource a URI whose path ends in '${RESOURCE_PATH}', e.g. 'resource:///tool_descriptions'.`,
   },
-  'name-unclear': { message: 'The tool_descriptions resource is named {name}, which does not say it holds tool descriptions (§4.1).', hint: 'Name it e.g. "Tool Descriptions - Required for tool use".' },
-  'no-description': { message: 'The tool_descriptions resource has no description; §4.1 requires it to explain the workflow.', hint: 'Describe the workflow: pick from tools/list, fetch ?tools=NAME, then call; calls before fetching fail.' },
-  'no-tools-list-step': { message: 'The resource description does not say how it relates to tools/list (§4.2 item 1).', hint: 'Add it, e.g. "Step 1: pick a tool from tools/list".' },
-  'no-fetch-requirement': { message: 'The resource description does not say that descriptions must be fetched before a tool is called (§4.2 item 2).', hint: 'Add it, e.g. "You CANNOT call a tool until you fetch its description".' },
-  'no-query-syntax': { message: 'The resource description does not give the ?tools= query syntax (§4.2 item 3).', hint: 'Add it, e.g. "resource:///tool_descriptions?tools=TOOL_NAME".' },
-  'no-refusal-mention': { message: 'The resource description does not say what an unfetched call gets (§4.2 item 4; the spec’s own example omits it, so this is only a warning).', hint: WORDING },
-  'no-steps': { message: 'The resource description does not give sequential workflow steps (§4.2 SHOULD).', hint: WORDING },
-  'no-uri-example': { message: 'The resource description does not give a concrete URI example with ?tools= (§4.2 SHOULD).', hint: WORDING },
+  'name-unclear': {
+    message: 'The tool_descriptions resource is named {name}, which does not say it holds tool descriptions (§4.1).',
+    hint: 'Name it e.g. "Tool Descriptions - Required for tool use".',
+  },
+  'no-description': {
+    message: 'The tool_descriptions resource has no description; §4.1 requires it to explain the workflow.',
+    hint: 'Describe the workflow: pick from tools/list, fetch ?tools=NAME, then call; calls before fetching fail.',
+  },
+  'no-tools-list-step': {
+    message: 'The resource description does not say how it relates to tools/list (§4.2 item 1).',
+    hint: 'Add it, e.g. "Step 1: pick a tool from tools/list".',
+  },
+  'no-fetch-requirement': {
+    message:
+      'The resource description does not say that descriptions must be fetched before a tool is called (§4.2 item 2).',
+    hint: 'Add it, e.g. "You CANNOT call a tool until you fetch its description".',
+  },
+  'no-query-syntax': {
+    message: 'The resource description does not give the ?tools= query syntax (§4.2 item 3).',
+    hint: 'Add it, e.g. "resource:///tool_descriptions?tools=TOOL_NAME".',
+  },
+  'no-refusal-mention': {
+    message:
+      'The resource description does not say what an unfetched call gets (§4.2 item 4; the spec’s own example omits it, so this is only a warning).',
+    hint: WORDING,
+  },
+  'no-steps': {
+    message: 'The resource description does not give sequential workflow steps (§4.2 SHOULD).',
+    hint: WORDING,
+  },
+  'no-uri-example': {
+    message: 'The resource description does not give a concrete URI example with ?tools= (§4.2 SHOULD).',
+    hint: WORDING,
+  },
   'no-parameters-mention': {
-    message: 'The resource description does not say that a tool\'s parameters (how to call it) come from this resource while tools/list is for choosing (§4.2 SHOULD).',
+    message:
+      "The resource description does not say that a tool's parameters (how to call it) come from this resource while tools/list is for choosing (§4.2 SHOULD).",
     hint: 'Add it, e.g. "Step 2: fetch its full description here to learn its parameters".',
   },
-  'no-authorization-mention': { message: 'The resource description does not say that fetching authorizes the tool for the session (§4.2 SHOULD).', hint: WORDING },
-  'proof': 'resources/list lists {uri}, named {name}.',
-  'mime-type': { message: 'The tool_descriptions resource has mimeType {mimeType}; §4.1 says it SHOULD be application/json.', hint: 'Set "mimeType": "application/json" on the resource.' },
+  'no-authorization-mention': {
+    message: 'The resource description does not say that fetching authorizes the tool for the session (§4.2 SHOULD).',
+    hint: WORDING,
+  },
+  proof: 'resources/list lists {uri}, named {name}.',
+  'mime-type': {
+    message: 'The tool_descriptions resource has mimeType {mimeType}; §4.1 says it SHOULD be application/json.',
+    hint: 'Set "mimeType": "application/json" on the resource.',
+  },
 } as const;
 
 /**
@@ -54,8 +90,26 @@ export default defineLiveCheck({
   id: 'pd-resource-listed',
   title: 'resources/list exposes the tool_descriptions resource, named and described with its workflow',
   spec: {
-    doc: 'progressive-disclosure', section: '4.1', level: 'MUST', criterion: 2,
-    requirements: ['PD-3.2-a', 'PD-4.1-a', 'PD-4.1-b', 'PD-4.1-c', 'PD-4.1-d', 'PD-4.1-e', 'PD-4.2-a', 'PD-4.2-b', 'PD-4.2-c', 'PD-4.2-d', 'PD-4.2-e', 'PD-4.2-f', 'PD-4.2-g', 'PD-4.2-h'],
+    doc: 'progressive-disclosure',
+    section: '4.1',
+    level: 'MUST',
+    criterion: 2,
+    requirements: [
+      'PD-3.2-a',
+      'PD-4.1-a',
+      'PD-4.1-b',
+      'PD-4.1-c',
+      'PD-4.1-d',
+      'PD-4.1-e',
+      'PD-4.2-a',
+      'PD-4.2-b',
+      'PD-4.2-c',
+      'PD-4.2-d',
+      'PD-4.2-e',
+      'PD-4.2-f',
+      'PD-4.2-g',
+      'PD-4.2-h',
+    ],
   },
   needs: 'session',
   messages,
@@ -67,7 +121,12 @@ export default defineLiveCheck({
     }
     if (!descriptionsResource) {
       const nearMiss = resources.find((r) => /tool[_ -]?descriptions?/i.test(`${asText(r.uri)} ${asText(r.name)}`));
-      if (nearMiss) ctx.fail('near-miss', { count: resources.length, uri: clip(sanitizeLine(asText(nearMiss.uri)), 80) }, { transcript });
+      if (nearMiss)
+        ctx.fail(
+          'near-miss',
+          { count: resources.length, uri: clip(sanitizeLine(asText(nearMiss.uri)), 80) },
+          { transcript },
+        );
       else ctx.fail('not-listed', { count: resources.length }, { transcript });
       return;
     }
@@ -81,9 +140,12 @@ export default defineLiveCheck({
     if (!description.trim()) {
       ctx.fail('no-description', {}, { location, transcript });
     } else {
-      for (const [pattern, code] of MUST_SAY) if (!pattern.test(description)) ctx.fail(code, {}, { location, transcript });
-      for (const [pattern, code] of SHOULD_SAY) if (!pattern.test(description)) ctx.warn(code, {}, { location, transcript });
+      for (const [pattern, code] of MUST_SAY)
+        if (!pattern.test(description)) ctx.fail(code, {}, { location, transcript });
+      for (const [pattern, code] of SHOULD_SAY)
+        if (!pattern.test(description)) ctx.warn(code, {}, { location, transcript });
     }
-    if (r.mimeType !== 'application/json') ctx.warn('mime-type', { mimeType: JSON.stringify(r.mimeType ?? null) }, { location, transcript });
+    if (r.mimeType !== 'application/json')
+      ctx.warn('mime-type', { mimeType: JSON.stringify(r.mimeType ?? null) }, { location, transcript });
   },
 });

@@ -1,10 +1,17 @@
 import { defineLiveCheck } from '../src/run/check.js';
-import { SELECTION_MESSAGES, selectionFigures, selectionProblems, selectionTool, type SelectionTool } from '../src/rules/selection.js';
+import {
+  SELECTION_MESSAGES,
+  selectionFigures,
+  selectionProblems,
+  selectionTool,
+  type SelectionTool,
+} from '../src/rules/selection.js';
 import type { CheckResult, SelectionFigures } from '../src/generated/report.js';
 
 export default defineLiveCheck({
   id: 'pd-selection-fidelity',
-  title: 'Each tool is still found by its minimal description (BM25 over names and minimal descriptions, queries from its own description)',
+  title:
+    'Each tool is still found by its minimal description (BM25 over names and minimal descriptions, queries from its own description)',
   spec: { doc: 'progressive-disclosure', section: '3.1', level: 'MUST', requirements: [] },
   needs: 'session',
   reads: ['descriptions'],
@@ -16,13 +23,30 @@ export default defineLiveCheck({
     // With the resource: queries from the full descriptions; without: the listed text beyond its first
     // sentence, and the first sentence as the minimal description a progressive-disclosure list would keep.
     const full = ctx.facts.descriptions.full;
-    const tools: SelectionTool[] = entries.map((t) => selectionTool(t.name as string, typeof t.description === 'string' ? t.description : '', full.get(t.name as string)));
+    const tools: SelectionTool[] = entries.map((t) =>
+      selectionTool(
+        t.name as string,
+        typeof t.description === 'string' ? t.description : '',
+        full.get(t.name as string),
+      ),
+    );
     const figures = selectionFigures(tools);
     // The proof is what tools/list said: the minimal descriptions the ranking read.
     const transcript = ctx.discovery.toolsExchanges;
     for (const p of selectionProblems(tools, figures)) ctx.problem(p, { location: { tool: p.tool }, transcript });
-    for (const f of figures.tools.filter((x) => x.queries > 0)) ctx.info('selection-figures', { tool: f.tool, percent: Math.round(f.top1 * 100), queries: f.queries, mrr: f.mrr.toFixed(2), top1: f.top1 }, { location: { tool: f.tool } });
-    ctx.info('selection-summary', { percent: Math.round(figures.top1 * 100), queries: figures.queries, mrr: figures.mrr.toFixed(2), tools: tools.length, top1: figures.top1 });
+    for (const f of figures.tools.filter((x) => x.queries > 0))
+      ctx.info(
+        'selection-figures',
+        { tool: f.tool, percent: Math.round(f.top1 * 100), queries: f.queries, mrr: f.mrr.toFixed(2), top1: f.top1 },
+        { location: { tool: f.tool } },
+      );
+    ctx.info('selection-summary', {
+      percent: Math.round(figures.top1 * 100),
+      queries: figures.queries,
+      mrr: figures.mrr.toFixed(2),
+      tools: tools.length,
+      top1: figures.top1,
+    });
   },
 });
 
@@ -31,7 +55,17 @@ function verdictFigures(result: CheckResult | undefined): SelectionFigures | und
   const findings = result?.findings ?? [];
   const summary = findings.find((f) => f.code === 'selection-summary');
   if (!summary || !summary.args.queries) return undefined;
-  const figure = (args: Record<string, unknown>) => ({ top1: Number(args.top1 ?? 0), mrr: Number(args.mrr ?? 0), queries: Number(args.queries ?? 0) });
+  const figure = (args: Record<string, unknown>) => ({
+    top1: Number(args.top1 ?? 0),
+    mrr: Number(args.mrr ?? 0),
+    queries: Number(args.queries ?? 0),
+  });
   const listed = Number(summary.args.tools);
-  return { ...figure(summary.args), ...(Number.isInteger(listed) ? { listed } : {}), tools: findings.filter((f) => f.code === 'selection-figures').map((f) => ({ tool: String(f.args.tool), ...figure(f.args) })) };
+  return {
+    ...figure(summary.args),
+    ...(Number.isInteger(listed) ? { listed } : {}),
+    tools: findings
+      .filter((f) => f.code === 'selection-figures')
+      .map((f) => ({ tool: String(f.args.tool), ...figure(f.args) })),
+  };
 }

@@ -11,17 +11,23 @@ const SAMPLE = 100;
 /** What the model expects across sessions (src/model/ judges every exchange of the run). */
 const messages = {
   ...MODEL_MESSAGES['pd-session-isolation'],
-  'tested': '{sessions} parallel sessions (one that fetched nothing, the probe that fetched every tool, others that fetched one tool each), {tools|tool} each, then a new session after the ones opened here had ended (half with DELETE over HTTP).',
-  'tested-shared': 'The probe (it fetched every tool) and the run\'s clean session (nothing fetched) called {tools|tool} at once; then the clean session fetched one tool, called it and ended, and the next session started called {tools|tool} (over stdio the checks share their sessions: --sessions 4 or more opens sessions of its own).',
-  'sampled': 'Every session called the first {tested} of {total} tools.',
-  'one-connection': "The run's clean session sent its requests on {session}'s connection (one keep-alive socket for both, as a client's pooled HTTP agent sends two sessions' requests): a server that keeps grants by connection would have let it call {tool}.",
+  tested:
+    '{sessions} parallel sessions (one that fetched nothing, the probe that fetched every tool, others that fetched one tool each), {tools|tool} each, then a new session after the ones opened here had ended (half with DELETE over HTTP).',
+  'tested-shared':
+    "The probe (it fetched every tool) and the run's clean session (nothing fetched) called {tools|tool} at once; then the clean session fetched one tool, called it and ended, and the next session started called {tools|tool} (over stdio the checks share their sessions: --sessions 4 or more opens sessions of its own).",
+  sampled: 'Every session called the first {tested} of {total} tools.',
+  'one-connection':
+    "The run's clean session sent its requests on {session}'s connection (one keep-alive socket for both, as a client's pooled HTTP agent sends two sessions' requests): a server that keeps grants by connection would have let it call {tool}.",
 } as const;
 
 export default defineLiveCheck({
   id: 'pd-session-isolation',
   title: 'Parallel sessions are each authorized for exactly what they fetched; a new session starts with nothing',
   spec: {
-    doc: 'progressive-disclosure', section: '5.1', level: 'MUST', criterion: 8,
+    doc: 'progressive-disclosure',
+    section: '5.1',
+    level: 'MUST',
+    criterion: 8,
     requirements: ['PD-5.1-e', 'PD-5.2-a', 'PD-5.2-b', 'PD-5.2-c'],
   },
   needs: 'sessions',
@@ -31,10 +37,13 @@ export default defineLiveCheck({
   turn: 1,
   clean: true,
   sessionUse: (o) => {
-    if (o.shared) return 'calls at once from the probe (which fetched every tool) and the run\'s clean session (nothing fetched); then the clean session fetches one tool, calls it and ends, and the shared session P, started after it ended, must have no grant';
+    if (o.shared)
+      return "calls at once from the probe (which fetched every tool) and the run's clean session (nothing fetched); then the clean session fetches one tool, calls it and ends, and the shared session P, started after it ended, must have no grant";
     const n = fetchers(o.sessions);
-    return `calls at once from the probe (which fetched every tool), the run's clean session (nothing fetched; over Streamable HTTP on the first new session's connection, one keep-alive socket for both) and ${n} new session${n === 1 ? ' that fetches' : 's that fetch'} one tool each; `
-      + `${n === 1 ? 'it ends' : 'they end (half with DELETE over HTTP)'}, then one started after must have no grant (its calls come at the end of the run)`;
+    return (
+      `calls at once from the probe (which fetched every tool), the run's clean session (nothing fetched; over Streamable HTTP on the first new session's connection, one keep-alive socket for both) and ${n} new session${n === 1 ? ' that fetches' : 's that fetch'} one tool each; ` +
+      `${n === 1 ? 'it ends' : 'they end (half with DELETE over HTTP)'}, then one started after must have no grant (its calls come at the end of the run)`
+    );
   },
   messages,
   async run(ctx) {
@@ -46,7 +55,10 @@ export default defineLiveCheck({
     // Sharing sessions (over stdio: each is a process), no session of its own fetches one tool
     // beside the others: the clean session does once the calls at once are done, and it ends.
     const shared = ctx.sharesSession;
-    const [clean, ...singles] = await Promise.all([ctx.cleanSession(), ...Array.from({ length: shared ? 0 : fetchers(ctx.options.sessions) }, () => ctx.session())]);
+    const [clean, ...singles] = await Promise.all([
+      ctx.cleanSession(),
+      ...Array.from({ length: shared ? 0 : fetchers(ctx.options.sessions) }, () => ctx.session()),
+    ]);
     // The probe holds every grant: the run fetched the full descriptions in it.
     const full = ctx.facts.descriptions.full;
     const entries = new Map<McpSession, Map<string, JsonObject>>();
@@ -68,13 +80,20 @@ export default defineLiveCheck({
     const sharing = !shared && singles[0] !== undefined && clean!.joinConnectionsOf(singles[0]);
     await Promise.all(singles.map(fetchOwn));
     if (sharing) ctx.info('one-connection', { session: singles[0]!.label, tool: own(0) });
-    const callOwn = (session: McpSession, k: number) => ctx.call(session, own(k), { entry: entries.get(session)?.get(own(k)) });
+    const callOwn = (session: McpSession, k: number) =>
+      ctx.call(session, own(k), { entry: entries.get(session)?.get(own(k)) });
     // Each its own tool once: the grant works before the sessions crowd in.
     await Promise.all(singles.map(callOwn));
 
     // Every session calls every tool, all at once (the door decides what may be called where).
     const sessions = [ctx.probe(), clean!, ...singles];
-    const burst = await Promise.all(sessions.map((session) => Promise.all(tools.map((tool) => ctx.call(session, tool, { entry: entries.get(session)?.get(tool) ?? full.get(tool) })))));
+    const burst = await Promise.all(
+      sessions.map((session) =>
+        Promise.all(
+          tools.map((tool) => ctx.call(session, tool, { entry: entries.get(session)?.get(tool) ?? full.get(tool) })),
+        ),
+      ),
+    );
     // A session whose own tool was refused in the burst calls it once more, alone: working again
     // now, the refusal was another session's state taken for this one's (the model tells it from
     // a grant that lapsed).
@@ -83,7 +102,10 @@ export default defineLiveCheck({
       if (refused && classifyCall(refused).kind === 'refused') await callOwn(session, k);
     }
 
-    ctx.unprovenIfSilent('every call of its sessions', burst.flat().filter((ex): ex is Exchange => ex !== undefined));
+    ctx.unprovenIfSilent(
+      'every call of its sessions',
+      burst.flat().filter((ex): ex is Exchange => ex !== undefined),
+    );
     if (shared) {
       await fetchOwn(clean!, 0);
       await callOwn(clean!, 0);
@@ -121,7 +143,9 @@ export default defineLiveCheck({
   },
 });
 
-/** New sessions that each fetch one tool: --sessions counts them with the probe and the clean session (at least one). */
+/**
+ * New sessions that each fetch one tool: --sessions counts them with the probe and the clean session (at least one).
+ */
 function fetchers(sessions: number): number {
   return Math.max(1, sessions - 2);
 }

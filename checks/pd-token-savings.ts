@@ -7,14 +7,20 @@ import { minimalEntry } from '../src/rules/minimal-description.js';
 const WARN_BELOW = 0.5;
 
 const messages = {
-  'no-descriptions-resource': 'No tool_descriptions resource, so the saving cannot be measured; the estimate above says what a minimal tools/list would cost.',
-  'no-full-descriptions': 'No full description could be fetched, so there is nothing to compare (see pd-full-descriptions).',
+  'no-descriptions-resource':
+    'No tool_descriptions resource, so the saving cannot be measured; the estimate above says what a minimal tools/list would cost.',
+  'no-full-descriptions':
+    'No full description could be fetched, so there is nothing to compare (see pd-full-descriptions).',
   'tool-tokens': "Tool '{tool}': {listed} tokens in tools/list, {full} in its full description.",
-  'total-tokens': 'tools/list: {listed} tokens for {tools|tool}; their full descriptions: {full} tokens; saving {percent} % ({encoding}).',
-  'tool-cost': "Tool '{tool}': {listed} tokens in tools/list; listed minimally (name, first sentence, no schema) ≈ {estimate} (an estimate).",
-  'list-cost': '{tools|tool} cost {listed} tokens in every prompt; listed minimally ≈ {estimate}, about {percent} % less (an estimate, {encoding}).',
+  'total-tokens':
+    'tools/list: {listed} tokens for {tools|tool}; their full descriptions: {full} tokens; saving {percent} % ({encoding}).',
+  'tool-cost':
+    "Tool '{tool}': {listed} tokens in tools/list; listed minimally (name, first sentence, no schema) ≈ {estimate} (an estimate).",
+  'list-cost':
+    '{tools|tool} cost {listed} tokens in every prompt; listed minimally ≈ {estimate}, about {percent} % less (an estimate, {encoding}).',
   'low-saving': {
-    message: 'Progressive disclosure saves only {percent} % of the tokens here (tools/list {listed} vs full {full}); the spec promises 80–90 %.',
+    message:
+      'Progressive disclosure saves only {percent} % of the tokens here (tools/list {listed} vs full {full}); the spec promises 80–90 %.',
     hint: 'Shorten tools/list descriptions to one sentence and move details, examples and schemas into the full descriptions.',
   },
 } as const;
@@ -33,7 +39,9 @@ export default defineLiveCheck({
     const named = ctx.discovery.tools.filter((t) => typeof t.name === 'string');
     if (!ctx.facts.descriptions.resource) {
       // Today's cost on every server, and what a progressive-disclosure list would cost instead.
-      const counts = await countTokensOf(named.flatMap((tool) => [JSON.stringify(tool), JSON.stringify(minimalEntry(tool))]));
+      const counts = await countTokensOf(
+        named.flatMap((tool) => [JSON.stringify(tool), JSON.stringify(minimalEntry(tool))]),
+      );
       let listed = 0;
       let estimate = 0;
       for (const [i, tool] of named.entries()) {
@@ -41,15 +49,28 @@ export default defineLiveCheck({
         const minimal = counts[2 * i + 1]!;
         listed += now;
         estimate += minimal;
-        ctx.info('tool-cost', { tool: tool.name, listed: now, estimate: minimal, encoding: TOKEN_ENCODING }, { location: { tool: tool.name as string } });
+        ctx.info(
+          'tool-cost',
+          { tool: tool.name, listed: now, estimate: minimal, encoding: TOKEN_ENCODING },
+          { location: { tool: tool.name as string } },
+        );
       }
-      if (named.length) ctx.info('list-cost', { tools: named.length, listed, estimate, percent: Math.round(tokenSaving(estimate, listed) * 100), encoding: TOKEN_ENCODING });
+      if (named.length)
+        ctx.info('list-cost', {
+          tools: named.length,
+          listed,
+          estimate,
+          percent: Math.round(tokenSaving(estimate, listed) * 100),
+          encoding: TOKEN_ENCODING,
+        });
       ctx.skip('no-descriptions-resource');
     }
     const fullDescriptions = ctx.facts.descriptions.full;
     const both = named.filter((t) => fullDescriptions.has(t.name as string));
     if (!both.length) ctx.skip('no-full-descriptions');
-    const counts = await countTokensOf(both.flatMap((tool) => [JSON.stringify(tool), JSON.stringify(fullDescriptions.get(tool.name as string))]));
+    const counts = await countTokensOf(
+      both.flatMap((tool) => [JSON.stringify(tool), JSON.stringify(fullDescriptions.get(tool.name as string))]),
+    );
     let listed = 0;
     let full = 0;
     for (const [i, tool] of both.entries()) {
@@ -58,12 +79,24 @@ export default defineLiveCheck({
       const f = counts[2 * i + 1]!;
       listed += m;
       full += f;
-      ctx.info('tool-tokens', { tool: name, listed: m, full: f, encoding: TOKEN_ENCODING }, { location: { tool: name } });
+      ctx.info(
+        'tool-tokens',
+        { tool: name, listed: m, full: f, encoding: TOKEN_ENCODING },
+        { location: { tool: name } },
+      );
     }
     const saving = tokenSaving(listed, full);
     const percent = Math.round(saving * 100);
-    ctx.info('total-tokens', { listed, full, tools: both.length, percent, saving: Math.round(saving * 1000) / 1000, encoding: TOKEN_ENCODING });
-    if (saving < WARN_BELOW) ctx.fail('low-saving', { percent, listed, full }, { transcript: ctx.discovery.toolsExchanges });
+    ctx.info('total-tokens', {
+      listed,
+      full,
+      tools: both.length,
+      percent,
+      saving: Math.round(saving * 1000) / 1000,
+      encoding: TOKEN_ENCODING,
+    });
+    if (saving < WARN_BELOW)
+      ctx.fail('low-saving', { percent, listed, full }, { transcript: ctx.discovery.toolsExchanges });
   },
 });
 

@@ -14,16 +14,24 @@ const READS_AT_ONCE = 8;
 const messages = {
   ...MODEL_MESSAGES['pd-tools-parameter'],
   'no-tools-listed': 'tools/list returned no tools, so there is no name to request.',
-  'comma-in-name': { message: "Tool '{tool}' has a comma in its name, so it cannot be requested with ?tools= (names are comma-separated, §4.3).", hint: 'Rename the tool: MCP tool names use only A-Z, a-z, 0-9, _, - and .' },
-  'proof': '?tools={one} returned its description{pair}.',
-  'single-fetches-capped': 'Fetched the first {fetched} of {total} tools one by one; the rest only in the multi-tool fetch.',
+  'comma-in-name': {
+    message:
+      "Tool '{tool}' has a comma in its name, so it cannot be requested with ?tools= (names are comma-separated, §4.3).",
+    hint: 'Rename the tool: MCP tool names use only A-Z, a-z, 0-9, _, - and .',
+  },
+  proof: '?tools={one} returned its description{pair}.',
+  'single-fetches-capped':
+    'Fetched the first {fetched} of {total} tools one by one; the rest only in the multi-tool fetch.',
 } as const;
 
 export default defineLiveCheck({
   id: 'pd-tools-parameter',
   title: 'The resource accepts ?tools=a and ?tools=a,b, matching tool names exactly',
   spec: {
-    doc: 'progressive-disclosure', section: '4.3', level: 'MUST', criterion: 3,
+    doc: 'progressive-disclosure',
+    section: '4.3',
+    level: 'MUST',
+    criterion: 3,
     requirements: ['PD-3.2-e', 'PD-4.3-a', 'PD-4.3-b', 'PD-4.3-c'],
   },
   needs: 'session',
@@ -35,12 +43,14 @@ export default defineLiveCheck({
     if (names.length === 0) ctx.skip('no-tools-listed');
     const session = ctx.probe();
 
-    for (const name of names.filter((n) => n.includes(','))) ctx.fail('comma-in-name', { tool: name }, { location: { tool: name } });
+    for (const name of names.filter((n) => n.includes(',')))
+      ctx.fail('comma-in-name', { tool: name }, { location: { tool: name } });
     const requestable = names.filter((n) => !n.includes(','));
     // The reads below are judged by the model, with every other read of the run (the probe holds
     // every grant, so their order does not matter: they go several at a time).
     const reads = requestable.slice(0, MAX_SINGLE_FETCHES).map((name) => [name]);
-    if (requestable.length > MAX_SINGLE_FETCHES) ctx.info('single-fetches-capped', { fetched: MAX_SINGLE_FETCHES, total: requestable.length });
+    if (requestable.length > MAX_SINGLE_FETCHES)
+      ctx.info('single-fetches-capped', { fetched: MAX_SINGLE_FETCHES, total: requestable.length });
     // The proof's two reads (one name, several) go first: a server that limits fetches per minute
     // (§10.3) answers them before it refuses the rest of a large catalog's.
     if (requestable.length >= 2) reads.splice(1, 0, requestable.slice(0, MULTI_FETCH_NAMES));
@@ -50,14 +60,24 @@ export default defineLiveCheck({
     const probe = requestable.find((n) => swapCase(n) !== n && !names.includes(swapCase(n)));
     if (probe) reads.push([swapCase(probe)]);
     const got = await mapLimit(reads, READS_AT_ONCE, (requested) => fetchDescriptions(session, base, requested));
-    ctx.unprovenIfSilent('every read of ?tools=', got.map((g) => g.exchange));
+    ctx.unprovenIfSilent(
+      'every read of ?tools=',
+      got.map((g) => g.exchange),
+    );
     // Its proof: a read of one name and one of several, each answered with every description asked for.
-    const answered = (k: number) => got[k] && reads[k]!.every((n) => isDescriptionEntry(entryFor(got[k]!.entries, n))) ? got[k] : undefined;
+    const answered = (k: number) =>
+      got[k] && reads[k]!.every((n) => isDescriptionEntry(entryFor(got[k]!.entries, n))) ? got[k] : undefined;
     const single = reads.findIndex((r, k) => r.length === 1 && requestable.includes(r[0]!) && answered(k));
     const multi = reads.findIndex((r, k) => r.length >= 2 && answered(k));
     if (single >= 0 && (multi >= 0 || requestable.length < 2)) {
-      const pair = multi >= 0 ? `, and ?tools=${reads[multi]!.slice(0, 3).join(',')}${reads[multi]!.length > 3 ? ',…' : ''} returned all ${reads[multi]!.length}` : ' (the server lists one tool, so no pair could be asked for)';
-      ctx.prove('proof', { one: reads[single]![0]!, pair }, [got[single]!.exchange, ...(multi >= 0 ? [got[multi]!.exchange] : [])]);
+      const pair =
+        multi >= 0
+          ? `, and ?tools=${reads[multi]!.slice(0, 3).join(',')}${reads[multi]!.length > 3 ? ',…' : ''} returned all ${reads[multi]!.length}`
+          : ' (the server lists one tool, so no pair could be asked for)';
+      ctx.prove('proof', { one: reads[single]![0]!, pair }, [
+        got[single]!.exchange,
+        ...(multi >= 0 ? [got[multi]!.exchange] : []),
+      ]);
     }
   },
 });

@@ -67,7 +67,10 @@ export interface ToolCatalog {
 }
 
 export interface Behaviour {
-  /** Its tools: the notebook's by default; a fixture may offer others (a tool that takes no arguments, unannotated ones). */
+  /**
+   * Its tools: the notebook's by default; a fixture may offer others (a tool that takes no arguments, unannotated
+   * ones).
+   */
   catalog(): ToolCatalog;
   listTools(state: SessionState): Tool[];
   listResources(state: SessionState): Resource[];
@@ -105,11 +108,23 @@ export interface Behaviour {
   listPrompts(): Array<{ name: string; description?: string }>;
   /** A 2026-07-28 answer as it leaves the server (`resultType`, caching fields and error codes in place). */
   modernAnswer(method: string, answer: JsonObject): JsonObject;
-  /** The tool form of the resource as tools/list shows it (DESIGN: a tools-only client's way in), or undefined for none. */
+  /**
+   * The tool form of the resource as tools/list shows it (DESIGN: a tools-only client's way in), or undefined for none.
+   */
   descriptionsTool(): Record<string, unknown> | undefined;
-  /** A call of the tool form: what a read of the same selection answers, and grants (its errors thrown as JSON-RPC errors). */
-  callDescriptionsTool(args: Record<string, unknown>, state: SessionState, disclosed: Catalog): CallToolResult | Promise<CallToolResult>;
-  /** Over HTTP: a session begins (its state is new) and ends (DELETE, or its transport closed). The reference keeps nothing beyond a session. */
+  /**
+   * A call of the tool form: what a read of the same selection answers, and grants (its errors thrown as JSON-RPC
+   * errors).
+   */
+  callDescriptionsTool(
+    args: Record<string, unknown>,
+    state: SessionState,
+    disclosed: Catalog,
+  ): CallToolResult | Promise<CallToolResult>;
+  /**
+   * Over HTTP: a session begins (its state is new) and ends (DELETE, or its transport closed). The reference keeps
+   * nothing beyond a session.
+   */
   sessionStarted(state: SessionState): void;
   sessionEnded(state: SessionState): void;
 }

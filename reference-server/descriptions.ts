@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { ToolDescription } from '../src/generated/tool-description.js';
 
-/** A full tool description as stored in tool_descriptions/<name>.json (guide §7.1); its type is generated from schemas/tool-description.schema.json. */
+/**
+ * A full tool description as stored in tool_descriptions/<name>.json (guide §7.1); its type is generated from
+ * schemas/tool-description.schema.json.
+ */
 export type FullDescription = ToolDescription;
 
 /** The package's reference-server/tool_descriptions, found from wherever this code was compiled or bundled to. */
@@ -14,7 +17,8 @@ function findDescriptionsDir(): string {
     const candidate = join(dir, 'reference-server', 'tool_descriptions');
     if (existsSync(candidate)) return candidate;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('reference-server/tool_descriptions not found above ' + fileURLToPath(import.meta.url));
+    if (parent === dir)
+      throw new Error('reference-server/tool_descriptions not found above ' + fileURLToPath(import.meta.url));
     dir = parent;
   }
 }
@@ -29,11 +33,18 @@ export class DescriptionLibrary {
   private readonly validators = new Map<string, ValidateFunction>();
   private ajv: Ajv2020 | undefined;
 
-  /** From a tool_descriptions folder (default: the reference server's), or from the descriptions themselves (a fixture's own tools). */
+  /**
+   * From a tool_descriptions folder (default: the reference server's), or from the descriptions themselves (a fixture's
+   * own tools).
+   */
   constructor(from: string | readonly FullDescription[] = DESCRIPTIONS_DIR) {
-    const descriptions = typeof from === 'string'
-      ? readdirSync(from).filter((f) => f.endsWith('.json')).sort().map((file) => JSON.parse(readFileSync(join(from, file), 'utf8')) as FullDescription)
-      : from;
+    const descriptions =
+      typeof from === 'string'
+        ? readdirSync(from)
+            .filter((f) => f.endsWith('.json'))
+            .sort()
+            .map((file) => JSON.parse(readFileSync(join(from, file), 'utf8')) as FullDescription)
+        : from;
     for (const description of descriptions) this.byName.set(description.name, description);
   }
 

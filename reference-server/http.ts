@@ -58,7 +58,9 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
  * 2024-11-05 transport, HTTP+SSE at /sse (one event stream per session; messages are POSTed to
  * /messages?sessionId=…). Binds 127.0.0.1 unless told otherwise.
  */
-export async function startHttpServer(options: HttpOptions): Promise<{ url: string; close(): Promise<void>; sessions(): number }> {
+export async function startHttpServer(
+  options: HttpOptions,
+): Promise<{ url: string; close(): Promise<void>; sessions(): number }> {
   const sessions = new Map<string, Live>();
   const streams = new Map<string, SSEServerTransport>();
   const idleMs = options.idleMs ?? 10 * 60_000;
@@ -67,10 +69,12 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
   let bound = options.port;
 
   const http = createServer((req, res) => {
-    void connection.run(req.socket, () => handle(req, res)).catch((err: Error & { status?: number }) => {
-      if (!res.headersSent) rpcError(res, err.status ?? 500, -32603, err.status ? err.message : 'Internal error');
-      else res.end();
-    });
+    void connection
+      .run(req.socket, () => handle(req, res))
+      .catch((err: Error & { status?: number }) => {
+        if (!res.headersSent) rpcError(res, err.status ?? 500, -32603, err.status ? err.message : 'Internal error');
+        else res.end();
+      });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -89,7 +93,11 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
     // MCP transports: validate Origin against DNS rebinding (a local server: Host too).
     const host = options.host ?? '127.0.0.1';
     if (behaviour.validatesOrigin() && isLoopbackAddress(host)) {
-      const foreign = foreignRequest({ host: req.headers.host, origin: req.headers.origin }, bound, options.allowedOrigins);
+      const foreign = foreignRequest(
+        { host: req.headers.host, origin: req.headers.origin },
+        bound,
+        options.allowedOrigins,
+      );
       if (foreign) return rpcError(res, 403, -32000, `Forbidden: ${foreign}`);
     }
     if (options.token && req.headers.authorization !== `Bearer ${options.token}`) {
@@ -97,12 +105,18 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
       return rpcError(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <token>');
     }
     if (url.pathname === '/sse') {
-      if (req.method !== 'GET') return rpcError(res, 405, -32000, 'Method not allowed: GET /sse opens an HTTP+SSE session');
-      if (sessions.size + streams.size >= maxSessions) return rpcError(res, 503, -32000, `Too many sessions (${maxSessions}); try again later`);
+      if (req.method !== 'GET')
+        return rpcError(res, 405, -32000, 'Method not allowed: GET /sse opens an HTTP+SSE session');
+      if (sessions.size + streams.size >= maxSessions)
+        return rpcError(res, 503, -32000, `Too many sessions (${maxSessions}); try again later`);
       const transport = new SSEServerTransport('/messages', res);
       streams.set(transport.sessionId, transport);
       transport.onclose = () => streams.delete(transport.sessionId);
-      await createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit, latencyMs: options.latencyMs, beforeRun: options.beforeRun }).connect(transport);
+      await createReferenceServer(options.overrides, {
+        fetchLimit: options.fetchLimit,
+        latencyMs: options.latencyMs,
+        beforeRun: options.beforeRun,
+      }).connect(transport);
       return;
     }
     if (url.pathname === '/messages') {
@@ -141,23 +155,37 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
       }
       return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     }
-    if (sessions.size >= maxSessions) return rpcError(res, 503, -32000, `Too many sessions (${maxSessions}); try again later`);
-    const state = { ...newSessionState(options.fetchLimit), ...(req.socket.remoteAddress ? { peer: req.socket.remoteAddress } : {}) };
+    if (sessions.size >= maxSessions)
+      return rpcError(res, 503, -32000, `Too many sessions (${maxSessions}); try again later`);
+    const state = {
+      ...newSessionState(options.fetchLimit),
+      ...(req.socket.remoteAddress ? { peer: req.socket.remoteAddress } : {}),
+    };
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (newId) => { sessions.set(newId, { transport, lastSeen: Date.now() }); },
+      onsessioninitialized: (newId) => {
+        sessions.set(newId, { transport, lastSeen: Date.now() });
+      },
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
       behaviour.sessionEnded(state);
     };
     behaviour.sessionStarted(state);
-    await createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit, latencyMs: options.latencyMs, beforeRun: options.beforeRun, state }).connect(transport);
+    await createReferenceServer(options.overrides, {
+      fetchLimit: options.fetchLimit,
+      latencyMs: options.latencyMs,
+      beforeRun: options.beforeRun,
+      state,
+    }).connect(transport);
     await transport.handleRequest(req, res, body);
   }
 
-  /** Grants of 2026 clients kept for the whole process (a fixture's fault: any client's fetch opens the tool for all). */
-  // (no rate limit there: the fixture breaks the grants, and one limit for the whole process would break the fetches too)
+  /**
+   * Grants of 2026 clients kept for the whole process (a fixture's fault: any client's fetch opens the tool for all).
+   */
+  // (no rate limit there: the fixture breaks the grants, and one limit for the whole process would break the fetches
+  // too)
   const processWide = newSessionState(0);
 
   async function answerModern(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
@@ -170,7 +198,13 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
     }
     const grants = behaviour.modernHttpGrants();
     const state = grants === 'process-wide' ? processWide : newSessionState(options.fetchLimit);
-    const server = createReferenceServer(options.overrides, { fetchLimit: options.fetchLimit, latencyMs: options.latencyMs, beforeRun: options.beforeRun, state, gated: grants !== 'none' });
+    const server = createReferenceServer(options.overrides, {
+      fetchLimit: options.fetchLimit,
+      latencyMs: options.latencyMs,
+      beforeRun: options.beforeRun,
+      state,
+      gated: grants !== 'none',
+    });
     const [client, serverSide] = InMemoryTransport.createLinkedPair();
     const answer = new Promise<JsonObject>((resolve) => {
       client.onmessage = (m) => {
@@ -185,15 +219,18 @@ export async function startHttpServer(options: HttpOptions): Promise<{ url: stri
     send(res, modernStatus(reply), reply);
   }
 
-  const sweeper = setInterval(() => {
-    const now = Date.now();
-    for (const [id, live] of sessions) {
-      if (now - live.lastSeen > idleMs) {
-        sessions.delete(id);
-        void live.transport.close();
+  const sweeper = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, live] of sessions) {
+        if (now - live.lastSeen > idleMs) {
+          sessions.delete(id);
+          void live.transport.close();
+        }
       }
-    }
-  }, Math.min(60_000, idleMs)).unref();
+    },
+    Math.min(60_000, idleMs),
+  ).unref();
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

@@ -11,7 +11,10 @@ export interface Note {
 
 /** A domain failure with a stable code (reported to the caller as a tool error). */
 export class NoteError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -29,7 +29,11 @@ Examples:
 `;
 
 /** Runs the server (stdio or --http) with some behaviour replaced; the fixtures use this too. */
-export async function runServer(argv: string[], overrides: Partial<Behaviour> = {}, serverOptions: Pick<ServerOptions, 'latencyMs' | 'beforeRun'> = {}): Promise<void> {
+export async function runServer(
+  argv: string[],
+  overrides: Partial<Behaviour> = {},
+  serverOptions: Pick<ServerOptions, 'latencyMs' | 'beforeRun'> = {},
+): Promise<void> {
   const fail = (message: string) => {
     process.stderr.write(`${SERVER_NAME}: ${message}. Run '${SERVER_NAME} --help'.\n`);
     process.exitCode = 2;
@@ -53,14 +57,14 @@ export async function runServer(argv: string[], overrides: Partial<Behaviour> = 
       if (value === undefined) return fail(`${arg} needs a value`);
       if (arg === '--host') host = value;
       else if (arg === '--allowed-origin') {
-        if (!/^https?:\/\/[^/\s]+$/.test(value)) return fail(`--allowed-origin expects an origin such as https://app.example.com, got '${value}'`);
+        if (!/^https?:\/\/[^/\s]+$/.test(value))
+          return fail(`--allowed-origin expects an origin such as https://app.example.com, got '${value}'`);
         allowedOrigins.push(value);
-      }
-      else if (arg === '--fetch-limit') {
+      } else if (arg === '--fetch-limit') {
         if (!/^\d+$/.test(value)) return fail(`--fetch-limit expects a whole number (0: no limit), got '${value}'`);
         fetchLimit = Number(value);
-      }
-      else if (!/^\d+$/.test(value) || Number(value) > 65535) return fail(`--http expects a port number from 0 to 65535, got '${value}'`);
+      } else if (!/^\d+$/.test(value) || Number(value) > 65535)
+        return fail(`--http expects a port number from 0 to 65535, got '${value}'`);
       else port = Number(value);
     } else {
       return fail(`unknown option '${arg}'`);
@@ -75,7 +79,15 @@ export async function runServer(argv: string[], overrides: Partial<Behaviour> = 
   // Loaded only for --http: over stdio every session is a process of its own, and the HTTP stack
   // (the SDK's transports, raw-body, iconv-lite: half the bundle) cost every start its parsing.
   const { startHttpServer } = await import('./http.js');
-  const server = await startHttpServer({ port, host, overrides, token, fetchLimit, allowedOrigins, ...serverOptions }).catch((err: NodeJS.ErrnoException) => {
+  const server = await startHttpServer({
+    port,
+    host,
+    overrides,
+    token,
+    fetchLimit,
+    allowedOrigins,
+    ...serverOptions,
+  }).catch((err: NodeJS.ErrnoException) => {
     fail(err.code === 'EADDRINUSE' ? `port ${port} is already in use` : `cannot listen: ${err.message}`);
     return undefined;
   });
@@ -85,4 +97,3 @@ export async function runServer(argv: string[], overrides: Partial<Behaviour> = 
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
-

@@ -4,7 +4,13 @@
  */
 export function clarifyValidationError(message: unknown): unknown {
   const error = (message as { error?: { code?: unknown; message?: unknown } }).error;
-  if (!error || error.code !== -32603 || typeof error.message !== 'string' || !error.message.trimStart().startsWith('[')) return message;
+  if (
+    !error ||
+    error.code !== -32603 ||
+    typeof error.message !== 'string' ||
+    !error.message.trimStart().startsWith('[')
+  )
+    return message;
   let issues: Array<{ path?: unknown[]; message?: string }>;
   try {
     issues = JSON.parse(error.message) as typeof issues;
@@ -12,6 +18,9 @@ export function clarifyValidationError(message: unknown): unknown {
     return message;
   }
   if (!Array.isArray(issues) || !issues.every((i) => Array.isArray(i?.path))) return message;
-  const said = issues.slice(0, 3).map((i) => `${i.path!.map(String).join('.') || '(params)'}: ${i.message ?? 'invalid'}`).join('; ');
+  const said = issues
+    .slice(0, 3)
+    .map((i) => `${i.path!.map(String).join('.') || '(params)'}: ${i.message ?? 'invalid'}`)
+    .join('; ');
   return { ...(message as object), error: { code: -32602, message: `Invalid params: ${said}` } };
 }

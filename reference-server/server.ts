@@ -20,8 +20,23 @@ import { dirname, join } from 'node:path';
 import { DescriptionLibrary, DESCRIPTIONS_DIR } from './descriptions.js';
 import { Notebook, NoteError } from './notes.js';
 import { parseSelection } from '../src/protocol/server/payloads.js';
-import { answerRead, DESCRIPTIONS_RESOURCE, gateCall, readResult, refusal, toolFormResult, type Catalog } from '../src/protocol/server/disclosure.js';
-import { DESCRIPTIONS_TOOL, descriptionsToolEntry, descriptionsToolFull, RESOURCE_URI, selectionOfArguments, workflowInstructions } from '../src/protocol/server/payloads.js';
+import {
+  answerRead,
+  DESCRIPTIONS_RESOURCE,
+  gateCall,
+  readResult,
+  refusal,
+  toolFormResult,
+  type Catalog,
+} from '../src/protocol/server/disclosure.js';
+import {
+  DESCRIPTIONS_TOOL,
+  descriptionsToolEntry,
+  descriptionsToolFull,
+  RESOURCE_URI,
+  selectionOfArguments,
+  workflowInstructions,
+} from '../src/protocol/server/payloads.js';
 import { descriptionsUri } from '../src/protocol/uri.js';
 import { clarifyValidationError } from './sdk-errors.js';
 import { EraFront } from '../src/protocol/server/era-front.js';
@@ -32,7 +47,14 @@ import { aiHelp, RESOURCE_DASHDASH, SERVER_DASHDASH, TOOL_DASHDASH } from './das
 import type { Behaviour, RunningCall, ServerOptions, SessionState, ToolCatalog } from './behaviour.js';
 
 export { SERVER_NAME, SERVER_VERSION };
-export type { Behaviour, ModernHttpGrants, RunningCall, ServerOptions, SessionState, ToolCatalog } from './behaviour.js';
+export type {
+  Behaviour,
+  ModernHttpGrants,
+  RunningCall,
+  ServerOptions,
+  SessionState,
+  ToolCatalog,
+} from './behaviour.js';
 
 /** tools/list pages hold this many tools, so that clients are shown pagination working. */
 export const TOOLS_PAGE_SIZE = 4;
@@ -57,14 +79,17 @@ export const referenceBehaviour: Behaviour = {
   listTools() {
     // The tool form first: it is called first, and a client that reads one page of the list sees it.
     const form = this.descriptionsTool();
-    return [...(form ? [form as Tool] : []), ...this.catalog().specs.map((t) => ({
-      name: t.name,
-      description: t.summary,
-      inputSchema: { type: 'object' as const, additionalProperties: true },
-      ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
-      ...(t.annotations ? { annotations: t.annotations } : {}),
-      ...(TOOL_DASHDASH[t.name] ? { dashdash: TOOL_DASHDASH[t.name] } : {}),
-    }))];
+    return [
+      ...(form ? [form as Tool] : []),
+      ...this.catalog().specs.map((t) => ({
+        name: t.name,
+        description: t.summary,
+        inputSchema: { type: 'object' as const, additionalProperties: true },
+        ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+        ...(t.annotations ? { annotations: t.annotations } : {}),
+        ...(TOOL_DASHDASH[t.name] ? { dashdash: TOOL_DASHDASH[t.name] } : {}),
+      })),
+    ];
   },
 
   descriptionsTool: () => ({ ...descriptionsToolEntry(), dashdash: TOOL_DASHDASH[DESCRIPTIONS_TOOL] }),
@@ -74,7 +99,10 @@ export const referenceBehaviour: Behaviour = {
     const selection = selectionOfArguments(args);
     const uri = selection.kind === 'tools' ? descriptionsUri(RESOURCE_URI, selection.names) : RESOURCE_URI;
     const asResult = (read: ReadResourceResult): CallToolResult => {
-      const body = JSON.parse((read.contents[0] as { text?: string } | undefined)?.text ?? '{}') as Record<string, unknown>;
+      const body = JSON.parse((read.contents[0] as { text?: string } | undefined)?.text ?? '{}') as Record<
+        string,
+        unknown
+      >;
       return toolFormResult({ kind: 'answer', body, grants: selection.kind === 'tools' ? selection.names : [] });
     };
     // A read may answer later (a slow store): the tool form waits for it as the resource does.
@@ -89,7 +117,10 @@ export const referenceBehaviour: Behaviour = {
   readResource(uri, state) {
     const answer = answerRead(uri, disclosedBy(this));
     if (answer.kind === 'not-this-resource') {
-      throw Object.assign(new Error(`Resource not found: ${uri.slice(0, 200)}`), { code: -32002, data: { uri: uri.slice(0, 200) } });
+      throw Object.assign(new Error(`Resource not found: ${uri.slice(0, 200)}`), {
+        code: -32002,
+        data: { uri: uri.slice(0, 200) },
+      });
     }
     if (answer.kind === 'refused') throw Object.assign(new Error(answer.error.message), answer.error);
     this.authorize(state, answer.grants);
@@ -135,10 +166,12 @@ export const referenceBehaviour: Behaviour = {
   validateArguments(tool, args) {
     return this.catalog().library.validate(tool, args);
   },
-  rejectArguments: (tool, problems) => toolError('INVALID_ARGUMENTS', `Invalid arguments for ${tool}: ${problems.join('; ')}`),
+  rejectArguments: (tool, problems) =>
+    toolError('INVALID_ARGUMENTS', `Invalid arguments for ${tool}: ${problems.join('; ')}`),
 
   toolResult(tool, value) {
-    const structured = this.catalog().specs.find((t) => t.name === tool)?.outputSchema && typeof value === 'object' && value !== null;
+    const structured =
+      this.catalog().specs.find((t) => t.name === tool)?.outputSchema && typeof value === 'object' && value !== null;
     return {
       content: [{ type: 'text', text: json(value) }],
       ...(structured ? { structuredContent: value as Record<string, unknown> } : {}),
@@ -155,7 +188,14 @@ function disclosedBy(behaviour: Behaviour): Catalog {
   return { names: () => names, full: (n) => (n === form ? full : library.full(n)) };
 }
 
-function callTool(behaviour: Behaviour, state: SessionState, asked: string, args: Record<string, unknown>, gated: boolean, beforeRun?: (tool: string) => Promise<void>): CallToolResult | Promise<CallToolResult> {
+function callTool(
+  behaviour: Behaviour,
+  state: SessionState,
+  asked: string,
+  args: Record<string, unknown>,
+  gated: boolean,
+  beforeRun?: (tool: string) => Promise<void>,
+): CallToolResult | Promise<CallToolResult> {
   // Authorization is checked on the name as called (a listed tool not fetched is refused), then the name is resolved.
   const { specs } = behaviour.catalog();
   const library = disclosedBy(behaviour);
@@ -206,7 +246,9 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
     },
   );
   // The SDK has no hook for extra initialize fields: answer as it does, plus dashdash (§3.1.1).
-  const sdkInitialize = (server as unknown as { _oninitialize(r: unknown): Promise<Record<string, unknown>> })._oninitialize.bind(server);
+  const sdkInitialize = (
+    server as unknown as { _oninitialize(r: unknown): Promise<Record<string, unknown>> }
+  )._oninitialize.bind(server);
   server.setRequestHandler(InitializeRequestSchema, async (req) => {
     state.client = req.params.clientInfo;
     return { ...(await sdkInitialize(req)), ...behaviour.initializeExtras() } as never;
@@ -217,8 +259,13 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
     throw Object.assign(new Error(`Method not found: ${req.method}`), { code: -32601 });
   };
   // MCP ping: an empty result (the SDK's own handler); a fixture's server may not answer it.
-  if (!behaviour.answersPing()) server.setRequestHandler(PingRequestSchema, () => { throw Object.assign(new Error('Method not found: ping'), { code: -32601 }); });
-  server.setRequestHandler(ListToolsRequestSchema, (req) => behaviour.pageTools(behaviour.listTools(state), req.params?.cursor));
+  if (!behaviour.answersPing())
+    server.setRequestHandler(PingRequestSchema, () => {
+      throw Object.assign(new Error('Method not found: ping'), { code: -32601 });
+    });
+  server.setRequestHandler(ListToolsRequestSchema, (req) =>
+    behaviour.pageTools(behaviour.listTools(state), req.params?.cursor),
+  );
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: behaviour.listResources(state) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: behaviour.listPrompts() }));
@@ -232,11 +279,22 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
     const running: RunningCall = {
       progressToken: token,
       progress: async (progress, total) => {
-        if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}) } });
+        if (token !== undefined)
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}) },
+          });
       },
       signal: extra.signal,
     };
-    return callTool(behaviour, state, req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, gated, options.beforeRun && ((tool) => options.beforeRun!(tool, running)));
+    return callTool(
+      behaviour,
+      state,
+      req.params.name,
+      (req.params.arguments ?? {}) as Record<string, unknown>,
+      gated,
+      options.beforeRun && ((tool) => options.beforeRun!(tool, running)),
+    );
   });
   const connect = server.connect.bind(server);
   server.connect = async (transport) => {
@@ -246,11 +304,12 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
     const sdkHandle = transport.onmessage!;
     const handle: typeof sdkHandle = latency
       ? (message, extra) => {
-        const ms = 'method' in message ? latency(message.method, (message.params ?? {}) as Record<string, unknown>) : 0;
-        if (ms === Infinity) return;
-        if (ms > 0) setTimeout(() => sdkHandle(message, extra), ms);
-        else sdkHandle(message, extra);
-      }
+          const ms =
+            'method' in message ? latency(message.method, (message.params ?? {}) as Record<string, unknown>) : 0;
+          if (ms === Infinity) return;
+          if (ms > 0) setTimeout(() => sdkHandle(message, extra), ms);
+          else sdkHandle(message, extra);
+        }
       : sdkHandle;
     // Both protocol eras on one connection: its first request says which (the SDK speaks 2025-11-25).
     let sendOptions: Parameters<typeof send>[1];

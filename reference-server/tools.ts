@@ -8,7 +8,13 @@ export interface ToolSpec {
   /** One line for tools/list: enough to choose the tool, nothing about its parameters. */
   summary: string;
   /** MCP tool annotations (a fixture's tool may have none, or others). */
-  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
   /** When set, results carry structuredContent that conforms to it (MCP tools spec, Output Schema). */
   outputSchema?: { type: 'object'; [key: string]: unknown };
   run(notebook: Notebook, args: Args): unknown;
@@ -20,7 +26,8 @@ const read = { readOnlyHint: true, destructiveHint: false, idempotentHint: true,
 export const TOOLS: ToolSpec[] = [
   {
     name: 'list_notes',
-    summary: 'Lists the most recent notes in the notebook, newest first, optionally only those tagged with a given tag.',
+    summary:
+      'Lists the most recent notes in the notebook, newest first, optionally only those tagged with a given tag.',
     annotations: { title: 'List notes', ...read },
     run: (nb, a) => ({ notes: nb.list(a.tag as string | undefined, a.limit as number | undefined) }),
   },
@@ -31,8 +38,12 @@ export const TOOLS: ToolSpec[] = [
     outputSchema: {
       type: 'object',
       properties: {
-        id: { type: 'string' }, title: { type: 'string' }, body: { type: 'string' },
-        tags: { type: 'array', items: { type: 'string' } }, createdAt: { type: 'string' }, updatedAt: { type: 'string' },
+        id: { type: 'string' },
+        title: { type: 'string' },
+        body: { type: 'string' },
+        tags: { type: 'array', items: { type: 'string' } },
+        createdAt: { type: 'string' },
+        updatedAt: { type: 'string' },
       },
       required: ['id', 'title', 'body', 'tags', 'createdAt', 'updatedAt'],
     },
@@ -47,19 +58,37 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'create_note',
     summary: 'Creates a new note with a title, a body and tags.',
-    annotations: { title: 'Create a note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    annotations: {
+      title: 'Create a note',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
     run: (nb, a) => nb.create(a as { title: string; body: string; tags?: string[] }),
   },
   {
     name: 'update_note',
     summary: 'Updates an existing note (rename it, replace its body or tags) and returns the updated note.',
-    annotations: { title: 'Update a note', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: {
+      title: 'Update a note',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
     run: (nb, a) => nb.update(a as { id: string }),
   },
   {
     name: 'delete_note',
     summary: 'Deletes a note permanently.',
-    annotations: { title: 'Delete a note', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    annotations: {
+      title: 'Delete a note',
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
     run: (nb, a) => nb.delete(a.id as string),
   },
 ];

@@ -22,10 +22,20 @@ const PROBLEM_WIDTH = 60;
 
 function row(e: FleetResult['entries'][number]): string[] {
   const seconds = `${(e.durationMs / 1000).toFixed(1)} s`;
-  if (!e.report) return [e.name, e.missing ? 'missing' : e.skipped ? 'skipped' : 'error', '', '', clip(sanitizeLine(e.error ?? 'not checked'), PROBLEM_WIDTH), seconds];
+  if (!e.report)
+    return [
+      e.name,
+      e.missing ? 'missing' : e.skipped ? 'skipped' : 'error',
+      '',
+      '',
+      clip(sanitizeLine(e.error ?? 'not checked'), PROBLEM_WIDTH),
+      seconds,
+    ];
   const v = e.report.verdict;
   const t = v?.tokens;
-  const tokens = t ? `${formatNumber(t.listed)}${t.estimate !== undefined ? ` → ≈${formatNumber(t.estimate)}` : t.full !== undefined ? ` (full ${formatNumber(t.full)})` : ''}` : '';
+  const tokens = t
+    ? `${formatNumber(t.listed)}${t.estimate !== undefined ? ` → ≈${formatNumber(t.estimate)}` : t.full !== undefined ? ` (full ${formatNumber(t.full)})` : ''}`
+    : '';
   const s = e.report.summary;
   return [e.name, v?.implements ?? '—', tokens, `${s.failed + s.errors} failed, ${s.warnings} warn`, '', seconds];
 }
@@ -35,20 +45,38 @@ const HEAD = ['server', 'verdict', 'tools/list tokens (minimal)', 'checks', 'pro
 /** What the report covers: the fleet, the shard of it, or what a merge joined and what it lacks. */
 function headline(fleet: FleetResult): string {
   const n = serverCount(fleet);
-  const from = fleet.shape === 'reports' ? (n === 1 ? '1 server from its own report' : `${n} servers from their own reports`) : `${n} server${n === 1 ? '' : 's'} from ${fleet.file} (${SHAPE_NAMES[fleet.shape]})`;
-  const part = fleet.shard ? `shard ${shardText(fleet.shard)}: ${n} of the fleet's ${fleet.identity.size} servers from ${fleet.file} (${SHAPE_NAMES[fleet.shape as keyof typeof SHAPE_NAMES]})` : from;
-  return `${TOOL_NAME}: ${part}${fleet.merged !== undefined ? `, merged from ${fleet.merged} report${fleet.merged === 1 ? '' : 's'}` : ''}${gaps(fleet).map((g) => `; ${g}`).join('')}`;
+  const from =
+    fleet.shape === 'reports'
+      ? n === 1
+        ? '1 server from its own report'
+        : `${n} servers from their own reports`
+      : `${n} server${n === 1 ? '' : 's'} from ${fleet.file} (${SHAPE_NAMES[fleet.shape]})`;
+  const part = fleet.shard
+    ? `shard ${shardText(fleet.shard)}: ${n} of the fleet's ${fleet.identity.size} servers from ${fleet.file} (${SHAPE_NAMES[fleet.shape as keyof typeof SHAPE_NAMES]})`
+    : from;
+  return `${TOOL_NAME}: ${part}${fleet.merged !== undefined ? `, merged from ${fleet.merged} report${fleet.merged === 1 ? '' : 's'}` : ''}${gaps(
+    fleet,
+  )
+    .map((g) => `; ${g}`)
+    .join('')}`;
 }
 
-/** How many servers a report covers: its rows, the one row for a merge's unnamed servers counted as what it stands for. */
+/**
+ * How many servers a report covers: its rows, the one row for a merge's unnamed servers counted as what it stands for.
+ */
 export function serverCount(fleet: FleetResult): number {
   return fleet.entries.length + (fleet.unaccounted ? fleet.unaccounted - 1 : 0);
 }
 
 /** What a merge lacks, one phrase each: `2/4 not given`. */
 export function gaps(fleet: FleetResult): string[] {
-  const out = (fleet.missingShards ?? []).map((s) => (s.whole ? `${shardText(s)} not given (${s.servers} server${s.servers === 1 ? '' : 's'} not checked)` : `${shardText(s)} incomplete (${s.servers} server${s.servers === 1 ? '' : 's'} not reported)`));
-  if (fleet.unaccounted) out.push(`${fleet.unaccounted} of the fleet's ${fleet.identity.size} servers in none of the reports`);
+  const out = (fleet.missingShards ?? []).map((s) =>
+    s.whole
+      ? `${shardText(s)} not given (${s.servers} server${s.servers === 1 ? '' : 's'} not checked)`
+      : `${shardText(s)} incomplete (${s.servers} server${s.servers === 1 ? '' : 's'} not reported)`,
+  );
+  if (fleet.unaccounted)
+    out.push(`${fleet.unaccounted} of the fleet's ${fleet.identity.size} servers in none of the reports`);
   return out;
 }
 
@@ -56,7 +84,11 @@ export function renderFleetText(fleet: FleetResult, options: RenderOptions): str
   const head = HEAD;
   const rows = fleet.entries.map(row);
   const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(width[i]!))
+      .join('  ')
+      .trimEnd();
   const out = [headline(fleet), '', line(head), ...rows.map(line), ''];
   for (const e of fleet.entries) {
     out.push(`━━ ${e.name} ━━`);
@@ -81,13 +113,17 @@ export function renderFleetJson(fleet: FleetResult, _options?: unknown, options:
  */
 export function* fleetJsonChunks(fleet: FleetResult, { names = true }: { names?: boolean } = {}): Generator<string> {
   const { size, digest } = fleet.identity;
-  const head = JSON.stringify({
-    fleet: { file: fleet.file, shape: fleet.shape, size, digest, ...(names ? { names: fleet.identity.names } : {}) },
-    ...(fleet.shard ? { shard: fleet.shard } : {}),
-    ...(fleet.merged !== undefined ? { merged: fleet.merged } : {}),
-    ...(fleet.missingShards?.length ? { missingShards: fleet.missingShards } : {}),
-    ...(fleet.unaccounted ? { unaccounted: fleet.unaccounted } : {}),
-  }, null, 2).slice(0, -2);
+  const head = JSON.stringify(
+    {
+      fleet: { file: fleet.file, shape: fleet.shape, size, digest, ...(names ? { names: fleet.identity.names } : {}) },
+      ...(fleet.shard ? { shard: fleet.shard } : {}),
+      ...(fleet.merged !== undefined ? { merged: fleet.merged } : {}),
+      ...(fleet.missingShards?.length ? { missingShards: fleet.missingShards } : {}),
+      ...(fleet.unaccounted ? { unaccounted: fleet.unaccounted } : {}),
+    },
+    null,
+    2,
+  ).slice(0, -2);
   if (!fleet.entries.length) {
     yield `${head},\n  "servers": []\n}\n`;
     return;
@@ -96,8 +132,15 @@ export function* fleetJsonChunks(fleet: FleetResult, { names = true }: { names?:
   const last = fleet.entries.length - 1;
   for (const [i, e] of fleet.entries.entries()) {
     const entry = {
-      name: e.name, ...(e.target ? { target: e.target } : {}), durationMs: Math.round(e.durationMs), ...(e.error ? { error: e.error } : {}),
-      ...(e.badEntry ? { badEntry: true } : {}), ...(e.skipped ? { skipped: true } : {}), ...(e.missing ? { missing: true } : {}), ...(e.note ? { note: e.note } : {}), ...(e.report ? { report: e.report } : {}),
+      name: e.name,
+      ...(e.target ? { target: e.target } : {}),
+      durationMs: Math.round(e.durationMs),
+      ...(e.error ? { error: e.error } : {}),
+      ...(e.badEntry ? { badEntry: true } : {}),
+      ...(e.skipped ? { skipped: true } : {}),
+      ...(e.missing ? { missing: true } : {}),
+      ...(e.note ? { note: e.note } : {}),
+      ...(e.report ? { report: e.report } : {}),
     };
     // Two levels in, down to each check's result: small pieces (a merged sweep of tens of MB as one
     // string costs its masking and writing more than the stringify).
@@ -109,8 +152,12 @@ export function* fleetJsonChunks(fleet: FleetResult, { names = true }: { names?:
 }
 
 export function renderFleetJunit(fleet: FleetResult): string {
-  return renderJunitSuites(fleet.entries.filter((e) => e.report).map((e) => ({ name: e.name, report: e.report! })),
-    fleet.entries.filter((e) => !e.report).map((e) => ({ name: e.name, error: e.error ?? 'not checked', ...(e.skipped ? { skipped: true } : {}) })));
+  return renderJunitSuites(
+    fleet.entries.filter((e) => e.report).map((e) => ({ name: e.name, report: e.report! })),
+    fleet.entries
+      .filter((e) => !e.report)
+      .map((e) => ({ name: e.name, error: e.error ?? 'not checked', ...(e.skipped ? { skipped: true } : {}) })),
+  );
 }
 
 /** The fleet's servers where their config names them (`name` → line), for SARIF's regions. */
@@ -120,8 +167,14 @@ interface SarifRun {
   tool: { driver: { rules: Array<{ id: string }> } };
   invocations: Array<{ executionSuccessful: boolean }>;
   results: Array<{
-    ruleId: string; ruleIndex: number; message: { text: string }; partialFingerprints: Record<string, string>;
-    locations: Array<{ physicalLocation: { region: { startLine: number } }; logicalLocations?: Array<{ name: string; kind: string; fullyQualifiedName?: string }> }>;
+    ruleId: string;
+    ruleIndex: number;
+    message: { text: string };
+    partialFingerprints: Record<string, string>;
+    locations: Array<{
+      physicalLocation: { region: { startLine: number } };
+      logicalLocations?: Array<{ name: string; kind: string; fullyQualifiedName?: string }>;
+    }>;
     properties: Record<string, unknown>;
   }>;
 }
@@ -133,7 +186,10 @@ interface SarifRun {
  * line of the config that names the server; a server not checked is a notification of a run that
  * did not succeed; one skipped by intent is nothing (nothing was looked at).
  */
-export function renderFleetSarif(fleet: FleetResult, options: Pick<RenderOptions, 'artifact'> & { entryLines?: EntryLines } = {}): string {
+export function renderFleetSarif(
+  fleet: FleetResult,
+  options: Pick<RenderOptions, 'artifact'> & { entryLines?: EntryLines } = {},
+): string {
   const rules: SarifRun['tool']['driver']['rules'] = [];
   const ruleIndex = new Map<string, number>();
   const results: SarifRun['results'] = [];
@@ -160,25 +216,41 @@ export function renderFleetSarif(fleet: FleetResult, options: Pick<RenderOptions
         ...r,
         ruleIndex: ruleIndex.get(r.ruleId)!,
         message: { text: `${e.name}: ${r.message.text}` },
-        partialFingerprints: Object.fromEntries(Object.entries(r.partialFingerprints).map(([key, value]) => [key, `${value}/${e.name}`])),
+        partialFingerprints: Object.fromEntries(
+          Object.entries(r.partialFingerprints).map(([key, value]) => [key, `${value}/${e.name}`]),
+        ),
         properties: { ...r.properties, server: e.name },
       });
     }
   }
   const run = {
     tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, rules } },
-    invocations: [{ executionSuccessful: successful && notChecked.length === 0, ...(notChecked.length ? { toolExecutionNotifications: notChecked } : {}) }],
+    invocations: [
+      {
+        executionSuccessful: successful && notChecked.length === 0,
+        ...(notChecked.length ? { toolExecutionNotifications: notChecked } : {}),
+      },
+    ],
     results,
     properties: { servers: serverCount(fleet), fleet: fleet.file },
   };
   return `${JSON.stringify({ $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [run] }, null, 2)}\n`;
 }
 
-/** GitHub annotations: every server's, each titled with its server; a server not checked is an error annotation, one skipped a notice. */
+/**
+ * GitHub annotations: every server's, each titled with its server; a server not checked is an error annotation, one
+ * skipped a notice.
+ */
 export function renderFleetGithub(fleet: FleetResult, options: RenderOptions): string {
-  return fleet.entries.map((e) => (e.report
-    ? renderGithub(e.report, options.commandsOff, options.verbose, e.name)
-    : e.skipped ? `::notice title=${property(`${e.name}: skipped`)}::${data(e.error ?? 'skipped')}\n` : `::error title=${property(`${e.name}: not checked`)}::${data(e.error ?? 'not checked')}\n`)).join('');
+  return fleet.entries
+    .map((e) =>
+      e.report
+        ? renderGithub(e.report, options.commandsOff, options.verbose, e.name)
+        : e.skipped
+          ? `::notice title=${property(`${e.name}: skipped`)}::${data(e.error ?? 'skipped')}\n`
+          : `::error title=${property(`${e.name}: not checked`)}::${data(e.error ?? 'not checked')}\n`,
+    )
+    .join('');
 }
 
 function cell(text: string): string {
@@ -190,15 +262,27 @@ function cell(text: string): string {
  * shows at most 1 MiB) keeps the table whole and leaves out the sections that would not fit, saying so.
  */
 export function renderFleetMarkdown(fleet: FleetResult, options: RenderOptions & { maxBytes?: number }): string {
-  const out = [`## ${cell(headline(fleet))}`, '', `| ${HEAD.join(' | ')} |`, `| ${HEAD.map(() => '---').join(' | ')} |`, ...fleet.entries.map((e) => `| ${row(e).map(cell).join(' | ')} |`), ''];
+  const out = [
+    `## ${cell(headline(fleet))}`,
+    '',
+    `| ${HEAD.join(' | ')} |`,
+    `| ${HEAD.map(() => '---').join(' | ')} |`,
+    ...fleet.entries.map((e) => `| ${row(e).map(cell).join(' | ')} |`),
+    '',
+  ];
   const budget = options.maxBytes ?? Infinity;
   let bytes = Buffer.byteLength(out.join('\n')) + 200;
   for (const [i, e] of fleet.entries.entries()) {
-    const section = e.report ? renderMarkdown(e.report, options.verbose, 3, `${cell(e.name)}`).trimEnd() : `### ${cell(e.name)}: ${e.skipped ? 'skipped' : 'not checked'}\n\n${cell(e.error ?? '')}`;
+    const section = e.report
+      ? renderMarkdown(e.report, options.verbose, 3, `${cell(e.name)}`).trimEnd()
+      : `### ${cell(e.name)}: ${e.skipped ? 'skipped' : 'not checked'}\n\n${cell(e.error ?? '')}`;
     bytes += Buffer.byteLength(section) + 2;
     if (bytes > budget) {
       const left = fleet.entries.length - i;
-      out.push(`_The sections of ${left} more server${left === 1 ? '' : 's'} (from ${cell(e.name)} on) are left out: a GitHub step summary shows at most 1 MiB. The table above has every server; the HTML or JSON report has every section._`, '');
+      out.push(
+        `_The sections of ${left} more server${left === 1 ? '' : 's'} (from ${cell(e.name)} on) are left out: a GitHub step summary shows at most 1 MiB. The table above has every server; the HTML or JSON report has every section._`,
+        '',
+      );
       break;
     }
     out.push(section, '');
@@ -209,8 +293,26 @@ export function renderFleetMarkdown(fleet: FleetResult, options: RenderOptions &
 /** HTML: one page, the table of servers, then a section per server (element ids prefixed per server). */
 export function renderFleetHtml(fleet: FleetResult, options: RenderOptions): string {
   // The verdict column is coloured as the verdict of a report is (yes, partly, no; not checked as an error).
-  const cellOf = (c: string, j: number, i: number) => (j === 0 ? `<td><a href="#server-${i}">${escapeHtml(c)}</a></td>` : j === 1 ? `<td class="verdict-${escapeHtml(c === '—' ? 'none' : c)}">${escapeHtml(c)}</td>` : `<td>${escapeHtml(c)}</td>`);
-  const table = `<table class="fleet"><tr>${HEAD.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>${fleet.entries.map((e, i) => `<tr>${row(e).map((c, j) => cellOf(c, j, i)).join('')}</tr>`).join('')}</table>`;
-  const sections = fleet.entries.map((e, i) => `<section id="server-${i}" class="server"><h2>${escapeHtml(e.name)}</h2>\n${e.report ? reportHtml(e.report, options.verbose, `server-${i}-`, 'h3') : `<p>${escapeHtml(e.error ?? 'not checked')}</p>`}</section>`);
-  return htmlPage('mcp-pd-check fleet report', `<h1>${escapeHtml(headline(fleet))}</h1>\n${table}\n${sections.join('\n')}`);
+  const cellOf = (c: string, j: number, i: number) =>
+    j === 0
+      ? `<td><a href="#server-${i}">${escapeHtml(c)}</a></td>`
+      : j === 1
+        ? `<td class="verdict-${escapeHtml(c === '—' ? 'none' : c)}">${escapeHtml(c)}</td>`
+        : `<td>${escapeHtml(c)}</td>`;
+  const table = `<table class="fleet"><tr>${HEAD.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>${fleet.entries
+    .map(
+      (e, i) =>
+        `<tr>${row(e)
+          .map((c, j) => cellOf(c, j, i))
+          .join('')}</tr>`,
+    )
+    .join('')}</table>`;
+  const sections = fleet.entries.map(
+    (e, i) =>
+      `<section id="server-${i}" class="server"><h2>${escapeHtml(e.name)}</h2>\n${e.report ? reportHtml(e.report, options.verbose, `server-${i}-`, 'h3') : `<p>${escapeHtml(e.error ?? 'not checked')}</p>`}</section>`,
+  );
+  return htmlPage(
+    'mcp-pd-check fleet report',
+    `<h1>${escapeHtml(headline(fleet))}</h1>\n${table}\n${sections.join('\n')}`,
+  );
 }

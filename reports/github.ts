@@ -27,27 +27,43 @@ export function renderGithub(report: CheckReport, commandsOff?: string, verbose 
   const titled = (text: string) => property(server !== undefined ? `${server}: ${text}` : text);
   const lines: string[] = [];
   const proofs: string[] = [];
-  if (report.verdict) lines.push(`::notice title=${titled(`mcp-pd-check: progressive disclosure ${report.verdict.implements}`)}::${data(reportVerdictSentence(report))}`);
+  if (report.verdict)
+    lines.push(
+      `::notice title=${titled(`mcp-pd-check: progressive disclosure ${report.verdict.implements}`)}::${data(reportVerdictSentence(report))}`,
+    );
   const budgets = budgetsOf(report);
   if (budgets) lines.push(`::notice title=${titled('mcp-pd-check: client budgets')}::${data(budgetSentence(budgets))}`);
   for (const r of report.results) {
-    for (const e of entries(r.findings.filter((f) => f.level !== 'info' && !f.accepted), verbose)) {
+    for (const e of entries(
+      r.findings.filter((f) => f.level !== 'info' && !f.accepted),
+      verbose,
+    )) {
       const f = e.finding;
       const props = [`title=${titled(`${resultName(report, r)}${f.location?.tool ? ` [${f.location.tool}]` : ''}`)}`];
       if (f.location?.file) {
-        props.unshift(`file=${property(f.location.file)}`, ...(f.location.line ? [`line=${f.location.line}`, `col=${f.location.column ?? 1}`] : []));
+        props.unshift(
+          `file=${property(f.location.file)}`,
+          ...(f.location.line ? [`line=${f.location.line}`, `col=${f.location.column ?? 1}`] : []),
+        );
       }
       const message = e.others.length ? `${f.message} (…${othersLine(e)})` : f.message;
       const text = f.hint ? `${message} Fix: ${f.hint}` : message;
       lines.push(`::${f.level === 'error' ? 'error' : 'warning'} ${props.join(',')}::${data(text)}`);
-      if (f.level === 'error' && f.transcript?.length) proofs.push(`${server !== undefined ? `${makeVisible(server)}: ` : ''}${resultName(report, r)}: ${makeVisible(f.message)}\n${[...sequenceLines(f), exchangesAsText(f.transcript.slice(-4))].map(makeVisible).join('\n')}`);
+      if (f.level === 'error' && f.transcript?.length)
+        proofs.push(
+          `${server !== undefined ? `${makeVisible(server)}: ` : ''}${resultName(report, r)}: ${makeVisible(f.message)}\n${[...sequenceLines(f), exchangesAsText(f.transcript.slice(-4))].map(makeVisible).join('\n')}`,
+        );
     }
   }
   const s = report.summary;
   lines.push(`::notice title=${titled('mcp-pd-check')}::${data(countsLine(s))}`);
   // In an Actions log, the exchanges behind the failures follow in a folded group, fenced off.
   if (commandsOff && proofs.length) {
-    lines.push('::group::mcp-pd-check: the JSON-RPC exchanges behind the failures', fenceOffCommands(proofs.join('\n\n'), commandsOff).trimEnd(), '::endgroup::');
+    lines.push(
+      '::group::mcp-pd-check: the JSON-RPC exchanges behind the failures',
+      fenceOffCommands(proofs.join('\n\n'), commandsOff).trimEnd(),
+      '::endgroup::',
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -76,7 +76,9 @@ export function othersLine(entry: Entry, max = 8): string {
     const common = new Set(names).size === named.length ? undefined : commonFolder(files).length;
     const shown = common === undefined ? names : named.map((f) => f.slice(common));
     const n = entry.others.length;
-    const where = onePerFile ? `in ${n} more file${n === 1 ? '' : 's'}` : `in ${n} more place${n === 1 ? '' : 's'}, in ${files.length} file${files.length === 1 ? '' : 's'}`;
+    const where = onePerFile
+      ? `in ${n} more file${n === 1 ? '' : 's'}`
+      : `in ${n} more place${n === 1 ? '' : 's'}, in ${files.length} file${files.length === 1 ? '' : 's'}`;
     return `the same ${where}: ${listing(shown, max)} (--verbose lists each)`;
   }
   const tools = [...new Set(entry.others.map((f) => f.location?.tool ?? '?'))];
@@ -91,12 +93,21 @@ function commonFolder(paths: string[]): string {
 }
 
 /** A report's counts in words ("1 warning", "2 errors"), as every reporter says them. */
-export function countsLine(s: { passed: number; failed: number; warnings: number; skipped: number; errors: number; accepted?: number }): string {
+export function countsLine(s: {
+  passed: number;
+  failed: number;
+  warnings: number;
+  skipped: number;
+  errors: number;
+  accepted?: number;
+}): string {
   return `${s.passed} passed, ${s.accepted ? `${s.accepted} accepted (baseline), ` : ''}${s.failed} failed, ${plural(s.warnings, 'warning')}, ${s.skipped} skipped, ${plural(s.errors, 'error')}`;
 }
 
 /** The tools a run left uncalled, grouped by their own reason (each tool keeps its reason). */
-export function notCalledByReason(notCalled: ReadonlyArray<{ tool: string; why: string }>): Array<{ tools: string[]; why: string }> {
+export function notCalledByReason(
+  notCalled: ReadonlyArray<{ tool: string; why: string }>,
+): Array<{ tools: string[]; why: string }> {
   const groups = new Map<string, string[]>();
   for (const n of notCalled) (groups.get(n.why) ?? groups.set(n.why, []).get(n.why)!).push(n.tool);
   return [...groups].map(([why, tools]) => ({ tools, why }));
@@ -106,18 +117,33 @@ export function notCalledByReason(notCalled: ReadonlyArray<{ tool: string; why: 
  * The verdict's tools not called, as sentences: those left uncalled to do no harm, and those left
  * uncalled for another reason (an earlier call got no answer, a task-only tool), each with its reason.
  */
-export function notCalledSentences(notCalled: ReadonlyArray<{ tool: string; why: string; harm?: boolean }>, list: (tools: string[]) => string): Array<{ heading: string; text: string }> {
+export function notCalledSentences(
+  notCalled: ReadonlyArray<{ tool: string; why: string; harm?: boolean }>,
+  list: (tools: string[]) => string,
+): Array<{ heading: string; text: string }> {
   const out: Array<{ heading: string; text: string }> = [];
-  for (const [harm, heading] of [[true, 'not called, to do no harm'], [false, 'not called']] as const) {
+  for (const [harm, heading] of [
+    [true, 'not called, to do no harm'],
+    [false, 'not called'],
+  ] as const) {
     const these = notCalled.filter((n) => (n.harm ?? true) === harm);
-    if (these.length) out.push({ heading, text: notCalledByReason(these).map((g) => `${list(g.tools)} (${g.tools.length > 1 ? forEach(g.why) : g.why})`).join('; ') });
+    if (these.length)
+      out.push({
+        heading,
+        text: notCalledByReason(these)
+          .map((g) => `${list(g.tools)} (${g.tools.length > 1 ? forEach(g.why) : g.why})`)
+          .join('; '),
+      });
   }
   return out;
 }
 
 /** A reason written of one tool ("it is …"), said of several: "each is …", "calls them". */
 function forEach(why: string): string {
-  return why.replace(/^(--safe-calls: )?it (is|can) /, '$1each $2 ').replace(/^its /, "each one's ").replace(/calls it\)/, 'calls them)');
+  return why
+    .replace(/^(--safe-calls: )?it (is|can) /, '$1each $2 ')
+    .replace(/^its /, "each one's ")
+    .replace(/calls it\)/, 'calls them)');
 }
 
 /** The client budgets of a report's verdict: its own, or (several eras) the first era's that says them. */
@@ -144,7 +170,11 @@ export function resultName(report: Pick<CheckReport, 'eras'>, r: CheckResult): s
  * Results with a check shown once, without its era, where it appears in every era checked and
  * `alike` holds of its results (by default: always); the others one per era.
  */
-export function acrossEras(report: Pick<CheckReport, 'eras'>, results: readonly CheckResult[], alike: (all: CheckResult[]) => boolean = () => true): CheckResult[] {
+export function acrossEras(
+  report: Pick<CheckReport, 'eras'>,
+  results: readonly CheckResult[],
+  alike: (all: CheckResult[]) => boolean = () => true,
+): CheckResult[] {
   const eras = erasChecked(report);
   if (eras < 2) return [...results];
   const byId = new Map<string, CheckResult[]>();
@@ -161,7 +191,11 @@ export function acrossEras(report: Pick<CheckReport, 'eras'>, results: readonly 
 }
 
 /** The names of several results for one line: a check here in every era is named once, without its era. */
-export function resultNames(report: Pick<CheckReport, 'eras'>, results: readonly CheckResult[], name: (r: CheckResult, shown: string) => string = (_r, shown) => shown): string[] {
+export function resultNames(
+  report: Pick<CheckReport, 'eras'>,
+  results: readonly CheckResult[],
+  name: (r: CheckResult, shown: string) => string = (_r, shown) => shown,
+): string[] {
   return acrossEras(report, results).map((r) => name(r, resultName(report, r)));
 }
 
@@ -174,8 +208,13 @@ export function tableResults(report: Pick<CheckReport, 'eras' | 'results'>): Che
   return acrossEras(report, report.results, (all) => all.every(quiet) && all.every((x) => x.status === all[0]!.status));
 }
 
-/** What was checked, in one line: the command or URL and its kind, or the linted paths with how many files they held. */
+/**
+ * What was checked, in one line: the command or URL and its kind, or the linted paths with how many files they held.
+ */
 export function targetLine(t: CheckReport['target']): { what: string; kind: string } {
   if (t.kind !== 'files') return { what: t.command ?? t.url ?? '', kind: t.kind };
-  return { what: (t.paths ?? []).join(' '), kind: t.files !== undefined ? `lint, ${plural(t.files, 'file')} read` : 'lint' };
+  return {
+    what: (t.paths ?? []).join(' '),
+    kind: t.files !== undefined ? `lint, ${plural(t.files, 'file')} read` : 'lint',
+  };
 }

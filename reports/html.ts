@@ -6,31 +6,70 @@ import { plural } from '../src/util/text.js';
 
 /** HTML text: every server- or file-provided string goes through here. */
 function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+    .replace(
+      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
 }
 
-const COLOR: Record<string, string> = { pass: '#1a7f37', fail: '#cf222e', warn: '#9a6700', skip: '#6e7781', error: '#8250df', accepted: '#0969da' };
+const COLOR: Record<string, string> = {
+  pass: '#1a7f37',
+  fail: '#cf222e',
+  warn: '#9a6700',
+  skip: '#6e7781',
+  error: '#8250df',
+  accepted: '#0969da',
+};
 
-/** One bar pair per tool: the upper bar (full description, or today's entry) and the lower (tools/list, or the minimal estimate). */
-interface ToolTokens { tool: string; upper: number; lower: number; found?: number }
+/**
+ * One bar pair per tool: the upper bar (full description, or today's entry) and the lower (tools/list, or the minimal
+ * estimate).
+ */
+interface ToolTokens {
+  tool: string;
+  upper: number;
+  lower: number;
+  found?: number;
+}
 
-/** The chart's rows and legend, from the verdict's token figures (measured, or estimated for a server without the resource). */
+/**
+ * The chart's rows and legend, from the verdict's token figures (measured, or estimated for a server without the
+ * resource).
+ */
 function tokenData(report: CheckReport): { rows: ToolTokens[]; upper: string; lower: string } {
   const t = report.verdict?.tokens;
   if (!t) return { rows: [], upper: '', lower: '' };
   // Beside each tool's bars: how often its own sentences find it first by its minimal description.
-  const found = new Map((report.verdict?.selection?.tools ?? []).filter((x) => x.queries > 0).map((x) => [x.tool, x.top1]));
+  const found = new Map(
+    (report.verdict?.selection?.tools ?? []).filter((x) => x.queries > 0).map((x) => [x.tool, x.top1]),
+  );
   const of = (tool: string) => (found.has(tool) ? { found: found.get(tool)! } : {});
   if (t.estimate !== undefined) {
-    return { rows: t.tools.map((x) => ({ tool: x.tool, upper: x.listed, lower: x.estimate ?? 0, ...of(x.tool) })), upper: 'tools/list today', lower: 'listed minimally (estimate)' };
+    return {
+      rows: t.tools.map((x) => ({ tool: x.tool, upper: x.listed, lower: x.estimate ?? 0, ...of(x.tool) })),
+      upper: 'tools/list today',
+      lower: 'listed minimally (estimate)',
+    };
   }
-  return { rows: t.tools.map((x) => ({ tool: x.tool, upper: x.full ?? 0, lower: x.listed, ...of(x.tool) })), upper: 'full description', lower: 'tools/list (minimal)' };
+  return {
+    rows: t.tools.map((x) => ({ tool: x.tool, upper: x.full ?? 0, lower: x.listed, ...of(x.tool) })),
+    upper: 'full description',
+    lower: 'tools/list (minimal)',
+  };
 }
 
 /** Room right of the longest bar for its count, so that the "found first" column never overlaps it. */
 const NUMBER_ROOM = 64;
-/** Label column: as wide as the longest tool name needs (about 7 px a character at 12 px), within these bounds; a longer name is cut with … (its whole name in its tooltip). */
+/**
+ * Label column: as wide as the longest tool name needs (about 7 px a character at 12 px), within these bounds; a longer
+ * name is cut with … (its whole name in its tooltip).
+ */
 const LABEL_MIN = 120;
 const LABEL_MAX = 300;
 const CHAR_PX = 7;
@@ -47,34 +86,50 @@ function chart({ rows, upper, lower }: ReturnType<typeof tokenData>, id: string)
   const fits = Math.floor((label - 12) / CHAR_PX);
   const width = 520;
   const rowH = 34;
-  const bars = rows.map((r, i) => {
-    const y = 28 + i * rowH;
-    const wLower = Math.max(1, Math.round((r.lower / max) * width));
-    const wUpper = Math.max(1, Math.round((r.upper / max) * width));
-    const name = r.tool.length > fits ? `${r.tool.slice(0, fits - 1)}…` : r.tool;
-    const found = r.found !== undefined ? `<text x="${label + width + NUMBER_ROOM}" y="${y + 14}" class="found">found first ${Math.round(r.found * 100)} %</text>` : '';
-    return found + `<text x="${label - 8}" y="${y + 14}" text-anchor="end" class="tool"><title>${esc(r.tool)}</title>${esc(name)}</text>`
-      + `<rect x="${label}" y="${y}" width="${wUpper}" height="12" fill="#d0d7de"><title>${esc(r.tool)}: ${upper} ${r.upper} tokens</title></rect>`
-      + `<rect x="${label}" y="${y + 14}" width="${wLower}" height="12" fill="#1a7f37"><title>${esc(r.tool)}: ${lower} ${r.lower} tokens</title></rect>`
-      + `<text x="${label + wUpper + 6}" y="${y + 10}" class="n">${r.upper}</text><text x="${label + wLower + 6}" y="${y + 24}" class="n">${r.lower}</text>`;
-  }).join('');
+  const bars = rows
+    .map((r, i) => {
+      const y = 28 + i * rowH;
+      const wLower = Math.max(1, Math.round((r.lower / max) * width));
+      const wUpper = Math.max(1, Math.round((r.upper / max) * width));
+      const name = r.tool.length > fits ? `${r.tool.slice(0, fits - 1)}…` : r.tool;
+      const found =
+        r.found !== undefined
+          ? `<text x="${label + width + NUMBER_ROOM}" y="${y + 14}" class="found">found first ${Math.round(r.found * 100)} %</text>`
+          : '';
+      return (
+        found +
+        `<text x="${label - 8}" y="${y + 14}" text-anchor="end" class="tool"><title>${esc(r.tool)}</title>${esc(name)}</text>` +
+        `<rect x="${label}" y="${y}" width="${wUpper}" height="12" fill="#d0d7de"><title>${esc(r.tool)}: ${upper} ${r.upper} tokens</title></rect>` +
+        `<rect x="${label}" y="${y + 14}" width="${wLower}" height="12" fill="#1a7f37"><title>${esc(r.tool)}: ${lower} ${r.lower} tokens</title></rect>` +
+        `<text x="${label + wUpper + 6}" y="${y + 10}" class="n">${r.upper}</text><text x="${label + wLower + 6}" y="${y + 24}" class="n">${r.lower}</text>`
+      );
+    })
+    .join('');
   const h = 40 + rows.length * rowH;
   const w = label + width + NUMBER_ROOM + (rows.some((r) => r.found !== undefined) ? 120 : 0);
-  return `<svg id="${id}" class="token-chart" role="img" aria-label="Tokens per tool: ${upper} versus ${lower}" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg">`
-    + `<rect x="${label}" y="4" width="12" height="12" fill="#d0d7de"/><text x="${label + 18}" y="14">${upper}</text>`
-    + `<rect x="${label + 170}" y="4" width="12" height="12" fill="#1a7f37"/><text x="${label + 188}" y="14">${lower}</text>${bars}</svg>`;
+  return (
+    `<svg id="${id}" class="token-chart" role="img" aria-label="Tokens per tool: ${upper} versus ${lower}" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg">` +
+    `<rect x="${label}" y="4" width="12" height="12" fill="#d0d7de"/><text x="${label + 18}" y="14">${upper}</text>` +
+    `<rect x="${label + 170}" y="4" width="12" height="12" fill="#1a7f37"/><text x="${label + 188}" y="14">${lower}</text>${bars}</svg>`
+  );
 }
 
 function finding(e: Entry): string {
   const f = e.finding;
-  const where = f.location?.file ? `${f.location.file}:${f.location.line ?? 1}` : f.location?.tool ?? '';
+  const where = f.location?.file ? `${f.location.file}:${f.location.line ?? 1}` : (f.location?.tool ?? '');
   const ex = exchangesAsText(f.transcript ?? []);
-  return `<li class="${f.level}"><b>${f.level}${f.accepted ? ' (accepted)' : ''}</b>${where ? ` <code>${esc(where)}</code>` : ''} ${esc(f.message)}`
-    + (e.others.length ? `<div class="muted">…${esc(othersLine(e, 20))}</div>` : '')
-    + (f.hint ? `<div class="hint">Fix: ${esc(f.hint)}</div>` : '')
-    + (f.sequence ? `<div class="sequence">${esc(sequenceLines(f)[0]!)}<ol>${f.sequence.steps.map((step) => `<li>${esc(step.replace(/^\d+\. /, ''))}</li>`).join('')}</ol></div>` : '')
-    + (ex ? `<details><summary>JSON-RPC exchange</summary><pre>${esc(ex.length > 50_000 ? `${ex.slice(0, 50_000)}\n…` : ex)}</pre></details>` : '')
-    + '</li>';
+  return (
+    `<li class="${f.level}"><b>${f.level}${f.accepted ? ' (accepted)' : ''}</b>${where ? ` <code>${esc(where)}</code>` : ''} ${esc(f.message)}` +
+    (e.others.length ? `<div class="muted">…${esc(othersLine(e, 20))}</div>` : '') +
+    (f.hint ? `<div class="hint">Fix: ${esc(f.hint)}</div>` : '') +
+    (f.sequence
+      ? `<div class="sequence">${esc(sequenceLines(f)[0]!)}<ol>${f.sequence.steps.map((step) => `<li>${esc(step.replace(/^\d+\. /, ''))}</li>`).join('')}</ol></div>`
+      : '') +
+    (ex
+      ? `<details><summary>JSON-RPC exchange</summary><pre>${esc(ex.length > 50_000 ? `${ex.slice(0, 50_000)}\n…` : ex)}</pre></details>`
+      : '') +
+    '</li>'
+  );
 }
 
 /** The page around one report or a fleet's: no script, nothing from the network. */
@@ -108,12 +163,23 @@ export function reportHtml(report: CheckReport, verbose = false, prefix = '', he
   const target = targetLine(t);
   const v = report.verdict;
   const sub = heading === 'h1' ? 'h2' : 'h3';
-  const section = (r: CheckResult) => `<section class="check"><h3><span class="badge" style="background:${COLOR[shownStatus(r)]}">${shownStatus(r)}</span> <code>${esc(resultName(report, r))}</code> ${esc(r.title)} <span class="muted">§${esc(r.spec.section)} ${esc(r.spec.level)} · ${r.durationMs} ms</span></h3>`
-    + (r.findings.length ? `<ul>${entries(r.findings, verbose, { files: true }).map(finding).join('')}</ul>` : '') + '</section>';
-  // The checks by how they ended, what needs reading first (open), what passed or did not apply folded: a table of contents without a script.
-  const groups = GROUPS.map((g) => ({ ...g, results: report.results.filter((r) => shownStatus(r) === g.status) })).filter((g) => g.results.length);
+  const section = (r: CheckResult) =>
+    `<section class="check"><h3><span class="badge" style="background:${COLOR[shownStatus(r)]}">${shownStatus(r)}</span> <code>${esc(resultName(report, r))}</code> ${esc(r.title)} <span class="muted">§${esc(r.spec.section)} ${esc(r.spec.level)} · ${r.durationMs} ms</span></h3>` +
+    (r.findings.length ? `<ul>${entries(r.findings, verbose, { files: true }).map(finding).join('')}</ul>` : '') +
+    '</section>';
+  // The checks by how they ended, what needs reading first (open), what passed or did not apply folded: a table of
+  // contents without a script.
+  const groups = GROUPS.map((g) => ({
+    ...g,
+    results: report.results.filter((r) => shownStatus(r) === g.status),
+  })).filter((g) => g.results.length);
   const toc = `<nav class="toc" id="${prefix}contents">${groups.map((g) => `<a href="#${prefix}${g.status}">${g.heading} (${g.results.length})</a>`).join('')}</nav>`;
-  const checks = groups.map((g) => `<details class="group" id="${prefix}${g.status}"${g.open ? ' open' : ''}><summary>${g.heading} (${g.results.length})</summary>\n${g.results.map(section).join('\n')}\n</details>`).join('\n');
+  const checks = groups
+    .map(
+      (g) =>
+        `<details class="group" id="${prefix}${g.status}"${g.open ? ' open' : ''}><summary>${g.heading} (${g.results.length})</summary>\n${g.results.map(section).join('\n')}\n</details>`,
+    )
+    .join('\n');
   // The badge says the word: the sentence goes on without repeating it ("no — No: …").
   const rest = reportVerdictSentence(report).replace(/^(Yes|No|Partly): /, '');
   const sentence = rest.charAt(0).toUpperCase() + rest.slice(1);

@@ -9,14 +9,24 @@ import { details, headline, summaryLine, TEXT_MARKS, totalsLines, type Marks } f
 export const LOCK_FORMATS = ['text', 'json', 'markdown', 'github'] as const;
 export type LockFormat = (typeof LOCK_FORMATS)[number];
 
-const SIGN: Record<SurfaceChange['kind'], string> = { 'tool-added': '+', 'tool-removed': '-', 'tool-changed': '~', 'era-added': '+', 'era-removed': '-' };
+const SIGN: Record<SurfaceChange['kind'], string> = {
+  'tool-added': '+',
+  'tool-removed': '-',
+  'tool-changed': '~',
+  'era-added': '+',
+  'era-removed': '-',
+};
 
 export function renderLockDiff(diff: LockDiff, format: LockFormat, file: string, lockText: string): string {
   switch (format) {
-    case 'json': return `${JSON.stringify({ file, ...diff }, null, 2)}\n`;
-    case 'markdown': return markdown(diff, file);
-    case 'github': return github(diff, file, lockText);
-    default: return text(diff, file);
+    case 'json':
+      return `${JSON.stringify({ file, ...diff }, null, 2)}\n`;
+    case 'markdown':
+      return markdown(diff, file);
+    case 'github':
+      return github(diff, file, lockText);
+    default:
+      return text(diff, file);
   }
 }
 
@@ -32,10 +42,20 @@ function text(diff: LockDiff, file: string): string {
 
 /** A Markdown cell: no line break, no pipe, no HTML from the server. */
 function cell(s: string): string {
-  return sanitizeLine(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '&#124;').replace(/([\\`*_~[\]#])/g, '\\$1');
+  return sanitizeLine(s)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\|/g, '&#124;')
+    .replace(/([\\`*_~[\]#])/g, '\\$1');
 }
 
-const MARKDOWN_MARKS: Marks = { removed: (s) => `<del>${cell(s)}</del>`, added: (s) => `<ins>${cell(s)}</ins>`, code: (s) => `<code>${cell(s)}</code>`, plain: cell };
+const MARKDOWN_MARKS: Marks = {
+  removed: (s) => `<del>${cell(s)}</del>`,
+  added: (s) => `<ins>${cell(s)}</ins>`,
+  code: (s) => `<code>${cell(s)}</code>`,
+  plain: cell,
+};
 
 function markdown(diff: LockDiff, file: string): string {
   const title = `### ${cell(summaryLine(diff, file))}`;
@@ -45,14 +65,25 @@ function markdown(diff: LockDiff, file: string): string {
     return `| ${SIGN[change.kind]} | ${what} |`;
   });
   const totals = diff.totals.length ? ['', ...totalsLines(diff).map((l) => `- ${cell(l)}`)] : [];
-  return [title, '', '| | Change |', '|---|---|', ...rows, ...totals, '', 'If the change is meant, rewrite the lock in this pull request: `mcp-pd-check lock --update` with the same server and options as this check, and commit it.', ''].join('\n');
+  return [
+    title,
+    '',
+    '| | Change |',
+    '|---|---|',
+    ...rows,
+    ...totals,
+    '',
+    'If the change is meant, rewrite the lock in this pull request: `mcp-pd-check lock --update` with the same server and options as this check, and commit it.',
+    '',
+  ].join('\n');
 }
 
 /** Each change as an annotation on its line of the lock file (an added tool: its era's line). */
 function github(diff: LockDiff, file: string, lockText: string): string {
   const lines = lockLines(lockText);
   const out = diff.changes.map((change) => {
-    const line = ('tool' in change ? lines.get(`${change.eras[0]}/${change.tool}`) : undefined) ?? lines.get(change.eras[0]!) ?? 1;
+    const line =
+      ('tool' in change ? lines.get(`${change.eras[0]}/${change.tool}`) : undefined) ?? lines.get(change.eras[0]!) ?? 1;
     const message = [headline(change, TEXT_MARKS), ...details(change, TEXT_MARKS)].join('\n');
     return `::error file=${property(file)},line=${line},title=${property(`tool surface: ${change.kind.replace('-', ' ')}`)}::${data(message)}`;
   });
@@ -60,7 +91,10 @@ function github(diff: LockDiff, file: string, lockText: string): string {
   return `${out.join('\n')}\n`;
 }
 
-/** Line numbers (1-based) of each era ("2025-11-25") and each tool ("2025-11-25/name") in a lock file as lockText writes it. */
+/**
+ * Line numbers (1-based) of each era ("2025-11-25") and each tool ("2025-11-25/name") in a lock file as lockText writes
+ * it.
+ */
 function lockLines(text: string): Map<string, number> {
   const at = new Map<string, number>();
   let era: string | undefined;

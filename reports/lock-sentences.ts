@@ -1,4 +1,5 @@
-// The lock's diff in words, once (a reporter: src/lock/diff.ts decides what changed): each change as a headline and detail lines, with a word diff of
+// The lock's diff in words, once (a reporter: src/lock/diff.ts decides what changed): each change as a headline and
+// detail lines, with a word diff of
 // a description, in the marks of the format asked for (text: [-old-]{+new+}; markdown: ~~old~~
 // **new**). The text, JSON, Markdown and GitHub renderings are built from these sentences.
 import { diffWords } from 'diff';
@@ -6,10 +7,18 @@ import { formatNumber, sanitizeLine } from '../src/util/text.js';
 import { delta, type LockDiff, type SurfaceChange, type Tokens, type ToolChange } from '../src/lock/diff.js';
 
 /** How a format marks words removed and added, a name, and any other text from the server (escaped for it). */
-export interface Marks { removed: (s: string) => string; added: (s: string) => string; code: (s: string) => string; plain: (s: string) => string }
+export interface Marks {
+  removed: (s: string) => string;
+  added: (s: string) => string;
+  code: (s: string) => string;
+  plain: (s: string) => string;
+}
 
 export const TEXT_MARKS: Marks = {
-  removed: (s) => `[-${sanitizeLine(s)}-]`, added: (s) => `{+${sanitizeLine(s)}+}`, code: (s) => `'${sanitizeLine(s)}'`, plain: sanitizeLine,
+  removed: (s) => `[-${sanitizeLine(s)}-]`,
+  added: (s) => `{+${sanitizeLine(s)}+}`,
+  code: (s) => `'${sanitizeLine(s)}'`,
+  plain: sanitizeLine,
 };
 
 /** An unchanged run longer than this many words shows its ends only: a review reads what changed. */
@@ -17,20 +26,24 @@ const CONTEXT_WORDS = 6;
 
 /** "Search the [-web-]{+index+} for …": the words removed and added, with a little context. */
 export function wordDiff(before: string, after: string, marks: Marks): string {
-  return diffWords(before, after).map((part) => {
-    if (part.removed) return marks.removed(part.value);
-    if (part.added) return marks.added(part.value);
-    // Words and the spaces between them: 2 × n pieces are n words.
-    const pieces = part.value.split(/(\s+)/);
-    if (pieces.length <= 5 * CONTEXT_WORDS) return marks.plain(part.value);
-    return marks.plain(`${pieces.slice(0, 2 * CONTEXT_WORDS).join('')}…${pieces.slice(-2 * CONTEXT_WORDS).join('')}`);
-  }).join('');
+  return diffWords(before, after)
+    .map((part) => {
+      if (part.removed) return marks.removed(part.value);
+      if (part.added) return marks.added(part.value);
+      // Words and the spaces between them: 2 × n pieces are n words.
+      const pieces = part.value.split(/(\s+)/);
+      if (pieces.length <= 5 * CONTEXT_WORDS) return marks.plain(part.value);
+      return marks.plain(`${pieces.slice(0, 2 * CONTEXT_WORDS).join('')}…${pieces.slice(-2 * CONTEXT_WORDS).join('')}`);
+    })
+    .join('');
 }
 
 export function tokensText(t: Tokens): string {
   if (t.before === undefined) return formatNumber(t.after ?? 0);
   if (t.after === undefined) return formatNumber(t.before);
-  return t.before === t.after ? formatNumber(t.after) : `${formatNumber(t.before)} → ${formatNumber(t.after)} (${delta(t)})`;
+  return t.before === t.after
+    ? formatNumber(t.after)
+    : `${formatNumber(t.before)} → ${formatNumber(t.after)} (${delta(t)})`;
 }
 
 const eraList = (eras: string[]) => (eras.length > 1 ? eras.join(' and ') : eras[0]!);
@@ -38,11 +51,16 @@ const eraList = (eras: string[]) => (eras.length > 1 ? eras.join(' and ') : eras
 /** The change's first line: what happened to which tool, in which eras. */
 export function headline(change: SurfaceChange, marks: Marks): string {
   switch (change.kind) {
-    case 'era-added': return `protocol era ${eraList(change.eras)} is spoken now and was not locked`;
-    case 'era-removed': return `protocol era ${eraList(change.eras)} was locked and is not spoken now`;
-    case 'tool-added': return `tool ${marks.code(change.tool)} added (${eraList(change.eras)}): ${tokensText(change.listed)} tokens listed${change.full ? `, ${tokensText(change.full)} in its full description` : ''}`;
-    case 'tool-removed': return `tool ${marks.code(change.tool)} removed (${eraList(change.eras)}): ${tokensText(change.listed)} tokens listed`;
-    case 'tool-changed': return `tool ${marks.code(change.tool)} changed (${eraList(change.eras)}): tokens listed ${tokensText(change.listed)}${change.full && change.full.before !== change.full.after ? `, full ${tokensText(change.full)}` : ''}`;
+    case 'era-added':
+      return `protocol era ${eraList(change.eras)} is spoken now and was not locked`;
+    case 'era-removed':
+      return `protocol era ${eraList(change.eras)} was locked and is not spoken now`;
+    case 'tool-added':
+      return `tool ${marks.code(change.tool)} added (${eraList(change.eras)}): ${tokensText(change.listed)} tokens listed${change.full ? `, ${tokensText(change.full)} in its full description` : ''}`;
+    case 'tool-removed':
+      return `tool ${marks.code(change.tool)} removed (${eraList(change.eras)}): ${tokensText(change.listed)} tokens listed`;
+    case 'tool-changed':
+      return `tool ${marks.code(change.tool)} changed (${eraList(change.eras)}): tokens listed ${tokensText(change.listed)}${change.full && change.full.before !== change.full.after ? `, full ${tokensText(change.full)}` : ''}`;
   }
 }
 
@@ -53,21 +71,35 @@ export function details(change: SurfaceChange, marks: Marks): string[] {
 
 function detail(w: ToolChange, marks: Marks): string {
   switch (w.field) {
-    case 'description': return `description: ${wordDiff(w.before, w.after, marks)}`;
-    case 'title': return `title: ${wordDiff(w.before, w.after, marks)}`;
-    case 'fullDescription': return `full description: ${wordDiff(w.before, w.after, marks)}`;
-    case 'annotations': return `annotations: ${w.flips.map((f) => `${marks.code(f.hint)} ${marks.plain(shown(f.before))} → ${marks.plain(shown(f.after))}`).join('; ')}`;
+    case 'description':
+      return `description: ${wordDiff(w.before, w.after, marks)}`;
+    case 'title':
+      return `title: ${wordDiff(w.before, w.after, marks)}`;
+    case 'fullDescription':
+      return `full description: ${wordDiff(w.before, w.after, marks)}`;
+    case 'annotations':
+      return `annotations: ${w.flips.map((f) => `${marks.code(f.hint)} ${marks.plain(shown(f.before))} → ${marks.plain(shown(f.after))}`).join('; ')}`;
     case 'inputSchema':
     case 'fullSchema': {
       const parts = [
-        ...w.added.map((p) => `+ ${marks.code(p)}`), ...w.removed.map((p) => `− ${marks.code(p)}`), ...w.changed.map((p) => `${marks.code(p)} changed`),
-        ...w.requiredAdded.map((p) => `${marks.code(p)} now required`), ...w.requiredRemoved.map((p) => `${marks.code(p)} no longer required`),
+        ...w.added.map((p) => `+ ${marks.code(p)}`),
+        ...w.removed.map((p) => `− ${marks.code(p)}`),
+        ...w.changed.map((p) => `${marks.code(p)} changed`),
+        ...w.requiredAdded.map((p) => `${marks.code(p)} now required`),
+        ...w.requiredRemoved.map((p) => `${marks.code(p)} no longer required`),
       ];
-      return `${w.field === 'fullSchema' ? 'full description\'s input schema' : 'input schema'}: ${parts.length ? parts.join(', ') : 'changed (not in its parameters: type, $defs, additionalProperties…)'}`;
+      return `${w.field === 'fullSchema' ? "full description's input schema" : 'input schema'}: ${parts.length ? parts.join(', ') : 'changed (not in its parameters: type, $defs, additionalProperties…)'}`;
     }
-    case 'outputSchema': return `output schema ${w.before && w.after ? 'changed' : w.after ? 'added' : 'removed'}`;
-    case 'full': return w.before === undefined ? `full description now served (${formatNumber(w.after ?? 0)} tokens)` : w.after === undefined ? 'full description no longer served' : `full description changed (examples, guidance…): ${tokensText({ before: w.before, after: w.after })} tokens`;
-    case 'other': return 'another field of its listed definition changed (_meta, icons…): its digest differs';
+    case 'outputSchema':
+      return `output schema ${w.before && w.after ? 'changed' : w.after ? 'added' : 'removed'}`;
+    case 'full':
+      return w.before === undefined
+        ? `full description now served (${formatNumber(w.after ?? 0)} tokens)`
+        : w.after === undefined
+          ? 'full description no longer served'
+          : `full description changed (examples, guidance…): ${tokensText({ before: w.before, after: w.after })} tokens`;
+    case 'other':
+      return 'another field of its listed definition changed (_meta, icons…): its digest differs';
   }
 }
 
@@ -77,7 +109,10 @@ function shown(v: unknown): string {
 
 /** The totals line of each era that changed: tools and tokens before → after. */
 export function totalsLines(diff: LockDiff): string[] {
-  return diff.totals.map((t) => `${t.era}: tools ${tokensText(t.tools)}; tools/list tokens ${tokensText(t.listed)}${t.full ? `; full descriptions' tokens ${tokensText(t.full)}` : ''}`);
+  return diff.totals.map(
+    (t) =>
+      `${t.era}: tools ${tokensText(t.tools)}; tools/list tokens ${tokensText(t.listed)}${t.full ? `; full descriptions' tokens ${tokensText(t.full)}` : ''}`,
+  );
 }
 
 /** One line that says how much changed. */

@@ -5,7 +5,10 @@
 export class ProgressLine {
   private shown = false;
 
-  constructor(private readonly stream: NodeJS.WriteStream, private readonly enabled: boolean) {}
+  constructor(
+    private readonly stream: NodeJS.WriteStream,
+    private readonly enabled: boolean,
+  ) {}
 
   update(index: number, total: number, id: string, sessions?: number): void {
     const extra = sessions ? ` (${sessions} session${sessions === 1 ? '' : 's'})` : '';

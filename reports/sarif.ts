@@ -4,7 +4,11 @@ import type { CheckReport, CheckResult, Finding } from '../src/generated/report.
 import { fingerprint } from '../src/core/baseline.js';
 import { erasChecked } from './group.js';
 
-const LEVEL: Record<Finding['level'], 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
+const LEVEL: Record<Finding['level'], 'error' | 'warning' | 'note'> = {
+  error: 'error',
+  warning: 'warning',
+  info: 'note',
+};
 
 function rule(r: CheckResult) {
   const doc = readCheckDoc(r.id);
@@ -26,13 +30,28 @@ function rule(r: CheckResult) {
   };
 }
 
-function result(r: CheckResult, ruleIndex: number, f: Finding, baselined: boolean, namesEra: boolean, artifact: string) {
+function result(
+  r: CheckResult,
+  ruleIndex: number,
+  f: Finding,
+  baselined: boolean,
+  namesEra: boolean,
+  artifact: string,
+) {
   const loc = f.location;
   // Every result is located in a file (code scanning refuses the whole upload otherwise): a lint
   // finding in its own, a live one in the file that names the server (`artifact`), its tool as a logical location.
   const location = loc?.file
-    ? { physicalLocation: { artifactLocation: { uri: fileUri(loc.file) }, region: { startLine: loc.line ?? 1, startColumn: loc.column ?? 1 } } }
-    : { physicalLocation: { artifactLocation: { uri: fileUri(artifact) }, region: { startLine: 1 } }, logicalLocations: [{ name: loc?.tool ?? r.id, kind: loc?.tool ? 'function' : 'module' }] };
+    ? {
+        physicalLocation: {
+          artifactLocation: { uri: fileUri(loc.file) },
+          region: { startLine: loc.line ?? 1, startColumn: loc.column ?? 1 },
+        },
+      }
+    : {
+        physicalLocation: { artifactLocation: { uri: fileUri(artifact) }, region: { startLine: 1 } },
+        logicalLocations: [{ name: loc?.tool ?? r.id, kind: loc?.tool ? 'function' : 'module' }],
+      };
   return {
     ruleId: r.id,
     ruleIndex,
@@ -42,13 +61,21 @@ function result(r: CheckResult, ruleIndex: number, f: Finding, baselined: boolea
     // Code scanning matches alerts across runs by this: check, code and location, never the text.
     partialFingerprints: { 'mcpPdCheck/v2': fingerprint(r.id, f, r.era) },
     ...(f.accepted !== undefined || baselined ? { baselineState: f.accepted ? 'unchanged' : 'new' } : {}),
-    properties: { code: f.code, args: f.args, ...(loc?.pointer ? { jsonPointer: loc.pointer } : {}), ...(r.era ? { era: r.era } : {}) },
+    properties: {
+      code: f.code,
+      args: f.args,
+      ...(loc?.pointer ? { jsonPointer: loc.pointer } : {}),
+      ...(r.era ? { era: r.era } : {}),
+    },
   };
 }
 
 /** A relative path as a URI reference: each segment percent-encoded (spaces, control characters…). */
 function fileUri(path: string): string {
-  return path.split(/[\\/]/).map((segment) => (segment === '..' || segment === '.' ? segment : encodeURIComponent(segment))).join('/');
+  return path
+    .split(/[\\/]/)
+    .map((segment) => (segment === '..' || segment === '.' ? segment : encodeURIComponent(segment)))
+    .join('/');
 }
 
 /**
@@ -63,11 +90,19 @@ export function renderSarif(report: CheckReport, artifact = 'mcp-pd-check.config
   const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
-    runs: [{
-      tool: { driver: { name: report.tool.name, version: report.tool.version, rules } },
-      invocations: [{ executionSuccessful: report.summary.errors === 0, startTimeUtc: report.startedAt }],
-      results: report.results.flatMap((r) => r.findings.filter((f) => f.level !== 'info').map((f) => result(r, ruleIds.indexOf(r.id), f, report.baseline !== undefined, erasChecked(report) > 1, artifact))),
-    }],
+    runs: [
+      {
+        tool: { driver: { name: report.tool.name, version: report.tool.version, rules } },
+        invocations: [{ executionSuccessful: report.summary.errors === 0, startTimeUtc: report.startedAt }],
+        results: report.results.flatMap((r) =>
+          r.findings
+            .filter((f) => f.level !== 'info')
+            .map((f) =>
+              result(r, ruleIds.indexOf(r.id), f, report.baseline !== undefined, erasChecked(report) > 1, artifact),
+            ),
+        ),
+      },
+    ],
   };
   return `${JSON.stringify(log, null, 2)}\n`;
 }

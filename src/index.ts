@@ -10,7 +10,14 @@
 import { PD_CRITERIA, LINT_CHECKS, LIVE_CHECKS } from '../checks/index.js';
 import type { CheckReport } from './generated/report.js';
 
-export { checkServer, prepareCheck, planCheck, DEFAULT_MAX_DURATION_MS, type CheckServerOptions, type PreparedCheck } from './library/check-server.js';
+export {
+  checkServer,
+  prepareCheck,
+  planCheck,
+  DEFAULT_MAX_DURATION_MS,
+  type CheckServerOptions,
+  type PreparedCheck,
+} from './library/check-server.js';
 export { lint, type LintOptions } from './library/lint.js';
 export { initServer, type InitServerOptions, type InitOutcome } from './library/init-server.js';
 export { serve, type ServeOptions, type Serving } from './library/serve.js';
@@ -34,5 +41,13 @@ export type { LiveContext } from './run/context.js';
 export type { LintContext } from './lint/context.js';
 export type { MessageSpec, Messages, Args } from './core/messages.js';
 export type {
-  CheckReport, CheckResult, Finding, FindingLevel, FindingLocation, ReportSummary, ReportTarget, SpecRef, TranscriptExchange,
+  CheckReport,
+  CheckResult,
+  Finding,
+  FindingLevel,
+  FindingLocation,
+  ReportSummary,
+  ReportTarget,
+  SpecRef,
+  TranscriptExchange,
 } from './generated/report.js';

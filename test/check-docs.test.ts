@@ -13,7 +13,8 @@ const TESTS = join(ROOT, 'test');
 const THIS_FILE = 'check-docs.test.ts';
 
 /** The test sources (not this one), where a check's id must appear as an expectation. */
-const testSources = readdirSync(TESTS).filter((f) => f.endsWith('.test.ts') && f !== THIS_FILE)
+const testSources = readdirSync(TESTS)
+  .filter((f) => f.endsWith('.test.ts') && f !== THIS_FILE)
   .map((f) => ({ file: f, text: readFileSync(join(TESTS, f), 'utf8') }));
 const fixtures = readdirSync(FIXTURE_SOURCES);
 
@@ -27,7 +28,11 @@ t.test('every check has a doc with its four sections, each filled', async (t) =>
     for (const section of DOC_SECTIONS) {
       t.ok((doc.sections.get(section) ?? '').length >= 40, `${check.id}: '${section}' says something`);
     }
-    t.match(doc.sections.get('A passing example') ?? '', /^```\w+\n[\s\S]+\n```$/m, `${check.id}: the example is a fenced block`);
+    t.match(
+      doc.sections.get('A passing example') ?? '',
+      /^```\w+\n[\s\S]+\n```$/m,
+      `${check.id}: the example is a fenced block`,
+    );
   }
 });
 
@@ -41,7 +46,10 @@ t.test('no doc describes a check that does not exist', async (t) => {
 t.test('every check has its test', async (t) => {
   for (const check of LIVE_CHECKS) {
     // A live check is proven by a server that breaks exactly it (test/fixtures.test.ts runs them all).
-    t.ok(fixtures.some((f) => f.startsWith(`${check.id}--`)), `${check.id} has fixtures/servers/${check.id}--<violation>.ts`);
+    t.ok(
+      fixtures.some((f) => f.startsWith(`${check.id}--`)),
+      `${check.id} has fixtures/servers/${check.id}--<violation>.ts`,
+    );
   }
   for (const check of LINT_CHECKS) {
     // A lint check is proven by fixture folders with its exact expected findings.
@@ -58,19 +66,36 @@ t.test('explain works for every check id, in text and JSON', async (t) => {
     t.match(text, new RegExp(`^${check.id}\\n  ${escape(check.title)}\\n`), `${check.id}: id and title first`);
     t.match(text, `§${check.spec.section}, ${check.spec.level}`, `${check.id}: the spec section and level`);
     for (const section of DOC_SECTIONS) t.match(text, new RegExp(`^${section}$`, 'm'), `${check.id}: '${section}'`);
-    for (const code of Object.keys(check.messages)) t.match(text, new RegExp(`^  ${code} `, 'm'), `${check.id}: lists the code ${code}`);
+    for (const code of Object.keys(check.messages))
+      t.match(text, new RegExp(`^  ${code} `, 'm'), `${check.id}: lists the code ${code}`);
   }
   const command = await runCli(['explain', 'pd-unknown-tool']);
   t.equal(command.code, 0, command.stderr);
-  t.equal(command.stdout, explainText(ALL.find((c) => c.id === 'pd-unknown-tool')!, false), 'the command prints that text');
+  t.equal(
+    command.stdout,
+    explainText(
+      ALL.find((c) => c.id === 'pd-unknown-tool')!,
+      false,
+    ),
+    'the command prints that text',
+  );
   t.notMatch(command.stdout, /\u001b/, 'no colour when not a terminal');
   const json = await runCli(['explain', '--format', 'json', 'pd-description-required']);
-  const parsed = JSON.parse(json.stdout) as { id: string; severity: string; doc: Record<string, string>; docUrl: string };
+  const parsed = JSON.parse(json.stdout) as {
+    id: string;
+    severity: string;
+    doc: Record<string, string>;
+    docUrl: string;
+  };
   t.equal(parsed.id, 'pd-description-required');
   t.equal(parsed.severity, 'error');
   t.same(Object.keys(parsed.doc), [...DOC_SECTIONS]);
   t.match(parsed.docUrl, /\/docs\/checks\/pd-description-required\.md$/);
-  t.same(Object.keys((parsed as unknown as { codes: object }).codes).sort(), Object.keys(ALL.find((c) => c.id === 'pd-description-required')!.messages).sort(), 'and its codes with their templates');
+  t.same(
+    Object.keys((parsed as unknown as { codes: object }).codes).sort(),
+    Object.keys(ALL.find((c) => c.id === 'pd-description-required')!.messages).sort(),
+    'and its codes with their templates',
+  );
 });
 
 t.test('explain with an unknown id is a usage error that suggests the right one', async (t) => {
@@ -89,17 +114,28 @@ function escape(text: string): string {
 }
 
 t.test('every README or guide section a check doc or a message cites exists in the page it names', async (t) => {
-  const headingsOf = (page: string) => new Set([...readFileSync(join(ROOT, page), 'utf8').matchAll(/^#{1,4} (.+)$/gm)].map((m) => m[1]!.replace(/`/g, '').trim()));
+  const headingsOf = (page: string) =>
+    new Set(
+      [...readFileSync(join(ROOT, page), 'utf8').matchAll(/^#{1,4} (.+)$/gm)].map((m) =>
+        m[1]!.replace(/`/g, '').trim(),
+      ),
+    );
   const sources = [
     ...readdirSync(DOCS).map((f) => ({ file: `docs/checks/${f}`, text: readFileSync(join(DOCS, f), 'utf8') })),
-    { file: 'src/core/verdict-sentence.ts', text: readFileSync(join(ROOT, 'src', 'core', 'verdict-sentence.ts'), 'utf8') },
+    {
+      file: 'src/core/verdict-sentence.ts',
+      text: readFileSync(join(ROOT, 'src', 'core', 'verdict-sentence.ts'), 'utf8'),
+    },
     { file: 'README.md', text: readFileSync(join(ROOT, 'README.md'), 'utf8') },
   ];
   for (const { file, text } of sources) {
     for (const m of text.matchAll(/(README|docs\/[\w-]+\.md)[,:] "([^"]+)"/g)) {
       // A heading with a parenthesis after its words ("The model (src/model/)") is cited by its words.
       const page = m[1] === 'README' ? 'README.md' : m[1]!;
-      t.ok(existsSync(join(ROOT, page)) && [...headingsOf(page)].some((h) => h === m[2] || h.startsWith(`${m[2]} (`)), `${file} cites the section "${m[2]}" of ${page}, which exists`);
+      t.ok(
+        existsSync(join(ROOT, page)) && [...headingsOf(page)].some((h) => h === m[2] || h.startsWith(`${m[2]} (`)),
+        `${file} cites the section "${m[2]}" of ${page}, which exists`,
+      );
     }
   }
 });

@@ -18,13 +18,19 @@ const cacheFolder = join(copy, '.cache');
 const LINTED = join(ROOT, 'fixtures', 'folders', 'tools-list', 'saved.json');
 
 function lint(): { code: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, [join(copy, 'cli.js'), 'lint', '--format', 'json', LINTED], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(process.execPath, [join(copy, 'cli.js'), 'lint', '--format', 'json', LINTED], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
 /** What a lint report says, without its times. */
 function findings(stdout: string): unknown {
-  return JSON.stringify(JSON.parse(stdout), (key, value: unknown) => (/^(durationMs|startedAt|finishedAt|ms|time)$/i.test(key) ? undefined : value));
+  return JSON.stringify(JSON.parse(stdout), (key, value: unknown) =>
+    /^(durationMs|startedAt|finishedAt|ms|time)$/i.test(key) ? undefined : value,
+  );
 }
 
 const cacheFiles = () => (existsSync(cacheFolder) ? readdirSync(cacheFolder) : []);
@@ -32,11 +38,19 @@ const cacheFiles = () => (existsSync(cacheFolder) ? readdirSync(cacheFolder) : [
 t.test('the first run writes the cache, the next uses it, and both say the same', async (t) => {
   const first = lint();
   t.equal(first.code, 1, 'the saved tools/list breaks rules: exit 1');
-  t.match(first.stdout, /tokens in tools\/list \(o200k_base\)/, 'tokens were counted (an import() of a package the bundle does not contain)');
+  t.match(
+    first.stdout,
+    /tokens in tools\/list \(o200k_base\)/,
+    'tokens were counted (an import() of a package the bundle does not contain)',
+  );
   t.equal(first.stderr, '', 'nothing on stderr');
   const files = cacheFiles();
   t.equal(files.length, 1, 'one cache file');
-  t.match(files[0], new RegExp(`^main-[0-9a-f]{16}-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`), 'named by the bundle\'s hash, Node\'s version and the machine');
+  t.match(
+    files[0],
+    new RegExp(`^main-[0-9a-f]{16}-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`),
+    "named by the bundle's hash, Node's version and the machine",
+  );
   const written = statSync(join(cacheFolder, files[0]!)).mtimeMs;
   const bytes = readFileSync(join(cacheFolder, files[0]!));
   const second = lint();
@@ -70,12 +84,27 @@ t.test('where no cache can be written, the CLI runs as well', async (t) => {
   t.ok(statSync(cacheFolder).isFile(), 'nothing was written');
 });
 
-t.test('an internal error says where, in src/ files: the bundle\'s source map ships beside it and is read', async (t) => {
-  const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli', 'cli.js'), '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, MCP_PD_CHECK_TEST_INTERNAL_ERROR: '1' } });
-  t.equal(run.status, 70, 'exit 70 (an internal error)');
-  const [first, ...rest] = run.stderr.trimEnd().split('\n');
-  t.match(first, /^mcp-pd-check: internal error: Error: an internal error forced by MCP_PD_CHECK_TEST_INTERNAL_ERROR \(src\/cli\/main\.ts:\d+:\d+\)$/, 'one line: what, and where in src/');
-  t.match(rest.join('\n'), /at .*src\/cli\/main\.ts:\d+:\d+/, 'the stack names src/ files and lines');
-  t.notMatch(run.stderr, /main\.cjs:\d+/, 'no frame of the minified bundle is left unmapped');
-  t.ok(existsSync(join(ROOT, 'dist', 'cli', 'main.cjs.map')), 'the map is beside the bundle (and packed with it: dist/cli is in files)');
-});
+t.test(
+  "an internal error says where, in src/ files: the bundle's source map ships beside it and is read",
+  async (t) => {
+    const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli', 'cli.js'), '--help'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, MCP_PD_CHECK_TEST_INTERNAL_ERROR: '1' },
+    });
+    t.equal(run.status, 70, 'exit 70 (an internal error)');
+    const [first, ...rest] = run.stderr.trimEnd().split('\n');
+    t.match(
+      first,
+      /^mcp-pd-check: internal error: Error: an internal error forced by MCP_PD_CHECK_TEST_INTERNAL_ERROR \(src\/cli\/main\.ts:\d+:\d+\)$/,
+      'one line: what, and where in src/',
+    );
+    t.match(rest.join('\n'), /at .*src\/cli\/main\.ts:\d+:\d+/, 'the stack names src/ files and lines');
+    t.notMatch(run.stderr, /main\.cjs:\d+/, 'no frame of the minified bundle is left unmapped');
+    t.ok(
+      existsSync(join(ROOT, 'dist', 'cli', 'main.cjs.map')),
+      'the map is beside the bundle (and packed with it: dist/cli is in files)',
+    );
+  },
+);

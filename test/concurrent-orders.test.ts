@@ -15,11 +15,21 @@ const TOOLS = ['alpha', 'beta', 'gamma'];
 const MAX_NAMES = 20;
 /** A read the server refuses: the three tools and 18 unknown names. */
 const OVERSIZED = [...TOOLS, ...Array.from({ length: 18 }, (_, i) => `no_such_tool_${i}`)];
-const full = (name: string) => ({ name, description: `Looks up ${name} records by id.`, inputSchema: { type: 'object', additionalProperties: true } });
+const full = (name: string) => ({
+  name,
+  description: `Looks up ${name} records by id.`,
+  inputSchema: { type: 'object', additionalProperties: true },
+});
 
 const world: World = {
-  tools: TOOLS, toolSet: new Set(TOOLS), resource: URI, listed: true, listing: new Map([['', JSON.stringify(TOOLS.map(listed))]]),
-  descriptions: new Map(TOOLS.map((n) => [n, full(n)])), schemas: new Map(TOOLS.map((n) => [n, full(n).inputSchema])), readOnly: new Set(TOOLS),
+  tools: TOOLS,
+  toolSet: new Set(TOOLS),
+  resource: URI,
+  listed: true,
+  listing: new Map([['', JSON.stringify(TOOLS.map(listed))]]),
+  descriptions: new Map(TOOLS.map((n) => [n, full(n)])),
+  schemas: new Map(TOOLS.map((n) => [n, full(n).inputSchema])),
+  readOnly: new Set(TOOLS),
 };
 
 function listed(name: string) {
@@ -34,34 +44,70 @@ type Message = JsonObject & { id?: number; method?: string; params?: Record<stri
 /** A progressive-disclosure server over grant stores (one per session, or one for all with 'one-store'). */
 function server(fault: Fault) {
   const shared = new Set<string>();
-  return (store: Set<string> = fault === 'one-store' ? shared : new Set()) => (m: Message): JsonObject => {
-    const text = (value: unknown) => [{ type: 'text', text: JSON.stringify(value) }];
-    if (m.method === 'tools/list') {
-      if (fault === 'listing-clears') store.clear();
-      return { result: { tools: TOOLS.map(listed) } };
-    }
-    if (m.method === 'resources/read') {
-      const uri = String(m.params?.uri);
-      const names = [...new Set((new URL(uri).searchParams.get('tools') ?? '').split(',').filter(Boolean))];
-      if (!names.length) return { result: { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ error: { code: 'MISSING_TOOL_SELECTION', message: 'Name the tools: ?tools=alpha', examples: [`${URI}?tools=alpha`] } }) }] } };
-      if (names.length > MAX_NAMES) {
-        if (fault === 'refused-read-grants') for (const n of names) if (TOOLS.includes(n)) store.add(n);
-        return { error: { code: -32602, message: `Too many tools: ${names.length}`, data: { code: 'TOO_MANY_TOOLS', max: MAX_NAMES } } };
+  return (store: Set<string> = fault === 'one-store' ? shared : new Set()) =>
+    (m: Message): JsonObject => {
+      const text = (value: unknown) => [{ type: 'text', text: JSON.stringify(value) }];
+      if (m.method === 'tools/list') {
+        if (fault === 'listing-clears') store.clear();
+        return { result: { tools: TOOLS.map(listed) } };
       }
-      const body: Record<string, unknown> = {};
-      for (const n of names) {
-        if (TOOLS.includes(n)) store.add(n);
-        body[n] = TOOLS.includes(n) ? full(n) : { error: `Tool '${n}' not found`, available_tools: TOOLS };
+      if (m.method === 'resources/read') {
+        const uri = String(m.params?.uri);
+        const names = [...new Set((new URL(uri).searchParams.get('tools') ?? '').split(',').filter(Boolean))];
+        if (!names.length)
+          return {
+            result: {
+              contents: [
+                {
+                  uri,
+                  mimeType: 'application/json',
+                  text: JSON.stringify({
+                    error: {
+                      code: 'MISSING_TOOL_SELECTION',
+                      message: 'Name the tools: ?tools=alpha',
+                      examples: [`${URI}?tools=alpha`],
+                    },
+                  }),
+                },
+              ],
+            },
+          };
+        if (names.length > MAX_NAMES) {
+          if (fault === 'refused-read-grants') for (const n of names) if (TOOLS.includes(n)) store.add(n);
+          return {
+            error: {
+              code: -32602,
+              message: `Too many tools: ${names.length}`,
+              data: { code: 'TOO_MANY_TOOLS', max: MAX_NAMES },
+            },
+          };
+        }
+        const body: Record<string, unknown> = {};
+        for (const n of names) {
+          if (TOOLS.includes(n)) store.add(n);
+          body[n] = TOOLS.includes(n) ? full(n) : { error: `Tool '${n}' not found`, available_tools: TOOLS };
+        }
+        return { result: { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body) }] } };
       }
-      return { result: { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body) }] } };
-    }
-    if (m.method === 'tools/call') {
-      const name = String(m.params?.name);
-      if (!store.has(name)) return { result: { isError: true, content: text({ error: { code: 'TOOL_DESCRIPTION_REQUIRED', message: `Fetch ${name}'s description first.`, resource_uri: `${URI}?tools=${name}` } }) } };
-      return { result: { content: text({ id: 'A-1', found: false }) } };
-    }
-    return { result: {} };
-  };
+      if (m.method === 'tools/call') {
+        const name = String(m.params?.name);
+        if (!store.has(name))
+          return {
+            result: {
+              isError: true,
+              content: text({
+                error: {
+                  code: 'TOOL_DESCRIPTION_REQUIRED',
+                  message: `Fetch ${name}'s description first.`,
+                  resource_uri: `${URI}?tools=${name}`,
+                },
+              }),
+            },
+          };
+        return { result: { content: text({ id: 'A-1', found: false }) } };
+      }
+      return { result: {} };
+    };
 }
 
 /**
@@ -128,7 +174,8 @@ function clients(fault: Fault, labels: string[]): Client[] {
     const wire = new ScriptedWire(storeFor());
     const session = new McpSession(wire, { label, timeoutMs: 60_000 });
     return {
-      session, wire,
+      session,
+      wire,
       read: (names) => session.readResource(names.length ? `${URI}?tools=${names.join(',')}` : URI),
       call: (name) => session.callTool(name, {}),
       list: () => session.request('tools/list', {}),
@@ -139,7 +186,9 @@ function clients(fault: Fault, labels: string[]): Client[] {
 /** Every order of 0..n-1. */
 function permutations(n: number): number[][] {
   if (n === 1) return [[0]];
-  return permutations(n - 1).flatMap((p) => Array.from({ length: n }, (_, i) => [...p.slice(0, i), n - 1, ...p.slice(i)]));
+  return permutations(n - 1).flatMap((p) =>
+    Array.from({ length: n }, (_, i) => [...p.slice(0, i), n - 1, ...p.slice(i)]),
+  );
 }
 
 /**
@@ -147,7 +196,13 @@ function permutations(n: number): number[][] {
  * wire holds them; they are then taken in that order) and returns each order's findings. Of many
  * requests, `orders` names the orders tried (all of them would be too many).
  */
-async function inEveryOrder(fault: Fault, labels: string[], scenario: (c: Client[], together: Together) => Promise<void>, count: number, orders = permutations(count)): Promise<Map<string, string[]>> {
+async function inEveryOrder(
+  fault: Fault,
+  labels: string[],
+  scenario: (c: Client[], together: Together) => Promise<void>,
+  count: number,
+  orders = permutations(count),
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   for (const order of orders) {
     const c = clients(fault, labels);
@@ -158,7 +213,10 @@ async function inEveryOrder(fault: Fault, labels: string[], scenario: (c: Client
       await Promise.all(pending);
     };
     await scenario(c, together);
-    const breaks = judge(world, c.map((x) => x.session)).breaks.filter((b) => b.level === 'fail');
+    const breaks = judge(
+      world,
+      c.map((x) => x.session),
+    ).breaks.filter((b) => b.level === 'fail');
     out.set(order.join(','), [...new Set(breaks.map((b) => `${b.check} ${b.code}`))].sort());
   }
   return out;
@@ -178,15 +236,23 @@ t.test('a read of a tool in flight with a call of it: the call may be answered e
   sameEverywhere(t, await inEveryOrder('none', ['A'], scenario, 2), [], 'a correct server');
 });
 
-t.test('a refused read of too many names beside reads that grant, and a call of a tool of both (the batch-limit peer)', async (t) => {
-  const scenario = async ([a]: Client[], together: Together) => {
-    await a!.call('beta'); // unfetched: refused (the server gates it)
-    await together(a!.wire, () => [a!.read(OVERSIZED), a!.read(['alpha']), a!.call('alpha')]);
-    await a!.call('beta'); // named only by the refused read
-  };
-  sameEverywhere(t, await inEveryOrder('none', ['A'], scenario, 3), [], 'a correct server');
-  sameEverywhere(t, await inEveryOrder('refused-read-grants', ['A'], scenario, 3), [`${CRITERION.grants} refused-read-authorized`], 'a server whose refused read grants');
-});
+t.test(
+  'a refused read of too many names beside reads that grant, and a call of a tool of both (the batch-limit peer)',
+  async (t) => {
+    const scenario = async ([a]: Client[], together: Together) => {
+      await a!.call('beta'); // unfetched: refused (the server gates it)
+      await together(a!.wire, () => [a!.read(OVERSIZED), a!.read(['alpha']), a!.call('alpha')]);
+      await a!.call('beta'); // named only by the refused read
+    };
+    sameEverywhere(t, await inEveryOrder('none', ['A'], scenario, 3), [], 'a correct server');
+    sameEverywhere(
+      t,
+      await inEveryOrder('refused-read-grants', ['A'], scenario, 3),
+      [`${CRITERION.grants} refused-read-authorized`],
+      'a server whose refused read grants',
+    );
+  },
+);
 
 t.test('two reads in flight together, one refused, then calls', async (t) => {
   const scenario = async ([a]: Client[], together: Together) => {
@@ -196,7 +262,12 @@ t.test('two reads in flight together, one refused, then calls', async (t) => {
     await a!.call('beta');
   };
   sameEverywhere(t, await inEveryOrder('none', ['A'], scenario, 2), [], 'a correct server');
-  sameEverywhere(t, await inEveryOrder('refused-read-grants', ['A'], scenario, 2), [`${CRITERION.grants} refused-read-authorized`], 'a server whose refused read grants');
+  sameEverywhere(
+    t,
+    await inEveryOrder('refused-read-grants', ['A'], scenario, 2),
+    [`${CRITERION.grants} refused-read-authorized`],
+    'a server whose refused read grants',
+  );
 });
 
 t.test('a missing selection in flight with a read, then the call', async (t) => {
@@ -215,25 +286,42 @@ t.test('a listing in flight with a call of a granted tool', async (t) => {
     await a!.call('alpha');
   };
   sameEverywhere(t, await inEveryOrder('none', ['A'], scenario, 3), [], 'a correct server');
-  sameEverywhere(t, await inEveryOrder('listing-clears', ['A'], scenario, 3), [`${CRITERION.grants} grant-not-kept`], 'a server whose listing clears grants');
+  sameEverywhere(
+    t,
+    await inEveryOrder('listing-clears', ['A'], scenario, 3),
+    [`${CRITERION.grants} grant-not-kept`],
+    'a server whose listing clears grants',
+  );
 });
 
-t.test('reads in flight together in one session, then a call of what they granted in another that read nothing', async (t) => {
-  const scenario = async ([a, b]: Client[], together: Together) => {
-    await a!.call('gamma'); // unfetched: refused in each session (the server gates it)
-    await b!.call('gamma');
-    await together(a!.wire, () => [a!.read(OVERSIZED), a!.read(['alpha'])]);
-    await b!.call('alpha'); // the other session's grant
-    await a!.call('alpha');
-  };
-  sameEverywhere(t, await inEveryOrder('none', ['A', 'B'], scenario, 2), [], 'a correct server');
-  sameEverywhere(t, await inEveryOrder('one-store', ['A', 'B'], scenario, 2), [`${CRITERION.isolation} grant-leaked`], 'a server with one grant store for every session');
-});
+t.test(
+  'reads in flight together in one session, then a call of what they granted in another that read nothing',
+  async (t) => {
+    const scenario = async ([a, b]: Client[], together: Together) => {
+      await a!.call('gamma'); // unfetched: refused in each session (the server gates it)
+      await b!.call('gamma');
+      await together(a!.wire, () => [a!.read(OVERSIZED), a!.read(['alpha'])]);
+      await b!.call('alpha'); // the other session's grant
+      await a!.call('alpha');
+    };
+    sameEverywhere(t, await inEveryOrder('none', ['A', 'B'], scenario, 2), [], 'a correct server');
+    sameEverywhere(
+      t,
+      await inEveryOrder('one-store', ['A', 'B'], scenario, 2),
+      [`${CRITERION.isolation} grant-leaked`],
+      'a server with one grant store for every session',
+    );
+  },
+);
 
 t.test('more requests in flight together than an order search could try: the call first, or last', async (t) => {
   // What the checks send at once on a server with many tools: a call beside a dozen reads (the old
   // judgement tried every order of up to seven, and took the sent order beyond).
-  const reads = (a: Client) => [a.read(OVERSIZED), ...Array.from({ length: 10 }, (_, i) => a.read([TOOLS[i % 3]!])), a.read([])];
+  const reads = (a: Client) => [
+    a.read(OVERSIZED),
+    ...Array.from({ length: 10 }, (_, i) => a.read([TOOLS[i % 3]!])),
+    a.read([]),
+  ];
   const scenario = async ([a]: Client[], together: Together) => {
     await a!.call('beta'); // unfetched: refused
     await together(a!.wire, () => [a!.call('alpha'), ...reads(a!)]);
@@ -242,5 +330,10 @@ t.test('more requests in flight together than an order search could try: the cal
   const sent = Array.from({ length: 13 }, (_, i) => i);
   const orders = [sent, [...sent].reverse(), [...sent.slice(1), 0]];
   sameEverywhere(t, await inEveryOrder('none', ['A'], scenario, 13, orders), [], 'a correct server');
-  sameEverywhere(t, await inEveryOrder('refused-read-grants', ['A'], scenario, 13, orders), [], 'a server whose refused read grants what is granted anyway');
+  sameEverywhere(
+    t,
+    await inEveryOrder('refused-read-grants', ['A'], scenario, 13, orders),
+    [],
+    'a server whose refused read grants what is granted anyway',
+  );
 });

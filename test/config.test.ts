@@ -6,26 +6,42 @@ import { fixtureBundle, REFERENCE, REFERENCE_CARDS, ROOT, runCli, tempDir } from
 
 t.test('mcp-pd-check.config.json supplies what a command line can say; the command line wins', async (t) => {
   const dir = tempDir();
-  writeFileSync(join(dir, 'mcp-pd-check.config.json'), JSON.stringify({
-    $schema: '../schemas/config.schema.json',
-    command: ['node', fixtureBundle('pd-unknown-tool--no-entry')],
-    sessions: 3,
-    failOn: 'warning',
-    only: ['pd-unknown-tool'],
-    explore: 0,
-    protocol: '2025-11-25',
-    reports: { junit: 'out.xml' },
-  }));
+  writeFileSync(
+    join(dir, 'mcp-pd-check.config.json'),
+    JSON.stringify({
+      $schema: '../schemas/config.schema.json',
+      command: ['node', fixtureBundle('pd-unknown-tool--no-entry')],
+      sessions: 3,
+      failOn: 'warning',
+      only: ['pd-unknown-tool'],
+      explore: 0,
+      protocol: '2025-11-25',
+      reports: { junit: 'out.xml' },
+    }),
+  );
   const fromFile = await runCli(['--format', 'json'], { cwd: dir });
   t.equal(fromFile.code, 1, 'failOn: warning from the file turns the warning into exit 1');
   const report = JSON.parse(fromFile.stdout);
-  t.same(report.results.map((r: { id: string }) => r.id), ['pd-unknown-tool'], 'only from the file');
-  t.same(report.eras.map((e: { era: string; checked: boolean }) => [e.era, e.checked]), [['2025-11-25', true], ['2026-07-28', false]], 'protocol from the file: one era');
+  t.same(
+    report.results.map((r: { id: string }) => r.id),
+    ['pd-unknown-tool'],
+    'only from the file',
+  );
+  t.same(
+    report.eras.map((e: { era: string; checked: boolean }) => [e.era, e.checked]),
+    [
+      ['2025-11-25', true],
+      ['2026-07-28', false],
+    ],
+    'protocol from the file: one era',
+  );
   t.equal(report.options.sessions, 3);
   t.ok(existsSync(join(dir, 'out.xml')), 'reports from the file are written');
   const overridden = await runCli(['--fail-on', 'error'], { cwd: dir });
   t.equal(overridden.code, 0, '--fail-on on the command line wins');
-  const otherServer = await runCli(['--format', 'json', '--only', 'mcp-tool-names', '--', 'node', REFERENCE], { cwd: dir });
+  const otherServer = await runCli(['--format', 'json', '--only', 'mcp-tool-names', '--', 'node', REFERENCE], {
+    cwd: dir,
+  });
   t.match(JSON.parse(otherServer.stdout).target.command, /bundle\.js$/, 'a command on the command line wins');
   t.equal(otherServer.code, 0);
 });
@@ -50,7 +66,10 @@ t.test('lint reads the same config (format, only, failOn)', async (t) => {
   writeFileSync(cfg, JSON.stringify({ only: ['lint-json-syntax'], failOn: 'never' }));
   const run = await runCli(['lint', '--config', cfg, '--format', 'json', 'fixtures/folders/tool-descriptions']);
   t.equal(run.code, 0, 'failOn: never');
-  t.same(JSON.parse(run.stdout).results.map((r: { id: string }) => r.id), ['lint-json-syntax']);
+  t.same(
+    JSON.parse(run.stdout).results.map((r: { id: string }) => r.id),
+    ['lint-json-syntax'],
+  );
 });
 
 t.test('paths in a config file are relative to the file, wherever the checker runs', async (t) => {
@@ -59,13 +78,16 @@ t.test('paths in a config file are relative to the file, wherever the checker ru
   // A relative command word: found only if the command runs in cwd '..' of the config.
   writeFileSync(join(dir, 'server', 'ref.mjs'), `await import(${JSON.stringify(pathToFileURL(REFERENCE).href)});\n`);
   cpSync(REFERENCE_CARDS, join(dir, 'server', 'pd', 'cards'), { recursive: true });
-  writeFileSync(join(dir, 'server', 'pd', 'mcp-pd-check.config.json'), JSON.stringify({
-    command: ['node', 'ref.mjs'],
-    cwd: '..',
-    cards: 'cards',
-    only: ['toolcard-files'],
-    reports: { json: 'report.json' },
-  }));
+  writeFileSync(
+    join(dir, 'server', 'pd', 'mcp-pd-check.config.json'),
+    JSON.stringify({
+      command: ['node', 'ref.mjs'],
+      cwd: '..',
+      cards: 'cards',
+      only: ['toolcard-files'],
+      reports: { json: 'report.json' },
+    }),
+  );
   const run = await runCli(['--config', join('server', 'pd', 'mcp-pd-check.config.json')], { cwd: dir });
   t.equal(run.code, 0, run.stderr);
   const report = JSON.parse(readFileSync(join(dir, 'server', 'pd', 'report.json'), 'utf8'));
@@ -74,17 +96,35 @@ t.test('paths in a config file are relative to the file, wherever the checker ru
   t.notOk(existsSync(join(dir, 'report.json')), 'the report is written next to the config');
 });
 
-t.test('the config file knows exactly the option table\'s config keys, and every flag the CLI declares comes from the table', async (t) => {
-  const { OPTIONS, attributeOf } = await import('../src/library/option-table.js');
-  const schema = JSON.parse(readFileSync(join(ROOT, 'schemas', 'config.schema.json'), 'utf8')) as { properties: Record<string, unknown> };
-  const keys = OPTIONS.flatMap((o) => (o.config ? [o.config] : []));
-  t.same([...new Set(keys)].sort(), Object.keys(schema.properties).filter((k) => k !== '$schema' && k !== 'command').sort());
-  const { buildProgram } = await import('../src/cli/program.js');
-  const program = buildProgram();
-  for (const command of [program, ...program.commands.filter((c) => ['lint', 'init', 'serve', 'lock', 'merge'].includes(c.name()))]) {
-    const name = command === program ? 'check' : command.name();
-    const declared = command.options.map((o) => o.attributeName()).filter((a) => a !== 'version').sort();
-    const table = OPTIONS.filter((o) => o.commands.includes(name as never)).map(attributeOf).sort();
-    t.same(declared, table, `${name}: its flags are the table's`);
-  }
-});
+t.test(
+  "the config file knows exactly the option table's config keys, and every flag the CLI declares comes from the table",
+  async (t) => {
+    const { OPTIONS, attributeOf } = await import('../src/library/option-table.js');
+    const schema = JSON.parse(readFileSync(join(ROOT, 'schemas', 'config.schema.json'), 'utf8')) as {
+      properties: Record<string, unknown>;
+    };
+    const keys = OPTIONS.flatMap((o) => (o.config ? [o.config] : []));
+    t.same(
+      [...new Set(keys)].sort(),
+      Object.keys(schema.properties)
+        .filter((k) => k !== '$schema' && k !== 'command')
+        .sort(),
+    );
+    const { buildProgram } = await import('../src/cli/program.js');
+    const program = buildProgram();
+    for (const command of [
+      program,
+      ...program.commands.filter((c) => ['lint', 'init', 'serve', 'lock', 'merge'].includes(c.name())),
+    ]) {
+      const name = command === program ? 'check' : command.name();
+      const declared = command.options
+        .map((o) => o.attributeName())
+        .filter((a) => a !== 'version')
+        .sort();
+      const table = OPTIONS.filter((o) => o.commands.includes(name as never))
+        .map(attributeOf)
+        .sort();
+      t.same(declared, table, `${name}: its flags are the table's`);
+    }
+  },
+);

@@ -10,14 +10,22 @@ import { fixtureBundle, reportSchemaErrors, runCli, startHttp, tempDir } from '.
 import { FIXTURES, fixtureRunOptions, judgeFixtureRun } from './support/fixtures.js';
 
 t.test('every live check has at least one negative fixture, and every fixture declares what it breaks', async (t) => {
-  for (const check of LIVE_CHECKS) t.ok(FIXTURES.some((f) => f.check === check.id), `${check.id} has a fixtures/servers/${check.id}--<violation>.ts`);
+  for (const check of LIVE_CHECKS)
+    t.ok(
+      FIXTURES.some((f) => f.check === check.id),
+      `${check.id} has a fixtures/servers/${check.id}--<violation>.ts`,
+    );
   for (const f of FIXTURES) {
     const check = LIVE_CHECKS.find((c) => c.id === f.check);
     t.ok(check, `${f.name}: ${f.check} is a registered check`);
     t.ok(f.name.startsWith(`${f.check}--`), `${f.name}: named after the check it breaks`);
-    t.ok(f.codes.length > 0 && f.codes.every((c) => check && c in check.messages), `${f.name}: declares codes its check has (${f.codes.join(', ')})`);
+    t.ok(
+      f.codes.length > 0 && f.codes.every((c) => check && c in check.messages),
+      `${f.name}: declares codes its check has (${f.codes.join(', ')})`,
+    );
     // A check whose level is a SHOULD can only warn: its fixtures must say so.
-    if (check && severityOf(check.spec.level) !== 'error') t.equal(f.expected, 'warn', `${f.name}: ${f.check} is a ${check.spec.level}, so it warns`);
+    if (check && severityOf(check.spec.level) !== 'error')
+      t.equal(f.expected, 'warn', `${f.name}: ${f.check} is a ${check.spec.level}, so it warns`);
   }
 });
 

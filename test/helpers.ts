@@ -17,7 +17,9 @@ import type { CheckReport } from '../src/generated/report.js';
 for (const key of Object.keys(process.env)) {
   if (key === 'NODE_OPTIONS' || key.startsWith('_TAPJS_PROCESSINFO')) delete process.env[key];
 }
-const spawnHooks = (globalThis as unknown as Record<symbol, { listeners: unknown[] } | undefined>)[Symbol.for('process-on-spawn@*:singletonId')];
+const spawnHooks = (globalThis as unknown as Record<symbol, { listeners: unknown[] } | undefined>)[
+  Symbol.for('process-on-spawn@*:singletonId')
+];
 if (spawnHooks) spawnHooks.listeners = [];
 
 /** Tests run compiled, from dist/test/. */
@@ -38,13 +40,22 @@ export interface CliRun {
   ms: number;
 }
 
-/** Runs the built CLI as a user would, never a TTY; `env` adds to (or, with undefined, removes from) the environment. */
-export function runCli(args: string[], options: { env?: Record<string, string | undefined>; cwd?: string } = {}): Promise<CliRun> {
+/**
+ * Runs the built CLI as a user would, never a TTY; `env` adds to (or, with undefined, removes from) the environment.
+ */
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; cwd?: string } = {},
+): Promise<CliRun> {
   const env: Record<string, string | undefined> = { ...process.env, ...options.env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: env as NodeJS.ProcessEnv, cwd: options.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: env as NodeJS.ProcessEnv,
+      cwd: options.cwd ?? ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -54,7 +65,10 @@ export function runCli(args: string[], options: { env?: Record<string, string | 
 }
 
 /** A full JSON run of the checker against a server command. */
-export async function checkJson(serverArgs: string[], extra: string[] = []): Promise<{ run: CliRun; report: CheckReport }> {
+export async function checkJson(
+  serverArgs: string[],
+  extra: string[] = [],
+): Promise<{ run: CliRun; report: CheckReport }> {
   const run = await runCli(['--format', 'json', ...extra, '--', ...serverArgs]);
   let report: CheckReport;
   try {
@@ -82,7 +96,10 @@ const madeDirs: string[] = [];
 /** A fresh folder in the OS temp folder, removed when this test process exits (the suite leaves none behind). */
 export function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-pd-check-test-'));
-  if (!madeDirs.length) process.on('exit', () => { for (const made of madeDirs) rmSync(made, { recursive: true, force: true, maxRetries: 3 }); });
+  if (!madeDirs.length)
+    process.on('exit', () => {
+      for (const made of madeDirs) rmSync(made, { recursive: true, force: true, maxRetries: 3 });
+    });
   madeDirs.push(dir);
   return dir;
 }
@@ -99,10 +116,16 @@ export interface RunningServer {
 /** Starts a server bundle with --http 0 (a port the OS picks, on 127.0.0.1) and waits for its URL. */
 export function startHttp(bundle: string, env: Record<string, string> = {}): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bundle, '--http', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bundle, '--http', '0'], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     // A hang guard, not a race: a busy machine may take seconds to start a node process.
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no URL from ${bundle}: ${out}`)); }, 120_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no URL from ${bundle}: ${out}`));
+    }, 120_000);
     child.stdout.on('data', (d) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);
@@ -110,14 +133,18 @@ export function startHttp(bundle: string, env: Record<string, string> = {}): Pro
       clearTimeout(timer);
       resolve({
         url: m[1]!,
-        stop: () => new Promise((done) => {
-          if (child.exitCode !== null) return done();
-          child.once('exit', () => done());
-          child.kill('SIGTERM');
-        }),
+        stop: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
       });
     });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${bundle} exited (${code}) before listening: ${out}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${bundle} exited (${code}) before listening: ${out}`));
+    });
   });
 }
 
@@ -138,7 +165,10 @@ export function median(values: number[]): number {
 
 /** `serve --listen 0` (CLI bundle) as a process; resolves with its URL once it listens. */
 export async function serveListening(args: string[], env: Record<string, string> = {}): Promise<RunningServer> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--listen', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [CLI, 'serve', '--listen', '0', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let said = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -148,5 +178,14 @@ export async function serveListening(args: string[], env: Record<string, string>
     });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${said}`)));
   });
-  return { url, ...(child.pid !== undefined ? { pid: child.pid } : {}), stop: () => new Promise((resolve) => { if (child.exitCode !== null) return resolve(); child.once('exit', () => resolve()); child.kill(); }) };
+  return {
+    url,
+    ...(child.pid !== undefined ? { pid: child.pid } : {}),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill();
+      }),
+  };
 }

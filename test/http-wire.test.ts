@@ -8,7 +8,9 @@ import { HttpWire } from '../src/transport/http.js';
 import type { JsonObject } from '../src/transport/types.js';
 
 /** A server that answers every POST on an event stream; `afterAnswer` decides what follows the answer. */
-async function sseServer(afterAnswer: (res: ServerResponse) => void): Promise<{ url: URL; connections: () => number; closedStreams: () => number; stop: () => Promise<void> }> {
+async function sseServer(
+  afterAnswer: (res: ServerResponse) => void,
+): Promise<{ url: URL; connections: () => number; closedStreams: () => number; stop: () => Promise<void> }> {
   let connections = 0;
   let closedStreams = 0;
   const server = createServer((req, res) => {
@@ -29,7 +31,11 @@ async function sseServer(afterAnswer: (res: ServerResponse) => void): Promise<{ 
     url: new URL(`http://127.0.0.1:${port}/mcp`),
     connections: () => connections,
     closedStreams: () => closedStreams,
-    stop: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -46,20 +52,34 @@ t.test('requests answered on event streams that end share one connection', async
   const { wire, answers } = wireTo(server.url);
   t.teardown(() => wire.close({ terminate: false }));
   for (let id = 1; id <= 5; id++) await wire.send({ jsonrpc: '2.0', id, method: 'ping' });
-  t.same(answers.map((a) => a.id), [1, 2, 3, 4, 5], 'every request answered');
-  t.equal(server.connections(), 1, 'one connection for the five (a stream cut after its answer takes its connection with it)');
+  t.same(
+    answers.map((a) => a.id),
+    [1, 2, 3, 4, 5],
+    'every request answered',
+  );
+  t.equal(
+    server.connections(),
+    1,
+    'one connection for the five (a stream cut after its answer takes its connection with it)',
+  );
 });
 
 t.test('a stream kept open after the answer: the answer is delivered at once, and the stream is cut', async (t) => {
   let open: ServerResponse | undefined;
-  const server = await sseServer((res) => { open = res; });
+  const server = await sseServer((res) => {
+    open = res;
+  });
   t.teardown(server.stop);
   const { wire, answers } = wireTo(server.url);
   t.teardown(() => wire.close({ terminate: false }));
   const sending = wire.send({ jsonrpc: '2.0', id: 7, method: 'ping' });
   // The answer does not wait for the stream's end (a bound only a hang would exceed).
   for (let k = 0; k < 600 && !answers.length; k++) await new Promise((r) => setTimeout(r, 50));
-  t.same(answers.map((a) => a.id), [7], 'the answer was delivered');
+  t.same(
+    answers.map((a) => a.id),
+    [7],
+    'the answer was delivered',
+  );
   t.equal(open?.writableEnded, false, 'the server never ends that stream');
   await sending;
   for (let k = 0; k < 600 && !server.closedStreams(); k++) await new Promise((r) => setTimeout(r, 50));
@@ -68,12 +88,18 @@ t.test('a stream kept open after the answer: the answer is delivered at once, an
 
 t.test('a message that follows the answer on the same stream is still delivered', async (t) => {
   const server = await sseServer((res) => {
-    res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'late' } })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'late' } })}\n\n`,
+    );
     res.end();
   });
   t.teardown(server.stop);
   const { wire, answers } = wireTo(server.url);
   t.teardown(() => wire.close({ terminate: false }));
   await wire.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
-  t.same(answers.map((a) => a.id ?? a.method), [1, 'notifications/message'], 'the answer, then the notification after it');
+  t.same(
+    answers.map((a) => a.id ?? a.method),
+    [1, 'notifications/message'],
+    'the answer, then the notification after it',
+  );
 });

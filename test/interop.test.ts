@@ -15,38 +15,77 @@ const SPY = join(ROOT, 'dist', 'test', 'support', 'spy-server.js');
 
 /** What every check does on a server that does not implement progressive disclosure (or dashdash, or Tool Cards). */
 const PLAIN_SERVER: Record<string, string> = {
-  'pd-minimal-descriptions': 'fail', 'pd-resource-listed': 'fail', 'pd-description-required': 'fail',
-  'pd-tools-parameter': 'skip', 'pd-full-descriptions': 'skip', 'pd-missing-tool-selection': 'skip', 'pd-authorization-enforced': 'skip',
-  'pd-session-isolation': 'skip', 'pd-unknown-tool': 'skip', 'pd-token-savings': 'skip', 'pd-descriptions-tool': 'skip',
-  'mcp-tool-names': 'pass', 'mcp-tools-pagination': 'pass', 'mcp-wire-valid': 'pass',
-  'dashdash-server-metadata': 'skip', 'dashdash-tool-metadata': 'skip', 'dashdash-resource-metadata': 'skip', 'dashdash-ai-help': 'skip', 'toolcard-well-known': 'skip',
-  'toolcard-files': 'skip', 'mcp-capabilities': 'pass',
+  'pd-minimal-descriptions': 'fail',
+  'pd-resource-listed': 'fail',
+  'pd-description-required': 'fail',
+  'pd-tools-parameter': 'skip',
+  'pd-full-descriptions': 'skip',
+  'pd-missing-tool-selection': 'skip',
+  'pd-authorization-enforced': 'skip',
+  'pd-session-isolation': 'skip',
+  'pd-unknown-tool': 'skip',
+  'pd-token-savings': 'skip',
+  'pd-descriptions-tool': 'skip',
+  'mcp-tool-names': 'pass',
+  'mcp-tools-pagination': 'pass',
+  'mcp-wire-valid': 'pass',
+  'dashdash-server-metadata': 'skip',
+  'dashdash-tool-metadata': 'skip',
+  'dashdash-resource-metadata': 'skip',
+  'dashdash-ai-help': 'skip',
+  'toolcard-well-known': 'skip',
+  'toolcard-files': 'skip',
+  'mcp-capabilities': 'pass',
   // Each of them lists a tool without parameters whose schema accepts any object (a SHOULD).
   'mcp-input-schema': 'warn',
-  // Judged on the {} calls criterion 7 made (no new call on a server without the resource): they were refused as results.
+  // Judged on the {} calls criterion 7 made (no new call on a server without the resource): they were refused as
+  // results.
   'mcp-input-validation': 'pass',
-  'mcp-ping': 'pass', 'mcp-session-lifecycle': 'skip', 'mcp-origin-validation': 'skip',
+  'mcp-ping': 'pass',
+  'mcp-session-lifecycle': 'skip',
+  'mcp-origin-validation': 'skip',
   // They speak 2025-11-25 only: the rules of 2026-07-28 do not apply.
-  'mcp-resource-not-found': 'skip', 'mcp-modern-results': 'skip',
+  'mcp-resource-not-found': 'skip',
+  'mcp-modern-results': 'skip',
   // None of them lists more tools than a client takes (server-everything's 19 are within OpenAI's ~20).
   'mcp-tool-budget': 'pass',
-  // Cut to their first sentences, some tools are found as others (docs/adopting.md, "Will a client still find the tool?").
+  // Cut to their first sentences, some tools are found as others (docs/adopting.md, "Will a client still find the
+  // tool?").
   'pd-selection-fidelity': 'warn',
 };
 
-interface Spied { tool: string; refused: boolean; argumentsRefused: boolean }
+interface Spied {
+  tool: string;
+  refused: boolean;
+  argumentsRefused: boolean;
+}
 
 /** The tools each server's own annotations mark read-only (from its tools/list in the report's probe). */
 function readOnlyTools(report: CheckReport): Set<string> {
-  const listing = report.results.find((r) => r.id === 'pd-minimal-descriptions')?.findings.flatMap((f) => f.transcript ?? []).find((ex) => ex.method === 'tools/list');
-  const tools = ((listing?.response as { result?: { tools?: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }> } })?.result?.tools) ?? [];
+  const listing = report.results
+    .find((r) => r.id === 'pd-minimal-descriptions')
+    ?.findings.flatMap((f) => f.transcript ?? [])
+    .find((ex) => ex.method === 'tools/list');
+  const tools =
+    (listing?.response as { result?: { tools?: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }> } })
+      ?.result?.tools ?? [];
   return new Set(tools.filter((x) => x.annotations?.readOnlyHint === true).map((x) => x.name));
 }
 
-function assertFirstContact(t: Test, report: CheckReport, expected: Record<string, string>, spied: Spied[], outputSchema: 'pass' | 'skip'): void {
+function assertFirstContact(
+  t: Test,
+  report: CheckReport,
+  expected: Record<string, string>,
+  spied: Spied[],
+  outputSchema: 'pass' | 'skip',
+): void {
   t.same(reportSchemaErrors(report), []);
   t.equal(report.verdict?.implements, 'no', `verdict: ${report.verdict?.summary}`);
-  t.match(report.verdict?.summary, /tokens in every prompt; listed minimally ≈ [\d,]+\./, 'the verdict gives the token figures');
+  t.match(
+    report.verdict?.summary,
+    /tokens in every prompt; listed minimally ≈ [\d,]+\./,
+    'the verdict gives the token figures',
+  );
   const statuses = Object.fromEntries(report.results.map((r) => [r.id, r.status]));
   t.same(statuses, { ...expected, 'mcp-output-schema': outputSchema }, 'every check as expected');
   t.equal(report.results.length, LIVE_CHECKS.length);
@@ -57,12 +96,26 @@ function assertFirstContact(t: Test, report: CheckReport, expected: Record<strin
   const firstRun = spied.findIndex((c) => !c.refused);
   const validates = firstRun >= 0 && spied[firstRun]!.argumentsRefused;
   const later = spied.slice(firstRun + 1).filter((c) => !readOnly.has(c.tool));
-  t.same(validates ? later.filter((c) => !c.argumentsRefused) : later, [], 'after the first unfetched call ran, a tool that is not read-only was called only where its argument check refused it');
-  t.same(spied.filter((c) => !readOnly.has(c.tool) && !c.refused && !c.argumentsRefused), [], 'indeed no such tool ran at all');
+  t.same(
+    validates ? later.filter((c) => !c.argumentsRefused) : later,
+    [],
+    'after the first unfetched call ran, a tool that is not read-only was called only where its argument check refused it',
+  );
+  t.same(
+    spied.filter((c) => !readOnly.has(c.tool) && !c.refused && !c.argumentsRefused),
+    [],
+    'indeed no such tool ran at all',
+  );
 }
 
 function spiedCalls(log: string): Spied[] {
-  return existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Spied) : [];
+  return existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Spied)
+    : [];
 }
 
 /** Every tool the server received a call of, answered or not (the spy's LOG.received). */
@@ -74,15 +127,23 @@ function receivedTools(log: string): Set<string> {
 function assertNotCalledIsTrue(t: Test, report: CheckReport, log: string): void {
   const received = receivedTools(log);
   const claimed = (report.verdict?.notCalled ?? []).map((n) => n.tool);
-  t.same(claimed.filter((tool) => received.has(tool)), [], `no tool said not called was received (said: ${claimed.join(', ') || 'none'})`);
+  t.same(
+    claimed.filter((tool) => received.has(tool)),
+    [],
+    `no tool said not called was received (said: ${claimed.join(', ') || 'none'})`,
+  );
 }
 
 /** A folder's files and their contents, to see that a run changed nothing. */
 function snapshot(dir: string): string {
-  return readdirSync(dir, { recursive: true }).map(String).sort().map((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? `${f}/` : `${f}:${readFileSync(p, 'utf8')}`;
-  }).join('\n');
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .sort()
+    .map((f) => {
+      const p = join(dir, f);
+      return statSync(p).isDirectory() ? `${f}/` : `${f}:${readFileSync(p, 'utf8')}`;
+    })
+    .join('\n');
 }
 
 t.test('@modelcontextprotocol/server-filesystem: a verdict, token figures, and nothing written', async (t) => {
@@ -91,7 +152,18 @@ t.test('@modelcontextprotocol/server-filesystem: a verdict, token figures, and n
   writeFileSync(join(sandbox, 'notes', 'a.txt'), 'hello\n');
   const before = snapshot(sandbox);
   const log = join(tempDir(), 'calls.jsonl');
-  const run = await runCli(['--format', 'json', '--', 'node', SPY, log, '--', 'node', join(MODULES, 'server-filesystem', 'dist', 'index.js'), sandbox]);
+  const run = await runCli([
+    '--format',
+    'json',
+    '--',
+    'node',
+    SPY,
+    log,
+    '--',
+    'node',
+    join(MODULES, 'server-filesystem', 'dist', 'index.js'),
+    sandbox,
+  ]);
   t.equal(run.code, 1, 'exit 1');
   const report = JSON.parse(run.stdout) as CheckReport;
   assertFirstContact(t, report, PLAIN_SERVER, spiedCalls(log), 'pass');
@@ -100,36 +172,81 @@ t.test('@modelcontextprotocol/server-filesystem: a verdict, token figures, and n
 
   const text = await runCli(['--', 'node', join(MODULES, 'server-filesystem', 'dist', 'index.js'), sandbox]);
   const lines = text.stdout.split('\n');
-  t.match(lines.slice(0, 6).join('\n'), /PROGRESSIVE DISCLOSURE: NO\n {2}No: .* 14 tools cost [\d,]+ tokens in every prompt; listed minimally ≈ [\d,]+\./, 'the verdict and the token figures come first');
+  t.match(
+    lines.slice(0, 6).join('\n'),
+    /PROGRESSIVE DISCLOSURE: NO\n {2}No: .* 14 tools cost [\d,]+ tokens in every prompt; listed minimally ≈ [\d,]+\./,
+    'the verdict and the token figures come first',
+  );
   const findingLines = lines.filter((l) => /^ {6}(error|warning|info) /.test(l)).length;
   t.ok(findingLines <= 20, `at most ~20 finding lines by default (${findingLines})`);
-  const verbose = await runCli(['--verbose', '--', 'node', join(MODULES, 'server-filesystem', 'dist', 'index.js'), sandbox]);
-  t.ok(verbose.stdout.split('\n').filter((l) => /^ {6}error /.test(l)).length >= 26, '--verbose lists every finding on its own');
+  const verbose = await runCli([
+    '--verbose',
+    '--',
+    'node',
+    join(MODULES, 'server-filesystem', 'dist', 'index.js'),
+    sandbox,
+  ]);
+  t.ok(
+    verbose.stdout.split('\n').filter((l) => /^ {6}error /.test(l)).length >= 26,
+    '--verbose lists every finding on its own',
+  );
 });
 
 t.test('@modelcontextprotocol/server-memory: a verdict, and its knowledge graph untouched', async (t) => {
   const memory = join(tempDir(), 'memory.jsonl');
   const log = join(tempDir(), 'calls.jsonl');
-  const run = await runCli(['--format', 'json', '--env', `MEMORY_FILE_PATH=${memory}`, '--', 'node', SPY, log, '--', 'node', join(MODULES, 'server-memory', 'dist', 'index.js')]);
+  const run = await runCli([
+    '--format',
+    'json',
+    '--env',
+    `MEMORY_FILE_PATH=${memory}`,
+    '--',
+    'node',
+    SPY,
+    log,
+    '--',
+    'node',
+    join(MODULES, 'server-memory', 'dist', 'index.js'),
+  ]);
   t.equal(run.code, 1);
   // Its one {} call went to read_graph, which takes no arguments: nothing to judge input validation on.
   // server-memory's tools say one sentence each (but one): their first sentences are all there is.
   const report = JSON.parse(run.stdout) as CheckReport;
-  assertFirstContact(t, report, { ...PLAIN_SERVER, 'mcp-input-validation': 'skip', 'pd-selection-fidelity': 'pass' }, spiedCalls(log), 'pass');
+  assertFirstContact(
+    t,
+    report,
+    { ...PLAIN_SERVER, 'mcp-input-validation': 'skip', 'pd-selection-fidelity': 'pass' },
+    spiedCalls(log),
+    'pass',
+  );
   assertNotCalledIsTrue(t, report, log);
   t.notOk(existsSync(memory) && readFileSync(memory, 'utf8').trim(), 'no entity, relation or observation was written');
 });
 
 t.test('@modelcontextprotocol/server-everything over stdio: a verdict, no seconds spent running tools', async (t) => {
   const log = join(tempDir(), 'calls.jsonl');
-  const run = await runCli(['--format', 'json', '--', 'node', SPY, log, '--', 'node', join(MODULES, 'server-everything', 'dist', 'index.js'), 'stdio']);
+  const run = await runCli([
+    '--format',
+    'json',
+    '--',
+    'node',
+    SPY,
+    log,
+    '--',
+    'node',
+    join(MODULES, 'server-everything', 'dist', 'index.js'),
+    'stdio',
+  ]);
   t.equal(run.code, 1);
   const report = JSON.parse(run.stdout) as CheckReport;
   assertFirstContact(t, report, PLAIN_SERVER, spiedCalls(log), 'skip');
   assertNotCalledIsTrue(t, report, log);
   const ran = spiedCalls(log).filter((c) => !c.refused && !c.argumentsRefused);
   t.ok(ran.length <= 2, `tools that ran: ${JSON.stringify(ran)}`);
-  t.notOk(ran.some((c) => c.tool === 'trigger-long-running-operation' || c.tool === 'get-env'), 'neither the slow tool nor get-env ran');
+  t.notOk(
+    ran.some((c) => c.tool === 'trigger-long-running-operation' || c.tool === 'get-env'),
+    'neither the slow tool nor get-env ran',
+  );
 });
 
 // The way from no to yes on servers nobody here wrote: `init`, then `serve` with that folder in front of
@@ -137,47 +254,113 @@ t.test('@modelcontextprotocol/server-everything over stdio: a verdict, no second
 // trigger-long-running-operation runs 10 s, past the checker's 5 s timeout: no answer proves nothing,
 // so no criterion may fail for it.
 const PD_SERVED: Array<[string, string[], Record<string, string>, string?]> = [
-  ['server-everything', [join(MODULES, 'server-everything', 'dist', 'index.js'), 'stdio'], {}, 'trigger-long-running-operation'],
-  ['server-memory', [join(MODULES, 'server-memory', 'dist', 'index.js')], { MEMORY_FILE_PATH: join(tempDir(), 'memory.jsonl') }],
+  [
+    'server-everything',
+    [join(MODULES, 'server-everything', 'dist', 'index.js'), 'stdio'],
+    {},
+    'trigger-long-running-operation',
+  ],
+  [
+    'server-memory',
+    [join(MODULES, 'server-memory', 'dist', 'index.js')],
+    { MEMORY_FILE_PATH: join(tempDir(), 'memory.jsonl') },
+  ],
 ];
 for (const [name, command, env, slowTool] of PD_SERVED) {
-  t.test(`init, then serve in front of @modelcontextprotocol/${name}: yes, no criterion fails for a slow tool, and every claim of not calling holds`, async (t) => {
-    const out = tempDir();
-    const envFlags = Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
-    const init = await runCli(['init', ...envFlags, '--out', out, '--', 'node', ...command]);
-    t.equal(init.code, 0, init.stderr);
-    const lint = await runCli(['lint', '--format', 'json', out]);
-    t.equal((JSON.parse(lint.stdout) as CheckReport).summary.failed, 0, "init's folder lints with 0 failures");
-    const log = join(tempDir(), 'calls.jsonl');
-    const run = await runCli(['--format', 'json', ...envFlags, '--', process.execPath, CLI, 'serve', '--descriptions', out, '--', 'node', SPY, log, '--', 'node', ...command]);
-    const report = JSON.parse(run.stdout) as CheckReport;
-    t.same(reportSchemaErrors(report), []);
-    t.equal(report.verdict?.implements, 'yes', report.verdict?.summary ?? run.stderr);
-    t.equal(run.code, 0, 'exit 0');
-    const failed = report.results.filter((r) => r.status === 'fail').map((r) => `${r.id}: ${r.findings.find((f) => f.level === 'error')?.message}`);
-    t.same(failed, [], 'no check fails');
-    assertNotCalledIsTrue(t, report, log);
-    if (slowTool) t.ok(receivedTools(log).has(slowTool), `the slow tool '${slowTool}' was met (and judged inconclusive, not failed)`);
-  });
+  t.test(
+    `init, then serve in front of @modelcontextprotocol/${name}: yes, no criterion fails for a slow tool, and every claim of not calling holds`,
+    async (t) => {
+      const out = tempDir();
+      const envFlags = Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
+      const init = await runCli(['init', ...envFlags, '--out', out, '--', 'node', ...command]);
+      t.equal(init.code, 0, init.stderr);
+      const lint = await runCli(['lint', '--format', 'json', out]);
+      t.equal((JSON.parse(lint.stdout) as CheckReport).summary.failed, 0, "init's folder lints with 0 failures");
+      const log = join(tempDir(), 'calls.jsonl');
+      const run = await runCli([
+        '--format',
+        'json',
+        ...envFlags,
+        '--',
+        process.execPath,
+        CLI,
+        'serve',
+        '--descriptions',
+        out,
+        '--',
+        'node',
+        SPY,
+        log,
+        '--',
+        'node',
+        ...command,
+      ]);
+      const report = JSON.parse(run.stdout) as CheckReport;
+      t.same(reportSchemaErrors(report), []);
+      t.equal(report.verdict?.implements, 'yes', report.verdict?.summary ?? run.stderr);
+      t.equal(run.code, 0, 'exit 0');
+      const failed = report.results
+        .filter((r) => r.status === 'fail')
+        .map((r) => `${r.id}: ${r.findings.find((f) => f.level === 'error')?.message}`);
+      t.same(failed, [], 'no check fails');
+      assertNotCalledIsTrue(t, report, log);
+      if (slowTool)
+        t.ok(
+          receivedTools(log).has(slowTool),
+          `the slow tool '${slowTool}' was met (and judged inconclusive, not failed)`,
+        );
+    },
+  );
 }
 
 // Its HTTP modes listen on every interface; a private network namespace keeps them unreachable.
 const netns = spawnSync('unshare', ['-rn', 'true']).status === 0;
-for (const [mode, path, transport] of [['streamableHttp', '/mcp', 'streamable-http'], ['sse', '/sse', 'sse']] as const) {
-  t.test(`@modelcontextprotocol/server-everything over ${transport}: a verdict, the transport named`, { skip: netns ? false : 'unshare -rn is not available here' }, async (t) => {
-    const script = join(ROOT, 'test', 'support', 'in-private-network.sh');
-    const run = spawnSync('unshare', ['-rn', 'sh', script, '3001', CLI, join(MODULES, 'server-everything', 'dist', 'index.js'), mode, '--', '--format', 'json', '--url', `http://127.0.0.1:3001${path}`], {
-      cwd: ROOT, encoding: 'utf8', timeout: 120_000,
-    });
-    t.not(run.status, 99, run.stderr);
-    t.equal(run.status, 1, run.stderr);
-    const report = JSON.parse(run.stdout) as CheckReport;
-    t.same(reportSchemaErrors(report), []);
-    t.equal(report.target.transport, transport, `the report says ${transport}`);
-    t.equal(report.verdict?.implements, 'no');
-    // Over Streamable HTTP it answers a deleted session's id with 400, not 404, and validates no Origin
-    // (as the official suite's server-session-lifecycle and dns-rebinding-protection would say too).
-    const http = transport === 'streamable-http' ? { 'mcp-session-lifecycle': 'fail', 'mcp-origin-validation': 'fail' } : {};
-    t.same(Object.fromEntries(report.results.map((r) => [r.id, r.status])), { ...PLAIN_SERVER, 'mcp-output-schema': 'skip', ...http });
-  });
+for (const [mode, path, transport] of [
+  ['streamableHttp', '/mcp', 'streamable-http'],
+  ['sse', '/sse', 'sse'],
+] as const) {
+  t.test(
+    `@modelcontextprotocol/server-everything over ${transport}: a verdict, the transport named`,
+    { skip: netns ? false : 'unshare -rn is not available here' },
+    async (t) => {
+      const script = join(ROOT, 'test', 'support', 'in-private-network.sh');
+      const run = spawnSync(
+        'unshare',
+        [
+          '-rn',
+          'sh',
+          script,
+          '3001',
+          CLI,
+          join(MODULES, 'server-everything', 'dist', 'index.js'),
+          mode,
+          '--',
+          '--format',
+          'json',
+          '--url',
+          `http://127.0.0.1:3001${path}`,
+        ],
+        {
+          cwd: ROOT,
+          encoding: 'utf8',
+          timeout: 120_000,
+        },
+      );
+      t.not(run.status, 99, run.stderr);
+      t.equal(run.status, 1, run.stderr);
+      const report = JSON.parse(run.stdout) as CheckReport;
+      t.same(reportSchemaErrors(report), []);
+      t.equal(report.target.transport, transport, `the report says ${transport}`);
+      t.equal(report.verdict?.implements, 'no');
+      // Over Streamable HTTP it answers a deleted session's id with 400, not 404, and validates no Origin
+      // (as the official suite's server-session-lifecycle and dns-rebinding-protection would say too).
+      const http =
+        transport === 'streamable-http' ? { 'mcp-session-lifecycle': 'fail', 'mcp-origin-validation': 'fail' } : {};
+      t.same(Object.fromEntries(report.results.map((r) => [r.id, r.status])), {
+        ...PLAIN_SERVER,
+        'mcp-output-schema': 'skip',
+        ...http,
+      });
+    },
+  );
 }

@@ -7,9 +7,20 @@ const values: unknown[] = [
   { a: 1, b: 'two', c: [1, 2, { d: null }], e: {}, f: [], g: { h: { i: { j: [[], [{}], 'k'] } } } },
   [undefined, () => 1, Symbol('s'), 'x'],
   { skipped: undefined, fn: () => 1, kept: 'yes', at: new Date(0), nested: { only: undefined } },
-  { 'a "quoted"\nkey': 'value — with ≈ non-ASCII and \u2028 separators', '__proto__': { x: 1 } },
-  'a string', 42, null, true, [], {},
-  { results: Array.from({ length: 5 }, (_, i) => ({ id: `check-${i}`, findings: [{ code: 'c', args: { n: i } }], transcript: [] })) },
+  { 'a "quoted"\nkey': 'value — with ≈ non-ASCII and \u2028 separators', __proto__: { x: 1 } },
+  'a string',
+  42,
+  null,
+  true,
+  [],
+  {},
+  {
+    results: Array.from({ length: 5 }, (_, i) => ({
+      id: `check-${i}`,
+      findings: [{ code: 'c', args: { n: i } }],
+      transcript: [],
+    })),
+  },
 ];
 
 t.test('joined pieces are JSON.stringify(value, null, 2) at every level and cut depth', async (t) => {
@@ -17,8 +28,14 @@ t.test('joined pieces are JSON.stringify(value, null, 2) at every level and cut 
     for (const level of [0, 1, 2, 3]) {
       for (const depth of [0, 1, 2, 3, 6]) {
         // At `level`, every line but the first (whose indent is the caller's) is indented 2 × level more.
-        const expected = JSON.stringify(value, null, 2).split('\n').join(`\n${'  '.repeat(level)}`);
-        t.equal([...jsonPieces(value, level, depth)].join(''), expected, `value ${n}, level ${level}, cut ${depth} deep`);
+        const expected = JSON.stringify(value, null, 2)
+          .split('\n')
+          .join(`\n${'  '.repeat(level)}`);
+        t.equal(
+          [...jsonPieces(value, level, depth)].join(''),
+          expected,
+          `value ${n}, level ${level}, cut ${depth} deep`,
+        );
       }
     }
   }

@@ -43,7 +43,8 @@ function sources(dir: string): string[] {
   return out;
 }
 
-const IMPORT = /(?:import|export)\s[^'";]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:import|export)\s[^'";]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 /** Folder → folder edges, with the file that makes each. */
 function edges(): Map<string, Map<string, string>> {
@@ -75,7 +76,8 @@ t.test('every folder has a layer', async (t) => {
 function climbsOf(graph: Map<string, Map<string, string>>): string[] {
   const climbs: string[] = [];
   for (const [from, out] of graph) {
-    for (const [to, file] of out) if ((rank.get(to) ?? 99) > (rank.get(from) ?? -1)) climbs.push(`${from} → ${to} (${file})`);
+    for (const [to, file] of out)
+      if ((rank.get(to) ?? 99) > (rank.get(from) ?? -1)) climbs.push(`${from} → ${to} (${file})`);
   }
   return climbs;
 }
@@ -87,17 +89,21 @@ t.test('no folder imports one above it, so the folders form no loop', async (t) 
 t.test('the transport knows nothing above it; serve and the checks never import the reference server', async (t) => {
   const graph = edges();
   t.same([...(graph.get('src/transport')?.keys() ?? [])].sort(), ['src/generated', 'src/safety', 'src/util']);
-  for (const folder of ['src/serve', 'checks', 'src/run', 'src/library']) t.notOk(graph.get(folder)?.has('reference-server'), `${folder} does not import reference-server/`);
+  for (const folder of ['src/serve', 'checks', 'src/run', 'src/library'])
+    t.notOk(graph.get(folder)?.has('reference-server'), `${folder} does not import reference-server/`);
   t.notOk(graph.get('src/core')?.has('reports'), 'the core imports no reporter');
   t.notOk(graph.get('src/safety')?.has('src/lint'), 'safety imports no lint');
 });
 
 t.test('a climb is found (the loop the transport once closed through safety and the lint)', async (t) => {
-  const loop = new Map([['src/safety', new Map([['src/lint', 'src/safety/redact.ts']])], ['src/lint', new Map([['src/safety', 'src/lint/secrets.ts']])]]);
+  const loop = new Map([
+    ['src/safety', new Map([['src/lint', 'src/safety/redact.ts']])],
+    ['src/lint', new Map([['src/safety', 'src/lint/secrets.ts']])],
+  ]);
   t.same(climbsOf(loop), ['src/safety → src/lint (src/safety/redact.ts)']);
 });
 
-t.test('no check, phase or exploration calls a tool except through the run\'s door', async (t) => {
+t.test("no check, phase or exploration calls a tool except through the run's door", async (t) => {
   const callers: string[] = [];
   for (const top of ['checks', join('src', 'run'), join('src', 'model')]) {
     for (const file of sources(join(ROOT, top))) {
@@ -114,7 +120,9 @@ function fileGraph(): Map<string, string[]> {
   for (const top of ['src', 'checks', 'reports', 'reference-server']) {
     for (const file of sources(join(ROOT, top))) {
       if (file.includes(join(ROOT, 'src', 'generated'))) continue;
-      const targets = [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((m) => relative(ROOT, normalize(join(dirname(file), m[1] ?? m[2]!))).replace(/\.js$/, '.ts'));
+      const targets = [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((m) =>
+        relative(ROOT, normalize(join(dirname(file), m[1] ?? m[2]!))).replace(/\.js$/, '.ts'),
+      );
       graph.set(relative(ROOT, file), targets);
     }
   }
@@ -157,23 +165,50 @@ function circlesOf(graph: Map<string, string[]>): string[][] {
 t.test('no two files import each other, however far round (type-only and dynamic imports count)', async (t) => {
   t.same(circlesOf(fileGraph()), [], 'import circles between files');
   // The finder finds one: the circle issue 55 broke (commands/check.ts ↔ commands/fleet.ts).
-  t.same(circlesOf(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]])), [['a.ts', 'b.ts', 'c.ts']]);
+  t.same(
+    circlesOf(
+      new Map([
+        ['a.ts', ['b.ts']],
+        ['b.ts', ['c.ts']],
+        ['c.ts', ['a.ts']],
+        ['d.ts', ['a.ts']],
+      ]),
+    ),
+    [['a.ts', 'b.ts', 'c.ts']],
+  );
 });
 
-t.test('no room over 300 lines in src, checks, reports or reference-server (generated files aside): a file that grows is split by job', async (t) => {
-  const big = ['src', 'checks', 'reports', 'reference-server'].flatMap((top) => sources(join(ROOT, top)))
-    .filter((file) => !file.includes(join(ROOT, 'src', 'generated')))
-    .map((file) => [relative(ROOT, file), readFileSync(file, 'utf8').split('\n').length - 1] as const)
-    .filter(([, lines]) => lines > 300);
-  t.same(big, [], big.map(([file, lines]) => `${file}: ${lines} lines`).join(', ') || 'none');
-});
+t.test(
+  'no room over 300 lines in src, checks, reports or reference-server (generated files aside): a file that grows is split by job',
+  async (t) => {
+    const big = ['src', 'checks', 'reports', 'reference-server']
+      .flatMap((top) => sources(join(ROOT, top)))
+      .filter((file) => !file.includes(join(ROOT, 'src', 'generated')))
+      .map((file) => [relative(ROOT, file), readFileSync(file, 'utf8').split('\n').length - 1] as const)
+      .filter(([, lines]) => lines > 300);
+    t.same(big, [], big.map(([file, lines]) => `${file}: ${lines} lines`).join(', ') || 'none');
+  },
+);
 
-t.test("a live run's options are read once, by its plan: below it only the checks' context hands them on (each check's own settings)", async (t) => {
-  // Issue 55: the options went back and forth through the run (read by the run, its door, its
-  // phases, its exploration and its judgement); the plan (src/run/run-plan.ts) resolves them once.
-  const READERS = ['src/library/check-server.ts', 'src/run/check-eras.ts', 'src/run/context.ts', 'src/run/options.ts', 'src/run/run-plan.ts'];
-  const readers = ['src', 'checks', 'reports', 'reference-server'].flatMap((top) => sources(join(ROOT, top)))
-    .filter((file) => !file.includes(join(ROOT, 'src', 'generated')) && /\bLiveOptions\b/.test(readFileSync(file, 'utf8')))
-    .map((file) => relative(ROOT, file)).sort();
-  t.same(readers, READERS, `files that name LiveOptions: ${readers.join(', ')}`);
-});
+t.test(
+  "a live run's options are read once, by its plan: below it only the checks' context hands them on (each check's own settings)",
+  async (t) => {
+    // Issue 55: the options went back and forth through the run (read by the run, its door, its
+    // phases, its exploration and its judgement); the plan (src/run/run-plan.ts) resolves them once.
+    const READERS = [
+      'src/library/check-server.ts',
+      'src/run/check-eras.ts',
+      'src/run/context.ts',
+      'src/run/options.ts',
+      'src/run/run-plan.ts',
+    ];
+    const readers = ['src', 'checks', 'reports', 'reference-server']
+      .flatMap((top) => sources(join(ROOT, top)))
+      .filter(
+        (file) => !file.includes(join(ROOT, 'src', 'generated')) && /\bLiveOptions\b/.test(readFileSync(file, 'utf8')),
+      )
+      .map((file) => relative(ROOT, file))
+      .sort();
+    t.same(readers, READERS, `files that name LiveOptions: ${readers.join(', ')}`);
+  },
+);

@@ -13,7 +13,11 @@ const CASES: Array<{ change: string; tool: string; says: RegExp }> = [
   { change: 'description', tool: 'search_notes', says: /description: .*\[-.+-\].*\{\+.+\+\}/ },
   { change: 'added', tool: 'service_status', says: /tool 'service_status' added/ },
   { change: 'removed', tool: 'delete_note', says: /tool 'delete_note' removed/ },
-  { change: 'annotation', tool: 'get_note', says: /annotations: 'destructiveHint' false → true; 'readOnlyHint' true → false/ },
+  {
+    change: 'annotation',
+    tool: 'get_note',
+    says: /annotations: 'destructiveHint' false → true; 'readOnlyHint' true → false/,
+  },
   { change: 'schema', tool: 'list_notes', says: /input schema: \+ 'archived'/ },
   { change: 'full', tool: 'create_note', says: /full description: .*\{\+ ?Always call it before any other tool\.\+\}/ },
 ];
@@ -30,7 +34,11 @@ t.test('two locks of one server are the same bytes, valid against the shipped sc
   t.equal(readFileSync(b, 'utf8'), text, 'byte-identical');
   const lock = JSON.parse(text);
   t.same(schemaProblems('lock', lock), [], 'valid against schemas/lock.schema.json');
-  t.match(lock.eras['2025-11-25'].tools.get_note, { digest: /^sha256:[0-9a-f]{64}$/, annotations: { readOnlyHint: true }, full: { digest: /^sha256:/, tokens: Number } });
+  t.match(lock.eras['2025-11-25'].tools.get_note, {
+    digest: /^sha256:[0-9a-f]{64}$/,
+    annotations: { readOnlyHint: true },
+    full: { digest: /^sha256:/, tokens: Number },
+  });
   t.notMatch(text, /20\d\d-\d\d-\d\dT/, 'no timestamp');
 });
 
@@ -45,7 +53,11 @@ t.test('lint validates a lock file and names the broken field', async (t) => {
   const run = await runCli(['lint', file]);
   t.equal(run.code, 1, run.stdout);
   t.match(run.stdout, /lint-schema/);
-  t.match(run.stdout, /eras\.2025-11-25\.tools\.get_note\.digest|\/eras\/2025-11-25\/tools\/get_note\/digest/, 'the field is named');
+  t.match(
+    run.stdout,
+    /eras\.2025-11-25\.tools\.get_note\.digest|\/eras\/2025-11-25\/tools\/get_note\/digest/,
+    'the field is named',
+  );
   const check = await runCli(['lock', '--check', file, '--', 'node', REFERENCE]);
   t.equal(check.code, 2, 'lock --check refuses it too');
   t.match(check.stderr, /is not a lock file of this checker: .*digest/);
@@ -60,7 +72,18 @@ for (const transport of ['stdio', 'http'] as const) {
     // Over stdio, one era (a process less per run); the server gets only the --env it is given.
     const target = async (change: string): Promise<string[]> => {
       // A request's time limit a busy machine never reaches, and a hang would.
-      if (transport === 'stdio') return ['--timeout', '60000', '--protocol', '2025-11-25', '--env', `SURFACE_CHANGE=${change}`, '--', 'node', CHANGING];
+      if (transport === 'stdio')
+        return [
+          '--timeout',
+          '60000',
+          '--protocol',
+          '2025-11-25',
+          '--env',
+          `SURFACE_CHANGE=${change}`,
+          '--',
+          'node',
+          CHANGING,
+        ];
       const server = await startHttp(CHANGING, { SURFACE_CHANGE: change });
       servers.push(server);
       return ['--timeout', '60000', '--url', server.url];
@@ -75,31 +98,61 @@ for (const transport of ['stdio', 'http'] as const) {
       t.match(run.stdout, says, `${change}: says what changed`);
       const named = [...run.stdout.matchAll(/tool '([^']+)' (added|removed|changed)/g)].map((m) => m[1]);
       t.same([...new Set(named)], [tool], `${change}: names only ${tool}`);
-      if (change !== 'full' && change !== 'annotation') t.match(run.stdout, /tools\/list tokens \d+ → \d+ \([+−]\d+\)/, `${change}: the total token delta`);
+      if (change !== 'full' && change !== 'annotation')
+        t.match(run.stdout, /tools\/list tokens \d+ → \d+ \([+−]\d+\)/, `${change}: the total token delta`);
     }
   });
 }
 
-t.test('lock --check --format markdown renders a table; --format github annotates the lock file\'s line; --update rewrites it', async (t) => {
-  const dir = tempDir();
-  const file = join(dir, 'mcp-tools.lock.json');
-  const server = (change: string) => ['--timeout', '60000', '--protocol', '2025-11-25', '--env', `SURFACE_CHANGE=${change}`, '--', 'node', CHANGING];
-  t.equal((await runCli(['lock', '--out', file, ...server('')])).code, 0);
-  const changed = 'annotation,description';
-  const md = await runCli(['lock', '--check', file, '--format', 'markdown', ...server(changed)]);
-  t.equal(md.code, 1);
-  t.match(md.stdout, /^\| \| Change \|\n\|---\|---\|\n\| ~ \| tool <code>get\\_note<\/code> changed/m, 'a table, a row per change');
-  t.match(md.stdout, /<del>.+<\/del>.*<ins>.+<\/ins>/, 'the word diff');
-  const gh = await runCli(['lock', '--check', file, '--format', 'github', ...server(changed)]);
-  const line = readFileSync(file, 'utf8').split('\n').findIndex((l) => l === '        "get_note": {') + 1;
-  t.match(gh.stdout, new RegExp(`^::error file=[^,]*mcp-tools\\.lock\\.json,line=${line},title=`, 'm'), 'on the tool\'s own line');
-  const json = await runCli(['lock', '--check', file, '--format', 'json', ...server(changed)]);
-  t.same(JSON.parse(json.stdout).changes.map((c: { tool: string }) => c.tool).sort(), ['get_note', 'search_notes']);
-  const update = await runCli(['lock', '--update', '--out', file, ...server(changed)]);
-  t.equal(update.code, 0);
-  t.match(update.stderr, /rewrote .*mcp-tools\.lock\.json/);
-  t.equal((await runCli(['lock', '--check', file, ...server(changed)])).code, 0, 'as locked after --update');
-});
+t.test(
+  "lock --check --format markdown renders a table; --format github annotates the lock file's line; --update rewrites it",
+  async (t) => {
+    const dir = tempDir();
+    const file = join(dir, 'mcp-tools.lock.json');
+    const server = (change: string) => [
+      '--timeout',
+      '60000',
+      '--protocol',
+      '2025-11-25',
+      '--env',
+      `SURFACE_CHANGE=${change}`,
+      '--',
+      'node',
+      CHANGING,
+    ];
+    t.equal((await runCli(['lock', '--out', file, ...server('')])).code, 0);
+    const changed = 'annotation,description';
+    const md = await runCli(['lock', '--check', file, '--format', 'markdown', ...server(changed)]);
+    t.equal(md.code, 1);
+    t.match(
+      md.stdout,
+      /^\| \| Change \|\n\|---\|---\|\n\| ~ \| tool <code>get\\_note<\/code> changed/m,
+      'a table, a row per change',
+    );
+    t.match(md.stdout, /<del>.+<\/del>.*<ins>.+<\/ins>/, 'the word diff');
+    const gh = await runCli(['lock', '--check', file, '--format', 'github', ...server(changed)]);
+    const line =
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .findIndex((l) => l === '        "get_note": {') + 1;
+    t.match(
+      gh.stdout,
+      new RegExp(`^::error file=[^,]*mcp-tools\\.lock\\.json,line=${line},title=`, 'm'),
+      "on the tool's own line",
+    );
+    const json = await runCli(['lock', '--check', file, '--format', 'json', ...server(changed)]);
+    t.same(
+      JSON.parse(json.stdout)
+        .changes.map((c: { tool: string }) => c.tool)
+        .sort(),
+      ['get_note', 'search_notes'],
+    );
+    const update = await runCli(['lock', '--update', '--out', file, ...server(changed)]);
+    t.equal(update.code, 0);
+    t.match(update.stderr, /rewrote .*mcp-tools\.lock\.json/);
+    t.equal((await runCli(['lock', '--check', file, ...server(changed)])).code, 0, 'as locked after --update');
+  },
+);
 
 t.test('lock: clear errors for what a user gets wrong', async (t) => {
   const dir = tempDir();
@@ -108,7 +161,12 @@ t.test('lock: clear errors for what a user gets wrong', async (t) => {
   t.match(missing.stderr, /no lock file at '.*none\.lock\.json': write one first with 'mcp-pd-check lock/);
   t.notMatch(missing.stderr, /\n\s+at /, 'no stack trace');
   const config = join(dir, 'mcp.json');
-  writeFileSync(config, JSON.stringify({ mcpServers: { a: { command: 'node', args: [REFERENCE] }, b: { command: 'node', args: [REFERENCE] } } }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcpServers: { a: { command: 'node', args: [REFERENCE] }, b: { command: 'node', args: [REFERENCE] } },
+    }),
+  );
   const two = await runCli(['lock', '--server-config', config]);
   t.equal(two.code, 2);
   t.match(two.stderr, /a lock file holds one server, and .* has 2: pick one with --server NAME \(a, b\)/);

@@ -47,13 +47,18 @@ function leftovers(): Array<{ id: string; line: string }> {
       const cwd = readlinkSync(`/proc/${pid}/cwd`);
       const runsOurCode = args.some((a) => {
         const path = resolve(cwd, a);
-        return (path.startsWith(`${DIST}/`) && !path.startsWith(`${DIST}/test/`)) || path.startsWith(`${NODE_MODULES}/`);
+        return (
+          (path.startsWith(`${DIST}/`) && !path.startsWith(`${DIST}/test/`)) || path.startsWith(`${NODE_MODULES}/`)
+        );
       });
-      const started = environ.includes('MCP_PD_CHECK_RUN=')
-        || runsOurCode
-        || (/chromium/.test(cmdline) && cmdline.includes('--remote-debugging-pipe'));
+      const started =
+        environ.includes('MCP_PD_CHECK_RUN=') ||
+        runsOurCode ||
+        (/chromium/.test(cmdline) && cmdline.includes('--remote-debugging-pipe'));
       if (started) found.push({ id: identity(pid), line: `pid ${pid}: ${cmdline.slice(0, 200)}` });
-    } catch { /* gone, or not ours */ }
+    } catch {
+      /* gone, or not ours */
+    }
   }
   return found;
 }
@@ -61,8 +66,11 @@ function leftovers(): Array<{ id: string; line: string }> {
 if (process.argv.includes('--before')) {
   writeFileSync(BEFORE, JSON.stringify(leftovers().map((f) => f.id)));
 } else {
-  const before = new Set<string>(existsSync(BEFORE) ? JSON.parse(readFileSync(BEFORE, 'utf8')) as string[] : []);
-  const suites = () => leftovers().filter((f) => !before.has(f.id)).map((f) => f.line);
+  const before = new Set<string>(existsSync(BEFORE) ? (JSON.parse(readFileSync(BEFORE, 'utf8')) as string[]) : []);
+  const suites = () =>
+    leftovers()
+      .filter((f) => !before.has(f.id))
+      .map((f) => f.line);
   // Killed processes take a moment to be reaped.
   let found = suites();
   for (let i = 0; i < 20 && found.length; i++) {
@@ -72,7 +80,9 @@ if (process.argv.includes('--before')) {
   rmSync(BEFORE, { force: true });
   const already = before.size ? ` (${before.size} of the same kinds ran before the suite and are not counted)` : '';
   if (found.length) {
-    process.stdout.write(`not ok - ${found.length} process(es) outlived the test suite${already}:\n${found.map((f) => `  ${f}`).join('\n')}\n`);
+    process.stdout.write(
+      `not ok - ${found.length} process(es) outlived the test suite${already}:\n${found.map((f) => `  ${f}`).join('\n')}\n`,
+    );
     process.exitCode = 1;
   } else {
     process.stdout.write(`ok - no process outlived the test suite${already}\n`);

@@ -8,12 +8,18 @@ import { ROOT } from './helpers.js';
 
 t.test('the README samples are what the commands print today, and every documented flag exists', async (t) => {
   const { code, out } = await new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'dist', 'test', 'docs', 'readme.js')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'dist', 'test', 'docs', 'readme.js')], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.on('close', (code) => resolve({ code, out }));
   });
   t.equal(code, 0, out.trim() || 'no output');
-  t.match(out, /README: 4 samples as printed today, every documented flag known \(README and --help\), \d+ commands and configurations run as written, \d+ not run:/);
+  t.match(
+    out,
+    /README: 4 samples as printed today, every documented flag known \(README and --help\), \d+ commands and configurations run as written, \d+ not run:/,
+  );
 });

@@ -9,14 +9,20 @@ import { ROOT } from './helpers.js';
 const FILE = join(ROOT, '..', 'shared', 'specs', 'REQUIREMENTS.md');
 const missing = existsSync(FILE) ? false : `the requirements table is not beside this checkout (${FILE})`;
 
-interface Row { id: string; testable: string }
+interface Row {
+  id: string;
+  testable: string;
+}
 
 /** The table rows: `|id|level|statement|who|testable|check|`. */
 function rows(text: string): Row[] {
-  return text.split('\n').filter((line) => /^\|[A-Z]+-[^|]*\|/.test(line)).map((line) => {
-    const cells = line.split('|');
-    return { id: cells[1]!.trim(), testable: cells[5]!.trim() };
-  });
+  return text
+    .split('\n')
+    .filter((line) => /^\|[A-Z]+-[^|]*\|/.test(line))
+    .map((line) => {
+      const cells = line.split('|');
+      return { id: cells[1]!.trim(), testable: cells[5]!.trim() };
+    });
 }
 
 t.test('every testable requirement is named by a check, and every named one exists', { skip: missing }, async (t) => {
@@ -28,7 +34,11 @@ t.test('every testable requirement is named by a check, and every named one exis
     for (const id of check.spec.requirements) named.set(id, [...(named.get(id) ?? []), check.id]);
   }
   const unproven = testable.filter((r) => !named.has(r.id)).map((r) => r.id);
-  t.same(unproven, [], `${testable.length - unproven.length} of ${testable.length} testable requirements are named by a check`);
+  t.same(
+    unproven,
+    [],
+    `${testable.length - unproven.length} of ${testable.length} testable requirements are named by a check`,
+  );
   const known = new Set(all.map((r) => r.id));
   const unknown = [...named.keys()].filter((id) => !known.has(id));
   t.same(unknown, [], 'no check names a requirement the table does not have');

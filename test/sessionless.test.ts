@@ -20,14 +20,21 @@ function runStub(sessionless: boolean): Run {
 
 t.test('in a sessionless era the session criteria are not run, and say why', async (t) => {
   const ran: string[] = [];
-  const checks = LIVE_CHECKS.filter((c) => SESSION_CRITERIA.includes(c.id)).map((c) => ({ ...c, run: async () => void ran.push(c.id) }));
+  const checks = LIVE_CHECKS.filter((c) => SESSION_CRITERIA.includes(c.id)).map((c) => ({
+    ...c,
+    run: async () => void ran.push(c.id),
+  }));
   t.equal(checks.length, 3);
   const runs = new CheckRuns(runStub(true), checks);
   await runs.runChecks();
   t.same(ran, [], 'none of them ran');
   for (const r of runs.results()) {
     t.equal(r.status, 'skip', r.id);
-    t.same(r.findings.map((f) => f.code), ['not-applicable-era'], r.id);
+    t.same(
+      r.findings.map((f) => f.code),
+      ['not-applicable-era'],
+      r.id,
+    );
   }
 });
 

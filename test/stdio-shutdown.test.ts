@@ -1,7 +1,8 @@
 // MCP's stdio shutdown: the client closes the server's input first, waits for it to exit, then
 // sends SIGTERM (then SIGKILL). A server that does not end at EOF gets SIGTERM only after all it was
 // sent was written and its input closed, so it can read everything (the cancellation of a call,
-// last). The server here records what it could read when SIGTERM came. (How long the checker waits for an exit is a time:
+// last). The server here records what it could read when SIGTERM came. (How long the checker waits for an exit is a
+// time:
 // not asserted, as a busy machine may take longer.)
 import t from 'tap';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +10,9 @@ import { join } from 'node:path';
 import { serverTarget } from '../src/library/server-target.js';
 import { tempDir } from './helpers.js';
 
-/** A stdio server that answers initialize, goes on after EOF and, on SIGTERM, writes whether its stdin had reached EOF. */
+/**
+ * A stdio server that answers initialize, goes on after EOF and, on SIGTERM, writes whether its stdin had reached EOF.
+ */
 const SERVER = `
 const { readSync, writeFileSync } = require('node:fs');
 const out = process.env.SHUTDOWN_LOG;
@@ -43,20 +46,31 @@ process.on('SIGTERM', () => {
 });
 `;
 
-t.test('a server that goes on after EOF gets SIGTERM only once all it was sent is written and its input closed', async (t) => {
-  const dir = tempDir();
-  const script = join(dir, 'server.cjs');
-  const log = join(dir, 'shutdown.log');
-  writeFileSync(script, SERVER);
-  writeFileSync(log, '');
-  const { target } = serverTarget({ command: [process.execPath, script], env: { SHUTDOWN_LOG: log }, timeoutMs: 60_000 });
-  const session = await target.open('s0', { fresh: true });
-  t.ok(session.initializeResult, 'the session opened');
-  // A large request still being written when the session closes: it goes out whole before the end.
-  void session.request('ping', { pad: 'x'.repeat(4 * 1024 * 1024) });
-  await session.close();
-  await target.dispose();
-  const lines = readFileSync(log, 'utf8').trim().split('\n').filter(Boolean);
-  // It read the end before the signal came, or could read up to it when the signal came.
-  t.same(lines.filter((l) => l.startsWith('sigterm')), ['sigterm input closed'], `SIGTERM came once all was written and the input closed (${lines.join('; ')})`);
-});
+t.test(
+  'a server that goes on after EOF gets SIGTERM only once all it was sent is written and its input closed',
+  async (t) => {
+    const dir = tempDir();
+    const script = join(dir, 'server.cjs');
+    const log = join(dir, 'shutdown.log');
+    writeFileSync(script, SERVER);
+    writeFileSync(log, '');
+    const { target } = serverTarget({
+      command: [process.execPath, script],
+      env: { SHUTDOWN_LOG: log },
+      timeoutMs: 60_000,
+    });
+    const session = await target.open('s0', { fresh: true });
+    t.ok(session.initializeResult, 'the session opened');
+    // A large request still being written when the session closes: it goes out whole before the end.
+    void session.request('ping', { pad: 'x'.repeat(4 * 1024 * 1024) });
+    await session.close();
+    await target.dispose();
+    const lines = readFileSync(log, 'utf8').trim().split('\n').filter(Boolean);
+    // It read the end before the signal came, or could read up to it when the signal came.
+    t.same(
+      lines.filter((l) => l.startsWith('sigterm')),
+      ['sigterm input closed'],
+      `SIGTERM came once all was written and the input closed (${lines.join('; ')})`,
+    );
+  },
+);

@@ -19,9 +19,15 @@ const kept = join(copy, '.cache', 'tokens-o200k_base.json');
 const NO_TOKENIZER = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module';
 register('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, next) { if (s.startsWith("gpt-tokenizer")) throw new Error("the tokenizer was loaded"); return next(s, c); }'));`)}`;
 
-function check(env: Record<string, string> = {}): Promise<{ code: number | null; report: CheckReport | undefined; stderr: string }> {
+function check(
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; report: CheckReport | undefined; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(copy, 'cli.js'), '--format', 'json', '--protocol', '2025-11-25', '--explore', '0', '--', 'node', REFERENCE], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(
+      process.execPath,
+      [join(copy, 'cli.js'), '--format', 'json', '--protocol', '2025-11-25', '--explore', '0', '--', 'node', REFERENCE],
+      { cwd: ROOT, env: { ...process.env, ...env } },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -40,7 +46,9 @@ function check(env: Record<string, string> = {}): Promise<{ code: number | null;
 
 /** What the two token checks said: their findings with every figure. */
 function tokenFindings(report: CheckReport | undefined): unknown {
-  return report?.results.filter((r) => r.id === 'pd-token-savings' || r.id === 'mcp-tool-budget').map((r) => ({ id: r.id, status: r.status, findings: r.findings.map((f) => [f.code, f.args]) }));
+  return report?.results
+    .filter((r) => r.id === 'pd-token-savings' || r.id === 'mcp-tool-budget')
+    .map((r) => ({ id: r.id, status: r.status, findings: r.findings.map((f) => [f.code, f.args]) }));
 }
 
 t.test('the first run keeps its counts by digest, the next counts nothing and says the same', async (t) => {
@@ -51,12 +59,19 @@ t.test('the first run keeps its counts by digest, the next counts nothing and sa
   t.ok(existsSync(kept), 'the counts were kept beside the code cache');
   const text = readFileSync(kept, 'utf8');
   const entries = JSON.parse(text) as Array<[string, number]>;
-  t.ok(entries.length > 0 && entries.every(([key, count]) => /^[\w-]{22}$/.test(key) && Number.isInteger(count)), `digests and counts only (${entries.length})`);
+  t.ok(
+    entries.length > 0 && entries.every(([key, count]) => /^[\w-]{22}$/.test(key) && Number.isInteger(count)),
+    `digests and counts only (${entries.length})`,
+  );
   t.notMatch(text, /list_notes|search_notes|notes/, 'no text of a description or a tool');
   const second = await check({ NODE_OPTIONS: `--import=${NO_TOKENIZER}` });
   t.equal(second.code, 0, `the same verdict without the tokenizer (${second.stderr.slice(0, 300)})`);
   t.same(tokenFindings(second.report), figures, 'the same figures, from the kept counts');
-  t.same(readdirSync(join(copy, '.cache')).filter((f) => f.startsWith('tokens-')), ['tokens-o200k_base.json'], 'no partial file left');
+  t.same(
+    readdirSync(join(copy, '.cache')).filter((f) => f.startsWith('tokens-')),
+    ['tokens-o200k_base.json'],
+    'no partial file left',
+  );
 });
 
 t.test('a broken file is as good as none: the run counts, says the same and replaces it', async (t) => {

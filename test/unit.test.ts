@@ -20,7 +20,13 @@ import { countTokensOf } from '../src/util/tokens.js';
 import { ROOT } from './helpers.js';
 
 function exchange(response: Record<string, unknown>): Exchange {
-  return { session: 's1', method: 'tools/call', request: { jsonrpc: '2.0', id: 1, method: 'tools/call' }, response: { jsonrpc: '2.0', id: 1, ...response }, durationMs: 1 };
+  return {
+    session: 's1',
+    method: 'tools/call',
+    request: { jsonrpc: '2.0', id: 1, method: 'tools/call' },
+    response: { jsonrpc: '2.0', id: 1, ...response },
+    durationMs: 1,
+  };
 }
 
 t.test('the checker asks for the SDK’s latest protocol version', async (t) => {
@@ -37,8 +43,14 @@ t.test('tool_descriptions URIs', async (t) => {
   t.equal(descriptionsUri('x://h/tool_descriptions?v=2', ['a b']), 'x://h/tool_descriptions?v=2&tools=a%20b');
   t.same(requestedTools('resource:///tool_descriptions?tools=a,%20b'), ['a', 'b']);
   t.equal(requestedTools('resource:///tool_descriptions'), undefined);
-  t.ok(sameUri('resource:///tool_descriptions?tools=get%5Fnote', 'resource:///tool_descriptions?tools=get_note'), 'percent-encoding aside');
-  t.notOk(sameUri('resource:///tool_descriptions', 'resource:///tool_descriptions?tools=get_note'), 'the bare URI is not the fetch URI');
+  t.ok(
+    sameUri('resource:///tool_descriptions?tools=get%5Fnote', 'resource:///tool_descriptions?tools=get_note'),
+    'percent-encoding aside',
+  );
+  t.notOk(
+    sameUri('resource:///tool_descriptions', 'resource:///tool_descriptions?tools=get_note'),
+    'the bare URI is not the fetch URI',
+  );
   t.notOk(sameUri('resource:///tool_descriptions?tools=a', 'resource:///tool_descriptions?tools=b'));
 });
 
@@ -48,7 +60,11 @@ t.test('error codes are found in every accepted form, and the form is named', as
   const forms: Array<[Record<string, unknown>, string, boolean]> = [
     [{ error: { code: -32001, message: 'x', data: payload } }, 'JSON-RPC error data.code', true],
     [{ error: { code: -32001, message: 'x', data: { error: payload } } }, 'JSON-RPC error data.error.code', true],
-    [{ result: { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: payload }) }] } }, 'JSON text in a successful result', true],
+    [
+      { result: { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: payload }) }] } },
+      'JSON text in a successful result',
+      true,
+    ],
     [{ result: { content: [], structuredContent: { error: payload } } }, 'structuredContent of a tool result', true],
     [{ error: { code: -32603, message: `${code}: fetch first` } }, 'only in an error message text', false],
   ];
@@ -58,20 +74,41 @@ t.test('error codes are found in every accepted form, and the form is named', as
     t.equal(found?.accepted, accepted);
   }
   t.equal(findSignalledError(exchange({ result: { content: [{ type: 'text', text: 'ok' }] } }), code), undefined);
-  t.equal(findSignalledError(exchange({ result: { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: payload }) }] } }), code)?.isError, true);
+  t.equal(
+    findSignalledError(
+      exchange({ result: { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: payload }) }] } }),
+      code,
+    )?.isError,
+    true,
+  );
 });
 
 t.test('a string JSON-RPC error code is invalid JSON-RPC', async (t) => {
-  t.match(invalidErrorCode(exchange({ error: { code: 'TOOL_DESCRIPTION_REQUIRED', message: 'x' } })), /requires an integer/);
+  t.match(
+    invalidErrorCode(exchange({ error: { code: 'TOOL_DESCRIPTION_REQUIRED', message: 'x' } })),
+    /requires an integer/,
+  );
   t.equal(invalidErrorCode(exchange({ error: { code: -32602, message: 'x' } })), undefined);
   t.equal(invalidErrorCode(exchange({ result: {} })), undefined);
 });
 
 t.test('calls are classified as refused, authorized or unanswered', async (t) => {
-  const refusal = { result: { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: 'TOOL_DESCRIPTION_REQUIRED' } }) }] } };
+  const refusal = {
+    result: {
+      isError: true,
+      content: [{ type: 'text', text: JSON.stringify({ error: { code: 'TOOL_DESCRIPTION_REQUIRED' } }) }],
+    },
+  };
   t.equal(classifyCall(exchange(refusal)).kind, 'refused');
-  t.equal(classifyCall(exchange({ result: { isError: true, content: [{ type: 'text', text: 'bad arguments' }] } })).kind, 'authorized', 'a validation error is an authorized call');
-  t.equal(classifyCall({ ...exchange({}), response: undefined, noResponse: 'timeout', note: 'no response within 5 ms' }).kind, 'no-response');
+  t.equal(
+    classifyCall(exchange({ result: { isError: true, content: [{ type: 'text', text: 'bad arguments' }] } })).kind,
+    'authorized',
+    'a validation error is an authorized call',
+  );
+  t.equal(
+    classifyCall({ ...exchange({}), response: undefined, noResponse: 'timeout', note: 'no response within 5 ms' }).kind,
+    'no-response',
+  );
 });
 
 t.test('--safe-calls keeps only tools marked read-only; call arguments come from the first example', async (t) => {
@@ -95,12 +132,21 @@ t.test('--safe-calls keeps only tools marked read-only; call arguments come from
 
 t.test('untrusted text is made inert for the terminal', async (t) => {
   t.equal(sanitizeLine('a\u001b[31mred\u001b[0m'), 'a\\x1b[31mred\\x1b[0m');
-  t.equal(sanitizeLine('line1\n::error::forged'), 'line1 : :error: :forged', 'a workflow command is broken, not only kept off the line start');
+  t.equal(
+    sanitizeLine('line1\n::error::forged'),
+    'line1 : :error: :forged',
+    'a workflow command is broken, not only kept off the line start',
+  );
   t.equal(sanitizeLine('abc\u202eevil'), 'abc\\u202eevil');
 });
 
 t.test('the server command: words, or one string split like a shell', async (t) => {
-  t.same(commandFrom(['node', 'a b.js'], undefined, {}), { command: 'node', args: ['a b.js'], cwd: undefined, env: {} });
+  t.same(commandFrom(['node', 'a b.js'], undefined, {}), {
+    command: 'node',
+    args: ['a b.js'],
+    cwd: undefined,
+    env: {},
+  });
   t.same(commandFrom(['node "my server.js" --x=1'], '/tmp', { A: '1' }).args, ['my server.js', '--x=1']);
   t.throws(() => commandFrom(['a | b'], undefined, {}), /shell syntax/);
   t.throws(() => commandFrom([''], undefined, {}), /no server to check/);
@@ -132,8 +178,10 @@ t.test('patterns from outside run on RE2: right answers, linear time, unsupporte
 
   // Patterns that cannot backtrack much run natively (no RE2 to load); the rest, and long values, on RE2.
   const { backtracksLittle } = await import('../src/util/safe-regexp.js');
-  for (const safe of ['^note-[0-9]{1,9}$', '^[a-z]+$', '^\\d{4}-\\d{2}-\\d{2}$', 'abc', '^[\\w.-]{1,64}@x\\.org$']) t.ok(backtracksLittle(safe), `${safe} backtracks little`);
-  for (const risky of ['^(a+)+$', '^a*a*$', '^\\d+\\d+x$', 'a|b', '(x)\\1', '(?=x)', '^\\p{L}+$', '[a]+[b]?']) t.notOk(backtracksLittle(risky), `${risky} goes to RE2`);
+  for (const safe of ['^note-[0-9]{1,9}$', '^[a-z]+$', '^\\d{4}-\\d{2}-\\d{2}$', 'abc', '^[\\w.-]{1,64}@x\\.org$'])
+    t.ok(backtracksLittle(safe), `${safe} backtracks little`);
+  for (const risky of ['^(a+)+$', '^a*a*$', '^\\d+\\d+x$', 'a|b', '(x)\\1', '(?=x)', '^\\p{L}+$', '[a]+[b]?'])
+    t.notOk(backtracksLittle(risky), `${risky} goes to RE2`);
   const evilOneQuantifier = `${'a'.repeat(200_000)}!`;
   const long = performance.now();
   t.equal(safeRegExp('a*b').test(evilOneQuantifier), false, 'a long value runs on RE2 even for a native pattern');
@@ -143,11 +191,22 @@ t.test('patterns from outside run on RE2: right answers, linear time, unsupporte
   t.equal(safeRegExp('^[a-z]+$').test('ABC'), false);
 
   // ajv keys compiled patterns by their text: two patterns must not share one engine object.
-  const two = compileSchema({ type: 'object', properties: { a: { type: 'string', pattern: '^a$' }, b: { type: 'string', pattern: '^b$' } } });
+  const two = compileSchema({
+    type: 'object',
+    properties: { a: { type: 'string', pattern: '^a$' }, b: { type: 'string', pattern: '^b$' } },
+  });
   t.equal(two.validate!({ a: 'a', b: 'b' }), true);
   t.equal(two.validate!({ a: 'b', b: 'a' }), false);
-  t.same(quickValidate({ type: 'object', properties: { x: { type: 'string', pattern: '^(a+)+$' } } }, { x: evil }), ['/x: must match pattern "^(a+)+$"']);
-  t.same(unappliedPatterns({ properties: { a: { pattern: '(a)\\1' }, b: { pattern: '^ok$' } }, patternProperties: { '^(?!x)': {} } }).sort(), ['(a)\\1', '^(?!x)'].sort());
+  t.same(quickValidate({ type: 'object', properties: { x: { type: 'string', pattern: '^(a+)+$' } } }, { x: evil }), [
+    '/x: must match pattern "^(a+)+$"',
+  ]);
+  t.same(
+    unappliedPatterns({
+      properties: { a: { pattern: '(a)\\1' }, b: { pattern: '^ok$' } },
+      patternProperties: { '^(?!x)': {} },
+    }).sort(),
+    ['(a)\\1', '^(?!x)'].sort(),
+  );
 });
 
 t.test('numbers are written as en-US writes them, without ICU', async (t) => {
@@ -160,19 +219,30 @@ t.test("ASCII words are ICU's word-like segments, without the segmenter", async 
   const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
   const icu = (text: string) => [...segmenter.segment(text)].filter((s) => s.isWordLike).map((s) => s.segment);
   // Random strings over the characters the word rules treat apart, from a fixed seed.
-  const alphabet = "aZ09_ .,;:'\"-/()!?\n\t@#$%&*+=<>[]{}|\\`~^";
+  const alphabet = 'aZ09_ .,;:\'"-/()!?\n\t@#$%&*+=<>[]{}|\\`~^';
   let seed = 12345;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const texts = ['get_note returns a note by id.', "Don't use e.g. U.S.A or 1,000.50; a:b __ _ 3'4 x.y.z", ''];
-  for (let i = 0; i < 20_000; i++) texts.push(Array.from({ length: 1 + Math.floor(next() * 24) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(''));
+  for (let i = 0; i < 20_000; i++)
+    texts.push(
+      Array.from({ length: 1 + Math.floor(next() * 24) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(
+        '',
+      ),
+    );
   const differ = texts.filter((text) => JSON.stringify(words(text)) !== JSON.stringify(icu(text)));
   t.same(differ.slice(0, 5), [], `${differ.length} of ${texts.length} texts split otherwise`);
   t.same(words('one two three four', 2), ['one', 'two'], 'at most as many as asked');
   t.same(words('日本語のテキスト'), icu('日本語のテキスト'), 'other text goes to the segmenter');
 });
 
-t.test("the side thread counts tokens as the calling thread does, and keeps no process alive", async (t) => {
-  const texts = ['Lists notes.', JSON.stringify({ name: 'get_note', description: 'Gets one note by its id — ノートを読む' }), '', 'word '.repeat(2000), '😀 emoji, 中文, Ελληνικά'];
+t.test('the side thread counts tokens as the calling thread does, and keeps no process alive', async (t) => {
+  const texts = [
+    'Lists notes.',
+    JSON.stringify({ name: 'get_note', description: 'Gets one note by its id — ノートを読む' }),
+    '',
+    'word '.repeat(2000),
+    '😀 emoji, 中文, Ελληνικά',
+  ];
   const here = await countTokensOf(texts);
   const tokens = pathToFileURL(join(ROOT, 'dist', 'src', 'util', 'tokens.js')).href;
   // In a process of its own (the thread is the module's): it must end by itself once it has counted.
@@ -186,8 +256,20 @@ console.log(JSON.stringify({ inThread: inSideThread(), counts: await countTokens
   const out = JSON.parse(run.stdout) as { inThread: boolean; counts: number[] };
   t.ok(out.inThread, 'the counts came from the thread');
   t.same(out.counts, here, 'the same counts as on the calling thread');
-  const idle = spawnSync(process.execPath, ['--input-type=module', '-e', `import { preloadTokenizer } from ${JSON.stringify(tokens)}; await preloadTokenizer(true);`], { encoding: 'utf8', timeout: 60_000 });
-  t.equal(idle.status, 0, `a process that started the thread and counted nothing exits by itself too (${idle.signal ?? idle.stderr.slice(-300)})`);
+  const idle = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { preloadTokenizer } from ${JSON.stringify(tokens)}; await preloadTokenizer(true);`,
+    ],
+    { encoding: 'utf8', timeout: 60_000 },
+  );
+  t.equal(
+    idle.status,
+    0,
+    `a process that started the thread and counted nothing exits by itself too (${idle.signal ?? idle.stderr.slice(-300)})`,
+  );
 });
 
 t.test('token counts kept from earlier calls (the cache) are the counts the tokenizer makes', async (t) => {
@@ -201,51 +283,100 @@ t.test('token counts kept from earlier calls (the cache) are the counts the toke
   t.same(again, [first[0], (await countTokensHere(['A new one.']))[0], first[1]]);
 });
 
-t.test('arguments a schema surely refuses: a missing required property, a wrong type, or one more property where none is allowed', async (t) => {
-  const { invalidArguments } = await import('../src/protocol/calls.js');
-  t.same(invalidArguments({ type: 'object', required: ['id'] })?.args, {});
-  t.same(invalidArguments({ type: 'object', properties: { n: { type: 'number' } } })?.args, { n: 'not a number' });
-  const closed = invalidArguments({ type: 'object', properties: { text: {} }, additionalProperties: false });
-  t.same(closed?.args, { pd_check_unexpected_argument: true }, 'additionalProperties: false refuses one more property');
-  t.match(closed?.violation, /allows no other \(additionalProperties: false\)/);
-  t.equal(invalidArguments({ type: 'object', additionalProperties: true }), undefined, 'a schema that takes anything refuses nothing');
-});
+t.test(
+  'arguments a schema surely refuses: a missing required property, a wrong type, or one more property where none is allowed',
+  async (t) => {
+    const { invalidArguments } = await import('../src/protocol/calls.js');
+    t.same(invalidArguments({ type: 'object', required: ['id'] })?.args, {});
+    t.same(invalidArguments({ type: 'object', properties: { n: { type: 'number' } } })?.args, { n: 'not a number' });
+    const closed = invalidArguments({ type: 'object', properties: { text: {} }, additionalProperties: false });
+    t.same(
+      closed?.args,
+      { pd_check_unexpected_argument: true },
+      'additionalProperties: false refuses one more property',
+    );
+    t.match(closed?.violation, /allows no other \(additionalProperties: false\)/);
+    t.equal(
+      invalidArguments({ type: 'object', additionalProperties: true }),
+      undefined,
+      'a schema that takes anything refuses nothing',
+    );
+  },
+);
 
 t.test('over several eras, a tool is "not called" only when no era called it', async (t) => {
   const { mergeEraReports } = await import('../src/run/eras.js');
-  const verdict = (notCalled: string[]) => ({ implements: 'yes' as const, summary: '', failing: [], notTestable: [], notCalled: notCalled.map((tool) => ({ tool, why: 'a reason', harm: true })) });
-  const report = (era: '2025-11-25' | '2026-07-28', notCalled: string[]) => ({ era, report: { tool: { name: 'mcp-pd-check', version: '0' }, target: { kind: 'stdio' as const }, startedAt: '', durationMs: 0, summary: { passed: 0, failed: 0, warnings: 0, skipped: 0, errors: 0 }, results: [], verdict: verdict(notCalled) } });
+  const verdict = (notCalled: string[]) => ({
+    implements: 'yes' as const,
+    summary: '',
+    failing: [],
+    notTestable: [],
+    notCalled: notCalled.map((tool) => ({ tool, why: 'a reason', harm: true })),
+  });
+  const report = (era: '2025-11-25' | '2026-07-28', notCalled: string[]) => ({
+    era,
+    report: {
+      tool: { name: 'mcp-pd-check', version: '0' },
+      target: { kind: 'stdio' as const },
+      startedAt: '',
+      durationMs: 0,
+      summary: { passed: 0, failed: 0, warnings: 0, skipped: 0, errors: 0 },
+      results: [],
+      verdict: verdict(notCalled),
+    },
+  });
   const merged = mergeEraReports([report('2025-11-25', ['a', 'b']), report('2026-07-28', ['b'])], [], 'all', 0);
-  t.same(merged.verdict?.notCalled?.map((n) => n.tool), ['b'], "'a' was called in 2026-07-28: not said to be not called");
+  t.same(
+    merged.verdict?.notCalled?.map((n) => n.tool),
+    ['b'],
+    "'a' was called in 2026-07-28: not said to be not called",
+  );
 });
 
-t.test("the telling stderr line: what is missing first (npm's 404), never npm's pointer to its log; else the last error; else the last line", async (t) => {
-  const npm = [
-    'npm error code E404',
-    'npm error 404 Not Found - GET https://registry.npmjs.org/@nope%2fpkg',
-    'npm error 404',
-    "npm error 404  The requested resource '@nope/pkg@1.0.0' could not be found or you do not have permission to access it.",
-    'npm error 404',
-    'npm error 404 Note that you can also install from a',
-    'npm error 404 tarball, folder, http url, or git url.',
-    'npm error A complete log of this run can be found in: /root/.npm/_logs/x-debug-0.log',
-  ];
-  t.match(telling(npm), /could not be found/);
-  t.equal(telling(['Error: listen EADDRINUSE', 'Node.js v20.19.0']), 'Error: listen EADDRINUSE', 'a crash: its error, not the version banner');
-  t.equal(telling(['config file not found, using defaults', 'Error: boom']), 'Error: boom', 'a warning that something is missing is no error');
-  t.equal(telling(['starting', 'ready']), 'ready');
-  t.equal(telling([]), undefined);
-});
+t.test(
+  "the telling stderr line: what is missing first (npm's 404), never npm's pointer to its log; else the last error; else the last line",
+  async (t) => {
+    const npm = [
+      'npm error code E404',
+      'npm error 404 Not Found - GET https://registry.npmjs.org/@nope%2fpkg',
+      'npm error 404',
+      "npm error 404  The requested resource '@nope/pkg@1.0.0' could not be found or you do not have permission to access it.",
+      'npm error 404',
+      'npm error 404 Note that you can also install from a',
+      'npm error 404 tarball, folder, http url, or git url.',
+      'npm error A complete log of this run can be found in: /root/.npm/_logs/x-debug-0.log',
+    ];
+    t.match(telling(npm), /could not be found/);
+    t.equal(
+      telling(['Error: listen EADDRINUSE', 'Node.js v20.19.0']),
+      'Error: listen EADDRINUSE',
+      'a crash: its error, not the version banner',
+    );
+    t.equal(
+      telling(['config file not found, using defaults', 'Error: boom']),
+      'Error: boom',
+      'a warning that something is missing is no error',
+    );
+    t.equal(telling(['starting', 'ready']), 'ready');
+    t.equal(telling([]), undefined);
+  },
+);
 
-t.test('a command that starts a container per session: a runtime and run as its first word that is no option', async (t) => {
-  const { startsContainer } = await import('../src/transport/container-command.js');
-  t.ok(startsContainer('docker', ['run', '-i', '--rm', 'mcp/github']));
-  t.ok(startsContainer('/usr/bin/podman', ['run', '-i', 'image']));
-  t.ok(startsContainer('docker', ['--context', 'ci', 'run', '-i', 'image']), "a global option's value is skipped");
-  t.ok(startsContainer('podman', ['--connection', 'remote', 'run', 'image']));
-  t.ok(startsContainer('docker', ['--context=ci', 'run', '-i', 'image']));
-  t.ok(startsContainer('nerdctl', ['run', 'image']));
-  t.notOk(startsContainer('docker', ['exec', '-i', 'running', 'server']), 'exec joins a running container: none is started');
-  t.notOk(startsContainer('node', ['run.js']));
-  t.notOk(startsContainer('npx', ['-y', 'docker', 'run']));
-});
+t.test(
+  'a command that starts a container per session: a runtime and run as its first word that is no option',
+  async (t) => {
+    const { startsContainer } = await import('../src/transport/container-command.js');
+    t.ok(startsContainer('docker', ['run', '-i', '--rm', 'mcp/github']));
+    t.ok(startsContainer('/usr/bin/podman', ['run', '-i', 'image']));
+    t.ok(startsContainer('docker', ['--context', 'ci', 'run', '-i', 'image']), "a global option's value is skipped");
+    t.ok(startsContainer('podman', ['--connection', 'remote', 'run', 'image']));
+    t.ok(startsContainer('docker', ['--context=ci', 'run', '-i', 'image']));
+    t.ok(startsContainer('nerdctl', ['run', 'image']));
+    t.notOk(
+      startsContainer('docker', ['exec', '-i', 'running', 'server']),
+      'exec joins a running container: none is started',
+    );
+    t.notOk(startsContainer('node', ['run.js']));
+    t.notOk(startsContainer('npx', ['-y', 'docker', 'run']));
+  },
+);

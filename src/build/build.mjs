@@ -23,7 +23,10 @@ function fingerprint(paths) {
     try {
       entries = readdirSync(path, { withFileTypes: true });
     } catch {
-      hash.update(`${relative(root, path)}\0`).update(readFileSync(path)).update('\0');
+      hash
+        .update(`${relative(root, path)}\0`)
+        .update(readFileSync(path))
+        .update('\0');
       return;
     }
     for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
@@ -47,7 +50,9 @@ function step(what, command, args) {
   process.stderr.write(`build: ${what}\n`);
   const run = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
   if (run.status !== 0) {
-    process.stderr.write(`build: ${what} failed (exit ${run.status ?? run.signal}); fix the error above and run npm run build again\n`);
+    process.stderr.write(
+      `build: ${what} failed (exit ${run.status ?? run.signal}); fix the error above and run npm run build again\n`,
+    );
     process.exit(run.status || 1);
   }
 }
@@ -66,12 +71,35 @@ if (state.schemas !== schemas || !existsSync(join(root, 'src', 'generated', 'rep
 }
 
 // 2. TypeScript, incrementally; 3. the bundles made from its output.
-const SOURCES = ['src', 'checks', 'reports', 'reference-server', 'fixtures', 'test', 'schemas', 'tsconfig.json', 'package.json', 'package-lock.json'];
+const SOURCES = [
+  'src',
+  'checks',
+  'reports',
+  'reference-server',
+  'fixtures',
+  'test',
+  'schemas',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+];
 const sources = fingerprint(SOURCES);
 const bundles = ['dist/cli/cli.js', 'dist/reference-server/bundle.js'].every((f) => existsSync(join(root, f)));
 if (ran || state.sources !== sources || !bundles) {
-  step(state.sources ? 'compiling what changed (tsc --incremental)' : 'compiling TypeScript (the first build compiles every file and takes longest; later ones only what changed)', node,
-    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', join('dist', '.tsbuildinfo')]);
+  step(
+    state.sources
+      ? 'compiling what changed (tsc --incremental)'
+      : 'compiling TypeScript (the first build compiles every file and takes longest; later ones only what changed)',
+    node,
+    [
+      join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      'tsconfig.json',
+      '--incremental',
+      '--tsBuildInfoFile',
+      join('dist', '.tsbuildinfo'),
+    ],
+  );
   step('bundling the reference server and the fixture servers', node, [join(root, 'reference-server', 'bundle.mjs')]);
   step('bundling the CLI', node, [join(root, 'src', 'build', 'bundle-cli.mjs')]);
   ran = true;

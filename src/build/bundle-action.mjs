@@ -11,7 +11,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outdir = resolve(process.argv[2] ?? join(root, 'src', 'action', 'bundle'));
 
 await build({
-  entryPoints: { action: join(root, 'dist', 'src', 'action', 'action.js'), cli: join(root, 'dist', 'src', 'cli', 'main.js') },
+  entryPoints: {
+    action: join(root, 'dist', 'src', 'action', 'action.js'),
+    cli: join(root, 'dist', 'src', 'cli', 'main.js'),
+  },
   outdir,
   bundle: true,
   splitting: false,
@@ -23,5 +26,7 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
   plugins: [inlineRequires],
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
 });

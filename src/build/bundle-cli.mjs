@@ -19,7 +19,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
  * requires: so their code is in V8's code cache too.)
  */
 const PATHS = [
-  { file: /[\\/]dist[\\/]src[\\/]util[\\/]side-thread\.js$/, from: "'../protocol/side-thread-worker.js'", to: "'./side-thread-worker.js'" },
+  {
+    file: /[\\/]dist[\\/]src[\\/]util[\\/]side-thread\.js$/,
+    from: "'../protocol/side-thread-worker.js'",
+    to: "'./side-thread-worker.js'",
+  },
 ];
 const besideFiles = {
   name: 'beside-files',
@@ -27,7 +31,8 @@ const besideFiles = {
     for (const { file, from, to } of PATHS) {
       b.onLoad({ filter: file }, async (args) => {
         const text = await readFile(args.path, 'utf8');
-        if (!text.includes(from)) throw new Error(`${args.path} no longer has ${from}: update src/build/bundle-cli.mjs`);
+        if (!text.includes(from))
+          throw new Error(`${args.path} no longer has ${from}: update src/build/bundle-cli.mjs`);
         return { contents: text.replace(from, to), loader: 'js' };
       });
     }
@@ -35,7 +40,14 @@ const besideFiles = {
 };
 // The bundle replaces the whole folder: a code cache of an earlier build would be left in it.
 rmSync(join(root, 'dist', 'cli'), { recursive: true, force: true });
-const external = ['@secretlint/*', 'gpt-tokenizer', 'gpt-tokenizer/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', '@modelcontextprotocol/core'];
+const external = [
+  '@secretlint/*',
+  'gpt-tokenizer',
+  'gpt-tokenizer/*',
+  '@modelcontextprotocol/sdk',
+  '@modelcontextprotocol/sdk/*',
+  '@modelcontextprotocol/core',
+];
 const common = {
   bundle: true,
   platform: 'node',
@@ -53,7 +65,8 @@ const main = join(root, 'dist', 'cli', 'main.cjs');
 // esbuild's banner, strict first (a directive only counts as the first statement), so that the
 // bundle's source map (dist/cli/main.cjs.map: an internal error's stack names src/ files, see
 // src/cli/stack.ts) counts its lines and columns; import( is renamed by a name of the same length.
-const prologue = '"use strict";var __bundle_url=require("node:url").pathToFileURL(__filename).href,__bimp=globalThis[Symbol.for("mcp-pd-check.import")]??(s=>import(s));';
+const prologue =
+  '"use strict";var __bundle_url=require("node:url").pathToFileURL(__filename).href,__bimp=globalThis[Symbol.for("mcp-pd-check.import")]??(s=>import(s));';
 await build({
   ...common,
   entryPoints: [join(root, 'dist', 'src', 'cli', 'main.js')],
@@ -69,13 +82,24 @@ await build({
 });
 const IMPORT = /(?<![\w$.])import\((?=["'`])/g;
 const text = readFileSync(main, 'utf8').replace(IMPORT, '__bimp(');
-if (/(?<![\w$.])import\(/.test(text.slice(prologue.length))) throw new Error('dist/cli/main.cjs has an import() of something other than a quoted name: src/build/bundle-cli.mjs cannot route it');
-if ('__bimp('.length !== 'import('.length) throw new Error('the renamed import( must keep its length (the source map\'s columns)');
+if (/(?<![\w$.])import\(/.test(text.slice(prologue.length)))
+  throw new Error(
+    'dist/cli/main.cjs has an import() of something other than a quoted name: src/build/bundle-cli.mjs cannot route it',
+  );
+if ('__bimp('.length !== 'import('.length)
+  throw new Error("the renamed import( must keep its length (the source map's columns)");
 writeFileSync(main, text);
 // The run's side thread is a file of its own, beside the bundle (src/util/side-thread.ts finds it there).
-await build({ ...common, entryPoints: { 'side-thread-worker': join(root, 'dist', 'src', 'protocol', 'side-thread-worker.js') }, outdir: join(root, 'dist', 'cli'), format: 'esm',
+await build({
+  ...common,
+  entryPoints: { 'side-thread-worker': join(root, 'dist', 'src', 'protocol', 'side-thread-worker.js') },
+  outdir: join(root, 'dist', 'cli'),
+  format: 'esm',
   // CommonJS dependencies call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" } });
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
+});
 // The bin keeps the name the package's bin has always had; the bundle's hash names its code cache.
 await build({
   ...common,

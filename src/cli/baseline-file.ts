@@ -17,22 +17,35 @@ export async function loadBaseline(flags: OutputFlags): Promise<Baseline | undef
     parsed = JSON.parse(readFileSync(flags.baseline, 'utf8'));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT'
-      ? `--baseline '${flags.baseline}' does not exist; create it with --update-baseline`
-      : `--baseline '${flags.baseline}' is not valid JSON (${(err as Error).message})`);
+    throw new UsageError(
+      code === 'ENOENT'
+        ? `--baseline '${flags.baseline}' does not exist; create it with --update-baseline`
+        : `--baseline '${flags.baseline}' is not valid JSON (${(err as Error).message})`,
+    );
   }
-  const [{ BASELINE_VERSION }, { schemaProblemText }] = await Promise.all([import('../core/baseline.js'), import('../rules/schema-problems.js')]);
+  const [{ BASELINE_VERSION }, { schemaProblemText }] = await Promise.all([
+    import('../core/baseline.js'),
+    import('../rules/schema-problems.js'),
+  ]);
   const version = (parsed as { baselineVersion?: unknown } | null)?.baselineVersion;
   if (typeof version === 'number' && version < BASELINE_VERSION) {
-    throw new UsageError(`--baseline '${flags.baseline}' is a version ${version} baseline, whose fingerprints hash message text; this checker fingerprints codes and locations: rewrite it once with --update-baseline`);
+    throw new UsageError(
+      `--baseline '${flags.baseline}' is a version ${version} baseline, whose fingerprints hash message text; this checker fingerprints codes and locations: rewrite it once with --update-baseline`,
+    );
   }
   const problems = schemaProblemText('baseline', parsed);
-  if (problems.length) throw new UsageError(`--baseline '${flags.baseline}' is not a baseline file: ${problems.join('; ')}`);
+  if (problems.length)
+    throw new UsageError(`--baseline '${flags.baseline}' is not a baseline file: ${problems.join('; ')}`);
   return parsed as Baseline;
 }
 
 /** Applies or rewrites the baseline after a run. */
-export async function gate(report: CheckReport, flags: OutputFlags, baseline: Baseline | undefined, out: CliOutput): Promise<CheckReport> {
+export async function gate(
+  report: CheckReport,
+  flags: OutputFlags,
+  baseline: Baseline | undefined,
+  out: CliOutput,
+): Promise<CheckReport> {
   const { applyBaseline, baselineFrom } = await import('../core/baseline.js');
   if (flags.updateBaseline) {
     const file = flags.baseline ?? DEFAULT_BASELINE;

@@ -42,7 +42,13 @@ const script = new Script(source, { filename: bundle, ...(cachedData ? { cachedD
 if (!cachedData || script.cachedDataRejected) process.once('exit', () => saveCache(script));
 (globalThis as Record<symbol, unknown>)[IMPORT] = (specifier: string) => import(specifier);
 const module = { exports: {} };
-(script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundle), module, bundle, folder);
+(script.runInThisContext() as (...args: unknown[]) => void)(
+  module.exports,
+  createRequire(bundle),
+  module,
+  bundle,
+  folder,
+);
 
 /** After the run: V8's code of the bundle, with the functions this run compiled, for the next start. */
 function saveCache(compiled: Script): void {

@@ -20,7 +20,11 @@ export async function applyConfig(command: Command, explicit: string | undefined
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `--config '${file}' does not exist: give the path of a config file, such as the mcp-pd-check.config.json that init writes` : `config ${file} cannot be read (${code ?? (err as Error).message})`);
+    throw new UsageError(
+      code === 'ENOENT'
+        ? `--config '${file}' does not exist: give the path of a config file, such as the mcp-pd-check.config.json that init writes`
+        : `config ${file} cannot be read (${code ?? (err as Error).message})`,
+    );
   }
   // JSONC, as the server configs it sits beside: comments and trailing commas are fine.
   const parsed = parseJsonc(text, `config ${file}`);
@@ -37,7 +41,12 @@ export async function applyConfig(command: Command, explicit: string | undefined
     if (!command.options.some((o) => o.attributeName() === attribute)) continue; // e.g. url for lint
     if (command.getOptionValueSource(attribute) === 'cli') continue;
     // The server's env reads $VAR from the environment, as its command does (init writes KEY: "${KEY}").
-    const raw = spec.config === 'env' ? Object.fromEntries(Object.entries(config.env as Record<string, string>).map(([k, v]) => [k, withEnvironment(v, file)])) : config[spec.config!];
+    const raw =
+      spec.config === 'env'
+        ? Object.fromEntries(
+            Object.entries(config.env as Record<string, string>).map(([k, v]) => [k, withEnvironment(v, file)]),
+          )
+        : config[spec.config!];
     const value = spec.fromConfig ? spec.fromConfig(raw, path) : spec.path ? path(raw as string) : raw;
     command.setOptionValueWithSource(attribute, value, 'config');
   }
@@ -53,7 +62,10 @@ function withEnvironment(word: string, file: string): string {
   return word.replace(ENV_REFERENCE, (_m, braced?: string, bare?: string) => {
     const key = (braced ?? bare)!;
     const value = process.env[key];
-    if (value === undefined) throw new UsageError(`config ${file}: it reads $${key} for the server, which is not set in this environment (set it where the check runs; in CI, as a secret)`);
+    if (value === undefined)
+      throw new UsageError(
+        `config ${file}: it reads $${key} for the server, which is not set in this environment (set it where the check runs; in CI, as a secret)`,
+      );
     return value;
   });
 }

@@ -21,11 +21,17 @@ const NEEDS: Record<AnyCheck['needs'], string> = {
 
 const OUTCOME = { error: 'a failure fails the run', warning: 'a failure is a warning', info: 'informational only' };
 
-/** `explain reach`: the shipped table of clients (whether their model reads resources), its sources, and how to update it. */
+/**
+ * `explain reach`: the shipped table of clients (whether their model reads resources), its sources, and how to update
+ * it.
+ */
 export function explainReach(json: boolean): string {
   if (json) return `${JSON.stringify({ clients: CLIENTS, note: CLIENT_REACH_NOTE }, null, 2)}\n`;
   const width = Math.max(...CLIENTS.map((c) => c.client.length));
-  const rows = CLIENTS.map((c) => `  ${c.client.padEnd(width)}  ${c.readsResources ? 'reads resources' : 'tools only     '}  ${c.how} (${c.source}, ${c.date})`);
+  const rows = CLIENTS.map(
+    (c) =>
+      `  ${c.client.padEnd(width)}  ${c.readsResources ? 'reads resources' : 'tools only     '}  ${c.how} (${c.source}, ${c.date})`,
+  );
   return [
     'Which clients let the model read a resource on its own. Progressive disclosure reaches the others only through',
     'the tool form of the resource (a tool marked in its _meta, such as get_tool_descriptions): see pd-descriptions-tool.',
@@ -41,9 +47,12 @@ export function explainReach(json: boolean): string {
 export function findCheck<T extends AnyCheck>(all: readonly T[], id: string): T {
   const found = all.find((c) => c.id === id);
   if (found) return found;
-  const close = all.map((c) => ({ id: c.id, d: distance(c.id, id) }))
+  const close = all
+    .map((c) => ({ id: c.id, d: distance(c.id, id) }))
     .filter((c) => c.d <= Math.max(3, Math.floor(id.length / 3)) || c.id.startsWith(id))
-    .sort((a, b) => a.d - b.d).slice(0, 3).map((c) => `'${c.id}'`);
+    .sort((a, b) => a.d - b.d)
+    .slice(0, 3)
+    .map((c) => `'${c.id}'`);
   const suggestion = close.length ? `did you mean ${close.join(' or ')}? ` : '';
   throw new UsageError(`no check is called '${id}'; ${suggestion}run '${TOOL_NAME} list-checks' to see them all`);
 }
@@ -52,14 +61,19 @@ export function findCheck<T extends AnyCheck>(all: readonly T[], id: string): T 
 export function explainText(check: AnyCheck, color: boolean): string {
   const c = new Chalk({ level: color ? 1 : 0 });
   const severity = severityOf(check.spec.level);
-  const spec = `${check.spec.doc} §${check.spec.section}, ${check.spec.level} (${OUTCOME[severity]})`
-    + (check.spec.criterion !== undefined ? `, criterion ${check.spec.criterion} of 9` : '');
+  const spec =
+    `${check.spec.doc} §${check.spec.section}, ${check.spec.level} (${OUTCOME[severity]})` +
+    (check.spec.criterion !== undefined ? `, criterion ${check.spec.criterion} of 9` : '');
   const lines = [
     c.bold(check.id),
     `  ${check.title}`,
     '',
     `  spec:          ${spec}`,
-    ...(check.spec.requirements.length ? [`  requirements:  ${check.spec.requirements.join(', ')} (the ids of the spec's normative statements this check proves)`] : []),
+    ...(check.spec.requirements.length
+      ? [
+          `  requirements:  ${check.spec.requirements.join(', ')} (the ids of the spec's normative statements this check proves)`,
+        ]
+      : []),
     `  needs:         ${NEEDS[check.needs]}`,
     `  doc:           ${checkDocUrl(check.id)}`,
   ];
@@ -73,10 +87,17 @@ export function explainText(check: AnyCheck, color: boolean): string {
       lines.push('', c.bold.underline(heading), ...body.split('\n').map((l) => (l ? `  ${l}` : '')));
     }
   }
-  lines.push('', c.bold.underline('Finding codes'), '  Stable forever: baselines, SARIF and scripts use them, never the text. {name} is filled from the finding\'s args.');
+  lines.push(
+    '',
+    c.bold.underline('Finding codes'),
+    "  Stable forever: baselines, SARIF and scripts use them, never the text. {name} is filled from the finding's args.",
+  );
   const width = Math.max(...Object.keys(check.messages).map((code) => code.length));
-  for (const [code, spec] of Object.entries(check.messages)) lines.push(`  ${c.bold(code.padEnd(width))}  ${templateOf(spec)}`);
-  lines.push(`  Any check may also report: ${Object.keys(SHARED_MESSAGES).join(', ')}${check.needs === 'folder' ? '' : `; live checks: ${Object.keys(CONTEXT_MESSAGES).join(', ')}`}.`);
+  for (const [code, spec] of Object.entries(check.messages))
+    lines.push(`  ${c.bold(code.padEnd(width))}  ${templateOf(spec)}`);
+  lines.push(
+    `  Any check may also report: ${Object.keys(SHARED_MESSAGES).join(', ')}${check.needs === 'folder' ? '' : `; live checks: ${Object.keys(CONTEXT_MESSAGES).join(', ')}`}.`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -84,10 +105,21 @@ export function explainText(check: AnyCheck, color: boolean): string {
 export function explainJson(check: AnyCheck): string {
   const doc = readCheckDoc(check.id);
   const { requirements, ...spec } = check.spec;
-  return `${JSON.stringify({
-    id: check.id, title: check.title, spec, requirements, severity: severityOf(check.spec.level), needs: check.needs,
-    docUrl: checkDocUrl(check.id), doc: Object.fromEntries(doc?.sections ?? []),
-    codes: Object.fromEntries(Object.entries(check.messages).map(([code, spec]) => [code, { message: templateOf(spec), hint: hintOf(spec) }])),
-  }, null, 2)}\n`;
+  return `${JSON.stringify(
+    {
+      id: check.id,
+      title: check.title,
+      spec,
+      requirements,
+      severity: severityOf(check.spec.level),
+      needs: check.needs,
+      docUrl: checkDocUrl(check.id),
+      doc: Object.fromEntries(doc?.sections ?? []),
+      codes: Object.fromEntries(
+        Object.entries(check.messages).map(([code, spec]) => [code, { message: templateOf(spec), hint: hintOf(spec) }]),
+      ),
+    },
+    null,
+    2,
+  )}\n`;
 }
-

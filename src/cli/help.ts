@@ -66,12 +66,13 @@ Exit codes: as one run of the whole fleet: 0, 1 conformance failures, 2 a sweep 
 merge refused (a missing shard, a server twice, another fleet, a bad entry), 3 a server could not
 be started or reached.`;
 
-export const PROGRAM_DESCRIPTION = 'Check an MCP server against Progressive Disclosure for Tool Descriptions v2.1:\n'
-  + 'minimal tools/list, the tool_descriptions resource, and per-session authorization.\n'
-  + `Offline: '${TOOL_NAME} lint <paths...>' (see '${TOOL_NAME} lint --help').\n`
-  + `Not there yet? '${TOOL_NAME} init' writes a starting point from any server (see '${TOOL_NAME} init --help').\n`
-  + `A fleet in shards on a CI matrix: --server-config FILE --shard k/n, then '${TOOL_NAME} merge' (see '${TOOL_NAME} merge --help').\n`
-  + `The checks: '${TOOL_NAME} list-checks', '${TOOL_NAME} explain <id>'.`;
+export const PROGRAM_DESCRIPTION =
+  'Check an MCP server against Progressive Disclosure for Tool Descriptions v2.1:\n' +
+  'minimal tools/list, the tool_descriptions resource, and per-session authorization.\n' +
+  `Offline: '${TOOL_NAME} lint <paths...>' (see '${TOOL_NAME} lint --help').\n` +
+  `Not there yet? '${TOOL_NAME} init' writes a starting point from any server (see '${TOOL_NAME} init --help').\n` +
+  `A fleet in shards on a CI matrix: --server-config FILE --shard k/n, then '${TOOL_NAME} merge' (see '${TOOL_NAME} merge --help').\n` +
+  `The checks: '${TOOL_NAME} list-checks', '${TOOL_NAME} explain <id>'.`;
 
 export const LOCK_HELP = `
 The lock file holds what every client puts in front of its model, per protocol era: each tool's

@@ -17,7 +17,9 @@ import { buildProgram } from './program.js';
 async function main(argv: string[]): Promise<void> {
   // A reader that stops early (`| head`) closes the pipe: stop quietly, as other CLIs do.
   for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => process.exit(err.code === 'EPIPE' ? (process.exitCode ?? 0) : 74));
+    stream.on('error', (err: NodeJS.ErrnoException) =>
+      process.exit(err.code === 'EPIPE' ? (process.exitCode ?? 0) : 74),
+    );
   }
   const out = new CliOutput();
   // The bundle's runs keep token counts beside its code cache (src/cli/boot.ts, src/util/token-cache.ts).
@@ -25,7 +27,8 @@ async function main(argv: string[]): Promise<void> {
   if (/[\\/]main\.cjs$/.test(bundle)) useTokenCountCache(join(dirname(bundle), '.cache'), TOKEN_ENCODING);
   try {
     // A test's way to see what an internal error prints (test/cli-boot.test.ts): there is no other safe one.
-    if (process.env.MCP_PD_CHECK_TEST_INTERNAL_ERROR === '1') throw new Error('an internal error forced by MCP_PD_CHECK_TEST_INTERNAL_ERROR');
+    if (process.env.MCP_PD_CHECK_TEST_INTERNAL_ERROR === '1')
+      throw new Error('an internal error forced by MCP_PD_CHECK_TEST_INTERNAL_ERROR');
     await buildProgram().parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {
@@ -40,9 +43,13 @@ async function main(argv: string[]): Promise<void> {
     } else {
       // One line, then the stack in src/ files (the bundle's source map): what a report needs.
       const { mappedStack, thrownAt } = await import('../util/stack.js');
-      const [first = '', ...frames] = (err instanceof Error && err.stack ? mappedStack(err.stack) : asText(err)).split('\n');
+      const [first = '', ...frames] = (err instanceof Error && err.stack ? mappedStack(err.stack) : asText(err)).split(
+        '\n',
+      );
       const at = thrownAt(err);
-      out.say(`${TOOL_NAME}: internal error: ${first}${at ? ` (${at})` : ''}\n${frames.join('\n')}\nPlease report this at the project's issue tracker, with the lines above.\n`);
+      out.say(
+        `${TOOL_NAME}: internal error: ${first}${at ? ` (${at})` : ''}\n${frames.join('\n')}\nPlease report this at the project's issue tracker, with the lines above.\n`,
+      );
       process.exitCode = 70;
     }
   }
@@ -52,5 +59,7 @@ async function main(argv: string[]): Promise<void> {
 void main(process.argv)
   // Do not let a server's leftover pipes or timers keep the checker alive, but exit only once
   // everything written has reached the pipe (a report can be larger than the pipe buffer).
-  .then(() => Promise.all([process.stdout, process.stderr].map((stream) => new Promise((done) => stream.write('', done)))))
+  .then(() =>
+    Promise.all([process.stdout, process.stderr].map((stream) => new Promise((done) => stream.write('', done)))),
+  )
   .then(() => process.exit());

@@ -20,7 +20,9 @@ export function collectIfLarge(): void {
   if (v8.getHeapStatistics().used_heap_size < HEAP_LIMIT) return;
   if (!collect) {
     v8.setFlagsFromString('--expose-gc');
-    collect = (createRequire(import.meta.url)('node:vm') as typeof import('node:vm')).runInNewContext('gc') as () => void;
+    collect = (createRequire(import.meta.url)('node:vm') as typeof import('node:vm')).runInNewContext(
+      'gc',
+    ) as () => void;
   }
   collect();
 }

@@ -30,7 +30,10 @@ export type Flags = Record<string, unknown>;
 
 /** The library's errors name options as the flags that set them. */
 export const CLI_SPELLING: Spelling = {
-  option: (key) => (key === 'command' ? 'a server command' : optionFor(key)?.flag.split(' ')[0] ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`),
+  option: (key) =>
+    key === 'command'
+      ? 'a server command'
+      : (optionFor(key)?.flag.split(' ')[0] ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`),
   noServer: 'give the command that starts it (mcp-pd-check -- node server.js) or --url http://host/mcp',
 };
 
@@ -38,7 +41,10 @@ export function integer(min: number, max: number, words: readonly string[] = [])
   return (value: string): number | string => {
     if (words.includes(value.trim())) return value.trim();
     const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}${words.length ? ` or ${words.join(', ')}` : ''}`);
+    if (!/^\d+$/.test(value.trim()) || n < min || n > max)
+      throw new InvalidArgumentError(
+        `expected a whole number from ${min} to ${max}${words.length ? ` or ${words.join(', ')}` : ''}`,
+      );
     return n;
   };
 }
@@ -60,9 +66,20 @@ export function withOptions(command: Command, name: CommandName): Command {
  */
 function commanderOption(spec: OptionSpec, name: CommandName): Option {
   const flags = spec.short ? `${spec.short}, ${spec.flag}` : spec.flag;
-  const shown = spec.defaultText ?? (spec.library !== undefined && spec.default !== undefined && spec.kind !== 'boolean' && !(Array.isArray(spec.default) && !spec.default.length) ? String(spec.default) : undefined);
-  const option = new Option(flags, (spec.helpFor?.[name] ?? spec.help) + (shown !== undefined ? ` (default: ${shown})` : ''));
-  if (spec.kind === 'integer') option.argParser(integer(spec.min ?? 0, spec.max ?? Number.MAX_SAFE_INTEGER, spec.words));
+  const shown =
+    spec.defaultText ??
+    (spec.library !== undefined &&
+    spec.default !== undefined &&
+    spec.kind !== 'boolean' &&
+    !(Array.isArray(spec.default) && !spec.default.length)
+      ? String(spec.default)
+      : undefined);
+  const option = new Option(
+    flags,
+    (spec.helpFor?.[name] ?? spec.help) + (shown !== undefined ? ` (default: ${shown})` : ''),
+  );
+  if (spec.kind === 'integer')
+    option.argParser(integer(spec.min ?? 0, spec.max ?? Number.MAX_SAFE_INTEGER, spec.words));
   if (spec.kind === 'choice' || spec.kind === 'choices') option.choices([...spec.choices!]);
   if (spec.repeat) option.argParser(collect);
   if (spec.library === undefined && spec.default !== undefined) option.default(spec.default);
@@ -75,10 +92,14 @@ export function libraryOptions(flags: Flags, name: CommandName, words: string[] 
   for (const spec of OPTIONS.filter((o) => o.library !== undefined && o.commands.includes(name))) {
     const value = flags[attributeOf(spec)];
     if (value === undefined) continue;
-    out[spec.library!] = spec.library === 'env' ? parseEnv(value as string[])
-      : spec.library === 'headers' ? parseHeaders(value as string[])
-      : spec.scale !== undefined ? (value as number) * spec.scale
-      : value;
+    out[spec.library!] =
+      spec.library === 'env'
+        ? parseEnv(value as string[])
+        : spec.library === 'headers'
+          ? parseHeaders(value as string[])
+          : spec.scale !== undefined
+            ? (value as number) * spec.scale
+            : value;
   }
   return out;
 }

@@ -59,11 +59,15 @@ export class CliOutput {
     try {
       writeFileSync(flags.output!, text);
       const s = report.summary;
-      this.say(`${TOOL_NAME}: ${s.passed} passed, ${s.failed} failed, ${plural(s.warnings, 'warning')}, ${s.skipped} skipped, ${plural(s.errors, 'error')}; report written to ${flags.output}\n`);
+      this.say(
+        `${TOOL_NAME}: ${s.passed} passed, ${s.failed} failed, ${plural(s.warnings, 'warning')}, ${s.skipped} skipped, ${plural(s.errors, 'error')}; report written to ${flags.output}\n`,
+      );
     } catch (err) {
       // Never lose a finished run: print the report instead.
       process.stdout.write(text);
-      this.say(`${TOOL_NAME}: could not write ${flags.output} (${(err as Error).message}); the report was printed instead\n`);
+      this.say(
+        `${TOOL_NAME}: could not write ${flags.output} (${(err as Error).message}); the report was printed instead\n`,
+      );
     }
   }
 
@@ -75,13 +79,27 @@ export class CliOutput {
    * one-line message on stderr says it.
    */
   async emitUnchecked(target: string, why: string, flags: OutputFlags, durationMs: number): Promise<void> {
-    const json = [...reportTargets(flags).filter(([format]) => format === 'json').map(([, file]) => file), ...(flags.format === 'json' ? [flags.output ?? '-'] : [])];
+    const json = [
+      ...reportTargets(flags)
+        .filter(([format]) => format === 'json')
+        .map(([, file]) => file),
+      ...(flags.format === 'json' ? [flags.output ?? '-'] : []),
+    ];
     if (!json.length) return;
     const { renderFleetJson } = await import('../../reports/fleet.js');
-    const record = (name: string) => this.mask(renderFleetJson({
-      file: '(server reports)', shape: 'reports', identity: { size: 1, digest: '', names: [name] },
-      entries: [{ name, target, error: `cannot be checked: ${why}`, durationMs }],
-    }, undefined, { names: false }));
+    const record = (name: string) =>
+      this.mask(
+        renderFleetJson(
+          {
+            file: '(server reports)',
+            shape: 'reports',
+            identity: { size: 1, digest: '', names: [name] },
+            entries: [{ name, target, error: `cannot be checked: ${why}`, durationMs }],
+          },
+          undefined,
+          { names: false },
+        ),
+      );
     for (const file of json) {
       if (file === '-') {
         process.stdout.write(record(target));
@@ -104,8 +122,10 @@ export function reportTargets(flags: Pick<OutputFlags, 'report'>): Array<[string
     const format = spec.slice(0, eq);
     const file = spec.slice(eq + 1);
     if (eq <= 0 || !file) throw new UsageError(`--report expects FORMAT=FILE, e.g. junit=report.xml; got '${spec}'`);
-    if (!(FORMAT_NAMES as readonly string[]).includes(format)) throw new UsageError(`--report: unknown format '${format}' (choose from ${FORMAT_NAMES.join(', ')})`);
-    if (!isDirectory(dirname(resolve(file)))) throw new UsageError(`cannot write --report ${format}=${file}: the folder '${dirname(file)}' does not exist`);
+    if (!(FORMAT_NAMES as readonly string[]).includes(format))
+      throw new UsageError(`--report: unknown format '${format}' (choose from ${FORMAT_NAMES.join(', ')})`);
+    if (!isDirectory(dirname(resolve(file))))
+      throw new UsageError(`cannot write --report ${format}=${file}: the folder '${dirname(file)}' does not exist`);
     return [format, file];
   });
 }
@@ -113,7 +133,9 @@ export function reportTargets(flags: Pick<OutputFlags, 'report'>): Array<[string
 /** --output and --report files can be written: checked before a run, so that no run is lost. */
 export function checkOutputPaths(flags: Pick<OutputFlags, 'output' | 'report'>): void {
   if (flags.output && !isDirectory(dirname(resolve(flags.output)))) {
-    throw new UsageError(`cannot write --output '${flags.output}': the folder '${dirname(flags.output)}' does not exist`);
+    throw new UsageError(
+      `cannot write --output '${flags.output}': the folder '${dirname(flags.output)}' does not exist`,
+    );
   }
   reportTargets(flags);
 }

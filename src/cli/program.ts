@@ -13,11 +13,21 @@ import { PROGRAM_DESCRIPTION } from './help.js';
 /** A usage mistake is one line and a pointer to --help, never commander's bare "error:". */
 function reportErrors(command: Command): Command {
   const helpCommand = command.name() === TOOL_NAME ? TOOL_NAME : `${TOOL_NAME} ${command.name()}`;
-  return command
-    .showSuggestionAfterError()
-    .exitOverride()
-    // One line, what was wrong and what to do (commander puts its "Did you mean" on a line of its own).
-    .configureOutput({ outputError: (str, write) => write(`${TOOL_NAME}: ${str.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')} (run '${helpCommand} --help' for usage)\n`) });
+  return (
+    command
+      .showSuggestionAfterError()
+      .exitOverride()
+      // One line, what was wrong and what to do (commander puts its "Did you mean" on a line of its own).
+      .configureOutput({
+        outputError: (str, write) =>
+          write(
+            `${TOOL_NAME}: ${str
+              .replace(/^error: /, '')
+              .trim()
+              .replace(/\s*\n\s*/g, ' ')} (run '${helpCommand} --help' for usage)\n`,
+          ),
+      })
+  );
 }
 
 /** The whole command line: the live check (the program itself) and its subcommands. */
@@ -27,6 +37,15 @@ export function buildProgram(): Command {
     .version(TOOL_VERSION, '-V, --version')
     .argument('[command...]', 'the command that starts the server (stdio)');
   asCheckCommand(program);
-  for (const sub of [lintCommand(), listChecksCommand(), explainCommand(), initCommand(), serveCommand(), lockCommand(), mergeCommand()]) program.addCommand(reportErrors(sub));
+  for (const sub of [
+    lintCommand(),
+    listChecksCommand(),
+    explainCommand(),
+    initCommand(),
+    serveCommand(),
+    lockCommand(),
+    mergeCommand(),
+  ])
+    program.addCommand(reportErrors(sub));
   return reportErrors(program);
 }

@@ -10,7 +10,12 @@ import type { ReportTarget } from '../generated/report.js';
 import { DEFAULT_CONFIG } from '../library/option-table.js';
 
 /** What a live run's SARIF results point at: a repository-relative file. */
-export function liveArtifact(target: ReportTarget, configFile?: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+export function liveArtifact(
+  target: ReportTarget,
+  configFile?: string,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): string {
   if (configFile) return repositoryPath(configFile, cwd);
   // The server's entry point: the first word of its command that is a file here (node dist/server.js).
   for (const word of (target.command ?? '').split(/\s+/).slice(1)) {
@@ -18,7 +23,8 @@ export function liveArtifact(target: ReportTarget, configFile?: string, env: Nod
     if (!path || path.startsWith('-') || /^[a-z][\w+.-]*:/i.test(path)) continue;
     const file = resolve(cwd, path);
     // A file of the repository only (the working directory's tree): code scanning knows no other.
-    if (existsSync(file) && statSync(file).isFile() && !relative(cwd, file).startsWith('..')) return repositoryPath(file, cwd);
+    if (existsSync(file) && statSync(file).isFile() && !relative(cwd, file).startsWith('..'))
+      return repositoryPath(file, cwd);
   }
   // In GitHub Actions: the workflow file (GITHUB_WORKFLOW_REF is owner/repo/.github/workflows/x.yml@ref).
   const workflow = /^[^/]+\/[^/]+\/(.+?)@/.exec(env.GITHUB_WORKFLOW_REF ?? '')?.[1];

@@ -13,7 +13,9 @@ export function exitOnSignals(): void {
   // A progress line on a terminal is erased, and the run said to be interrupted, before the exit.
   const interrupted = (code: number) => () => {
     if (process.stderr.isTTY) process.stderr.write('\r\u001b[K');
-    process.stderr.write(`mcp-pd-check: interrupted (${code === 130 ? 'Ctrl-C' : 'SIGTERM'}); ${kept ?? 'no report was written'}, and the servers it started were stopped\n`);
+    process.stderr.write(
+      `mcp-pd-check: interrupted (${code === 130 ? 'Ctrl-C' : 'SIGTERM'}); ${kept ?? 'no report was written'}, and the servers it started were stopped\n`,
+    );
     process.exit(code);
   };
   process.once('SIGINT', interrupted(130));

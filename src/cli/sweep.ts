@@ -28,33 +28,58 @@ export interface Sweep {
   lines: string[];
 }
 
-/** A server's file in --out-dir: its name made safe for any file system, and a digest of the name so that two names never share a file. */
+/**
+ * A server's file in --out-dir: its name made safe for any file system, and a digest of the name so that two names
+ * never share a file.
+ */
 export function outDirFile(name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[.]+/, '_').slice(0, 80);
+  const safe = name
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[.]+/, '_')
+    .slice(0, 80);
   return `${safe}-${createHash('sha256').update(name).digest('hex').slice(0, 8)}.json`;
 }
 
 /** The sweep of this run; `mask` masks what is written (the fleet's redactor). */
 export function prepareSweep(flags: SweepFlags, config: ServerConfig, mask: (text: string) => string): Sweep {
   const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
-  if (flags.resume && flags.outDir === undefined) throw new UsageError("--resume goes with --out-dir DIR (the folder where an earlier run wrote its servers' reports)");
-  const identity = fleetIdentity(config.shape, config.servers.map((s) => s.name));
+  if (flags.resume && flags.outDir === undefined)
+    throw new UsageError(
+      "--resume goes with --out-dir DIR (the folder where an earlier run wrote its servers' reports)",
+    );
+  const identity = fleetIdentity(
+    config.shape,
+    config.servers.map((s) => s.name),
+  );
   const mine = config.servers.filter((s) => !shard || shardOf(s.name, shard.n) === shard.k).map((s) => s.name);
-  const lines = [shard
-    ? `shard ${shardText(shard)}: ${mine.length} of the ${identity.size} servers in ${config.file}${mine.length ? '' : ' (a shard is picked by the hash of each name: this one holds none)'}`
-    : `${identity.size} server${identity.size === 1 ? '' : 's'} in ${config.file}`];
+  const lines = [
+    shard
+      ? `shard ${shardText(shard)}: ${mine.length} of the ${identity.size} servers in ${config.file}${mine.length ? '' : ' (a shard is picked by the hash of each name: this one holds none)'}`
+      : `${identity.size} server${identity.size === 1 ? '' : 's'} in ${config.file}`,
+  ];
   if (flags.outDir === undefined) return { options: shard ? { shard } : {}, lines };
   const dir = flags.outDir;
   try {
     mkdirSync(dir, { recursive: true });
   } catch (err) {
-    throw new UsageError(`--out-dir '${dir}' cannot be made (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new UsageError(
+      `--out-dir '${dir}' cannot be made (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
   if (!statSync(dir).isDirectory()) throw new UsageError(`--out-dir '${dir}' is a file, not a folder`);
-  const reported = flags.resume ? readReported(dir, identity.digest, new Set(mine), lines) : new Map<string, FleetEntry>();
-  if (flags.resume) lines.push(`--resume: ${reported.size} already reported in ${dir}, ${mine.length - reported.size} to check`);
+  const reported = flags.resume
+    ? readReported(dir, identity.digest, new Set(mine), lines)
+    : new Map<string, FleetEntry>();
+  if (flags.resume)
+    lines.push(`--resume: ${reported.size} already reported in ${dir}, ${mine.length - reported.size} to check`);
   const onEntry = (entry: FleetEntry) => {
-    const text = mask(renderFleetJson({ file: config.file, shape: config.shape, identity, ...(shard ? { shard } : {}), entries: [entry] }, undefined, { names: false }));
+    const text = mask(
+      renderFleetJson(
+        { file: config.file, shape: config.shape, identity, ...(shard ? { shard } : {}), entries: [entry] },
+        undefined,
+        { names: false },
+      ),
+    );
     const file = join(dir, outDirFile(entry.name));
     const temporary = join(dir, `.${outDirFile(entry.name)}.${process.pid}.tmp`);
     writeFileSync(temporary, text);
@@ -64,7 +89,12 @@ export function prepareSweep(flags: SweepFlags, config: ServerConfig, mask: (tex
 }
 
 /** The servers of this run already reported in `dir` by a run of the same fleet; what is not trusted is said. */
-function readReported(dir: string, digest: string, mine: ReadonlySet<string>, lines: string[]): Map<string, FleetEntry> {
+function readReported(
+  dir: string,
+  digest: string,
+  mine: ReadonlySet<string>,
+  lines: string[],
+): Map<string, FleetEntry> {
   const reported = new Map<string, FleetEntry>();
   let others = 0;
   for (const file of readdirSync(dir).sort()) {
@@ -90,8 +120,12 @@ function readReported(dir: string, digest: string, mine: ReadonlySet<string>, li
       others++;
       continue;
     }
-    for (const entry of part.entries) if (mine.has(entry.name) && (entry.report || entry.error !== undefined)) reported.set(entry.name, entry);
+    for (const entry of part.entries)
+      if (mine.has(entry.name) && (entry.report || entry.error !== undefined)) reported.set(entry.name, entry);
   }
-  if (others) lines.push(`--resume: ${others} ${others === 1 ? 'report' : 'reports'} in ${dir} ${others === 1 ? 'is' : 'are'} of another fleet (its servers differ from this file's): not resumed, and replaced where a server of the same name is checked now — give a folder of its own to each fleet`);
+  if (others)
+    lines.push(
+      `--resume: ${others} ${others === 1 ? 'report' : 'reports'} in ${dir} ${others === 1 ? 'is' : 'are'} of another fleet (its servers differ from this file's): not resumed, and replaced where a server of the same name is checked now — give a folder of its own to each fleet`,
+    );
   return reported;
 }

@@ -11,13 +11,17 @@ export function parseEnv(pairs: string[], from: NodeJS.ProcessEnv = process.env)
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     const key = eq < 0 ? pair : pair.slice(0, eq);
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw new UsageError(`--env expects KEY=VALUE or KEY (a variable to pass through), got '${pair.slice(0, 40)}'`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
+      throw new UsageError(`--env expects KEY=VALUE or KEY (a variable to pass through), got '${pair.slice(0, 40)}'`);
     if (eq >= 0) {
       env[key] = pair.slice(eq + 1);
       continue;
     }
     const value = from[key];
-    if (value === undefined) throw new UsageError(`--env ${key}: the variable ${key} is not set in this environment, so there is nothing to pass through (give --env ${key}=VALUE)`);
+    if (value === undefined)
+      throw new UsageError(
+        `--env ${key}: the variable ${key} is not set in this environment, so there is nothing to pass through (give --env ${key}=VALUE)`,
+      );
     env[key] = value;
   }
   return env;
@@ -54,10 +58,12 @@ export function parseHeaders(lines: string[]): Record<string, string> {
 
 /** `--header` lines as written, before $VAR is read: what init may put in a committed config. */
 export function writtenHeaders(lines: string[]): Record<string, string> {
-  return Object.fromEntries(lines.map((line) => {
-    const { name, written } = headerLine(line);
-    return [name, written];
-  }));
+  return Object.fromEntries(
+    lines.map((line) => {
+      const { name, written } = headerLine(line);
+      return [name, written];
+    }),
+  );
 }
 
 /**
@@ -65,14 +71,26 @@ export function writtenHeaders(lines: string[]): Record<string, string> {
  * server, which is rarely what was meant. A hint names them (the run goes on: a server may take
  * a flag of the same name).
  */
-export function flagsAfterCommandHint(words: readonly string[], rawArgs: readonly string[], command: CommandName): string | undefined {
+export function flagsAfterCommandHint(
+  words: readonly string[],
+  rawArgs: readonly string[],
+  command: CommandName,
+): string | undefined {
   const start = rawArgs.indexOf(words[0] ?? '');
   // (a command from a config file was not typed after anything)
   if (start < 0) return undefined;
   const separated = rawArgs.indexOf('--');
   if (separated >= 0 && separated < start) return undefined;
-  const ours = new Set(OPTIONS.filter((o) => o.commands.includes(command)).flatMap((o) => [o.flag.split(' ')[0]!, ...(o.short ? [o.short] : [])]));
-  const found = words.slice(1).map((w) => w.split('=')[0]!).filter((w) => ours.has(w));
+  const ours = new Set(
+    OPTIONS.filter((o) => o.commands.includes(command)).flatMap((o) => [
+      o.flag.split(' ')[0]!,
+      ...(o.short ? [o.short] : []),
+    ]),
+  );
+  const found = words
+    .slice(1)
+    .map((w) => w.split('=')[0]!)
+    .filter((w) => ours.has(w));
   if (!found.length) return undefined;
   return `note: ${[...new Set(found)].join(', ')} after the server command ${found.length === 1 ? 'goes' : 'go'} to the server, not to ${command === 'check' ? 'the checker' : command}; put them before the command if they were meant for ${command === 'check' ? 'it' : `mcp-pd-check ${command}`}`;
 }

@@ -64,7 +64,14 @@ export function applyBaseline(report: CheckReport, baseline: Baseline, file: str
       accepted++;
       return { ...f, accepted: true };
     });
-    return { ...r, findings, status: statusOf({}, findings.filter((f) => !f.accepted)) };
+    return {
+      ...r,
+      findings,
+      status: statusOf(
+        {},
+        findings.filter((f) => !f.accepted),
+      ),
+    };
   });
   const stale = baseline.accepted.filter((e) => !matched.has(e.fingerprint));
   return { ...report, results, summary: summarize(results), baseline: { file, accepted, stale } };

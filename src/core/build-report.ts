@@ -1,13 +1,28 @@
-import type { CheckReport, CheckResult, ExplorationSummary, ReportOptions, ReportSummary, ReportTarget } from '../generated/report.js';
+import type {
+  CheckReport,
+  CheckResult,
+  ExplorationSummary,
+  ReportOptions,
+  ReportSummary,
+  ReportTarget,
+} from '../generated/report.js';
 import { verdictSentence, type VerdictData } from './verdict-sentence.js';
 import { TOOL_NAME, TOOL_VERSION } from '../util/version.js';
 
 export function summarize(results: CheckResult[]): ReportSummary {
   // A check that passes only because a baseline accepts its findings is accepted, never passed.
   const isAccepted = (r: CheckResult) => r.findings.some((f) => f.accepted && f.level !== 'info');
-  const count = (s: CheckResult['status']) => results.filter((r) => r.status === s && !(s === 'pass' && isAccepted(r))).length;
+  const count = (s: CheckResult['status']) =>
+    results.filter((r) => r.status === s && !(s === 'pass' && isAccepted(r))).length;
   const accepted = results.filter((r) => r.status === 'pass' && isAccepted(r)).length;
-  return { passed: count('pass'), failed: count('fail'), warnings: count('warn'), skipped: count('skip'), errors: count('error'), ...(accepted ? { accepted } : {}) };
+  return {
+    passed: count('pass'),
+    failed: count('fail'),
+    warnings: count('warn'),
+    skipped: count('skip'),
+    errors: count('error'),
+    ...(accepted ? { accepted } : {}),
+  };
 }
 
 export function buildReport(input: {

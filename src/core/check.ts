@@ -1,4 +1,11 @@
-import type { CheckResult, ClientBudgets, FindingLevel, SelectionFigures, SpecRef, TokenFigures } from '../generated/report.js';
+import type {
+  CheckResult,
+  ClientBudgets,
+  FindingLevel,
+  SelectionFigures,
+  SpecRef,
+  TokenFigures,
+} from '../generated/report.js';
 import { isCode, type Messages } from './messages.js';
 import type { Era } from '../transport/era.js';
 
@@ -25,7 +32,9 @@ export interface PlanOptions {
   sessions: number;
   /** Ids of the checks selected for this run. */
   selected: readonly string[];
-  /** Whether the server marks a tool form of the resource: known once the probe has listed the tools (undefined before). */
+  /**
+   * Whether the server marks a tool form of the resource: known once the probe has listed the tools (undefined before).
+   */
   toolForm?: boolean;
   /**
    * Whether the checks with a `turn` share one session (P) instead of opening their own: where a
@@ -94,7 +103,9 @@ const ID_PATTERN = /^(pd|mcp|dashdash|toolcard|lint)-[a-z0-9]+(-[a-z0-9]+)*$/;
 /** Checks a definition's id and codes, and freezes it (the live and lint registries both use this). */
 export function defineCheck<T extends CheckDefinition<never>>(definition: T): Readonly<T> {
   if (!ID_PATTERN.test(definition.id)) {
-    throw new Error(`check id '${definition.id}' must be kebab-case with a pd-, mcp-, dashdash-, toolcard- or lint- prefix`);
+    throw new Error(
+      `check id '${definition.id}' must be kebab-case with a pd-, mcp-, dashdash-, toolcard- or lint- prefix`,
+    );
   }
   for (const code of Object.keys(definition.messages)) {
     if (!isCode(code)) throw new Error(`check ${definition.id}: message code '${code}' must be kebab-case`);
@@ -120,14 +131,17 @@ export function severityOf(level: SpecRef['level']): FindingLevel {
 }
 
 /** How many sessions a check opens, from its `opens` metadata (0 when it declares none). */
-export function opensOf(check: { opens?: CheckDefinition<unknown>['opens']; turn?: number }, options: PlanOptions): number {
+export function opensOf(
+  check: { opens?: CheckDefinition<unknown>['opens']; turn?: number },
+  options: PlanOptions,
+): number {
   if (options.shared && check.turn !== undefined) return 0;
-  return typeof check.opens === 'function' ? check.opens(options) : check.opens ?? 0;
+  return typeof check.opens === 'function' ? check.opens(options) : (check.opens ?? 0);
 }
 
 /** How many sessions a check starts brand new, after others ended (none where it takes the shared session). */
 export function freshOf(check: { fresh?: number; turn?: number }, options: Pick<PlanOptions, 'shared'>): number {
-  return options.shared && check.turn !== undefined ? 0 : check.fresh ?? 0;
+  return options.shared && check.turn !== undefined ? 0 : (check.fresh ?? 0);
 }
 
 /** Whether a check reads the whole run's traffic (it then runs after everything else). */

@@ -25,15 +25,58 @@ export interface ClientBudget {
 }
 
 export const CLIENT_BUDGETS: readonly ClientBudget[] = [
-  { client: 'VS Code (Copilot)', measure: 'tools', limit: 128, soft: 64, over: 'accepts at most 128 tools per request: the others are left out', near: 'groups tools into virtual tools from 64 on (the model sees a group until it expands it)', drops: true,
-    source: 'VS Code docs, "Use tools in chat" (128 tools per request); setting github.copilot.chat.virtualTools.threshold', date: '2026' },
-  { client: 'Cursor', measure: 'tools', limit: 40, over: 'sends about the first 40 tools to its agent: the others are not seen', drops: true, source: 'Cursor docs, Model Context Protocol (tool limit)', date: '2026' },
-  { client: 'Claude Code', measure: 'tokens', limit: 0.10, contextTokens: 200_000, over: 'defers the tools behind its tool search (names at start, definitions when searched)', drops: false,
-    source: 'Claude Code docs, MCP tool search (ENABLE_TOOL_SEARCH=auto: 10 % of the context window)', date: '2026-01' },
-  { client: 'MCP client best practices', measure: 'tokens', limit: 0.05, soft: 0.01, contextTokens: 200_000, over: 'advises progressive discovery: load tool definitions on demand, not up front', near: 'advises progressive discovery from 1–5 % of the context window', drops: false,
-    source: 'modelcontextprotocol.io, Client Best Practices (progressive tool discovery)', date: '2026' },
-  { client: 'OpenAI (Codex, ChatGPT)', measure: 'tools', limit: 20, over: 'advises tool search (deferred loading) past about 20 functions at the start of a turn', drops: false,
-    source: 'OpenAI docs, function calling best practices and tool search (defer_loading)', date: '2026' },
+  {
+    client: 'VS Code (Copilot)',
+    measure: 'tools',
+    limit: 128,
+    soft: 64,
+    over: 'accepts at most 128 tools per request: the others are left out',
+    near: 'groups tools into virtual tools from 64 on (the model sees a group until it expands it)',
+    drops: true,
+    source:
+      'VS Code docs, "Use tools in chat" (128 tools per request); setting github.copilot.chat.virtualTools.threshold',
+    date: '2026',
+  },
+  {
+    client: 'Cursor',
+    measure: 'tools',
+    limit: 40,
+    over: 'sends about the first 40 tools to its agent: the others are not seen',
+    drops: true,
+    source: 'Cursor docs, Model Context Protocol (tool limit)',
+    date: '2026',
+  },
+  {
+    client: 'Claude Code',
+    measure: 'tokens',
+    limit: 0.1,
+    contextTokens: 200_000,
+    over: 'defers the tools behind its tool search (names at start, definitions when searched)',
+    drops: false,
+    source: 'Claude Code docs, MCP tool search (ENABLE_TOOL_SEARCH=auto: 10 % of the context window)',
+    date: '2026-01',
+  },
+  {
+    client: 'MCP client best practices',
+    measure: 'tokens',
+    limit: 0.05,
+    soft: 0.01,
+    contextTokens: 200_000,
+    over: 'advises progressive discovery: load tool definitions on demand, not up front',
+    near: 'advises progressive discovery from 1–5 % of the context window',
+    drops: false,
+    source: 'modelcontextprotocol.io, Client Best Practices (progressive tool discovery)',
+    date: '2026',
+  },
+  {
+    client: 'OpenAI (Codex, ChatGPT)',
+    measure: 'tools',
+    limit: 20,
+    over: 'advises tool search (deferred loading) past about 20 functions at the start of a turn',
+    drops: false,
+    source: 'OpenAI docs, function calling best practices and tool search (defer_loading)',
+    date: '2026',
+  },
 ];
 
 /** How a server fits one client's budget. */
@@ -61,10 +104,20 @@ export function budgetFits(figures: { tools: number; tokens?: number }): BudgetF
   });
 }
 
-function fitOf(b: ClientBudget, value: number, limit: number, soft: number | undefined, label: (n: number) => string): BudgetFit {
+function fitOf(
+  b: ClientBudget,
+  value: number,
+  limit: number,
+  soft: number | undefined,
+  label: (n: number) => string,
+): BudgetFit {
   const fit = value > limit ? 'over' : soft !== undefined && value > soft ? 'near' : 'fits';
   return {
-    client: b.client, fit, figure: label(value), limit: label(limit), drops: b.drops,
+    client: b.client,
+    fit,
+    figure: label(value),
+    limit: label(limit),
+    drops: b.drops,
     ...(fit === 'over' ? { what: b.over } : fit === 'near' && b.near ? { what: b.near } : {}),
   };
 }

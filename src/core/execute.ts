@@ -39,9 +39,22 @@ export function statusOf(outcome: Outcome, findings: readonly Finding[]): CheckR
 }
 
 /** A check's result: its own metadata, stamped once here, with what the run found. */
-export function resultOf(check: Pick<CheckDefinition<never>, 'id' | 'title' | 'spec'>, status: CheckResult['status'], findings: Finding[], durationMs: number): CheckResult {
+export function resultOf(
+  check: Pick<CheckDefinition<never>, 'id' | 'title' | 'spec'>,
+  status: CheckResult['status'],
+  findings: Finding[],
+  durationMs: number,
+): CheckResult {
   const { requirements, ...spec } = check.spec;
-  return { id: check.id, title: check.title, status, severity: severityOf(check.spec.level), spec: { ...spec, requirements }, durationMs, findings };
+  return {
+    id: check.id,
+    title: check.title,
+    status,
+    severity: severityOf(check.spec.level),
+    spec: { ...spec, requirements },
+    durationMs,
+    findings,
+  };
 }
 
 /**
@@ -50,7 +63,11 @@ export function resultOf(check: Pick<CheckDefinition<never>, 'id' | 'title' | 's
  * crash of the checker), a server that could not open another session (a finding), or a stop.
  * `limitMs` is the time it may take; `byRun` says the limit is the run's own (--max-duration).
  */
-export async function runWork(sink: FindingSink, work: () => Promise<void>, limit: { ms: number; byRun?: RunDeadline }): Promise<Outcome> {
+export async function runWork(
+  sink: FindingSink,
+  work: () => Promise<void>,
+  limit: { ms: number; byRun?: RunDeadline },
+): Promise<Outcome> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const stop = new Promise<never>((_, reject) => {
@@ -64,7 +81,9 @@ export async function runWork(sink: FindingSink, work: () => Promise<void>, limi
       return { skipped: true };
     }
     if (err instanceof CheckTimeout) {
-      sink.add('error', limit.byRun ? 'run-time-up' : 'check-timeout', { seconds: limit.byRun ? limit.byRun.seconds : CHECK_TIME_LIMIT_MS / 1000 });
+      sink.add('error', limit.byRun ? 'run-time-up' : 'check-timeout', {
+        seconds: limit.byRun ? limit.byRun.seconds : CHECK_TIME_LIMIT_MS / 1000,
+      });
       sink.seal();
       return { errored: true };
     }

@@ -12,6 +12,8 @@ export type FailOn = 'error' | 'warning' | 'never';
  */
 export function exitCodeFor(report: CheckReport, failOn: FailOn = 'error'): number {
   if (failOn === 'never') return EXIT.ok;
-  const failing = report.results.some((r) => r.status === 'fail' || r.status === 'error' || (failOn === 'warning' && r.status === 'warn'));
+  const failing = report.results.some(
+    (r) => r.status === 'fail' || r.status === 'error' || (failOn === 'warning' && r.status === 'warn'),
+  );
   return failing ? EXIT.failures : EXIT.ok;
 }

@@ -53,23 +53,27 @@ export const SHARED_MESSAGES = {
     hint: 'The server must accept new sessions while others are open.',
   },
   'slow-start': {
-    message: 'Not proven: a new session of the server did not start in time ({reason}); the server was slow to start, so what this check needed that session for was not tried. This is no failure of the server.',
+    message:
+      'Not proven: a new session of the server did not start in time ({reason}); the server was slow to start, so what this check needed that session for was not tried. This is no failure of the server.',
     hint: 'Give the server more time to start with --startup-timeout (ms), e.g. --startup-timeout 60000: a heavy server, or a busy machine, can need it.',
   },
   'nothing-to-lint': 'Nothing to check: no {what} among the files read.',
   'needs-http': 'This check needs a Streamable HTTP target (--url); this is a {kind} target.',
   'needs-era': 'This check applies to protocol {eras} only (what it checks is not in {era}).',
-  'not-applicable-era': 'Not applicable in {era} over HTTP: there is no session to tie a grant to, and this server gates no call — descriptions are served on demand, calls are not gated (PD v2.1 §5 needs a session).',
-  'inconclusive': {
-    message: '{subject} got no answer ({note}): that proves nothing about progressive disclosure (a slow tool, one that waits on the network or lacks credentials, or a server that went away), so it was not judged.',
+  'not-applicable-era':
+    'Not applicable in {era} over HTTP: there is no session to tie a grant to, and this server gates no call — descriptions are served on demand, calls are not gated (PD v2.1 §5 needs a session).',
+  inconclusive: {
+    message:
+      '{subject} got no answer ({note}): that proves nothing about progressive disclosure (a slow tool, one that waits on the network or lacks credentials, or a server that went away), so it was not judged.',
     hint: 'Give slow tools more time with --timeout 15000, or point the checker at a test instance that has what its tools need.',
   },
   'not-proven': {
     message: 'Not proven: this check recorded no exchange that shows its rule holds.',
     hint: 'This is a gap in mcp-pd-check, not a failure of the server; please report it with the JSON report attached.',
   },
-  'unproven': {
-    message: 'Not proven: {what} got no answer ({note}), so nothing showed whether the rule holds; this is no failure of the server.',
+  unproven: {
+    message:
+      'Not proven: {what} got no answer ({note}), so nothing showed whether the rule holds; this is no failure of the server.',
     hint: 'Give slow tools more time with --timeout 15000, or point the checker at a test instance that has what its tools need.',
   },
 } as const satisfies Messages;
@@ -79,7 +83,10 @@ export type SharedCode = keyof typeof SHARED_MESSAGES;
 /** Thrown by `skip()`: the check does not apply; the runner records status `skip`. */
 export class SkipCheck extends Error {
   override name = 'SkipCheck';
-  constructor(readonly code: string, readonly args: Args) {
+  constructor(
+    readonly code: string,
+    readonly args: Args,
+  ) {
     super(code);
   }
 }
@@ -131,7 +138,10 @@ export class FindingSink<C extends string = string> {
   /** Set when the check was stopped by a time limit: what its work still says after that is not kept. */
   private sealed = false;
 
-  constructor(private readonly messages: Messages, private readonly failLevel: FindingLevel) {}
+  constructor(
+    private readonly messages: Messages,
+    private readonly failLevel: FindingLevel,
+  ) {}
 
   /**
    * Keeps no further findings: a check stopped by a time limit may still be running, and what it
@@ -141,9 +151,15 @@ export class FindingSink<C extends string = string> {
     this.sealed = true;
   }
 
-  fail(code: C | SharedCode, args: Args = {}, extras: FindingExtras = {}): void { this.add(this.failLevel, code, args, extras); }
-  warn(code: C | SharedCode, args: Args = {}, extras: FindingExtras = {}): void { this.add('warning', code, args, extras); }
-  info(code: C | SharedCode, args: Args = {}, extras: FindingExtras = {}): void { this.add('info', code, args, extras); }
+  fail(code: C | SharedCode, args: Args = {}, extras: FindingExtras = {}): void {
+    this.add(this.failLevel, code, args, extras);
+  }
+  warn(code: C | SharedCode, args: Args = {}, extras: FindingExtras = {}): void {
+    this.add('warning', code, args, extras);
+  }
+  info(code: C | SharedCode, args: Args = {}, extras: FindingExtras = {}): void {
+    this.add('info', code, args, extras);
+  }
 
   /** A rule's result, at the level the rule gave it. */
   problem(p: RuleProblem, extras: FindingExtras = {}): void {
@@ -174,8 +190,14 @@ export class FindingSink<C extends string = string> {
   prove(code: C | SharedCode, args: Args, transcript: Exchange[]): void {
     if (this.proof || this.sealed) return;
     const spec = this.messages[code];
-    if (spec === undefined) throw new Error(`the check proved with the code '${code}', which its messages do not define`);
-    this.proof = { code, args, message: renderTemplate(templateOf(spec), args), ...(transcript.length ? { transcript: toTranscript(transcript) } : {}) };
+    if (spec === undefined)
+      throw new Error(`the check proved with the code '${code}', which its messages do not define`);
+    this.proof = {
+      code,
+      args,
+      message: renderTemplate(templateOf(spec), args),
+      ...(transcript.length ? { transcript: toTranscript(transcript) } : {}),
+    };
   }
 
   /** Says why nothing proves the check's rule (said as the check's result when no proof comes). */

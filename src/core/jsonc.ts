@@ -4,11 +4,22 @@ import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { InputError } from './input-error.js';
 
 const WORDS: Record<string, string> = {
-  InvalidSymbol: 'an unexpected character', InvalidNumberFormat: 'a malformed number', PropertyNameExpected: 'a property name was expected',
-  ValueExpected: 'a value was expected', ColonExpected: 'a colon was expected', CommaExpected: 'a comma was expected',
-  CloseBraceExpected: "a closing '}' was expected", CloseBracketExpected: "a closing ']' was expected", EndOfFileExpected: 'nothing more was expected',
-  InvalidCommentToken: 'a malformed comment', UnexpectedEndOfComment: 'a comment that never ends', UnexpectedEndOfString: 'a string that never ends',
-  UnexpectedEndOfNumber: 'a number that ends too soon', InvalidUnicode: 'a malformed \\u escape', InvalidEscapeCharacter: 'a malformed escape', InvalidCharacter: 'a character not allowed in a string',
+  InvalidSymbol: 'an unexpected character',
+  InvalidNumberFormat: 'a malformed number',
+  PropertyNameExpected: 'a property name was expected',
+  ValueExpected: 'a value was expected',
+  ColonExpected: 'a colon was expected',
+  CommaExpected: 'a comma was expected',
+  CloseBraceExpected: "a closing '}' was expected",
+  CloseBracketExpected: "a closing ']' was expected",
+  EndOfFileExpected: 'nothing more was expected',
+  InvalidCommentToken: 'a malformed comment',
+  UnexpectedEndOfComment: 'a comment that never ends',
+  UnexpectedEndOfString: 'a string that never ends',
+  UnexpectedEndOfNumber: 'a number that ends too soon',
+  InvalidUnicode: 'a malformed \\u escape',
+  InvalidEscapeCharacter: 'a malformed escape',
+  InvalidCharacter: 'a character not allowed in a string',
 };
 
 /** Line and column (1-based) of an offset in a text. */
@@ -33,5 +44,11 @@ export function parseJsonc(text: string, what: string): unknown {
 
 /** What a value is, in words, for "holds X, not Y". */
 export function describeValue(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : value === undefined ? 'nothing' : `a ${typeof value}`;
+  return value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : value === undefined
+        ? 'nothing'
+        : `a ${typeof value}`;
 }

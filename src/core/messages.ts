@@ -27,15 +27,18 @@ export function isCode(code: string): boolean {
  * A placeholder without its arg stays visible, so a missing arg shows rather than vanishes.
  */
 export function renderTemplate(template: string, args: Args): string {
-  return template.replace(/\{([A-Za-z_][\w]*)(?:\|([^{}|]+)(?:\|([^{}|]+))?)?\}/g, (whole, name: string, one?: string, many?: string) => {
-    if (!(name in args)) return whole;
-    const value = args[name];
-    if (one !== undefined) {
-      const n = Number(value);
-      return `${formatNumber(n)} ${n === 1 ? one : many ?? `${one}s`}`;
-    }
-    return formatArg(value);
-  });
+  return template.replace(
+    /\{([A-Za-z_][\w]*)(?:\|([^{}|]+)(?:\|([^{}|]+))?)?\}/g,
+    (whole, name: string, one?: string, many?: string) => {
+      if (!(name in args)) return whole;
+      const value = args[name];
+      if (one !== undefined) {
+        const n = Number(value);
+        return `${formatNumber(n)} ${n === 1 ? one : (many ?? `${one}s`)}`;
+      }
+      return formatArg(value);
+    },
+  );
 }
 
 export function formatArg(value: unknown): string {

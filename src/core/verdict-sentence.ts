@@ -9,7 +9,9 @@ export type VerdictData = Omit<Verdict, 'summary'>;
 export function verdictSentence(v: VerdictData): string {
   const tokens = tokenSentence(v.tokens);
   if (v.implements === 'no') {
-    const ran = v.unfetchedCallRan ? `, and calling '${v.unfetchedCallRan}' without fetching its description was not refused` : '';
+    const ran = v.unfetchedCallRan
+      ? `, and calling '${v.unfetchedCallRan}' without fetching its description was not refused`
+      : '';
     return `No: this server does not implement progressive disclosure — it lists no tool_descriptions resource${ran}.${tokens}`;
   }
   if (v.implements === 'yes' && v.notApplicable?.length) {
@@ -19,11 +21,15 @@ export function verdictSentence(v: VerdictData): string {
   const run = v.criteriaRun ?? 0;
   const named = v.failing.map((id, i) => `${id} (#${v.failingCriteria?.[i] ?? '?'})`);
   const unproven = v.unproven?.length ? ` Not proven (no failure): ${unprovenByReason(v.unproven)}.` : '';
-  const why = v.failing.length ? `${v.failing.length} of ${run} criteria fail: ${named.join(', ')}`
-    : v.unproven?.length ? `no criterion fails, but only ${run - v.unproven.length} of ${run} were proven` : `${run} of 9 criteria were run, and they pass`;
-  const unlisted = v.resource && v.resource.source !== 'listed'
-    ? ` The resource works at ${v.resource.uri} (${v.resource.source === 'refusal' ? "named by a refusal's resource_uri" : "the spec's default URI"}), but resources/list does not list it; the other criteria were tested against it.`
-    : '';
+  const why = v.failing.length
+    ? `${v.failing.length} of ${run} criteria fail: ${named.join(', ')}`
+    : v.unproven?.length
+      ? `no criterion fails, but only ${run - v.unproven.length} of ${run} were proven`
+      : `${run} of 9 criteria were run, and they pass`;
+  const unlisted =
+    v.resource && v.resource.source !== 'listed'
+      ? ` The resource works at ${v.resource.uri} (${v.resource.source === 'refusal' ? "named by a refusal's resource_uri" : "the spec's default URI"}), but resources/list does not list it; the other criteria were tested against it.`
+      : '';
   return `Partly: ${why}.${unproven}${unlisted}${tokens}`;
 }
 
@@ -35,9 +41,12 @@ export function verdictSentence(v: VerdictData): string {
 export function reachSentence(reach: NonNullable<Verdict['reach']>): string {
   const readers = listWords(reach.readsResources);
   const others = listWords(reach.toolsOnly);
-  if (reach.toolForm && reach.toolFormWorks) return `reaches every client: ${readers} read the resource; ${others} fetch through ${reach.toolForm}.`;
-  if (reach.toolForm && reach.toolFormWorks === undefined) return `reaches ${readers} (their model reads resources); in ${others} the tool form ${reach.toolForm} is the only way to fetch, and this run did not come to a verdict on it (pd-descriptions-tool).`;
-  if (reach.toolForm) return `reaches ${readers} (their model reads resources); in ${others} the tool form ${reach.toolForm} is the only way to fetch, and it fails pd-descriptions-tool.`;
+  if (reach.toolForm && reach.toolFormWorks)
+    return `reaches every client: ${readers} read the resource; ${others} fetch through ${reach.toolForm}.`;
+  if (reach.toolForm && reach.toolFormWorks === undefined)
+    return `reaches ${readers} (their model reads resources); in ${others} the tool form ${reach.toolForm} is the only way to fetch, and this run did not come to a verdict on it (pd-descriptions-tool).`;
+  if (reach.toolForm)
+    return `reaches ${readers} (their model reads resources); in ${others} the tool form ${reach.toolForm} is the only way to fetch, and it fails pd-descriptions-tool.`;
   return `reaches ${readers} (their model reads resources); in ${others} every call will be refused, since their model cannot read a resource — offer the tool form of the resource (docs/adopting.md, "Progressive disclosure in every client"), or put mcp-pd-check serve in front.`;
 }
 
@@ -62,14 +71,17 @@ function listWords(items: readonly string[]): string {
 function unprovenByReason(unproven: NonNullable<Verdict['unproven']>): string {
   const byWhy = new Map<string, string[]>();
   for (const u of unproven) byWhy.set(u.why, [...(byWhy.get(u.why) ?? []), u.id]);
-  return [...byWhy].map(([why, ids]) => (ids.length === 1 ? `${ids[0]}, ${why}` : `${ids.join(', ')} (${why})`)).join('; ');
+  return [...byWhy]
+    .map(([why, ids]) => (ids.length === 1 ? `${ids[0]}, ${why}` : `${ids.join(', ')} (${why})`))
+    .join('; ');
 }
 
 /** The token figures in one sentence. */
 function tokenSentence(t: TokenFigures | undefined): string {
   if (!t) return '';
   const n = `${formatArg(t.tools.length)} tool${t.tools.length === 1 ? '' : 's'}`;
-  if (t.estimate !== undefined) return ` ${n} cost ${formatArg(t.listed)} tokens in every prompt; listed minimally ≈ ${formatArg(t.estimate)}.`;
+  if (t.estimate !== undefined)
+    return ` ${n} cost ${formatArg(t.listed)} tokens in every prompt; listed minimally ≈ ${formatArg(t.estimate)}.`;
   if (t.full !== undefined) {
     const saved = t.full > 0 ? Math.round((1 - t.listed / t.full) * 100) : 0;
     return ` tools/list costs ${formatArg(t.listed)} tokens for ${n}; their full descriptions ${formatArg(t.full)} (${saved} % saved).`;
@@ -91,7 +103,10 @@ export function reportVerdictSentence(report: Pick<CheckReport, 'verdict' | 'era
 export function erasSentence(verdicts: readonly VerdictData[]): string {
   const said = verdicts.map((v) => verdictSentence(v));
   // "Alike" only when the eras fail the same criteria too: the same words can cover different failures.
-  const sameFailures = verdicts.every((v) => JSON.stringify(v.failing ?? []) === JSON.stringify(verdicts[0]!.failing ?? []));
-  if (sameFailures && said.every((x) => x === said[0])) return `For clients of ${verdicts.map((v) => v.era ?? '?').join(' and ')} alike — ${said[0]}`;
+  const sameFailures = verdicts.every(
+    (v) => JSON.stringify(v.failing ?? []) === JSON.stringify(verdicts[0]!.failing ?? []),
+  );
+  if (sameFailures && said.every((x) => x === said[0]))
+    return `For clients of ${verdicts.map((v) => v.era ?? '?').join(' and ')} alike — ${said[0]}`;
   return verdicts.map((v, i) => `For ${v.era ?? '?'} clients — ${said[i]}`).join(' ');
 }

@@ -36,7 +36,8 @@ export function examplesFromText(text: unknown, schema: unknown): { examples: Fo
       unusable++;
       continue;
     }
-    if (examples.length < MAX_EXAMPLES) examples.push({ description: `From the tool's own description (example ${examples.length + 1})`, input: object });
+    if (examples.length < MAX_EXAMPLES)
+      examples.push({ description: `From the tool's own description (example ${examples.length + 1})`, input: object });
   }
   return { examples, unusable };
 }

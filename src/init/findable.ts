@@ -22,7 +22,9 @@ function candidates(tool: Record<string, unknown>): string[] {
   if (sentences(proseOf(text)).length > 1) out.push(minimalFrom(text, 2));
   if (typeof tool.title === 'string' && tool.title.trim() && first) out.push(`${tool.title.trim()}: ${first}`);
   // Only what the rule the checker applies passes: no code, examples or usage, a bounded length.
-  const fit = [...new Set(out.filter(Boolean))].filter((c) => !minimalDescriptionProblems(String(tool.name), c).some((p) => p.level === 'fail'));
+  const fit = [...new Set(out.filter(Boolean))].filter(
+    (c) => !minimalDescriptionProblems(String(tool.name), c).some((p) => p.level === 'fail'),
+  );
   if (fit.length) return fit.sort((a, b) => a.length - b.length);
   return [`${REVIEW} say in one sentence what ${String(tool.name)} does and when to use it`];
 }
@@ -30,8 +32,11 @@ function candidates(tool: Record<string, unknown>): string[] {
 export function findableDescriptions(tools: ReadonlyArray<Record<string, unknown>>): Findable {
   const options = tools.map(candidates);
   const choice = tools.map(() => 0);
-  const queries = tools.map((tool) => queriesOf(undefined, typeof tool.description === 'string' ? tool.description : ''));
-  const describe = () => tools.map((tool, i) => ({ name: String(tool.name), minimal: options[i]![choice[i]!] ?? '', queries: queries[i]! }));
+  const queries = tools.map((tool) =>
+    queriesOf(undefined, typeof tool.description === 'string' ? tool.description : ''),
+  );
+  const describe = () =>
+    tools.map((tool, i) => ({ name: String(tool.name), minimal: options[i]![choice[i]!] ?? '', queries: queries[i]! }));
   let figures = selectionFigures(describe());
   for (let round = 0; round < ROUNDS; round++) {
     let changed = false;

@@ -86,26 +86,46 @@ export async function planInit(source: InitSource, where: { configPath?: string 
     files.push(json(`tool_descriptions/${name}.json`, full[i]!));
     files.push(json(`.well-known/mcp-tools/${name}.json`, toolCardStub(tool, source)));
   });
-  // The tool form of the resource, for clients whose model only calls tools (serve offers it; a server of its own may too).
+  // The tool form of the resource, for clients whose model only calls tools (serve offers it; a server of its own may
+  // too).
   const form = tools.some((t) => t.name === DESCRIPTIONS_TOOL) ? [] : [descriptionsToolEntry()];
   files.push(json('tools-list.minimal.json', { tools: [...form, ...minimal] }));
   // The config checks a served server with its cards: serve's tool form is one of its tools, so it gets a card too.
   const served = !source.url && !source.disclosedBy;
-  if (served) for (const tool of form) files.push(json(`.well-known/mcp-tools/${DESCRIPTIONS_TOOL}.json`, toolCardStub(tool, source)));
+  if (served)
+    for (const tool of form)
+      files.push(json(`.well-known/mcp-tools/${DESCRIPTIONS_TOOL}.json`, toolCardStub(tool, source)));
   files.push(json('mcp-pd-check.config.json', config(source)));
-  files.push({ path: '.github/workflows/mcp-pd-check.yml', content: workflow(where.configPath ?? 'mcp-pd-check.config.json') });
+  files.push({
+    path: '.github/workflows/mcp-pd-check.yml',
+    content: workflow(where.configPath ?? 'mcp-pd-check.config.json'),
+  });
   if (source.aiHelp) files.push({ path: 'SKILL.md', content: skill(source.aiHelp) });
 
   // Counted as pd-token-savings counts them behind serve: each entry and each description as JSON.
   // Today's entry: what tools/list lists (a server that discloses already lists minimal entries of its own).
   const today = (tool: Record<string, unknown>) => source.listed?.find((t) => t.name === tool.name) ?? tool;
-  const counts = await countTokensOf(tools.flatMap((tool, i) => [JSON.stringify(today(tool)), JSON.stringify(minimal[i]), JSON.stringify(full[i])]));
-  const perTool = tools.map((tool, i) => ({ tool: tool.name as string, before: counts[3 * i]!, after: counts[3 * i + 1]!, full: counts[3 * i + 2]! }));
+  const counts = await countTokensOf(
+    tools.flatMap((tool, i) => [JSON.stringify(today(tool)), JSON.stringify(minimal[i]), JSON.stringify(full[i])]),
+  );
+  const perTool = tools.map((tool, i) => ({
+    tool: tool.name as string,
+    before: counts[3 * i]!,
+    after: counts[3 * i + 1]!,
+    full: counts[3 * i + 2]!,
+  }));
   const after = sum(perTool.map((t) => t.after));
   const fullTokens = sum(perTool.map((t) => t.full));
   return {
     files,
-    tokens: { perTool, before: sum(perTool.map((t) => t.before)), after, full: fullTokens, saving: tokenSaving(after, fullTokens), encoding: TOKEN_ENCODING },
+    tokens: {
+      perTool,
+      before: sum(perTool.map((t) => t.before)),
+      after,
+      full: fullTokens,
+      saving: tokenSaving(after, fullTokens),
+      encoding: TOKEN_ENCODING,
+    },
     selection: findable.figures,
     skipped,
     withoutExamples,
@@ -120,7 +140,10 @@ export async function planInit(source: InitSource, where: { configPath?: string 
 
 /** The full description: everything tools/list said, examples, and guidance skeletons to fill in. */
 function fullDescription(tool: Record<string, unknown>, examples: unknown[]): Record<string, unknown> {
-  const description = typeof tool.description === 'string' && tool.description.trim() ? tool.description : `${REVIEW} describe what ${String(tool.name)} does, when to use it and what it returns`;
+  const description =
+    typeof tool.description === 'string' && tool.description.trim()
+      ? tool.description
+      : `${REVIEW} describe what ${String(tool.name)} does, when to use it and what it returns`;
   return {
     name: tool.name,
     ...(typeof tool.title === 'string' ? { title: tool.title } : {}),
@@ -131,12 +154,22 @@ function fullDescription(tool: Record<string, unknown>, examples: unknown[]): Re
     usage_guidance: {
       common_patterns: [
         `${REVIEW} when to use ${String(tool.name)}, and which arguments go together`,
-        ...(examples.length || !hasParameters(tool.inputSchema) ? [] : [`${REVIEW} add an example call of ${String(tool.name)} to "examples" (arguments a real call would send): its description gives none`]),
+        ...(examples.length || !hasParameters(tool.inputSchema)
+          ? []
+          : [
+              `${REVIEW} add an example call of ${String(tool.name)} to "examples" (arguments a real call would send): its description gives none`,
+            ]),
       ],
       important_notes: [`${REVIEW} what is easy to get wrong (limits, formats, side effects)`],
     },
     error_guidance: {
-      common_errors: [{ error: `${REVIEW} an error code or message ${String(tool.name)} returns`, cause: `${REVIEW} why it happens`, solution: `${REVIEW} what the caller should do` }],
+      common_errors: [
+        {
+          error: `${REVIEW} an error code or message ${String(tool.name)} returns`,
+          cause: `${REVIEW} why it happens`,
+          solution: `${REVIEW} what the caller should do`,
+        },
+      ],
     },
     ...(isPlainObject(tool.annotations) ? { annotations: tool.annotations } : {}),
   };
@@ -156,11 +189,19 @@ function commandOf(source: InitSource): string[] {
  */
 function config(source: InitSource): Record<string, unknown> {
   // A server that serves progressive disclosure itself is checked as it is, not behind serve.
-  const served = source.disclosedBy ? commandOf(source) : ['mcp-pd-check', 'serve', '--descriptions', source.folderFromCwd ?? '.', '--', ...commandOf(source)];
+  const served = source.disclosedBy
+    ? commandOf(source)
+    : ['mcp-pd-check', 'serve', '--descriptions', source.folderFromCwd ?? '.', '--', ...commandOf(source)];
   return {
     $schema: 'https://mcp-pd-check.dev/schemas/config.schema.json',
     // cwd is always written: paths in a config are relative to the file, wherever the checker runs.
-    ...(source.url ? { url: source.url, ...(source.headers ? { headers: source.headers } : {}) } : { command: served, cwd: source.cwd ?? '.', ...(source.env && Object.keys(source.env).length ? { env: source.env } : {}) }),
+    ...(source.url
+      ? { url: source.url, ...(source.headers ? { headers: source.headers } : {}) }
+      : {
+          command: served,
+          cwd: source.cwd ?? '.',
+          ...(source.env && Object.keys(source.env).length ? { env: source.env } : {}),
+        }),
     cards: '.well-known/mcp-tools',
     failOn: 'error',
   };

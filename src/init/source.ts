@@ -11,7 +11,10 @@ export interface InitSource {
    * (`--api-key ${API_KEY}`): the variables to set, and which argument each stands for.
    */
   variables?: Array<{ variable: string; source: string }>;
-  /** The server's environment as the committed config holds it: a secret read from the environment (`${KEY}`), never its value; the others as given. */
+  /**
+   * The server's environment as the committed config holds it: a secret read from the environment (`${KEY}`), never its
+   * value; the others as given.
+   */
   env?: Record<string, string>;
   /** The variables of `env` written as given (nothing secret in their names or values). */
   plainEnv?: string[];

@@ -23,10 +23,17 @@ export function toolCardStub(tool: Record<string, unknown>, source: InitSource):
   const destructive = !readOnly && annotations.destructiveHint === true;
   const external = !readOnly && !destructive && annotations.openWorldHint === true;
   const sideEffect = readOnly ? 'read' : destructive ? 'destructive' : external ? 'external' : 'mutating';
-  const server = source.serverInfo?.name && /\S/.test(source.serverInfo.name) ? source.serverInfo.name : 'my-mcp-server';
-  const version = source.serverInfo?.version && SEMVER.test(source.serverInfo.version) ? source.serverInfo.version : '0.1.0';
-  const why = readOnly ? 'readOnlyHint → read' : destructive ? 'destructiveHint → destructive, human approval required'
-    : external ? 'openWorldHint → external' : 'no hint → mutating';
+  const server =
+    source.serverInfo?.name && /\S/.test(source.serverInfo.name) ? source.serverInfo.name : 'my-mcp-server';
+  const version =
+    source.serverInfo?.version && SEMVER.test(source.serverInfo.version) ? source.serverInfo.version : '0.1.0';
+  const why = readOnly
+    ? 'readOnlyHint → read'
+    : destructive
+      ? 'destructiveHint → destructive, human approval required'
+      : external
+        ? 'openWorldHint → external'
+        : 'no hint → mutating';
   return {
     [CARD_REVIEW_FIELD]: `${REVIEW} safety derived from the annotations (${why}); pii_exposure and secrets_exposure are guesses. Check every field, then delete this one.`,
     tool_card_version: '0.1',
@@ -35,7 +42,8 @@ export function toolCardStub(tool: Record<string, unknown>, source: InitSource):
       name: tool.name,
       version,
       mcp_server_uri: serverUri(source.url) ?? `urn:mcp:${encodeURIComponent(server)}`,
-      description: typeof tool.description === 'string' && tool.description.trim() ? tool.description : String(tool.name),
+      description:
+        typeof tool.description === 'string' && tool.description.trim() ? tool.description : String(tool.name),
     },
     schema: { input_schema_inline: isPlainObject(tool.inputSchema) ? tool.inputSchema : NO_PARAMETERS },
     safety: {

@@ -32,7 +32,10 @@ export interface CheckServerOptions extends ServerOptions {
   safeTools?: string[];
   /** Give tools annotated destructiveHint their example arguments (default: never called). */
   allowDestructive?: boolean;
-  /** A folder of Tool Card files (<tool>.json) to compare with the live tools (relative to the working directory of this process, as every path of the checker is). */
+  /**
+   * A folder of Tool Card files (<tool>.json) to compare with the live tools (relative to the working directory of this
+   * process, as every path of the checker is).
+   */
   cards?: string;
   /** Fail the run when the server lists more tools than this (`--max-tools`). */
   maxTools?: number;
@@ -45,7 +48,10 @@ export interface CheckServerOptions extends ServerOptions {
   skip?: string[];
   /** Requests the model-based exploration may send (default 60; 0 turns it off). */
   explore?: number;
-  /** The least time (s) the exploration's idle session stays idle after a fetch before it calls the tool again (default 2; 0: the run's own length). */
+  /**
+   * The least time (s) the exploration's idle session stays idle after a fetch before it calls the tool again (default
+   * 2; 0: the run's own length).
+   */
   idleSeconds?: number;
   /**
    * Seed of the exploration (default: a digest of each era's tools/list, so the same server is
@@ -89,60 +95,112 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
   const checks = selectChecks(options.checks ?? LIVE_CHECKS, options.only, options.skip);
   const s = spell.option;
   if (options.cards !== undefined && !isDirectory(options.cards)) {
-    throw new InputError(`${s('cards')} '${options.cards}' is not a folder (give the folder that holds <tool>.json Tool Cards, e.g. .well-known/mcp-tools)`);
+    throw new InputError(
+      `${s('cards')} '${options.cards}' is not a folder (give the folder that holds <tool>.json Tool Cards, e.g. .well-known/mcp-tools)`,
+    );
   }
   if (options.url === undefined && options.require?.includes('toolcards') && options.cards === undefined) {
-    throw new InputError(`${s('require')} toolcards needs ${s('url')} (Tool Cards served at /.well-known/mcp-tools/) or ${s('cards')} DIR (card files to compare with the live tools)`);
+    throw new InputError(
+      `${s('require')} toolcards needs ${s('url')} (Tool Cards served at /.well-known/mcp-tools/) or ${s('cards')} DIR (card files to compare with the live tools)`,
+    );
   }
   const { target, inEra, redactor, describe, startupTimeoutMs, meter } = serverTarget(options, spell);
   // The older HTTP+SSE transport is of 2024: asked for, it checks 2025-11-25 alone (2026-07-28 has none).
   const sseOnly = options.transport === 'sse';
-  if (sseOnly && options.protocol === MODERN_ERA) throw new InputError(`${s('transport')} sse is the 2024-11-05 HTTP+SSE transport, and ${MODERN_ERA} is spoken over Streamable HTTP only: give ${s('transport')} streamable-http (or leave it out) for ${MODERN_ERA}`);
-  const protocol = sseOnly ? LEGACY_ERA : options.protocol ?? defaultOf<ProtocolChoice>('protocol');
+  if (sseOnly && options.protocol === MODERN_ERA)
+    throw new InputError(
+      `${s('transport')} sse is the 2024-11-05 HTTP+SSE transport, and ${MODERN_ERA} is spoken over Streamable HTTP only: give ${s('transport')} streamable-http (or leave it out) for ${MODERN_ERA}`,
+    );
+  const protocol = sseOnly ? LEGACY_ERA : (options.protocol ?? defaultOf<ProtocolChoice>('protocol'));
   const sessions = options.sessions ?? DEFAULT_SESSIONS[target.kind === 'http' ? 'http' : 'stdio'];
   // Every default is the option table's, applied here once.
   const timeoutMs = options.timeoutMs ?? defaultOf<number>('timeoutMs');
   const explore = options.explore ?? defaultOf<number>('explore');
   // Derived from what the server lists unless given (DESIGN, "The same verdict every run").
   const seed = options.seed === 'random' ? freshSeed() : options.seed;
-  const seedFrom = options.seed === 'random' ? 'random' as const : options.seed !== undefined ? 'given' as const : 'listing' as const;
+  const seedFrom =
+    options.seed === 'random'
+      ? ('random' as const)
+      : options.seed !== undefined
+        ? ('given' as const)
+        : ('listing' as const);
   const live: LiveOptions = {
-    timeoutMs, sessions, safeCalls: options.safeCalls ?? defaultOf<boolean>('safeCalls'), allowDestructive: options.allowDestructive ?? defaultOf<boolean>('allowDestructive'),
-    require: options.require ?? defaultOf<LiveOptions['require']>('require'), explore, ...(seed !== undefined ? { seed } : {}), seedFrom,
+    timeoutMs,
+    sessions,
+    safeCalls: options.safeCalls ?? defaultOf<boolean>('safeCalls'),
+    allowDestructive: options.allowDestructive ?? defaultOf<boolean>('allowDestructive'),
+    require: options.require ?? defaultOf<LiveOptions['require']>('require'),
+    explore,
+    ...(seed !== undefined ? { seed } : {}),
+    seedFrom,
     safeTools: options.safeTools ?? defaultOf<string[]>('safeTools'),
     idleMs: 1000 * (options.idleSeconds ?? defaultOf<number>('idleSeconds')),
     ...(options.cards !== undefined ? { cardsDir: resolve(options.cards) } : {}),
-    ...(options.maxTools !== undefined ? { maxTools: options.maxTools } : {}), ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+    ...(options.maxTools !== undefined ? { maxTools: options.maxTools } : {}),
+    ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
   };
   const reportOptions: ReportOptions = {
-    timeoutMs, startupTimeoutMs, sessions, safeCalls: live.safeCalls,
+    timeoutMs,
+    startupTimeoutMs,
+    sessions,
+    safeCalls: live.safeCalls,
     ...(live.safeTools?.length ? { safeTools: [...live.safeTools] } : {}),
-    ...(live.maxTools !== undefined ? { maxTools: live.maxTools } : {}), ...(live.maxTokens !== undefined ? { maxTokens: live.maxTokens } : {}),
-    allowDestructive: live.allowDestructive, failOn: options.failOn ?? defaultOf<FailOn>('failOn'), explore, ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(live.maxTools !== undefined ? { maxTools: live.maxTools } : {}),
+    ...(live.maxTokens !== undefined ? { maxTokens: live.maxTokens } : {}),
+    allowDestructive: live.allowDestructive,
+    failOn: options.failOn ?? defaultOf<FailOn>('failOn'),
+    explore,
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
   };
   return {
-    describe, redactor, checks, sessions,
+    describe,
+    redactor,
+    checks,
+    sessions,
     async run() {
       let heavy: Heaviness | undefined;
       let costly: CostlyStart | undefined;
-      const report = await checkEras(inEra, protocol, live, { checks, hooks: options.hooks, reportOptions, onHeavy: (why) => (heavy = why), onCostlyStart: (cost) => (costly = cost), maxDurationMs: options.maxDurationMs ?? defaultOf<number>('maxDurationMs'), ...(sseOnly ? { leftOutBecause: `${s('transport')} sse: ${MODERN_ERA} has no HTTP+SSE transport (Streamable HTTP only)` } : {}) }).catch((err: unknown) => {
+      const report = await checkEras(inEra, protocol, live, {
+        checks,
+        hooks: options.hooks,
+        reportOptions,
+        onHeavy: (why) => (heavy = why),
+        onCostlyStart: (cost) => (costly = cost),
+        maxDurationMs: options.maxDurationMs ?? defaultOf<number>('maxDurationMs'),
+        ...(sseOnly
+          ? { leftOutBecause: `${s('transport')} sse: ${MODERN_ERA} has no HTTP+SSE transport (Streamable HTTP only)` }
+          : {}),
+      }).catch((err: unknown) => {
         if (err instanceof TargetUnavailableError) err.target = describe;
         throw err;
       });
       // Over stdio, what the run cost in server processes (all ended by now).
-      return safeReport(meter ? { ...report, cost: { ...meter.cost(), ...weightFields(heavy, costly) } } : report, redactor);
+      return safeReport(
+        meter ? { ...report, cost: { ...meter.cost(), ...weightFields(heavy, costly) } } : report,
+        redactor,
+      );
     },
   };
 }
 
 /** The sessions a run would open, in order and why, without starting anything (`--explain-plan`). */
-export function planCheck(options: Pick<CheckServerOptions, 'url' | 'sessions' | 'explore' | 'idleSeconds' | 'checks' | 'only' | 'skip'>): SessionPlan {
+export function planCheck(
+  options: Pick<CheckServerOptions, 'url' | 'sessions' | 'explore' | 'idleSeconds' | 'checks' | 'only' | 'skip'>,
+): SessionPlan {
   const checks = selectChecks(options.checks ?? LIVE_CHECKS, options.only, options.skip);
   const transport = options.url !== undefined ? 'http' : 'stdio';
   const budget = options.explore ?? defaultOf<number>('explore');
   // The first era's (the one with the idle session, when there is one).
   const idleMs = 1000 * (options.idleSeconds ?? defaultOf<number>('idleSeconds'));
   const sessions = options.sessions ?? DEFAULT_SESSIONS[transport];
-  const explore = budget > 0 && checks.some((c) => c.spec.criterion !== undefined) ? explorationSessions(transport === 'http' ? 'cheap' : 'process', budget, true, sharesSessions(transport, sessions)).total : 0;
+  const explore =
+    budget > 0 && checks.some((c) => c.spec.criterion !== undefined)
+      ? explorationSessions(
+          transport === 'http' ? 'cheap' : 'process',
+          budget,
+          true,
+          sharesSessions(transport, sessions),
+        ).total
+      : 0;
   return sessionPlan(checks, { sessions, transport, explore, ...(explore ? { idleSeconds: idleMs / 1000 } : {}) });
 }

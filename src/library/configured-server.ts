@@ -10,11 +10,20 @@ export interface ConfiguredServer {
   options: ServerOptions;
   /** Values the file marks secret (server.json isSecret), masked beside the usual ones. */
   secrets: KnownSecret[];
-  /** Why this entry cannot be run as written (an unresolved ${input:…}, no command): its row in a fleet, never the end of it. */
+  /**
+   * Why this entry cannot be run as written (an unresolved ${input:…}, no command): its row in a fleet, never the end
+   * of it.
+   */
   problem?: string;
-  /** The problem is that nothing it offers can be started here (no runtime on PATH): exit 3, as a server that cannot be started, not 2. */
+  /**
+   * The problem is that nothing it offers can be started here (no runtime on PATH): exit 3, as a server that cannot be
+   * started, not 2.
+   */
   unreachable?: boolean;
-  /** Why the entry is not checked by intent (a registry entry marked deleted): its row says so, and it costs no exit code. */
+  /**
+   * Why the entry is not checked by intent (a registry entry marked deleted): its row says so, and it costs no exit
+   * code.
+   */
   skipped?: string;
   /** What was chosen among what the entry offers, and why not the others (a registry list). */
   note?: string;
@@ -38,7 +47,9 @@ export function strings(value: unknown): string[] {
 }
 
 export function record(value: unknown): Record<string, string> {
-  return isPlainObject(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
+  return isPlainObject(value)
+    ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'))
+    : {};
 }
 
 /** Short values (a port, "1") are not worth masking: they would blank out ordinary text. */

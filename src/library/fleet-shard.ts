@@ -35,7 +35,9 @@ export function parseShard(text: string): Shard {
   const k = Number(m?.[1]);
   const n = Number(m?.[2]);
   if (!m || n < 1 || n > MAX_SHARDS || k < 1 || k > n) {
-    throw new InputError(`--shard expects k/n, a shard k of n with 1 ≤ k ≤ n ≤ ${MAX_SHARDS} (e.g. --shard 2/4 in a matrix of 4 jobs); got '${text}'`);
+    throw new InputError(
+      `--shard expects k/n, a shard k of n with 1 ≤ k ≤ n ≤ ${MAX_SHARDS} (e.g. --shard 2/4 in a matrix of 4 jobs); got '${text}'`,
+    );
   }
   return { k, n };
 }
@@ -49,7 +51,9 @@ export function shardOf(name: string, n: number): number {
 /** The fleet's identity: its size, digest and names (in the file's order). */
 export function fleetIdentity(shape: string, names: readonly string[]): FleetIdentity {
   const sorted = [...names].sort();
-  const digest = createHash('sha256').update(JSON.stringify({ shape, names: sorted })).digest('hex');
+  const digest = createHash('sha256')
+    .update(JSON.stringify({ shape, names: sorted }))
+    .digest('hex');
   return { size: names.length, digest: `sha256:${digest}`, names: [...names] };
 }
 

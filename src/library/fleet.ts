@@ -59,7 +59,8 @@ export interface SweepOptions {
 }
 
 /** What every server of the fleet is checked with: all options but how each is reached. */
-export type FleetOptions = Omit<CheckServerOptions, keyof ServerOptions> & Pick<ServerOptions, 'timeoutMs' | 'startupTimeoutMs' | 'maxResponseMb'>;
+export type FleetOptions = Omit<CheckServerOptions, keyof ServerOptions> &
+  Pick<ServerOptions, 'timeoutMs' | 'startupTimeoutMs' | 'maxResponseMb'>;
 
 /** Told as the fleet goes: how many servers are done, of how many, and which are being checked now. */
 export type FleetProgress = (done: number, total: number, running: readonly string[]) => void;
@@ -69,12 +70,25 @@ export function validateFleetOptions(options: FleetOptions): void {
   selectChecks(options.checks ?? LIVE_CHECKS, options.only, options.skip);
 }
 
-export async function checkFleet(whole: ServerConfig, options: FleetOptions, jobs = 1, spell?: Spelling, onProgress?: FleetProgress, sweep: SweepOptions = {}): Promise<FleetResult> {
+export async function checkFleet(
+  whole: ServerConfig,
+  options: FleetOptions,
+  jobs = 1,
+  spell?: Spelling,
+  onProgress?: FleetProgress,
+  sweep: SweepOptions = {},
+): Promise<FleetResult> {
   validateFleetOptions(options);
-  const identity = fleetIdentity(whole.shape, whole.servers.map((s) => s.name));
+  const identity = fleetIdentity(
+    whole.shape,
+    whole.servers.map((s) => s.name),
+  );
   const { shard, reported } = sweep;
   const mine = shard ? whole.servers.filter((s) => shardOf(s.name, shard.n) === shard.k) : whole.servers;
-  const entries: FleetEntry[] = mine.map((s) => reported?.get(s.name)).filter((e): e is FleetEntry => e !== undefined).map((e) => ({ ...e, resumed: true }));
+  const entries: FleetEntry[] = mine
+    .map((s) => reported?.get(s.name))
+    .filter((e): e is FleetEntry => e !== undefined)
+    .map((e) => ({ ...e, resumed: true }));
   const config = { ...whole, servers: mine.filter((s) => !reported?.has(s.name)) };
   let next = 0;
   let done = 0;
@@ -109,25 +123,64 @@ export async function checkFleet(whole: ServerConfig, options: FleetOptions, job
  * lacks servers is 2 at least.
  */
 export function fleetExitCode(fleet: FleetResult, failOn: FailOn = 'error'): number {
-  const codes = fleet.entries.map((e) => (e.report ? exitCodeFor(e.report, failOn) : e.skipped ? EXIT.ok : e.badEntry || e.missing ? EXIT.usage : EXIT.unreachable));
+  const codes = fleet.entries.map((e) =>
+    e.report
+      ? exitCodeFor(e.report, failOn)
+      : e.skipped
+        ? EXIT.ok
+        : e.badEntry || e.missing
+          ? EXIT.usage
+          : EXIT.unreachable,
+  );
   return Math.max(EXIT.ok, ...codes, fleet.unaccounted ? EXIT.usage : EXIT.ok);
 }
 
 /** One server of the fleet: its report, or why it was not checked (a bad entry, a server that cannot be reached). */
-async function checkEntry(server: ServerConfig['servers'][number], options: FleetOptions, spell?: Spelling): Promise<FleetEntry> {
+async function checkEntry(
+  server: ServerConfig['servers'][number],
+  options: FleetOptions,
+  spell?: Spelling,
+): Promise<FleetEntry> {
   if (server.skipped !== undefined) return { name: server.name, error: server.skipped, skipped: true, durationMs: 0 };
-  if (server.problem !== undefined) return { name: server.name, error: server.problem, ...(server.unreachable ? {} : { badEntry: true }), durationMs: 0 };
+  if (server.problem !== undefined)
+    return {
+      name: server.name,
+      error: server.problem,
+      ...(server.unreachable ? {} : { badEntry: true }),
+      durationMs: 0,
+    };
   const started = performance.now();
   let target: string | undefined;
   try {
-    const prepared = prepareCheck({ ...options, ...server.options, timeoutMs: options.timeoutMs, startupTimeoutMs: options.startupTimeoutMs, maxResponseMb: options.maxResponseMb }, spell);
+    const prepared = prepareCheck(
+      {
+        ...options,
+        ...server.options,
+        timeoutMs: options.timeoutMs,
+        startupTimeoutMs: options.startupTimeoutMs,
+        maxResponseMb: options.maxResponseMb,
+      },
+      spell,
+    );
     target = prepared.describe;
     const report = await prepared.run();
-    return { name: server.name, target, report, ...(server.note ? { note: server.note } : {}), durationMs: performance.now() - started };
+    return {
+      name: server.name,
+      target,
+      report,
+      ...(server.note ? { note: server.note } : {}),
+      durationMs: performance.now() - started,
+    };
   } catch (err) {
     if (!(err instanceof TargetUnavailableError) && !(err as { name?: string }).name?.endsWith('Error')) throw err;
     const why = err instanceof TargetUnavailableError ? `cannot be checked: ${err.message}` : (err as Error).message;
-    return { name: server.name, ...(target ? { target } : {}), error: why, ...(server.note ? { note: server.note } : {}), durationMs: performance.now() - started };
+    return {
+      name: server.name,
+      ...(target ? { target } : {}),
+      error: why,
+      ...(server.note ? { note: server.note } : {}),
+      durationMs: performance.now() - started,
+    };
   }
 }
 
@@ -136,7 +189,13 @@ export function fleetRedactor(config: ServerConfig): Redactor {
   const base = Redactor.forRun();
   const known = config.servers.flatMap((s) => [
     ...s.secrets,
-    ...Redactor.forRun({ env: {}, serverEnv: s.options.env ?? {}, headers: s.options.headers ?? {}, serverArgs: commandWords(s.options.command), ...(s.options.url ? { url: safeUrl(s.options.url) } : {}) }).known(),
+    ...Redactor.forRun({
+      env: {},
+      serverEnv: s.options.env ?? {},
+      headers: s.options.headers ?? {},
+      serverArgs: commandWords(s.options.command),
+      ...(s.options.url ? { url: safeUrl(s.options.url) } : {}),
+    }).known(),
   ]);
   return new Redactor([...base.known(), ...known]);
 }

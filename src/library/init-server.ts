@@ -2,7 +2,16 @@
 // reads (initialize, tools/list, ai_help) and never calls a tool.
 import { validateOptions } from './validate-options.js';
 import { defaultOf } from './option-table.js';
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { discover } from '../run/discovery.js';
 import { InputError } from '../core/input-error.js';
@@ -43,7 +52,10 @@ export async function initServer(given: InitServerOptions, spell: Spelling = LIB
   validateOptions(given, 'init', spell);
   const options = { ...given, out: given.out ?? defaultOf<string>('out') };
   const words = commandWords(options.command);
-  if (options.from !== undefined && (words.length || options.url !== undefined)) throw new InputError(`give one source: ${spell.option('from')} FILE, ${spell.option('url')} URL or a server command`);
+  if (options.from !== undefined && (words.length || options.url !== undefined))
+    throw new InputError(
+      `give one source: ${spell.option('from')} FILE, ${spell.option('url')} URL or a server command`,
+    );
   checkOutFolder(options.out, spell);
   let source: InitSource;
   if (options.from !== undefined) {
@@ -57,19 +69,27 @@ export async function initServer(given: InitServerOptions, spell: Spelling = LIB
     const folderFromCwd = relative(runsIn, resolve(options.out)).split('\\').join('/') || '.';
     // The config is committed: no credential of the URL or of a header goes into it.
     const headers = Object.keys(options.headers ?? {});
-    const how = options.url !== undefined
-      ? { url: publishableUrl(options.url), ...(headers.length ? { headers: publishableHeaders(headers, options.configHeaders ?? {}) } : {}) }
-      : withEnvironment(publishableCommand(words), options.env ?? {}, cwd, folderFromCwd);
+    const how =
+      options.url !== undefined
+        ? {
+            url: publishableUrl(options.url),
+            ...(headers.length ? { headers: publishableHeaders(headers, options.configHeaders ?? {}) } : {}),
+          }
+        : withEnvironment(publishableCommand(words), options.env ?? {}, cwd, folderFromCwd);
     const protocol = options.protocol ?? defaultOf<ProtocolChoice>('protocol');
-    source = await openFirstEra(inEra, protocol).then(({ target, session }) => sourceFromServer(target, how, session)).catch((err: unknown) => {
-      if (err instanceof TargetUnavailableError) err.target = describe;
-      throw err;
-    });
+    source = await openFirstEra(inEra, protocol)
+      .then(({ target, session }) => sourceFromServer(target, how, session))
+      .catch((err: unknown) => {
+        if (err instanceof TargetUnavailableError) err.target = describe;
+        throw err;
+      });
   }
-  if (!source.tools.length) throw new InputError(`'${options.url ?? words.join(' ')}' lists no tools: there is nothing to describe (is it the right server?)`);
+  if (!source.tools.length)
+    throw new InputError(
+      `'${options.url ?? words.join(' ')}' lists no tools: there is nothing to describe (is it the right server?)`,
+    );
   return writeInit(source, { out: options.out, force: options.force ?? false }, spell);
 }
-
 
 /** What init did: the files written and kept, for the summary and for tests. */
 export interface InitOutcome {
@@ -86,15 +106,23 @@ function sourceFromFile(file: string, spell: Spelling): InitSource {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError(code === 'ENOENT' ? `${from} '${file}' does not exist` : `${from} ${file} is not valid JSON (${(err as Error).message})`);
+    throw new InputError(
+      code === 'ENOENT'
+        ? `${from} '${file}' does not exist`
+        : `${from} ${file} is not valid JSON (${(err as Error).message})`,
+    );
   }
-  const tools = Array.isArray(parsed) ? parsed
-    : isPlainObject(parsed) && Array.isArray(parsed.tools) ? parsed.tools
-    : isPlainObject(parsed) && isPlainObject(parsed.result) && Array.isArray(parsed.result.tools) ? parsed.result.tools
-    : undefined;
+  const tools = Array.isArray(parsed)
+    ? parsed
+    : isPlainObject(parsed) && Array.isArray(parsed.tools)
+      ? parsed.tools
+      : isPlainObject(parsed) && isPlainObject(parsed.result) && Array.isArray(parsed.result.tools)
+        ? parsed.result.tools
+        : undefined;
   if (!tools) throw new InputError(`${from} ${file} has no tools: give a saved tools/list result ({ "tools": [...] })`);
   const objects = tools.filter(isPlainObject);
-  if (!objects.length) throw new InputError(`${from} ${file} lists no tools: there is nothing to describe (is it the right file?)`);
+  if (!objects.length)
+    throw new InputError(`${from} ${file} lists no tools: there is nothing to describe (is it the right file?)`);
   return { tools: objects };
 }
 
@@ -118,7 +146,9 @@ export function publishableUrl(text: string): string {
 export function publishableHeaders(names: readonly string[], written: Record<string, string>): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of names) {
-    headers[name] = new RegExp(ENV_REFERENCE.source).test(written[name] ?? '') ? written[name]! : `${REVIEW} the ${name} value from an environment variable, e.g. $${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+    headers[name] = new RegExp(ENV_REFERENCE.source).test(written[name] ?? '')
+      ? written[name]!
+      : `${REVIEW} the ${name} value from an environment variable, e.g. $${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
   }
   return headers;
 }
@@ -130,25 +160,52 @@ export function publishableHeaders(names: readonly string[], written: Record<str
  * named among the variables to set), never written; the others (HOME, TZ) are written as given, so
  * that the config runs the server as the user did.
  */
-function withEnvironment(command: ReturnType<typeof publishableCommand>, given: Record<string, string>, cwd: string, folderFromCwd: string): Pick<InitSource, 'command' | 'variables' | 'env' | 'cwd' | 'folderFromCwd' | 'plainEnv'> {
+function withEnvironment(
+  command: ReturnType<typeof publishableCommand>,
+  given: Record<string, string>,
+  cwd: string,
+  folderFromCwd: string,
+): Pick<InitSource, 'command' | 'variables' | 'env' | 'cwd' | 'folderFromCwd' | 'plainEnv'> {
   const keys = Object.keys(given);
-  const secret = new Set(keys.filter((key) => isSecretName(key) || environmentSecrets({ [key]: given[key] }).length > 0 || argumentSecrets([`--${key.toLowerCase()}=${given[key]}`]).length > 0));
-  const variables = [...(command.variables ?? []), ...keys.filter((key) => secret.has(key)).map((key) => ({ variable: key, source: `--env ${key}` }))];
+  const secret = new Set(
+    keys.filter(
+      (key) =>
+        isSecretName(key) ||
+        environmentSecrets({ [key]: given[key] }).length > 0 ||
+        argumentSecrets([`--${key.toLowerCase()}=${given[key]}`]).length > 0,
+    ),
+  );
+  const variables = [
+    ...(command.variables ?? []),
+    ...keys.filter((key) => secret.has(key)).map((key) => ({ variable: key, source: `--env ${key}` })),
+  ];
   const plain = keys.filter((key) => !secret.has(key));
   return {
-    ...command, cwd, folderFromCwd, ...(variables.length ? { variables } : {}),
-    ...(keys.length ? { env: Object.fromEntries(keys.map((key) => [key, secret.has(key) ? `\${${key}}` : given[key]!])) } : {}),
+    ...command,
+    cwd,
+    folderFromCwd,
+    ...(variables.length ? { variables } : {}),
+    ...(keys.length
+      ? { env: Object.fromEntries(keys.map((key) => [key, secret.has(key) ? `\${${key}}` : given[key]!])) }
+      : {}),
     ...(plain.length ? { plainEnv: plain } : {}),
   };
 }
 
 /** The command as the committed config holds it: secrets among its arguments become `${VAR}`. */
-function publishableCommand(words: string[]): { command: string[]; variables?: Array<{ variable: string; source: string }> } {
+function publishableCommand(words: string[]): {
+  command: string[];
+  variables?: Array<{ variable: string; source: string }>;
+} {
   const { args, variables } = publishableArguments(words);
   return { command: args, ...(variables.length ? { variables } : {}) };
 }
 
-async function sourceFromServer(target: Target, how: Pick<InitSource, 'command' | 'variables' | 'env' | 'cwd' | 'folderFromCwd' | 'url' | 'headers'>, opened: McpSession): Promise<InitSource> {
+async function sourceFromServer(
+  target: Target,
+  how: Pick<InitSource, 'command' | 'variables' | 'env' | 'cwd' | 'folderFromCwd' | 'url' | 'headers'>,
+  opened: McpSession,
+): Promise<InitSource> {
   try {
     const { discovery, session } = await discover(target, undefined, opened);
     let aiHelp: string | undefined;
@@ -164,7 +221,14 @@ async function sourceFromServer(target: Target, how: Pick<InitSource, 'command' 
       const form = discovery.descriptionsTool?.name;
       const names = discovery.toolNames.filter((n) => n !== form && !n.includes(','));
       const full = await fullDescriptionsOf(session, resource, names);
-      return { tools: full, listed: discovery.tools.filter((t) => t.name !== form), serverInfo: discovery.serverInfo, ...how, disclosedBy: resource, ...(aiHelp ? { aiHelp } : {}) };
+      return {
+        tools: full,
+        listed: discovery.tools.filter((t) => t.name !== form),
+        serverInfo: discovery.serverInfo,
+        ...how,
+        disclosedBy: resource,
+        ...(aiHelp ? { aiHelp } : {}),
+      };
     }
     return { tools: discovery.tools, serverInfo: discovery.serverInfo, ...how, ...(aiHelp ? { aiHelp } : {}) };
   } finally {
@@ -173,17 +237,27 @@ async function sourceFromServer(target: Target, how: Pick<InitSource, 'command' 
 }
 
 /** The full descriptions of `names`, read from the resource; a tool whose read fails is an InputError naming it. */
-async function fullDescriptionsOf(session: McpSession, resource: string, names: string[]): Promise<Array<Record<string, unknown>>> {
+async function fullDescriptionsOf(
+  session: McpSession,
+  resource: string,
+  names: string[],
+): Promise<Array<Record<string, unknown>>> {
   const { full, unread } = await readFullDescriptions(session, resource, names);
   const first = unread[0];
   if (first) {
-    throw new InputError(`the server serves progressive disclosure already, but reading the full description of '${first.name}' from ${resource} did not work (${first.why}); init writes a folder from full descriptions, not from minimal entries`);
+    throw new InputError(
+      `the server serves progressive disclosure already, but reading the full description of '${first.name}' from ${resource} did not work (${first.why}); init writes a folder from full descriptions, not from minimal entries`,
+    );
   }
   return names.map((name) => full.get(name)!);
 }
 
 /** Writes the plan into the output folder; an existing file is kept unless `force`. */
-async function writeInit(source: InitSource, options: { out: string; force: boolean }, spell: Spelling): Promise<InitOutcome> {
+async function writeInit(
+  source: InitSource,
+  options: { out: string; force: boolean },
+  spell: Spelling,
+): Promise<InitOutcome> {
   const out = resolve(options.out);
   // The workflow names the config from where init ran: the repository root, as a rule.
   const configPath = relative(process.cwd(), join(out, 'mcp-pd-check.config.json')).split('\\').join('/');
@@ -206,8 +280,12 @@ async function writeInit(source: InitSource, options: { out: string; force: bool
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, file.content);
     } catch (err) {
-      const done = written.length ? ` (${written.length} file${written.length === 1 ? ' was' : 's were'} written before it; run again to finish)` : '';
-      throw new InputError(`cannot write '${join(options.out, file.path)}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}${done}`);
+      const done = written.length
+        ? ` (${written.length} file${written.length === 1 ? ' was' : 's were'} written before it; run again to finish)`
+        : '';
+      throw new InputError(
+        `cannot write '${join(options.out, file.path)}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}${done}`,
+      );
     }
     written.push(file.path);
   }
@@ -219,25 +297,52 @@ async function writeInit(source: InitSource, options: { out: string; force: bool
  * tools this server does not list, or a config that names another server.
  */
 function refuseOtherServer(out: string, plan: InitPlan, given: string, spell: Spelling): void {
-  const tools = new Set(plan.files.filter((f) => f.path.startsWith('tool_descriptions/')).map((f) => f.path.slice('tool_descriptions/'.length, -'.json'.length)));
+  const tools = new Set(
+    plan.files
+      .filter((f) => f.path.startsWith('tool_descriptions/'))
+      .map((f) => f.path.slice('tool_descriptions/'.length, -'.json'.length)),
+  );
   const folder = join(out, 'tool_descriptions');
-  const foreign = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.json') && !tools.has(f.slice(0, -5))).map((f) => f.slice(0, -5)) : [];
+  const foreign = existsSync(folder)
+    ? readdirSync(folder)
+        .filter((f) => f.endsWith('.json') && !tools.has(f.slice(0, -5)))
+        .map((f) => f.slice(0, -5))
+    : [];
   const configFile = join(out, 'mcp-pd-check.config.json');
   const newConfig = plan.files.find((f) => f.path === 'mcp-pd-check.config.json')?.content;
   let otherConfig: string | undefined;
   if (existsSync(configFile) && newConfig) {
     try {
-      const [had, made] = [JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>, JSON.parse(newConfig) as Record<string, unknown>];
+      const [had, made] = [
+        JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>,
+        JSON.parse(newConfig) as Record<string, unknown>,
+      ];
       const server = (c: Record<string, unknown>) => JSON.stringify(c.url ?? c.command ?? null);
-      if (server(had) !== server(made)) otherConfig = Array.isArray(had.command) ? had.command.map(String).join(' ') : String(had.url ?? 'another server');
-    } catch { /* a config that is not JSON is the lint's to say; it names no server to compare */ }
+      if (server(had) !== server(made))
+        otherConfig = Array.isArray(had.command)
+          ? had.command.map(String).join(' ')
+          : String(had.url ?? 'another server');
+    } catch {
+      /* a config that is not JSON is the lint's to say; it names no server to compare */
+    }
   }
   if (!foreign.length && otherConfig === undefined) return;
   const what = [
-    ...(foreign.length ? [`tool_descriptions/ describes ${foreign.slice(0, 5).map((t) => `'${t}'`).join(', ')}${foreign.length > 5 ? ` and ${foreign.length - 5} more` : ''}, which this server does not list`] : []),
+    ...(foreign.length
+      ? [
+          `tool_descriptions/ describes ${foreign
+            .slice(0, 5)
+            .map((t) => `'${t}'`)
+            .join(
+              ', ',
+            )}${foreign.length > 5 ? ` and ${foreign.length - 5} more` : ''}, which this server does not list`,
+        ]
+      : []),
     ...(otherConfig !== undefined ? [`its mcp-pd-check.config.json names ${clipWords(otherConfig)}`] : []),
   ].join('; ');
-  throw new InputError(`${spell.option('out')} '${given}' holds the files of another server (${what}): nothing was written. Give a folder of its own, or ${spell.option('force')} to write over it (the other server's files stay until you remove them)`);
+  throw new InputError(
+    `${spell.option('out')} '${given}' holds the files of another server (${what}): nothing was written. Give a folder of its own, or ${spell.option('force')} to write over it (the other server's files stay until you remove them)`,
+  );
 }
 
 function clipWords(text: string): string {
@@ -251,8 +356,10 @@ function clipWords(text: string): string {
 function checkOutFolder(given: string, spell: Spelling): void {
   let existing = resolve(given);
   while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
-  const fail = (why: string) => new InputError(`${spell.option('out')} '${given}' cannot be written: ${why}; give a folder you can write to`);
-  if (!statSync(existing).isDirectory()) throw fail(existing === resolve(given) ? 'it is a file, not a folder' : `'${existing}' is a file, not a folder`);
+  const fail = (why: string) =>
+    new InputError(`${spell.option('out')} '${given}' cannot be written: ${why}; give a folder you can write to`);
+  if (!statSync(existing).isDirectory())
+    throw fail(existing === resolve(given) ? 'it is a file, not a folder' : `'${existing}' is a file, not a folder`);
   try {
     accessSync(existing, constants.W_OK);
   } catch {
@@ -265,6 +372,8 @@ function writable(out: string, named: string): void {
   try {
     mkdirSync(out, { recursive: true });
   } catch (err) {
-    throw new InputError(`${named} cannot be written: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; give a folder you can write to`);
+    throw new InputError(
+      `${named} cannot be written: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; give a folder you can write to`,
+    );
   }
 }

@@ -27,6 +27,11 @@ export interface LintOptions {
 export async function lint(paths: string[], options: LintOptions = {}): Promise<CheckReport> {
   validateOptions(options, 'lint', LIBRARY_SPELLING);
   const checks = selectChecks(options.checks ?? LINT_CHECKS, options.only, options.skip);
-  const report = await lintPaths(paths, { cwd: options.cwd ?? process.cwd(), now: options.now, checks, hooks: options.hooks });
+  const report = await lintPaths(paths, {
+    cwd: options.cwd ?? process.cwd(),
+    now: options.now,
+    checks,
+    hooks: options.hooks,
+  });
   return safeReport(report, Redactor.forRun());
 }

@@ -38,7 +38,9 @@ export async function lockServer(options: ServerOptions, spell: Spelling = LIBRA
   return { lock, text: lockText(lock), unread: surface.unread };
 }
 
-/** A lock file as written, checked against the shipped schema; a file that is not one is an InputError naming the field. */
+/**
+ * A lock file as written, checked against the shipped schema; a file that is not one is an InputError naming the field.
+ */
 export function readLockFile(file: string, spell: Spelling = LIBRARY_SPELLING): { lock: ToolLock; text: string } {
   let text: string;
   let parsed: unknown;
@@ -47,11 +49,22 @@ export function readLockFile(file: string, spell: Spelling = LIBRARY_SPELLING): 
     parsed = JSON.parse(text);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError(code === 'ENOENT' ? `no lock file at '${file}': write one first with 'mcp-pd-check lock --out ${file} -- <server command>' (or ${spell.option('url')} URL)`
-      : code ? `cannot read '${file}' (${code})` : `'${file}' is not valid JSON (${(err as Error).message})`);
+    throw new InputError(
+      code === 'ENOENT'
+        ? `no lock file at '${file}': write one first with 'mcp-pd-check lock --out ${file} -- <server command>' (or ${spell.option('url')} URL)`
+        : code
+          ? `cannot read '${file}' (${code})`
+          : `'${file}' is not valid JSON (${(err as Error).message})`,
+    );
   }
   const problems = schemaProblemText('lock', parsed);
-  if (problems.length) throw new InputError(`'${file}' is not a lock file of this checker: ${problems.slice(0, 3).map((p) => p.replace(/\.$/, '')).join('; ')}`);
+  if (problems.length)
+    throw new InputError(
+      `'${file}' is not a lock file of this checker: ${problems
+        .slice(0, 3)
+        .map((p) => p.replace(/\.$/, ''))
+        .join('; ')}`,
+    );
   return { lock: parsed as ToolLock, text };
 }
 

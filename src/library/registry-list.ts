@@ -29,7 +29,8 @@ export function fromRegistryList(file: string, list: readonly unknown[], resolve
     if (typeof json.name !== 'string' || !json.name) return malformed(name, `entry ${i + 1} has no name`);
     const status = registryStatus(item);
     // The registry keeps deleted versions in its list, marked: nothing to check, and no failure.
-    if (status === 'deleted') return { name, options: {}, secrets: [], skipped: 'skipped: deleted from the registry (its _meta status)' };
+    if (status === 'deleted')
+      return { name, options: {}, secrets: [], skipped: 'skipped: deleted from the registry (its _meta status)' };
     const where = `--server-config '${file}', server '${name}'`;
     const candidates = serverJsonCandidates(where, json, resolve, name);
     if (!candidates.length) return malformed(name, `${where}: neither packages nor remotes (nothing to run)`);
@@ -45,17 +46,32 @@ export function fromRegistryList(file: string, list: readonly unknown[], resolve
         const not = refused.map((r) => `${r.label} (${r.why})`);
         const notes = [
           ...(status === 'deprecated' ? ['deprecated in the registry'] : []),
-          ...(candidates.length > 1 ? [`chose the ${candidate.label}${not.length ? `; not: ${not.join('; ')}` : ''}`] : []),
+          ...(candidates.length > 1
+            ? [`chose the ${candidate.label}${not.length ? `; not: ${not.join('; ')}` : ''}`]
+            : []),
         ];
         return { ...server, name, ...(notes.length ? { note: notes.join('; ') } : {}) };
       } catch (err) {
         if (!(err instanceof InputError)) throw err;
         // (a $VAR of the entry that is not set is the resolver's InputError: its message is the reason)
-        refused.push({ label: candidate.label, why: err instanceof CandidateError ? err.reason : err.message.replace(/^--server-config '[^']*', server '[^']*': /, ''), runtime: false });
+        refused.push({
+          label: candidate.label,
+          why:
+            err instanceof CandidateError
+              ? err.reason
+              : err.message.replace(/^--server-config '[^']*', server '[^']*': /, ''),
+          runtime: false,
+        });
       }
     }
     const problem = `nothing it offers can run here: ${refused.map((r) => `${r.label}: ${r.why}`).join('; ')}`;
-    return { name, options: {}, secrets: [], problem, ...(refused.every((r) => r.runtime) ? { unreachable: true } : {}) };
+    return {
+      name,
+      options: {},
+      secrets: [],
+      problem,
+      ...(refused.every((r) => r.runtime) ? { unreachable: true } : {}),
+    };
   });
 }
 
@@ -66,14 +82,23 @@ function registryStatus(item: unknown): string | undefined {
 }
 
 function malformed(name: string, why: string): ConfiguredServer {
-  return { name, options: {}, secrets: [], problem: `malformed entry: ${why.replace(/^--server-config '[^']*', server '[^']*': /, '')}` };
+  return {
+    name,
+    options: {},
+    secrets: [],
+    problem: `malformed entry: ${why.replace(/^--server-config '[^']*', server '[^']*': /, '')}`,
+  };
 }
 
 /** A server's name, once: a second version of a server is `name@version`, anything else repeated gets `#n`. */
 function uniqueName(json: unknown, i: number, taken: Set<string>): string {
   const base = isPlainObject(json) && typeof json.name === 'string' && json.name ? json.name : `entry ${i + 1}`;
   const version = isPlainObject(json) && typeof json.version === 'string' ? json.version : undefined;
-  let name = !taken.has(base) ? base : version && !taken.has(`${base}@${version}`) ? `${base}@${version}` : `${base}#${i + 1}`;
+  let name = !taken.has(base)
+    ? base
+    : version && !taken.has(`${base}@${version}`)
+      ? `${base}@${version}`
+      : `${base}#${i + 1}`;
   if (taken.has(name)) name = `${base}#${i + 1}`;
   taken.add(name);
   return name;

@@ -30,13 +30,22 @@ export interface ServeOptions {
   host?: string;
   /** Origins allowed besides the loopback ones (`--allowed-origin`), e.g. https://app.example.com. */
   allowedOrigins?: string[];
-  /** The protocol era spoken to the upstream: `all` (default) the first it speaks, 2025-11-25 first. Clients of either era are served. */
+  /**
+   * The protocol era spoken to the upstream: `all` (default) the first it speaks, 2025-11-25 first. Clients of either
+   * era are served.
+   */
   protocol?: UpstreamProtocol;
-  /** How long a request forwarded upstream may wait for its answer, ms (default 300,000): then its client gets an error, the upstream a cancellation. */
+  /**
+   * How long a request forwarded upstream may wait for its answer, ms (default 300,000): then its client gets an error,
+   * the upstream a cancellation.
+   */
   requestTimeoutMs?: number;
   /** The largest message accepted from a client or the upstream, MB (default 16). */
   maxMessageMb?: number;
-  /** With `listen`: sessions kept at once (default 256); past it the one idle longest goes, or a new client is refused with 503. */
+  /**
+   * With `listen`: sessions kept at once (default 256); past it the one idle longest goes, or a new client is refused
+   * with 503.
+   */
   maxSessions?: number;
   /** With `listen`: a session idle this long ends, seconds (default 600). */
   sessionIdleSeconds?: number;
@@ -55,7 +64,10 @@ export interface Serving {
   warnings: string[];
   /** Resolves with the upstream's exit code when it ends (stdio upstream). */
   exited: Promise<number>;
-  /** The first listing of the upstream's tools (a client's first tools/list): rejects with InputError when the folder does not match it. */
+  /**
+   * The first listing of the upstream's tools (a client's first tools/list): rejects with InputError when the folder
+   * does not match it.
+   */
   ready: Promise<void>;
   close(): Promise<void>;
 }
@@ -64,10 +76,13 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
   validateOptions(options, 'serve', spell);
   const s = spell.option;
   const words = commandWords(options.command);
-  if (words.length && options.url !== undefined) throw new InputError(`give either ${s('command')} or ${s('url')} for the upstream server, not both`);
+  if (words.length && options.url !== undefined)
+    throw new InputError(`give either ${s('command')} or ${s('url')} for the upstream server, not both`);
   if (!words.length && options.url === undefined) throw new InputError(`no upstream server: ${spell.noServer}`);
-  if (options.cwd !== undefined && !isDirectory(options.cwd)) throw new InputError(`${s('cwd')} '${options.cwd}' is not a directory`);
-  const folder: DescriptionFolder | undefined = options.descriptions !== undefined ? readDescriptionFolder(options.descriptions) : undefined;
+  if (options.cwd !== undefined && !isDirectory(options.cwd))
+    throw new InputError(`${s('cwd')} '${options.cwd}' is not a directory`);
+  const folder: DescriptionFolder | undefined =
+    options.descriptions !== undefined ? readDescriptionFolder(options.descriptions) : undefined;
   let upstream: UpstreamEra;
   let exited: Promise<number>;
   const maxBytes = (options.maxMessageMb ?? defaultOf<number>('maxMessageMb')) * 1024 * 1024;
@@ -82,30 +97,60 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
     const { url, headers } = withUrlCredentials(parseUrl(options.url, spell), options.headers ?? {});
     // Loaded only here: the SDK's HTTP transports bring its schemas (~25 MB).
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-    const http = new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: (to, init) => fetch(to, withModernHeaders(init, upstream)) });
+    const http = new StreamableHTTPClientTransport(url, {
+      requestInit: { headers },
+      fetch: (to, init) => fetch(to, withModernHeaders(init, upstream)),
+    });
     upstream = new UpstreamEra(http, options.protocol);
-    exited = new Promise((resolve) => { upstream.onclose = () => resolve(ended(0, 'closed the connection')); });
+    exited = new Promise((resolve) => {
+      upstream.onclose = () => resolve(ended(0, 'closed the connection'));
+    });
   } else {
     const { command, args } = commandFrom(words, options.cwd, {}, spell);
     child = new ChildTransport(command, args, { cwd: options.cwd, maxBytes });
     const upstreamChild = child;
-    exited = new Promise((resolve) => { upstreamChild.onexit = (code, how) => resolve(ended(code, how)); });
-    child.onDropped = (why, bytes) => options.onError?.(new Error(why === 'too-large' ? `the upstream server sent a message of ${bytes} bytes, over the limit (--max-message): dropped` : 'the upstream server wrote a line that is not JSON: dropped'));
+    exited = new Promise((resolve) => {
+      upstreamChild.onexit = (code, how) => resolve(ended(code, how));
+    });
+    child.onDropped = (why, bytes) =>
+      options.onError?.(
+        new Error(
+          why === 'too-large'
+            ? `the upstream server sent a message of ${bytes} bytes, over the limit (--max-message): dropped`
+            : 'the upstream server wrote a line that is not JSON: dropped',
+        ),
+      );
     upstream = new UpstreamEra(child, options.protocol);
   }
   // Errors name the upstream: its command as it could be committed (secrets as ${VAR}), or its URL without credentials.
-  const upstreamName = options.url !== undefined ? displayUrl(parseUrl(options.url, spell)) : clip(publishableArguments(words).args.join(' '), 120);
-  hub = new Hub(upstream, folder, { timeoutMs: options.requestTimeoutMs ?? defaultOf<number>('requestTimeoutMs'), toolForm: options.descriptionsTool ?? true, upstreamName, ...(options.onError ? { onError: options.onError } : {}) });
+  const upstreamName =
+    options.url !== undefined
+      ? displayUrl(parseUrl(options.url, spell))
+      : clip(publishableArguments(words).args.join(' '), 120);
+  hub = new Hub(upstream, folder, {
+    timeoutMs: options.requestTimeoutMs ?? defaultOf<number>('requestTimeoutMs'),
+    toolForm: options.descriptionsTool ?? true,
+    upstreamName,
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
   await upstream.start();
   let served: { url?: string; accepts?: string; close(): Promise<void> };
   if (options.listen !== undefined) {
     const { listen } = await import('../serve/listen.js');
     served = await listen(hub, {
-      port: options.listen, host: options.host ?? defaultOf<string>('host'), allowedOrigins: options.allowedOrigins ?? [], maxBytes,
-      maxSessions: options.maxSessions ?? defaultOf<number>('maxSessions'), idleMs: 1000 * (options.sessionIdleSeconds ?? defaultOf<number>('sessionIdleSeconds')),
+      port: options.listen,
+      host: options.host ?? defaultOf<string>('host'),
+      allowedOrigins: options.allowedOrigins ?? [],
+      maxBytes,
+      maxSessions: options.maxSessions ?? defaultOf<number>('maxSessions'),
+      idleMs: 1000 * (options.sessionIdleSeconds ?? defaultOf<number>('sessionIdleSeconds')),
     }).catch((err: NodeJS.ErrnoException) => {
       void upstream.close();
-      throw err.code === 'EADDRINUSE' ? new InputError(`${s('listen')} ${options.listen}: the port is in use; choose another (or 0 for any free port)`) : err;
+      throw err.code === 'EADDRINUSE'
+        ? new InputError(
+            `${s('listen')} ${options.listen}: the port is in use; choose another (or 0 for any free port)`,
+          )
+        : err;
     });
   } else {
     const client = new StdioClientSide(maxBytes);
@@ -113,10 +158,22 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
     // Back-pressure both ways: while the client does not read, neither the upstream nor the client
     // is read (answers would pile up); while the upstream does not read, the client is not read.
     const holds = new Set<string>();
-    const hold = (why: string) => { holds.add(why); client.pauseReading(); };
-    const release = (why: string) => { holds.delete(why); if (!holds.size) client.resumeReading(); };
-    client.onCongested = () => { child?.pauseReading(); hold('client'); };
-    client.onDrained = () => { child?.resumeReading(); release('client'); };
+    const hold = (why: string) => {
+      holds.add(why);
+      client.pauseReading();
+    };
+    const release = (why: string) => {
+      holds.delete(why);
+      if (!holds.size) client.resumeReading();
+    };
+    client.onCongested = () => {
+      child?.pauseReading();
+      hold('client');
+    };
+    client.onDrained = () => {
+      child?.resumeReading();
+      release('client');
+    };
     if (child) {
       child.onCongested = () => hold('upstream');
       child.onDrained = () => release('upstream');
@@ -124,7 +181,8 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
     await client.start();
     served = { close: () => client.close() };
   }
-  // A folder that names a tool the upstream does not list is found on the first listing (after the client's initialize).
+  // A folder that names a tool the upstream does not list is found on the first listing (after the client's
+  // initialize).
   const ready = hub.firstListing;
   return {
     ...(served.url !== undefined ? { url: served.url } : {}),
@@ -158,6 +216,11 @@ function withModernHeaders(init: RequestInit | undefined, upstream: UpstreamEra)
 function unreviewedWarning(folder: DescriptionFolder | undefined, dir: string | undefined): string[] {
   const names = folder?.unreviewed ?? [];
   if (!names.length) return [];
-  const shown = `${names.slice(0, 5).map((n) => `'${n}'`).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`;
-  return [`the descriptions of ${shown} still hold REVIEW: placeholders, which clients' models will read as written; review them (mcp-pd-check lint ${dir ?? ''} counts what is left)`];
+  const shown = `${names
+    .slice(0, 5)
+    .map((n) => `'${n}'`)
+    .join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`;
+  return [
+    `the descriptions of ${shown} still hold REVIEW: placeholders, which clients' models will read as written; review them (mcp-pd-check lint ${dir ?? ''} counts what is left)`,
+  ];
 }

@@ -17,7 +17,10 @@ const DEFAULT_HINT: Record<string, string> = { npm: 'npx', pypi: 'uvx', oci: 'do
 
 /** Why a candidate cannot run: the message names the file and entry; `reason` is the why alone. */
 export class CandidateError extends InputError {
-  constructor(where: string, readonly reason: string) {
+  constructor(
+    where: string,
+    readonly reason: string,
+  ) {
     super(`${where}: ${reason}`);
   }
 }
@@ -41,36 +44,69 @@ function fillVariables(value: string, variables: unknown, where: string, what: s
   return value.replace(/\{([A-Za-z_][\w-]*)\}/g, (_m, name: string) => {
     const spec = isPlainObject(variables) && isPlainObject(variables[name]) ? variables[name] : {};
     const upper = name.toUpperCase().replace(/-/g, '_');
-    const found = process.env[name] ?? process.env[upper] ?? (typeof spec.default === 'string' ? spec.default : undefined);
-    if (found === undefined) throw new CandidateError(where, `${what} needs {${name}}${spec.isSecret === true ? ' (a secret)' : ''}: set the environment variable ${upper}`);
+    const found =
+      process.env[name] ?? process.env[upper] ?? (typeof spec.default === 'string' ? spec.default : undefined);
+    if (found === undefined)
+      throw new CandidateError(
+        where,
+        `${what} needs {${name}}${spec.isSecret === true ? ' (a secret)' : ''}: set the environment variable ${upper}`,
+      );
     if (spec.isSecret === true) secrets.push({ value: found, source: `$${upper}` });
     return found;
   });
 }
 
 /** The package and remote candidates of one server.json (`where` starts each reason: the file, the entry). */
-export function serverJsonCandidates(where: string, json: Record<string, unknown>, resolve: Resolve, base: string): Candidate[] {
+export function serverJsonCandidates(
+  where: string,
+  json: Record<string, unknown>,
+  resolve: Resolve,
+  base: string,
+): Candidate[] {
   const packages = Array.isArray(json.packages) ? json.packages.filter(isPlainObject) : [];
   const remotes = Array.isArray(json.remotes) ? json.remotes.filter(isPlainObject) : [];
   const out: Candidate[] = packages.map((pkg, i) => {
     const name = packages.length > 1 ? `${base} (${String(pkg.registryType ?? 'package')} ${i + 1})` : base;
     const label = `${String(pkg.registryType ?? 'a')} package '${String(pkg.identifier ?? i + 1)}'`;
-    return { name, label, build: () => fromPackage(`${where}, package '${String(pkg.identifier ?? i)}'`, pkg, json, resolve, name) };
+    return {
+      name,
+      label,
+      build: () => fromPackage(`${where}, package '${String(pkg.identifier ?? i)}'`, pkg, json, resolve, name),
+    };
   });
   remotes.forEach((remote, i) => {
     const name = `${base} (remote${remotes.length > 1 ? ` ${i + 1}` : ''})`;
     const label = `remote ${typeof remote.url === 'string' ? remote.url : i + 1}`;
-    out.push({ name, label, build: () => fromRemote(`${where}, ${label}`, remote, resolve, name), ...(typeof remote.url === 'string' ? {} : { noUrl: true as const }) });
+    out.push({
+      name,
+      label,
+      build: () => fromRemote(`${where}, ${label}`, remote, resolve, name),
+      ...(typeof remote.url === 'string' ? {} : { noUrl: true as const }),
+    });
   });
   return out;
 }
 
-function fromPackage(where: string, pkg: Record<string, unknown>, json: Record<string, unknown>, resolve: Resolve, name: string): ConfiguredServer {
+function fromPackage(
+  where: string,
+  pkg: Record<string, unknown>,
+  json: Record<string, unknown>,
+  resolve: Resolve,
+  name: string,
+): ConfiguredServer {
   const hint = typeof pkg.runtimeHint === 'string' ? pkg.runtimeHint : DEFAULT_HINT[String(pkg.registryType)];
   const runner = hint ? RUNNERS[hint] : undefined;
-  if (!runner || typeof pkg.identifier !== 'string') throw new CandidateError(where, `no way to start registry type '${String(pkg.registryType)}'${hint ? ` with runtimeHint '${hint}'` : ''} (npx, uvx, docker and dnx are known)`);
+  if (!runner || typeof pkg.identifier !== 'string')
+    throw new CandidateError(
+      where,
+      `no way to start registry type '${String(pkg.registryType)}'${hint ? ` with runtimeHint '${hint}'` : ''} (npx, uvx, docker and dnx are known)`,
+    );
   const transport = isPlainObject(pkg.transport) ? pkg.transport.type : undefined;
-  if (transport !== undefined && transport !== 'stdio') throw new CandidateError(where, `its transport is ${String(transport)}; a package is started and checked over stdio (run it yourself and give its URL with --url)`);
+  if (transport !== undefined && transport !== 'stdio')
+    throw new CandidateError(
+      where,
+      `its transport is ${String(transport)}; a package is started and checked over stdio (run it yourself and give its URL with --url)`,
+    );
   const secrets: KnownSecret[] = [];
   const env: Record<string, string> = {};
   const missing: string[] = [];
@@ -84,39 +120,78 @@ function fromPackage(where: string, pkg: Record<string, unknown>, json: Record<s
     env[v.name] = value;
     if (v.isSecret === true) secrets.push({ value, source: `$${v.name}` });
   }
-  if (missing.length) throw new CandidateError(where, `set the required environment variable${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`);
+  if (missing.length)
+    throw new CandidateError(
+      where,
+      `set the required environment variable${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`,
+    );
   const args = (Array.isArray(pkg.packageArguments) ? pkg.packageArguments : []).filter(isPlainObject).flatMap((a) => {
-    const value = typeof a.value === 'string' ? fillVariables(resolve(a.value, name, secrets), a.variables, where, `argument ${String(a.name ?? a.value)}`, secrets)
-      : typeof a.default === 'string' ? a.default : undefined;
+    const value =
+      typeof a.value === 'string'
+        ? fillVariables(
+            resolve(a.value, name, secrets),
+            a.variables,
+            where,
+            `argument ${String(a.name ?? a.value)}`,
+            secrets,
+          )
+        : typeof a.default === 'string'
+          ? a.default
+          : undefined;
     if (a.type === 'named' && typeof a.name === 'string') return value === undefined ? [a.name] : [a.name, value];
     return value === undefined ? [] : [value];
   });
-  const version = typeof pkg.version === 'string' ? pkg.version : typeof json.version === 'string' ? json.version : undefined;
-  return { name, secrets: secrets.filter(worth), options: { command: [...runner(pkg.identifier, version), ...args], env } };
+  const version =
+    typeof pkg.version === 'string' ? pkg.version : typeof json.version === 'string' ? json.version : undefined;
+  return {
+    name,
+    secrets: secrets.filter(worth),
+    options: { command: [...runner(pkg.identifier, version), ...args], env },
+  };
 }
 
 function fromRemote(where: string, remote: Record<string, unknown>, resolve: Resolve, name: string): ConfiguredServer {
   if (typeof remote.url !== 'string') throw new CandidateError(where, 'it has no url');
-  if (remote.type !== undefined && remote.type !== 'streamable-http' && remote.type !== 'sse') throw new CandidateError(where, `unknown transport type '${String(remote.type)}' (streamable-http or sse)`);
+  if (remote.type !== undefined && remote.type !== 'streamable-http' && remote.type !== 'sse')
+    throw new CandidateError(where, `unknown transport type '${String(remote.type)}' (streamable-http or sse)`);
   const secrets: KnownSecret[] = [];
   const headers: Record<string, string> = {};
   for (const h of (Array.isArray(remote.headers) ? remote.headers : []).filter(isPlainObject)) {
     if (typeof h.name !== 'string') continue;
-    // A header the entry leaves to the user (no value): the environment variable named after it (X-API-Key → X_API_KEY).
+    // A header the entry leaves to the user (no value): the environment variable named after it (X-API-Key →
+    // X_API_KEY).
     const own = h.name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
-    const given = typeof h.value === 'string' ? h.value : process.env[own] ?? (typeof h.default === 'string' ? h.default : undefined);
+    const given =
+      typeof h.value === 'string'
+        ? h.value
+        : (process.env[own] ?? (typeof h.default === 'string' ? h.default : undefined));
     if (given === undefined) {
-      if (h.isRequired === true) throw new CandidateError(where, `it needs the header ${h.name}${h.isSecret === true ? ' (a secret)' : ''}: set the environment variable ${own}`);
+      if (h.isRequired === true)
+        throw new CandidateError(
+          where,
+          `it needs the header ${h.name}${h.isSecret === true ? ' (a secret)' : ''}: set the environment variable ${own}`,
+        );
       continue;
     }
     headers[h.name] = fillVariables(resolve(given, name, secrets), h.variables, where, `header ${h.name}`, secrets);
     if (h.isSecret === true) secrets.push({ value: headers[h.name]!, source: `header ${h.name}` });
   }
   const url = fillVariables(resolve(remote.url, name), remote.variables, where, 'its url', secrets);
-  return { name, secrets: secrets.filter(worth), options: { url, headers, transport: remote.type === 'sse' ? 'sse' : 'streamable-http' } };
+  return {
+    name,
+    secrets: secrets.filter(worth),
+    options: { url, headers, transport: remote.type === 'sse' ? 'sse' : 'streamable-http' },
+  };
 }
 
 /** A server.json file: every package and remote a server of its own (a remote without url left out, as before). */
-export function fromServerJson(where: string, json: Record<string, unknown>, resolve: Resolve, base: string): ConfiguredServer[] {
-  return serverJsonCandidates(where, json, resolve, base).filter((c) => !c.noUrl).map((c) => entry(c.name, c.build));
+export function fromServerJson(
+  where: string,
+  json: Record<string, unknown>,
+  resolve: Resolve,
+  base: string,
+): ConfiguredServer[] {
+  return serverJsonCandidates(where, json, resolve, base)
+    .filter((c) => !c.noUrl)
+    .map((c) => entry(c.name, c.build));
 }

@@ -9,7 +9,10 @@ export interface ServerOptions {
   cwd?: string;
   /** Variables added to the server's safe default environment (HOME, LOGNAME, PATH, SHELL, TERM, USER). */
   env?: Record<string, string>;
-  /** Give the server this process's whole environment (risky: see docs/checking.md, "Secrets and the server's environment"). */
+  /**
+   * Give the server this process's whole environment (risky: see docs/checking.md, "Secrets and the server's
+   * environment").
+   */
   inheritEnv?: boolean;
   /** A Streamable HTTP endpoint instead of a command. */
   url?: string;

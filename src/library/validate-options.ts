@@ -7,7 +7,11 @@ import type { Spelling } from './server-options.js';
 
 /** Pairs of options that cannot both be on, and why. */
 const CONFLICTS: ReadonlyArray<{ a: string; b: string; why: string }> = [
-  { a: 'safeCalls', b: 'allowDestructive', why: 'one calls only read-only tools, the other calls destructive ones too' },
+  {
+    a: 'safeCalls',
+    b: 'allowDestructive',
+    why: 'one calls only read-only tools, the other calls destructive ones too',
+  },
 ];
 
 function problem(spec: OptionSpec, value: unknown): string | undefined {
@@ -18,18 +22,28 @@ function problem(spec: OptionSpec, value: unknown): string | undefined {
     case 'integer': {
       const [min, max] = [(spec.min ?? 0) * scale, (spec.max ?? Number.MAX_SAFE_INTEGER) * scale];
       if (spec.words?.includes(value as string)) return undefined;
-      return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? undefined : `a whole number from ${min} to ${max}${spec.words?.length ? ` or ${spec.words.map((w) => JSON.stringify(w)).join(', ')}` : ''}`;
+      return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
+        ? undefined
+        : `a whole number from ${min} to ${max}${spec.words?.length ? ` or ${spec.words.map((w) => JSON.stringify(w)).join(', ')}` : ''}`;
     }
     case 'choice':
       return spec.choices!.includes(value as string) ? undefined : `one of ${spec.choices!.join(', ')}`;
     case 'choices':
-      return Array.isArray(value) && value.every((v) => spec.choices!.includes(v as string)) ? undefined : `a list of ${spec.choices!.join(', ')}`;
+      return Array.isArray(value) && value.every((v) => spec.choices!.includes(v as string))
+        ? undefined
+        : `a list of ${spec.choices!.join(', ')}`;
     case 'text':
       if (spec.library === 'env' || spec.library === 'headers') {
         // (a record of strings in the library; KEY=VALUE lines on the command line)
-        return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string') ? undefined : 'an object of strings';
+        return typeof value === 'object' &&
+          value !== null &&
+          !Array.isArray(value) &&
+          Object.values(value).every((v) => typeof v === 'string')
+          ? undefined
+          : 'an object of strings';
       }
-      if (spec.repeat) return Array.isArray(value) && value.every((v) => typeof v === 'string') ? undefined : 'a list of strings';
+      if (spec.repeat)
+        return Array.isArray(value) && value.every((v) => typeof v === 'string') ? undefined : 'a list of strings';
       return typeof value === 'string' ? undefined : 'a string';
   }
 }
@@ -47,9 +61,11 @@ export function validateOptions(options: object, command: CommandName, spell: Sp
     const value = given[spec.library];
     if (value === undefined) continue;
     const expected = problem(spec, value);
-    if (expected !== undefined) throw new InputError(`${spell.option(spec.library)} expects ${expected}, got ${shown(value)}`);
+    if (expected !== undefined)
+      throw new InputError(`${spell.option(spec.library)} expects ${expected}, got ${shown(value)}`);
   }
   for (const { a, b, why } of CONFLICTS) {
-    if (given[a] === true && given[b] === true) throw new InputError(`${spell.option(a)} and ${spell.option(b)} cannot go together: ${why}`);
+    if (given[a] === true && given[b] === true)
+      throw new InputError(`${spell.option(a)} and ${spell.option(b)} cannot go together: ${why}`);
   }
 }

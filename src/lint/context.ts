@@ -11,7 +11,12 @@ export interface LintOptions {
 
 /** What a lint check sees: every file read (parsed or not), and where things are in them. */
 export class LintContext<C extends string = string> extends FindingSink<C> {
-  constructor(readonly files: readonly LintFile[], readonly options: LintOptions, messages: Messages, failLevel: FindingLevel) {
+  constructor(
+    readonly files: readonly LintFile[],
+    readonly options: LintOptions,
+    messages: Messages,
+    failLevel: FindingLevel,
+  ) {
     super(messages, failLevel);
   }
 
@@ -25,7 +30,9 @@ export class LintContext<C extends string = string> extends FindingSink<C> {
     return this.files.filter((f) => f.kind === kind && f.source?.parsed);
   }
 
-  /** Parsed files of a kind; with none, the check is skipped, saying so (a check with nothing to read passes nothing). */
+  /**
+   * Parsed files of a kind; with none, the check is skipped, saying so (a check with nothing to read passes nothing).
+   */
   ofKindOrSkip(kind: FileKind, what: string): LintFile[] {
     const files = this.ofKind(kind);
     if (!files.length) this.skip('nothing-to-lint', { what });

@@ -4,8 +4,19 @@ import { isPlainObject } from '../protocol/payload.js';
 import { displayPath, type FoundPath, type ReadProblem } from './paths.js';
 import { JsonSource } from './source.js';
 
-/** What a linted file is; decided from its shape and folder (the four kinds of metadata, and the checker's own config). */
-export type FileKind = 'tool-description' | 'tool-card' | 'dashdash-server' | 'dashdash-wrapped' | 'initialize-result' | 'tools-list' | 'checker-config' | 'tool-lock' | 'unknown';
+/**
+ * What a linted file is; decided from its shape and folder (the four kinds of metadata, and the checker's own config).
+ */
+export type FileKind =
+  | 'tool-description'
+  | 'tool-card'
+  | 'dashdash-server'
+  | 'dashdash-wrapped'
+  | 'initialize-result'
+  | 'tools-list'
+  | 'checker-config'
+  | 'tool-lock'
+  | 'unknown';
 
 export const KIND_NAMES: Record<FileKind, string> = {
   'tool-description': 'a tool description',
@@ -51,11 +62,31 @@ export async function readLintFile(found: FoundPath, cwd: string): Promise<LintF
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
     const info = fstatSync(fd);
-    if (!info.isFile()) return { path, display, kind: 'unknown', readProblem: { code: 'not-regular-file', args: { kind: 'not a regular file' } } };
-    if (info.size > MAX_FILE_BYTES) return { path, display, kind: 'unknown', readProblem: { code: 'too-large', args: { limit: `${MAX_FILE_BYTES / 1024 / 1024} MB` } } };
+    if (!info.isFile())
+      return {
+        path,
+        display,
+        kind: 'unknown',
+        readProblem: { code: 'not-regular-file', args: { kind: 'not a regular file' } },
+      };
+    if (info.size > MAX_FILE_BYTES)
+      return {
+        path,
+        display,
+        kind: 'unknown',
+        readProblem: { code: 'too-large', args: { limit: `${MAX_FILE_BYTES / 1024 / 1024} MB` } },
+      };
     bytes = readFileSync(fd);
   } catch (err) {
-    return { path, display, kind: 'unknown', readProblem: { code: 'unreadable', args: { reason: (err as NodeJS.ErrnoException).code ?? (err as Error).message } } };
+    return {
+      path,
+      display,
+      kind: 'unknown',
+      readProblem: {
+        code: 'unreadable',
+        args: { reason: (err as NodeJS.ErrnoException).code ?? (err as Error).message },
+      },
+    };
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -73,10 +104,13 @@ export function classify(value: unknown, path: string): FileKind {
   // dashdash metadata is saved in every form: an initialize result, a { "dashdash": … } object,
   // a bare object, or any object in a file named dashdash*.json. A tool description may carry a
   // (tool) dashdash object too, so it is recognised first.
-  if (isPlainObject(value.dashdash) && ('serverInfo' in value || 'protocolVersion' in value || 'capabilities' in value)) return 'initialize-result';
-  if (basename(dirname(path)) === 'tool_descriptions' || ('name' in value && 'inputSchema' in value)) return 'tool-description';
+  if (isPlainObject(value.dashdash) && ('serverInfo' in value || 'protocolVersion' in value || 'capabilities' in value))
+    return 'initialize-result';
+  if (basename(dirname(path)) === 'tool_descriptions' || ('name' in value && 'inputSchema' in value))
+    return 'tool-description';
   if (isPlainObject(value.dashdash)) return 'dashdash-wrapped';
-  if (('specVersion' in value && 'identity' in value) || /^dashdash[^/\\]*\.json$/i.test(basename(path))) return 'dashdash-server';
+  if (('specVersion' in value && 'identity' in value) || /^dashdash[^/\\]*\.json$/i.test(basename(path)))
+    return 'dashdash-server';
   return 'unknown';
 }
 

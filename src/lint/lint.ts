@@ -16,10 +16,15 @@ const READ_CONCURRENCY = 32;
  * one is a finding, never a stop), run the lint checks, return the report. Throws InputError for
  * a path that does not exist.
  */
-export async function lintPaths(paths: string[], options: { cwd: string; now?: Date; checks: readonly LintCheck[]; hooks?: RunHooks }): Promise<CheckReport> {
+export async function lintPaths(
+  paths: string[],
+  options: { cwd: string; now?: Date; checks: readonly LintCheck[]; hooks?: RunHooks },
+): Promise<CheckReport> {
   const startedAt = new Date();
   const t0 = performance.now();
-  const files = await mapLimit(await collectPaths(paths, options.cwd), READ_CONCURRENCY, (p) => readLintFile(p, options.cwd));
+  const files = await mapLimit(await collectPaths(paths, options.cwd), READ_CONCURRENCY, (p) =>
+    readLintFile(p, options.cwd),
+  );
   const lintOptions: LintOptions = { now: options.now ?? new Date() };
   const checks = options.checks;
   const results = [];
@@ -27,5 +32,10 @@ export async function lintPaths(paths: string[], options: { cwd: string; now?: D
     options.hooks?.onCheckStart?.(check, i, checks.length);
     results.push(await executeCheck(check, (messages, level) => new LintContext(files, lintOptions, messages, level)));
   }
-  return buildReport({ target: { kind: 'files', paths, files: files.length }, startedAt, durationMs: performance.now() - t0, results });
+  return buildReport({
+    target: { kind: 'files', paths, files: files.length },
+    startedAt,
+    durationMs: performance.now() - t0,
+    results,
+  });
 }

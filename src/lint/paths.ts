@@ -16,16 +16,28 @@ export interface FoundPath {
 
 /** Why a path was not read: a code of lint-json-syntax, with its args. */
 export interface ReadProblem {
-  code: 'not-regular-file' | 'link-outside' | 'link-loop' | 'link-dangling' | 'folder-unreadable' | 'too-large' | 'unreadable' | 'binary';
+  code:
+    | 'not-regular-file'
+    | 'link-outside'
+    | 'link-loop'
+    | 'link-dangling'
+    | 'folder-unreadable'
+    | 'too-large'
+    | 'unreadable'
+    | 'binary';
   args: Record<string, unknown>;
 }
 
 const GLOB_CHARS = /[*?[\]{}]/;
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
 
-
 /** What kind of non-regular file this is, for the finding. */
-function special(s: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+function special(s: {
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): string {
   if (s.isFIFO()) return 'a named pipe (FIFO)';
   if (s.isSocket()) return 'a socket';
   if (s.isCharacterDevice() || s.isBlockDevice()) return 'a device';
@@ -137,13 +149,20 @@ class Collector {
     this.refuse(path, 'link-loop');
   }
 
-  async folder(path: string, want: (path: string) => boolean, ancestors: readonly string[], known?: string): Promise<void> {
+  async folder(
+    path: string,
+    want: (path: string) => boolean,
+    ancestors: readonly string[],
+    known?: string,
+  ): Promise<void> {
     const real = known ?? (await realpath(path).catch(() => path));
     if (this.walked.has(real)) return;
     this.walked.add(real);
     let entries: Dirent[];
     try {
-      entries = (await readdir(path, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      entries = (await readdir(path, { withFileTypes: true })).sort((a, b) =>
+        a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+      );
     } catch (err) {
       this.refuse(path, 'folder-unreadable', { reason: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
       return;
@@ -181,7 +200,9 @@ export async function collectPaths(args: string[], cwd: string): Promise<FoundPa
       const base = resolve(cwd, globBase(arg));
       plans.push({ kind: 'glob', arg, abs: base, pattern: arg, root: await realpath(base).catch(() => base) });
     } else {
-      throw new InputError(`no such file or folder: '${arg}' (give a tool_descriptions/ folder, a file, or a quoted glob such as '.well-known/mcp-tools/*.json')`);
+      throw new InputError(
+        `no such file or folder: '${arg}' (give a tool_descriptions/ folder, a file, or a quoted glob such as '.well-known/mcp-tools/*.json')`,
+      );
     }
   }
   const collector = new Collector(plans.map((p) => p.root));
@@ -193,14 +214,20 @@ export async function collectPaths(args: string[], cwd: string): Promise<FoundPa
       if (info.isDirectory()) await collector.folder(plan.abs, isJson, []);
       else await collector.entry(plan.abs, () => true, []);
       // A lint that read nothing would pass every check: a folder with no *.json is the caller's mistake.
-      if (collector.matched === 0) throw new InputError(`the folder '${plan.arg}' holds no *.json file (lint reads every *.json below a folder; name a file to lint it whatever its name)`);
+      if (collector.matched === 0)
+        throw new InputError(
+          `the folder '${plan.arg}' holds no *.json file (lint reads every *.json below a folder; name a file to lint it whatever its name)`,
+        );
       continue;
     }
     const pattern = isAbsolute(plan.pattern!) ? plan.pattern! : resolve(cwd, plan.pattern!);
     const matches = picomatch(pattern.split(sep).join('/'), { dot: false });
     const want = (path: string) => matches(path.split(sep).join('/'));
     if (await stat(plan.abs).catch(() => undefined)) await collector.folder(plan.abs, want, []);
-    if (collector.matched === 0) throw new InputError(`the pattern '${plan.pattern}' matches no file (check the folder and the pattern; quote it, so that the shell leaves it to mcp-pd-check)`);
+    if (collector.matched === 0)
+      throw new InputError(
+        `the pattern '${plan.pattern}' matches no file (check the folder and the pattern; quote it, so that the shell leaves it to mcp-pd-check)`,
+      );
   }
   return [...collector.found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

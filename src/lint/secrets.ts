@@ -9,20 +9,21 @@
 import { joinPointer } from '../util/json-pointer.js';
 import { CREDENTIAL_PATTERNS, isPlaceholder } from '../safety/credentials.js';
 
-
 export interface SecretMatch {
   kind: 'credential' | 'disclosure';
   what: string;
   masked: string;
 }
 
-
 /** Not secret, but not for publishing in tool metadata either: where the server's machine is. */
 const DISCLOSURE_PATTERNS: Array<[RegExp, string]> = [
   [/(?:^|[\s"'(=:])(\/(?:home|Users|root|var|etc|opt|srv|mnt|private)\/[^\s"'),]+)/, 'an absolute file path'],
   [/\b[A-Za-z]:\\(?:[^\\\s"']+\\)+[^\\\s"']*/, 'an absolute Windows path'],
   [/\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:internal|corp|intranet|lan)\b/i, 'an internal host name'],
-  [/\b(?:10\.\d{1,3}\.\d{1,3}\.\d{1,3}|192\.168\.\d{1,3}\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])\.\d{1,3}\.\d{1,3})\b/, 'a private IP address'],
+  [
+    /\b(?:10\.\d{1,3}\.\d{1,3}\.\d{1,3}|192\.168\.\d{1,3}\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])\.\d{1,3}\.\d{1,3})\b/,
+    'a private IP address',
+  ],
 ];
 
 export function mask(text: string): string {
@@ -31,13 +32,17 @@ export function mask(text: string): string {
 }
 
 /** What every pattern above needs to match: most strings of a lint stop at this one test. */
-const MAYBE = /PRIVATE KEY|AKIA|gh[pousr]_|github_pat_|xox[abprs]-|sk-|AIza|eyJ|Bearer|\/(?:home|Users|root|var|etc|opt|srv|mnt|private)\/|[A-Za-z]:\\|\.(?:internal|corp|intranet|lan)\b|\b(?:10|192\.168|172)\./i;
+const MAYBE =
+  /PRIVATE KEY|AKIA|gh[pousr]_|github_pat_|xox[abprs]-|sk-|AIza|eyJ|Bearer|\/(?:home|Users|root|var|etc|opt|srv|mnt|private)\/|[A-Za-z]:\\|\.(?:internal|corp|intranet|lan)\b|\b(?:10|192\.168|172)\./i;
 
 /** What our own patterns find in one string (synchronous). */
 export function findSecrets(text: string): SecretMatch[] {
   const found: SecretMatch[] = [];
   if (!MAYBE.test(text)) return found;
-  for (const [patterns, kind] of [[CREDENTIAL_PATTERNS, 'credential'], [DISCLOSURE_PATTERNS, 'disclosure']] as const) {
+  for (const [patterns, kind] of [
+    [CREDENTIAL_PATTERNS, 'credential'],
+    [DISCLOSURE_PATTERNS, 'disclosure'],
+  ] as const) {
     for (const [pattern, what] of patterns) {
       const m = pattern.exec(text);
       if (!m) continue;
@@ -65,12 +70,22 @@ let secretlint: Promise<Secretlint> | undefined;
 /** secretlint with its recommended preset, loaded on first use (it is only needed by the lint). */
 function loadSecretlint(): Promise<Secretlint> {
   secretlint ??= (async () => {
-    const [{ lintSource }, { creator }] = await Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')]);
+    const [{ lintSource }, { creator }] = await Promise.all([
+      import('@secretlint/core'),
+      import('@secretlint/secretlint-rule-preset-recommend'),
+    ]);
     const config = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: creator }] };
     return {
       async lint(text: string) {
-        const result = await lintSource({ source: { filePath: '/metadata.txt', content: text, contentType: 'text' }, options: { config } });
-        return result.messages.map((m) => ({ start: m.range[0], end: m.range[1], what: `a credential (secretlint: ${m.ruleId.replace(/^@secretlint\/secretlint-rule-/, '')})` }));
+        const result = await lintSource({
+          source: { filePath: '/metadata.txt', content: text, contentType: 'text' },
+          options: { config },
+        });
+        return result.messages.map((m) => ({
+          start: m.range[0],
+          end: m.range[1],
+          what: `a credential (secretlint: ${m.ruleId.replace(/^@secretlint\/secretlint-rule-/, '')})`,
+        }));
       },
     };
   })();
@@ -81,7 +96,9 @@ function loadSecretlint(): Promise<Secretlint> {
  * Every secret in a set of strings (pointer → text): our patterns on each, and secretlint once
  * over the strings that could hold a token, joined. A hit both find is reported once.
  */
-export async function detectSecrets(entries: Array<[string, string]>): Promise<Array<SecretMatch & { pointer: string }>> {
+export async function detectSecrets(
+  entries: Array<[string, string]>,
+): Promise<Array<SecretMatch & { pointer: string }>> {
   const found: Array<SecretMatch & { pointer: string }> = [];
   for (const [pointer, text] of entries) for (const m of findSecrets(text)) found.push({ ...m, pointer });
   const candidates = entries.filter(([, text]) => maybeToken(text));

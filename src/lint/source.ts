@@ -39,7 +39,10 @@ export class JsonSource {
     // The parsers below recurse per level: a deeper file would overflow the stack, so it stops here.
     const tooDeep = deepestOffset(text, MAX_DEPTH);
     if (tooDeep !== undefined) {
-      this.syntaxErrors.push({ message: `the JSON is nested deeper than ${MAX_DEPTH} levels; such a file is not read further`, ...this.position(tooDeep) });
+      this.syntaxErrors.push({
+        message: `the JSON is nested deeper than ${MAX_DEPTH} levels; such a file is not read further`,
+        ...this.position(tooDeep),
+      });
       this.value = undefined;
       this.parsed = false;
       return;
@@ -52,11 +55,19 @@ export class JsonSource {
     } catch {
       // Only a broken file needs the full parser, for where and what the first error is.
       const errors: ParseError[] = [];
-      this.treeCache = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+      this.treeCache = parseTree(text, errors, {
+        disallowComments: true,
+        allowTrailingComma: false,
+        allowEmptyContent: false,
+      });
       for (const e of errors) {
-        this.syntaxErrors.push({ message: describeParseError(printParseErrorCode(e.error), text, e.offset), ...this.position(e.offset) });
+        this.syntaxErrors.push({
+          message: describeParseError(printParseErrorCode(e.error), text, e.offset),
+          ...this.position(e.offset),
+        });
       }
-      if (!text.trim() && !this.syntaxErrors.length) this.syntaxErrors.push({ message: 'the file is empty', line: 1, column: 1 });
+      if (!text.trim() && !this.syntaxErrors.length)
+        this.syntaxErrors.push({ message: 'the file is empty', line: 1, column: 1 });
       if (!this.syntaxErrors.length) this.syntaxErrors.push({ message: 'not valid JSON', line: 1, column: 1 });
     }
     if (parsed) this.findDuplicates();
@@ -65,7 +76,12 @@ export class JsonSource {
   }
 
   private get tree(): Node | undefined {
-    if (this.treeCache === null) this.treeCache = parseTree(this.text, [], { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    if (this.treeCache === null)
+      this.treeCache = parseTree(this.text, [], {
+        disallowComments: true,
+        allowTrailingComma: false,
+        allowEmptyContent: false,
+      });
     return this.treeCache;
   }
 
@@ -83,7 +99,9 @@ export class JsonSource {
     if (!this.tree) return { line: 1, column: 1 };
     const path = pointerSegments(pointer);
     for (let n = path.length; n >= 0; n--) {
-      const segments = path.slice(0, n).map((s, i) => (this.isArrayAt(path.slice(0, i)) && /^\d+$/.test(s) ? Number(s) : s));
+      const segments = path
+        .slice(0, n)
+        .map((s, i) => (this.isArrayAt(path.slice(0, i)) && /^\d+$/.test(s) ? Number(s) : s));
       const node = findNodeAtLocation(this.tree, segments);
       if (node) {
         // For a property, point at its key, which is where an editor shows the problem.
@@ -95,7 +113,12 @@ export class JsonSource {
   }
 
   private isArrayAt(path: string[]): boolean {
-    const node = path.length ? findNodeAtLocation(this.tree!, path.map((s) => (/^\d+$/.test(s) ? Number(s) : s))) : this.tree;
+    const node = path.length
+      ? findNodeAtLocation(
+          this.tree!,
+          path.map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
+        )
+      : this.tree;
     return node?.type === 'array';
   }
 
@@ -119,21 +142,35 @@ export class JsonSource {
       if (!top) return '';
       return top.array ? `${top.pointer}/${top.index++}` : `${top.pointer}/${escapeSegment(pendingKey ?? '')}`;
     };
-    visit(this.text, {
-      onObjectBegin: () => { frames.push({ seen: new Map(), pointer: childPointer(), index: 0, array: false }); },
-      onObjectEnd: () => { frames.pop(); },
-      onArrayBegin: () => { frames.push({ seen: new Map(), pointer: childPointer(), index: 0, array: true }); },
-      onArrayEnd: () => { frames.pop(); },
-      onObjectProperty: (key, offset) => {
-        pendingKey = key;
-        const top = frames[frames.length - 1]!;
-        const here = this.position(offset);
-        const first = top.seen.get(key);
-        if (first) this.duplicateKeys.push({ key, pointer: `${top.pointer}/${escapeSegment(key)}`, first, ...here });
-        else top.seen.set(key, here);
+    visit(
+      this.text,
+      {
+        onObjectBegin: () => {
+          frames.push({ seen: new Map(), pointer: childPointer(), index: 0, array: false });
+        },
+        onObjectEnd: () => {
+          frames.pop();
+        },
+        onArrayBegin: () => {
+          frames.push({ seen: new Map(), pointer: childPointer(), index: 0, array: true });
+        },
+        onArrayEnd: () => {
+          frames.pop();
+        },
+        onObjectProperty: (key, offset) => {
+          pendingKey = key;
+          const top = frames[frames.length - 1]!;
+          const here = this.position(offset);
+          const first = top.seen.get(key);
+          if (first) this.duplicateKeys.push({ key, pointer: `${top.pointer}/${escapeSegment(key)}`, first, ...here });
+          else top.seen.set(key, here);
+        },
+        onLiteralValue: () => {
+          childPointer();
+        },
       },
-      onLiteralValue: () => { childPointer(); },
-    }, { disallowComments: true, allowTrailingComma: false });
+      { disallowComments: true, allowTrailingComma: false },
+    );
   }
 }
 
@@ -169,7 +206,8 @@ function deepestOffset(text: string, max: number): number | undefined {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;

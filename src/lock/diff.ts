@@ -8,12 +8,22 @@ import { formatNumber } from '../util/text.js';
 export type ToolChange =
   | { field: 'description' | 'title' | 'fullDescription'; before: string; after: string }
   | { field: 'annotations'; flips: Array<{ hint: string; before?: unknown; after?: unknown }> }
-  | { field: 'inputSchema' | 'fullSchema'; added: string[]; removed: string[]; changed: string[]; requiredAdded: string[]; requiredRemoved: string[] }
+  | {
+      field: 'inputSchema' | 'fullSchema';
+      added: string[];
+      removed: string[];
+      changed: string[];
+      requiredAdded: string[];
+      requiredRemoved: string[];
+    }
   | { field: 'outputSchema'; before?: string; after?: string }
   | { field: 'full'; before?: number; after?: number }
   | { field: 'other' };
 
-export interface Tokens { before?: number; after?: number }
+export interface Tokens {
+  before?: number;
+  after?: number;
+}
 
 export type SurfaceChange =
   | { kind: 'era-added' | 'era-removed'; eras: string[] }
@@ -22,7 +32,12 @@ export type SurfaceChange =
   | { kind: 'tool-changed'; eras: string[]; tool: string; what: ToolChange[]; listed: Tokens; full?: Tokens };
 
 /** One era's totals before and after. */
-export interface EraTotals { era: string; tools: Tokens; listed: Tokens; full?: Tokens }
+export interface EraTotals {
+  era: string;
+  tools: Tokens;
+  listed: Tokens;
+  full?: Tokens;
+}
 
 export interface LockDiff {
   same: boolean;
@@ -54,11 +69,33 @@ function eraChanges(era: string, before: EraSurface, after: EraSurface): Surface
   for (const tool of names) {
     const b = before.tools[tool];
     const a = after.tools[tool];
-    if (!b) out.push({ kind: 'tool-added', eras: [era], tool, listed: { after: a!.tokens }, ...(a!.full ? { full: { after: a!.full.tokens } } : {}) });
-    else if (!a) out.push({ kind: 'tool-removed', eras: [era], tool, listed: { before: b.tokens }, ...(b.full ? { full: { before: b.full.tokens } } : {}) });
+    if (!b)
+      out.push({
+        kind: 'tool-added',
+        eras: [era],
+        tool,
+        listed: { after: a!.tokens },
+        ...(a!.full ? { full: { after: a!.full.tokens } } : {}),
+      });
+    else if (!a)
+      out.push({
+        kind: 'tool-removed',
+        eras: [era],
+        tool,
+        listed: { before: b.tokens },
+        ...(b.full ? { full: { before: b.full.tokens } } : {}),
+      });
     else {
       const what = toolChanges(b, a);
-      if (what.length) out.push({ kind: 'tool-changed', eras: [era], tool, what, listed: { before: b.tokens, after: a.tokens }, ...(b.full || a.full ? { full: { before: b.full?.tokens, after: a.full?.tokens } } : {}) });
+      if (what.length)
+        out.push({
+          kind: 'tool-changed',
+          eras: [era],
+          tool,
+          what,
+          listed: { before: b.tokens, after: a.tokens },
+          ...(b.full || a.full ? { full: { before: b.full?.tokens, after: a.full?.tokens } } : {}),
+        });
     }
   }
   return out;
@@ -68,12 +105,19 @@ function eraChanges(era: string, before: EraSurface, after: EraSurface): Surface
 export function toolChanges(b: LockedTool, a: LockedTool): ToolChange[] {
   const what: ToolChange[] = [];
   if (b.digest !== a.digest) {
-    if (b.description !== a.description) what.push({ field: 'description', before: b.description, after: a.description });
+    if (b.description !== a.description)
+      what.push({ field: 'description', before: b.description, after: a.description });
     if ((b.title ?? '') !== (a.title ?? '')) what.push({ field: 'title', before: b.title ?? '', after: a.title ?? '' });
     const flips = annotationFlips(b.annotations ?? {}, a.annotations ?? {});
     if (flips.length) what.push({ field: 'annotations', flips });
-    if (b.inputSchema.digest !== a.inputSchema.digest) what.push(schemaChange('inputSchema', b.inputSchema, a.inputSchema));
-    if (b.outputSchema !== a.outputSchema) what.push({ field: 'outputSchema', ...(b.outputSchema ? { before: b.outputSchema } : {}), ...(a.outputSchema ? { after: a.outputSchema } : {}) });
+    if (b.inputSchema.digest !== a.inputSchema.digest)
+      what.push(schemaChange('inputSchema', b.inputSchema, a.inputSchema));
+    if (b.outputSchema !== a.outputSchema)
+      what.push({
+        field: 'outputSchema',
+        ...(b.outputSchema ? { before: b.outputSchema } : {}),
+        ...(a.outputSchema ? { after: a.outputSchema } : {}),
+      });
     // The digest covers every field; one none of the above names (_meta, icons…) changed.
     if (!what.length) what.push({ field: 'other' });
   }
@@ -85,20 +129,36 @@ export function toolChanges(b: LockedTool, a: LockedTool): ToolChange[] {
 function fullChanges(b: LockedTool['full'], a: LockedTool['full']): ToolChange[] {
   if (!b || !a) return [{ field: 'full', ...(b ? { before: b.tokens } : {}), ...(a ? { after: a.tokens } : {}) }];
   const what: ToolChange[] = [];
-  if ((b.description ?? '') !== (a.description ?? '')) what.push({ field: 'fullDescription', before: b.description ?? '', after: a.description ?? '' });
-  if (b.inputSchema?.digest !== a.inputSchema?.digest) what.push(schemaChange('fullSchema', b.inputSchema ?? { digest: '', properties: {} }, a.inputSchema ?? { digest: '', properties: {} }));
+  if ((b.description ?? '') !== (a.description ?? ''))
+    what.push({ field: 'fullDescription', before: b.description ?? '', after: a.description ?? '' });
+  if (b.inputSchema?.digest !== a.inputSchema?.digest)
+    what.push(
+      schemaChange(
+        'fullSchema',
+        b.inputSchema ?? { digest: '', properties: {} },
+        a.inputSchema ?? { digest: '', properties: {} },
+      ),
+    );
   // Examples, guidance and the like are in clear nowhere: said with the tokens.
   if (!what.length) what.push({ field: 'full', before: b.tokens, after: a.tokens });
   return what;
 }
 
-function annotationFlips(b: Record<string, unknown>, a: Record<string, unknown>): Array<{ hint: string; before?: unknown; after?: unknown }> {
-  return [...new Set([...Object.keys(b), ...Object.keys(a)])].sort()
+function annotationFlips(
+  b: Record<string, unknown>,
+  a: Record<string, unknown>,
+): Array<{ hint: string; before?: unknown; after?: unknown }> {
+  return [...new Set([...Object.keys(b), ...Object.keys(a)])]
+    .sort()
     .filter((k) => JSON.stringify(b[k]) !== JSON.stringify(a[k]))
     .map((hint) => ({ hint, ...(hint in b ? { before: b[hint] } : {}), ...(hint in a ? { after: a[hint] } : {}) }));
 }
 
-function schemaChange(field: 'inputSchema' | 'fullSchema', b: LockedTool['inputSchema'], a: LockedTool['inputSchema']): ToolChange {
+function schemaChange(
+  field: 'inputSchema' | 'fullSchema',
+  b: LockedTool['inputSchema'],
+  a: LockedTool['inputSchema'],
+): ToolChange {
   const bp = b.properties;
   const ap = a.properties;
   const br = new Set(b.required ?? []);
@@ -118,7 +178,9 @@ function eraTotals(era: string, b: EraSurface, a: EraSurface): EraTotals {
     era,
     tools: { before: b.totals.tools, after: a.totals.tools },
     listed: { before: b.totals.listedTokens, after: a.totals.listedTokens },
-    ...(b.totals.fullTokens !== undefined || a.totals.fullTokens !== undefined ? { full: { before: b.totals.fullTokens, after: a.totals.fullTokens } } : {}),
+    ...(b.totals.fullTokens !== undefined || a.totals.fullTokens !== undefined
+      ? { full: { before: b.totals.fullTokens, after: a.totals.fullTokens } }
+      : {}),
   };
 }
 

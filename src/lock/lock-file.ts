@@ -27,20 +27,35 @@ export interface EraListing {
 
 /** `sha256:<hex>` of a value's canonical JSON (RFC 8785). */
 export function digestOf(value: unknown): string {
-  return `sha256:${createHash('sha256').update(canonicalize(value) ?? 'null').digest('hex')}`;
+  return `sha256:${createHash('sha256')
+    .update(canonicalize(value) ?? 'null')
+    .digest('hex')}`;
 }
 
 /** The lock of a server: one surface per era it speaks. */
 export async function buildLock(server: string | undefined, listings: readonly EraListing[]): Promise<ToolLock> {
-  const sorted = [...listings].sort((a, b) => (a.era < b.era ? -1 : 1)).map((l) => ({ listing: l, byName: toolsByName(l.tools) }));
+  const sorted = [...listings]
+    .sort((a, b) => (a.era < b.era ? -1 : 1))
+    .map((l) => ({ listing: l, byName: toolsByName(l.tools) }));
   // countTokensOf counts each distinct text once: two eras that list the same tools cost one count.
-  const texts = sorted.flatMap(({ listing, byName }) => [...byName].flatMap(([name, tool]) => [JSON.stringify(tool), ...(listing.full.has(name) ? [JSON.stringify(listing.full.get(name))] : [])]));
+  const texts = sorted.flatMap(({ listing, byName }) =>
+    [...byName].flatMap(([name, tool]) => [
+      JSON.stringify(tool),
+      ...(listing.full.has(name) ? [JSON.stringify(listing.full.get(name))] : []),
+    ]),
+  );
   const counts = await countTokensOf(texts);
   const tokensOf = new Map(texts.map((text, i) => [text, counts[i]!]));
   const count = (value: unknown) => tokensOf.get(JSON.stringify(value)) ?? 0;
   const eras: Record<string, EraSurface> = {};
   for (const { listing, byName } of sorted) eras[listing.era] = eraSurface(listing, byName, count);
-  return { lockVersion: LOCK_VERSION, generator: 'mcp-pd-check', tokenizer: TOKEN_ENCODING, ...(server ? { server } : {}), eras };
+  return {
+    lockVersion: LOCK_VERSION,
+    generator: 'mcp-pd-check',
+    tokenizer: TOKEN_ENCODING,
+    ...(server ? { server } : {}),
+    eras,
+  };
 }
 
 /** One entry per name (a name listed twice is one tool to a client: the first wins), sorted. */
@@ -50,7 +65,11 @@ function toolsByName(tools: readonly JsonObject[]): Map<string, JsonObject> {
   return new Map([...byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-function eraSurface(listing: EraListing, byName: Map<string, JsonObject>, count: (value: unknown) => number): EraSurface {
+function eraSurface(
+  listing: EraListing,
+  byName: Map<string, JsonObject>,
+  count: (value: unknown) => number,
+): EraSurface {
   const tools: Record<string, LockedTool> = {};
   let listedTokens = 0;
   let fullTokens = 0;
@@ -78,10 +97,14 @@ function eraSurface(listing: EraListing, byName: Map<string, JsonObject>, count:
   };
 }
 
-/** A full description: by digest, with its text and parameters in clear (where the details live under progressive disclosure). */
+/**
+ * A full description: by digest, with its text and parameters in clear (where the details live under progressive
+ * disclosure).
+ */
 function lockedFull(full: JsonObject, tokens: number): NonNullable<LockedTool['full']> {
   return {
-    digest: digestOf(full), tokens,
+    digest: digestOf(full),
+    tokens,
     ...(typeof full.description === 'string' ? { description: full.description } : {}),
     ...(full.inputSchema !== undefined ? { inputSchema: lockedSchema(full.inputSchema) } : {}),
   };
@@ -90,11 +113,18 @@ function lockedFull(full: JsonObject, tokens: number): NonNullable<LockedTool['f
 /** The parameters of an input schema, each by digest, and which are required. */
 function lockedSchema(schema: unknown): LockedTool['inputSchema'] {
   const properties = isPlainObject(schema) && isPlainObject(schema.properties) ? schema.properties : {};
-  const required = isPlainObject(schema) && Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string').sort() : [];
+  const required =
+    isPlainObject(schema) && Array.isArray(schema.required)
+      ? schema.required.filter((r): r is string => typeof r === 'string').sort()
+      : [];
   return {
     digest: digestOf(schema ?? null),
     ...(required.length ? { required } : {}),
-    properties: Object.fromEntries(Object.keys(properties).sort().map((p) => [p, digestOf(properties[p])])),
+    properties: Object.fromEntries(
+      Object.keys(properties)
+        .sort()
+        .map((p) => [p, digestOf(properties[p])]),
+    ),
   };
 }
 
@@ -102,7 +132,11 @@ function lockedSchema(schema: unknown): LockedTool['inputSchema'] {
 function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys);
   if (!isPlainObject(value)) return value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortedKeys(value[k])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortedKeys(value[k])]),
+  );
 }
 
 /** The file's bytes: two-space JSON and a final newline (what a reviewer diffs). */

@@ -16,7 +16,11 @@ export interface ReadSurface {
   unread: Array<{ era: Era; tool: string; why: string }>;
 }
 
-export async function readSurface(inEra: (era: Era) => Target, choice: ProtocolChoice, describe: string): Promise<ReadSurface> {
+export async function readSurface(
+  inEra: (era: Era) => Target,
+  choice: ProtocolChoice,
+  describe: string,
+): Promise<ReadSurface> {
   const probes = await Promise.all(probeEras(inEra, choice));
   const open = probes.filter((p) => p.session);
   try {
@@ -30,7 +34,12 @@ export async function readSurface(inEra: (era: Era) => Target, choice: ProtocolC
       const form = discovery.descriptionsTool?.name;
       const names = discovery.toolNames.filter((n) => !n.includes(',') && n !== form);
       const read = resource ? await readFullDescriptions(session, resource, names) : { full: new Map(), unread: [] };
-      surface.listings.push({ era: probe.era, tools: discovery.tools, ...(resource ? { resource } : {}), full: read.full });
+      surface.listings.push({
+        era: probe.era,
+        tools: discovery.tools,
+        ...(resource ? { resource } : {}),
+        full: read.full,
+      });
       surface.unread.push(...read.unread.map((u) => ({ era: probe.era, tool: u.name, why: u.why })));
     }
     return surface;
@@ -38,9 +47,11 @@ export async function readSurface(inEra: (era: Era) => Target, choice: ProtocolC
     if (err instanceof TargetUnavailableError) err.target = describe;
     throw err;
   } finally {
-    await Promise.all(open.map(async (p) => {
-      await p.session!.close().catch(() => {});
-      await p.target.dispose();
-    }));
+    await Promise.all(
+      open.map(async (p) => {
+        await p.session!.close().catch(() => {});
+        await p.target.dispose();
+      }),
+    );
   }
 }

@@ -50,7 +50,10 @@ export interface Evidence {
   leaks: boolean;
   /** A call ran after a refusal of the same tool, with nothing read in between: refusals do not hold. */
   refusalsLapse: boolean;
-  /** Whether the server enforces descriptions for a tool: it refused it somewhere, or refused others and nothing shows it exempt. */
+  /**
+   * Whether the server enforces descriptions for a tool: it refused it somewhere, or refused others and nothing shows
+   * it exempt.
+   */
   enforced(tool: string): boolean;
   /**
    * Nothing was refused anywhere, and every unfetched call that ran was made after some session
@@ -59,7 +62,11 @@ export interface Evidence {
   twoReadings: boolean;
 }
 
-export function evidenceOf(ran: readonly RanCall[], refusedTools: ReadonlySet<string>, refusals: Evidence['refusals'] = new Map()): Evidence {
+export function evidenceOf(
+  ran: readonly RanCall[],
+  refusedTools: ReadonlySet<string>,
+  refusals: Evidence['refusals'] = new Map(),
+): Evidence {
   const read = (r: RanCall) => r.history.some((h) => h.kind === 'read');
   const calledBefore = (r: RanCall) => r.history.some((h) => h.kind === 'call' && h.tool === r.tool);
   const refusedBefore = (r: RanCall) => r.history.some((h) => h.kind === 'call' && h.tool === r.tool && h.refused);
@@ -70,11 +77,25 @@ export function evidenceOf(ran: readonly RanCall[], refusedTools: ReadonlySet<st
   // A session that read nothing ran a tool another live session held: its first call of it, or one
   // after a refusal once another session came to hold it, in a session whose refusals are seen to
   // hold (a session whose requests came on another's connection, say) and where none is seen to lapse.
-  const leaks = ran.some((r) => r.holders.length > 0 && !read(r) && (!calledBefore(r) || (r.newHolder && r.refusalsHoldHere && !refusalsLapse)));
+  const leaks = ran.some(
+    (r) =>
+      r.holders.length > 0 && !read(r) && (!calledBefore(r) || (r.newHolder && r.refusalsHoldHere && !refusalsLapse)),
+  );
   // A tool that ran unfetched while no session held it, and was never refused, is not enforced.
-  const unenforced = new Set(ran.filter((r) => !r.holders.length && !r.endedHolders.length && !read(r) && !refusedTools.has(r.tool)).map((r) => r.tool));
+  const unenforced = new Set(
+    ran
+      .filter((r) => !r.holders.length && !r.endedHolders.length && !read(r) && !refusedTools.has(r.tool))
+      .map((r) => r.tool),
+  );
   const twoReadings = refusedTools.size === 0 && ran.length > 0 && !ran.some((r) => r.beforeAnyRead);
-  return { refusedTools, refusals, leaks, refusalsLapse, twoReadings, enforced: (tool) => refusedTools.has(tool) || (refusedTools.size > 0 && !unenforced.has(tool)) };
+  return {
+    refusedTools,
+    refusals,
+    leaks,
+    refusalsLapse,
+    twoReadings,
+    enforced: (tool) => refusedTools.has(tool) || (refusedTools.size > 0 && !unenforced.has(tool)),
+  };
 }
 
 /**
@@ -84,25 +105,52 @@ export function evidenceOf(ran: readonly RanCall[], refusedTools: ReadonlySet<st
  * refusal that does not hold (7); a refused, failed or near-name fetch of this session, or a fetch
  * of another tool, that authorized it (6); in a session that read nothing, a grant held elsewhere (8).
  */
-export function attribute(call: RanCall, evidence: Evidence, proven: Map<McpSession, Array<{ read: PastRead; code: string }>> = new Map()): RuleBreak {
+export function attribute(
+  call: RanCall,
+  evidence: Evidence,
+  proven: Map<McpSession, Array<{ read: PastRead; code: string }>> = new Map(),
+): RuleBreak {
   const { session, tool, ex } = call;
-  const brk = (check: string, code: string, args: Record<string, unknown>, before: Exchange[] = []): RuleBreak => ({ check, code, args, level: 'fail', tool, proof: [...before, ex] });
+  const brk = (check: string, code: string, args: Record<string, unknown>, before: Exchange[] = []): RuleBreak => ({
+    check,
+    code,
+    args,
+    level: 'fail',
+    tool,
+    proof: [...before, ex],
+  });
   // Never refused anywhere, and nothing ran before any read: no gate at all, or grants every session shares.
-  const notRefused = () => brk(CRITERION.refusal, evidence.twoReadings && call.how.code === 'ran-unfetched' ? 'ran-unfetched-never-refused' : call.how.code, call.how.args);
+  const notRefused = () =>
+    brk(
+      CRITERION.refusal,
+      evidence.twoReadings && call.how.code === 'ran-unfetched' ? 'ran-unfetched-never-refused' : call.how.code,
+      call.how.args,
+    );
   if (!evidence.enforced(tool)) return notRefused();
   // Grants that cross sessions, shown with a refusal of the same tool (this session's first): the
   // server gates it, and let it through only where another session's grant could explain it.
-  const refused = (evidence.refusals.get(tool) ?? []).find((r) => r.session === session) ?? evidence.refusals.get(tool)?.[0];
+  const refused =
+    (evidence.refusals.get(tool) ?? []).find((r) => r.session === session) ?? evidence.refusals.get(tool)?.[0];
   const crossing = (always: boolean) => {
     if (!always && !evidence.leaks) return undefined;
     const ended = call.endedHolders.find((h) => (h.session.endedAt ?? Infinity) <= session.startedAt);
-    if (ended) return brk(CRITERION.isolation, 'grant-inherited', { session: ended.session.label, tool }, [...(refused ? [refused.ex] : []), ...(ended.fetch ? [ended.fetch] : [])]);
+    if (ended)
+      return brk(CRITERION.isolation, 'grant-inherited', { session: ended.session.label, tool }, [
+        ...(refused ? [refused.ex] : []),
+        ...(ended.fetch ? [ended.fetch] : []),
+      ]);
     // Of the holders, one whose read went on the very socket of this call shows how it crossed (a shared connection).
     const socket = socketOf(ex);
-    const owner = call.holders.find((h) => socket !== undefined && h.fetch !== undefined && socketOf(h.fetch) === socket) ?? call.holders[0] ?? call.endedHolders[0];
+    const owner =
+      call.holders.find((h) => socket !== undefined && h.fetch !== undefined && socketOf(h.fetch) === socket) ??
+      call.holders[0] ??
+      call.endedHolders[0];
     if (!owner) return undefined;
     const owners = [...new Set([...call.holders, ...call.endedHolders].map((h) => h.session.label))];
-    return brk(CRITERION.isolation, 'grant-leaked', { session: session.label, tool, owners }, [...(refused ? [refused.ex] : []), ...(owner.fetch ? [owner.fetch] : [])]);
+    return brk(CRITERION.isolation, 'grant-leaked', { session: session.label, tool, owners }, [
+      ...(refused ? [refused.ex] : []),
+      ...(owner.fetch ? [owner.fetch] : []),
+    ]);
   };
   const crossed = crossing(false);
   if (crossed) return crossed;
@@ -112,18 +160,28 @@ export function attribute(call: RanCall, evidence: Evidence, proven: Map<McpSess
   // A read of this session that already explained an earlier call explains this one too.
   const byRead = (read: PastRead, code: string, args: Record<string, unknown>) => {
     // A read through the tool form that authorized more than the read it mirrors: the tool form's fault.
-    if (read.ex.method === 'tools/call') return brk(CRITERION.toolForm, 'grants-more', { tool, fetched: read.items.length ? read.items : 'no name' }, [read.ex]);
+    if (read.ex.method === 'tools/call')
+      return brk(CRITERION.toolForm, 'grants-more', { tool, fetched: read.items.length ? read.items : 'no name' }, [
+        read.ex,
+      ]);
     return brk(CRITERION.grants, code, args, [read.ex]);
   };
   const earlier = proven.get(session)?.find((p) => reads.includes(p.read));
-  if (earlier) return byRead(earlier.read, earlier.code, { tool, fetched: earlier.read.items.length ? earlier.read.items : 'a read without ?tools=', names: earlier.read.items.length });
+  if (earlier)
+    return byRead(earlier.read, earlier.code, {
+      tool,
+      fetched: earlier.read.items.length ? earlier.read.items : 'a read without ?tools=',
+      names: earlier.read.items.length,
+    });
   const own = (read: PastRead, code: string, args: Record<string, unknown>) => {
     (proven.get(session) ?? proven.set(session, []).get(session)!).push({ read, code });
     return byRead(read, code, args);
   };
   const refusedRead = reads.find((r) => r.refused && r.items.some((n) => n.trim() === tool));
   if (refusedRead) return own(refusedRead, 'refused-read-authorized', { tool, names: refusedRead.items.length });
-  const nearRead = reads.find((r) => !r.returned.has(tool) && r.items.some((n) => n.trim() !== tool && resembled(n, [tool])));
+  const nearRead = reads.find(
+    (r) => !r.returned.has(tool) && r.items.some((n) => n.trim() !== tool && resembled(n, [tool])),
+  );
   if (nearRead) return own(nearRead, 'failed-fetch-authorized', { tool, fetched: nearRead.items });
   const fetchedOther = reads.filter((r) => r.returned.size > 0);
   if (fetchedOther.length) {
@@ -131,7 +189,11 @@ export function attribute(call: RanCall, evidence: Evidence, proven: Map<McpSess
     return own(fetchedOther[fetchedOther.length - 1]!, 'fetch-authorized-other', { tool, fetched });
   }
   const failed = reads.find((r) => r.returned.size === 0);
-  if (failed) return own(failed, 'failed-fetch-authorized', { tool, fetched: failed.items.length ? failed.items : 'a read without ?tools=' });
+  if (failed)
+    return own(failed, 'failed-fetch-authorized', {
+      tool,
+      fetched: failed.items.length ? failed.items : 'a read without ?tools=',
+    });
   if (refusedBefore) return notRefused();
   return crossing(true) ?? notRefused();
 }
@@ -144,7 +206,9 @@ function candidateReads(call: RanCall): PastRead[] {
   const reads: PastRead[] = [];
   call.history.forEach((step, i) => {
     if (step.kind !== 'read') return;
-    const ruledOut = call.history.slice(i + 1).some((later) => later.kind === 'call' && later.tool === call.tool && later.refused);
+    const ruledOut = call.history
+      .slice(i + 1)
+      .some((later) => later.kind === 'call' && later.tool === call.tool && later.refused);
     if (!ruledOut) reads.push(step.read);
   });
   return reads;
@@ -155,10 +219,27 @@ function candidateReads(call: RanCall): PastRead[] {
  * other sessions were busy, after it had worked in this session, and working again afterwards with
  * no new fetch — another session's state taken for this one's (8: grants not kept per session).
  */
-export function lostGrant(session: McpSession, tool: string, code: string, ex: Exchange, fetch: Exchange | undefined, mixedUp: boolean): RuleBreak {
+export function lostGrant(
+  session: McpSession,
+  tool: string,
+  code: string,
+  ex: Exchange,
+  fetch: Exchange | undefined,
+  mixedUp: boolean,
+): RuleBreak {
   const proof = [...(fetch ? [fetch] : []), ex];
-  // A grant the tool form gave (its answer carried the description) that a call did not find: the tool form grants less than the read.
-  if (fetch?.method === 'tools/call') return { check: CRITERION.toolForm, code: 'grants-less', args: { tool }, level: 'fail', tool, proof };
-  if (mixedUp) return { check: CRITERION.isolation, code: 'own-grant-refused', args: { session: session.label, tool }, level: 'fail', tool, proof };
+  // A grant the tool form gave (its answer carried the description) that a call did not find: the tool form grants less
+  // than the read.
+  if (fetch?.method === 'tools/call')
+    return { check: CRITERION.toolForm, code: 'grants-less', args: { tool }, level: 'fail', tool, proof };
+  if (mixedUp)
+    return {
+      check: CRITERION.isolation,
+      code: 'own-grant-refused',
+      args: { session: session.label, tool },
+      level: 'fail',
+      tool,
+      proof,
+    };
   return { check: CRITERION.grants, code: 'grant-not-kept', args: { tool, code }, level: 'fail', tool, proof };
 }

@@ -36,7 +36,8 @@ export interface EndedSession {
 /**
  * What one run's sessions leave behind for a later run against the same server (the next
  * protocol era): each session with the grants it held, as ended (each with the read that first
- * gave it), and the tools the run saw refused. A grant of theirs that a later session can use is inherited (§5.1, §5.2).
+ * gave it), and the tools the run saw refused. A grant of theirs that a later session can use is inherited (§5.1,
+ * §5.2).
  */
 export interface LeftBehind {
   ended: readonly EndedSession[];
@@ -61,18 +62,42 @@ export interface Inconclusive {
  * was answered) where it ran — so no finding rests on one order when another explains the answer,
  * and the judgement is the same whichever order the answers came in.
  */
-export function judge(world: World, sessions: readonly McpSession[], scope: Scope = ALL_EXCHANGES, prior?: LeftBehind): Judgement {
+export function judge(
+  world: World,
+  sessions: readonly McpSession[],
+  scope: Scope = ALL_EXCHANGES,
+  prior?: LeftBehind,
+): Judgement {
   const own = [...new Set(sessions)];
   const all = stepsOf(own, scope, world.descriptionsTool);
   const views = new SessionViews(world, all);
   const priorEnded = prior?.ended ?? [];
-  const out: Judgement = { breaks: [], inconclusive: [], refusalForms: new Set(), missingForms: new Set(), leftBehind: { ended: [], refusedTools: new Set() }, proofs: [] };
+  const out: Judgement = {
+    breaks: [],
+    inconclusive: [],
+    refusalForms: new Set(),
+    missingForms: new Set(),
+    leftBehind: { ended: [], refusedTools: new Set() },
+    proofs: [],
+  };
   const observed: Observed = { refusals: [], granted: [] };
-  const inconclusive = (check: string, subject: string, ex: Exchange, tool?: string) => out.inconclusive.push({ check, subject, ...(tool !== undefined ? { tool } : {}), note: ex.note ?? ex.noResponse ?? 'no response', proof: [ex] });
+  const inconclusive = (check: string, subject: string, ex: Exchange, tool?: string) =>
+    out.inconclusive.push({
+      check,
+      subject,
+      ...(tool !== undefined ? { tool } : {}),
+      note: ex.note ?? ex.noResponse ?? 'no response',
+      proof: [ex],
+    });
   const ran: RanCall[] = [];
-  // When the first read of descriptions was sent, in any session (an earlier era's sessions read before this run began).
-  const firstRead = priorEnded.some((e) => e.grants.size > 0) ? Number.NEGATIVE_INFINITY
-    : Math.min(...all.filter((s) => s.op.kind === 'read' || s.op.kind === 'read-missing').map((s) => s.sent), Number.POSITIVE_INFINITY);
+  // When the first read of descriptions was sent, in any session (an earlier era's sessions read before this run
+  // began).
+  const firstRead = priorEnded.some((e) => e.grants.size > 0)
+    ? Number.NEGATIVE_INFINITY
+    : Math.min(
+        ...all.filter((s) => s.op.kind === 'read' || s.op.kind === 'read-missing').map((s) => s.sent),
+        Number.POSITIVE_INFINITY,
+      );
   const lost: LostGrant[] = [];
   const refusedTools = new Set<string>(prior?.refusedTools ?? []);
   const presence = new Map<string, Presence[]>();
@@ -85,11 +110,24 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
       const page = world.listing.get(op.cursor ?? '');
       const tools = (ex.response?.result as { tools?: unknown } | undefined)?.tools;
       if (page !== undefined && tools !== undefined && JSON.stringify(tools) !== page) {
-        out.breaks.push({ check: CRITERION.listing, code: 'listing-changed', args: { granted: [...views.surely(session, step.sent)] }, level: 'fail', proof: [ex] });
+        out.breaks.push({
+          check: CRITERION.listing,
+          code: 'listing-changed',
+          args: { granted: [...views.surely(session, step.sent)] },
+          level: 'fail',
+          proof: [ex],
+        });
       }
     } else if (op.kind === 'after-end') {
       // MCP transports: a request under a terminated session's id is answered 404.
-      if (op.status !== 404 && op.status !== undefined) out.breaks.push({ check: SESSION_LIFECYCLE, code: 'ended-session-answered', args: { session: session.label, status: op.status }, level: 'fail', proof: [ex] });
+      if (op.status !== 404 && op.status !== undefined)
+        out.breaks.push({
+          check: SESSION_LIFECYCLE,
+          code: 'ended-session-answered',
+          args: { session: session.label, status: op.status },
+          level: 'fail',
+          proof: [ex],
+        });
     } else if (op.kind === 'read') {
       const analysis = analyzeRead(world, op.items, ex);
       // No answer: nothing is judged (what it named is left open: SessionViews).
@@ -97,7 +135,13 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
       // A read through the tool form is judged against the resource's answer by pd-descriptions-tool, not here.
       else if (ex.method !== 'tools/call') {
         out.breaks.push(...analysis.breaks);
-        for (const [tool, where] of analysis.presence) (presence.get(tool) ?? presence.set(tool, []).get(tool)!).push({ presence: where, items: [...new Set(op.items)], unknown: analysis.unknown, ex });
+        for (const [tool, where] of analysis.presence)
+          (presence.get(tool) ?? presence.set(tool, []).get(tool)!).push({
+            presence: where,
+            items: [...new Set(op.items)],
+            unknown: analysis.unknown,
+            ex,
+          });
       }
     } else if (op.kind === 'read-missing') {
       const analysis = analyzeMissingRead(world, op.uri, ex);
@@ -110,21 +154,47 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
       const tool = op.tool;
       const outcome = classifyCall(ex);
       // A call that ran is judged by what its session may have held; a refused one by what it surely held.
-      const granted = views.holds(session, tool, outcome.kind === 'authorized' ? step.done : step.sent, outcome.kind === 'authorized' ? 'possibly' : 'surely');
-      const model = { grants: new Set(granted ? [tool] : []), open: new Set(!granted && views.isOpen(step, tool) ? [tool] : []) };
+      const granted = views.holds(
+        session,
+        tool,
+        outcome.kind === 'authorized' ? step.done : step.sent,
+        outcome.kind === 'authorized' ? 'possibly' : 'surely',
+      );
+      const model = {
+        grants: new Set(granted ? [tool] : []),
+        open: new Set(!granted && views.isOpen(step, tool) ? [tool] : []),
+      };
       const verdict = judgeCall(world, model, tool, op.args, ex);
       if (verdict.kind === 'grant-lost') {
-        const workedBefore = all.some((s) => s.session === session && s.done < step.sent && s.op.kind === 'call' && s.op.tool === tool && classifyCall(s.ex).kind === 'authorized');
-        lost.push({ step, code: verdict.code, fetch: views.fetchOf(session, tool, step.sent, 'surely'), concurrent: overlapsOthers(step, all), workedBefore });
+        const workedBefore = all.some(
+          (s) =>
+            s.session === session &&
+            s.done < step.sent &&
+            s.op.kind === 'call' &&
+            s.op.tool === tool &&
+            classifyCall(s.ex).kind === 'authorized',
+        );
+        lost.push({
+          step,
+          code: verdict.code,
+          fetch: views.fetchOf(session, tool, step.sent, 'surely'),
+          concurrent: overlapsOthers(step, all),
+          workedBefore,
+        });
       } else if (verdict.kind === 'ran') {
-        ran.push({ ...others.ranCall(step, verdict.how, historyOf(step, all, views, pastReads)), beforeAnyRead: step.done < firstRead });
+        ran.push({
+          ...others.ranCall(step, verdict.how, historyOf(step, all, views, pastReads)),
+          beforeAnyRead: step.done < firstRead,
+        });
       } else if (verdict.kind === 'as-expected') {
         out.breaks.push(...verdict.breaks);
         if (verdict.form) {
           out.refusalForms.add(verdict.form);
           refusedTools.add(tool);
-          // A proof of refusals is a call no order could have let through: no read of the tool was sent before it was answered.
-          if (!views.holds(session, tool, step.done, 'possibly')) observed.refusals.push(others.seenRefusal(step, tool));
+          // A proof of refusals is a call no order could have let through: no read of the tool was sent before it was
+          // answered.
+          if (!views.holds(session, tool, step.done, 'possibly'))
+            observed.refusals.push(others.seenRefusal(step, tool));
         } else if (world.toolSet.has(tool) && granted) {
           // A proof of a grant is a call sent after its read was answered (an order the run made).
           const fetch = views.fetchOf(session, tool, step.sent, 'surely');
@@ -132,7 +202,12 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
         }
       } else if (verdict.kind === 'no-response') {
         // A slow tool, one that waits on the network, a server that went away: it proves nothing.
-        inconclusive(verdict.granted ? CRITERION.grants : CRITERION.refusal, `calling '${tool}'${verdict.granted ? '' : ' unfetched'}`, ex, tool);
+        inconclusive(
+          verdict.granted ? CRITERION.grants : CRITERION.refusal,
+          `calling '${tool}'${verdict.granted ? '' : ' unfetched'}`,
+          ex,
+          tool,
+        );
       }
     }
   }
@@ -141,18 +216,28 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
   for (const step of all) {
     if (step.op.kind !== 'call' || classifyCall(step.ex).kind !== 'refused') continue;
     refusedTools.add(step.op.tool);
-    (refusals.get(step.op.tool) ?? refusals.set(step.op.tool, []).get(step.op.tool)!).push({ session: step.session, ex: step.ex });
+    (refusals.get(step.op.tool) ?? refusals.set(step.op.tool, []).get(step.op.tool)!).push({
+      session: step.session,
+      ex: step.ex,
+    });
   }
   const evidence = evidenceOf(ran, refusedTools, refusals);
   const proven = new Map();
   for (const call of ran) out.breaks.push(attribute(call, evidence, proven));
-  for (const l of lost) out.breaks.push(lostGrant(l.step.session, (l.step.op as { tool: string }).tool, l.code, l.step.ex, l.fetch, mixedUp(l, all)));
+  for (const l of lost)
+    out.breaks.push(
+      lostGrant(l.step.session, (l.step.op as { tool: string }).tool, l.code, l.step.ex, l.fetch, mixedUp(l, all)),
+    );
   out.breaks.push(...presenceBreaks(presence));
   // A grant the resource's reads break too is the grant store's (criterion 6), not the tool form's:
   // one defect, one red criterion.
-  if (out.breaks.some((b) => b.check === CRITERION.grants && b.level === 'fail')) out.breaks = out.breaks.filter((b) => b.check !== CRITERION.toolForm);
+  if (out.breaks.some((b) => b.check === CRITERION.grants && b.level === 'fail'))
+    out.breaks = out.breaks.filter((b) => b.check !== CRITERION.toolForm);
   out.proofs = proofsOf(observed);
-  out.leftBehind = { ended: [...priorEnded, ...own.map((session) => ({ session, grants: views.held(session) }))], refusedTools };
+  out.leftBehind = {
+    ended: [...priorEnded, ...own.map((session) => ({ session, grants: views.held(session) }))],
+    refusedTools,
+  };
   return out;
 }
 
@@ -162,7 +247,12 @@ export function judge(world: World, sessions: readonly McpSession[], scope: Scop
  * answered before it was sent, in the order they were sent. A read is one object in every history
  * (attribution knows a read that already explained a call by it).
  */
-function historyOf(step: Step, all: readonly Step[], views: SessionViews, seen: Map<Exchange, PastStep | null>): PastStep[] {
+function historyOf(
+  step: Step,
+  all: readonly Step[],
+  views: SessionViews,
+  seen: Map<Exchange, PastStep | null>,
+): PastStep[] {
   const history: PastStep[] = [];
   for (const s of all) {
     if (s === step || s.session !== step.session) continue;
@@ -180,12 +270,22 @@ function historyOf(step: Step, all: readonly Step[], views: SessionViews, seen: 
 /** A read as a call's history holds it (null: no answer came, so it is no read that could have let a call through). */
 function pastRead(s: Step, views: SessionViews): PastStep | null {
   if (s.op.kind === 'read-missing') {
-    return analyzeMissingRead(views.world, s.op.uri, s.ex).inconclusive ? null : { kind: 'read', read: { items: [], refused: false, returned: new Set(), ex: s.ex } };
+    return analyzeMissingRead(views.world, s.op.uri, s.ex).inconclusive
+      ? null
+      : { kind: 'read', read: { items: [], refused: false, returned: new Set(), ex: s.ex } };
   }
   if (s.op.kind !== 'read') return null;
   const analysis = analyzeRead(views.world, s.op.items, s.ex);
   if (analysis.inconclusive) return null;
-  return { kind: 'read', read: { items: s.op.items, refused: analysis.refused, returned: analysis.refused ? new Set() : analysis.returned, ex: s.ex } };
+  return {
+    kind: 'read',
+    read: {
+      items: s.op.items,
+      refused: analysis.refused,
+      returned: analysis.refused ? new Set() : analysis.returned,
+      ex: s.ex,
+    },
+  };
 }
 
 /**
@@ -195,21 +295,42 @@ function pastRead(s: Step, views: SessionViews): PastStep | null {
 class OtherSessions {
   private readonly prior: ReadonlySet<McpSession>;
 
-  constructor(private readonly sessions: readonly McpSession[], private readonly all: readonly Step[], private readonly views: SessionViews, private readonly priorEnded: readonly EndedSession[]) {
+  constructor(
+    private readonly sessions: readonly McpSession[],
+    private readonly all: readonly Step[],
+    private readonly views: SessionViews,
+    private readonly priorEnded: readonly EndedSession[],
+  ) {
     this.prior = new Set(priorEnded.map((e) => e.session));
   }
 
   /** A call that ran unfetched, with the sessions that may have held its tool then (live, and ended). */
   ranCall(step: Step, how: RanCall['how'], history: PastStep[]): Omit<RanCall, 'beforeAnyRead'> {
     const tool = (step.op as { tool: string }).tool;
-    const holders = this.live(step).filter((s) => this.views.holds(s, tool, step.done, 'possibly'))
+    const holders = this.live(step)
+      .filter((s) => this.views.holds(s, tool, step.done, 'possibly'))
       .map((session) => ({ session, fetch: this.views.fetchOf(session, tool, step.done, 'possibly') }));
-    const heldBy = (list: readonly EndedSession[]) => list.filter((e) => e.session !== step.session && e.grants.has(tool)).sort((a, b) => byLabel(a.session, b.session)).map((e) => ({ session: e.session, fetch: e.grants.get(tool) }));
+    const heldBy = (list: readonly EndedSession[]) =>
+      list
+        .filter((e) => e.session !== step.session && e.grants.has(tool))
+        .sort((a, b) => byLabel(a.session, b.session))
+        .map((e) => ({ session: e.session, fetch: e.grants.get(tool) }));
     // An earlier run's sessions (the other era's) explain a grant only where this run's do not, and
     // only one whose read was sent before this step was answered (the eras' runs overlap).
     const ownEnded = heldBy(this.ended(step));
-    const endedHolders = holders.length || ownEnded.length ? ownEnded : heldBy(this.priorEnded).filter((h) => heldAt(h.fetch, step));
-    return { session: step.session, tool, ex: step.ex, how, history, holders, endedHolders, newHolder: this.newHolder(step, tool, holders), refusalsHoldHere: this.refusalsHold(step.session) };
+    const endedHolders =
+      holders.length || ownEnded.length ? ownEnded : heldBy(this.priorEnded).filter((h) => heldAt(h.fetch, step));
+    return {
+      session: step.session,
+      tool,
+      ex: step.ex,
+      how,
+      history,
+      holders,
+      endedHolders,
+      newHolder: this.newHolder(step, tool, holders),
+      refusalsHoldHere: this.refusalsHold(step.session),
+    };
   }
 
   /** Whether `session` was refused a tool again after a refusal of it, with nothing read in between. */
@@ -226,23 +347,42 @@ class OtherSessions {
     return false;
   }
 
-  /** Whether one of `holders` did not surely hold the tool when the session's last refusal of it before `step` was answered. */
+  /**
+   * Whether one of `holders` did not surely hold the tool when the session's last refusal of it before `step` was
+   * answered.
+   */
   private newHolder(step: Step, tool: string, holders: ReadonlyArray<{ session: McpSession }>): boolean {
-    const refusals = this.all.filter((s) => s.session === step.session && s.done < step.sent && s.op.kind === 'call' && s.op.tool === tool && classifyCall(s.ex).kind === 'refused');
+    const refusals = this.all.filter(
+      (s) =>
+        s.session === step.session &&
+        s.done < step.sent &&
+        s.op.kind === 'call' &&
+        s.op.tool === tool &&
+        classifyCall(s.ex).kind === 'refused',
+    );
     const last = refusals[refusals.length - 1];
     if (!last) return false;
     return holders.some((h) => !this.views.holds(h.session, tool, last.sent, 'surely'));
   }
 
-  /** A refusal of an unfetched call, with a session that surely held the tool all through it, and an ended one that held it before this session started. */
+  /**
+   * A refusal of an unfetched call, with a session that surely held the tool all through it, and an ended one that held
+   * it before this session started.
+   */
   seenRefusal(step: Step, tool: string): Observed['refusals'][number] {
     // Of several, the first by name: the same one in every run, whatever the timing.
-    const holder = this.live(step).find((s) => (s.endedAt === undefined || s.endedAt > step.done) && this.views.holds(s, tool, step.sent, 'surely'));
+    const holder = this.live(step).find(
+      (s) => (s.endedAt === undefined || s.endedAt > step.done) && this.views.holds(s, tool, step.sent, 'surely'),
+    );
     // Only this run's own sessions prove isolation: the other era's run overlaps this one, so which
     // of its sessions had ended by then is a matter of timing, and a proof must be the same with the same seed.
-    const endedHolder = this.ended(step).find((e) => e.grants.has(tool) && (e.session.endedAt ?? Infinity) <= step.session.startedAt);
+    const endedHolder = this.ended(step).find(
+      (e) => e.grants.has(tool) && (e.session.endedAt ?? Infinity) <= step.session.startedAt,
+    );
     return {
-      session: step.session, tool, ex: step.ex,
+      session: step.session,
+      tool,
+      ex: step.ex,
       ...(holder ? { heldBy: { session: holder, fetch: this.views.fetchOf(holder, tool, step.sent, 'surely') } } : {}),
       ...(endedHolder ? { endedHolder: { session: endedHolder.session, fetch: endedHolder.grants.get(tool) } } : {}),
     };
@@ -250,12 +390,16 @@ class OtherSessions {
 
   /** This run's other sessions not ended when the step was sent, by name. */
   private live(step: Step): McpSession[] {
-    return this.sessions.filter((s) => s !== step.session && !this.prior.has(s) && !(s.endedAt !== undefined && s.endedAt <= step.sent)).sort(byLabel);
+    return this.sessions
+      .filter((s) => s !== step.session && !this.prior.has(s) && !(s.endedAt !== undefined && s.endedAt <= step.sent))
+      .sort(byLabel);
   }
 
   /** This run's other sessions ended by the time the step was sent, with every grant each held, by name. */
   private ended(step: Step): EndedSession[] {
-    return this.sessions.filter((s) => s !== step.session && !this.prior.has(s) && s.endedAt !== undefined && s.endedAt <= step.sent).sort(byLabel)
+    return this.sessions
+      .filter((s) => s !== step.session && !this.prior.has(s) && s.endedAt !== undefined && s.endedAt <= step.sent)
+      .sort(byLabel)
       .map((session) => ({ session, grants: this.views.held(session) }));
   }
 }

@@ -19,7 +19,12 @@ export interface LostGrant {
 
 /** Whether the refusal is best explained as sessions mixed up (8) rather than a grant not kept (6). */
 export function mixedUp(lost: LostGrant, all: readonly Step[]): boolean {
-  return lost.concurrent && lost.workedBefore && !onAnotherConnection(lost.step, lost.fetch, all) && recovered(lost.step, all);
+  return (
+    lost.concurrent &&
+    lost.workedBefore &&
+    !onAnotherConnection(lost.step, lost.fetch, all) &&
+    recovered(lost.step, all)
+  );
 }
 
 /**
@@ -36,7 +41,14 @@ function onAnotherConnection(step: Step, fetch: Exchange | undefined, all: reado
   const tool = (step.op as { tool: string }).tool;
   const held = new Set(fetch ? [connectionOf(fetch)] : []);
   for (const s of all) {
-    if (s.session === step.session && s.sent < step.sent && s.op.kind === 'call' && s.op.tool === tool && classifyCall(s.ex).kind === 'authorized') held.add(connectionOf(s.ex));
+    if (
+      s.session === step.session &&
+      s.sent < step.sent &&
+      s.op.kind === 'call' &&
+      s.op.tool === tool &&
+      classifyCall(s.ex).kind === 'authorized'
+    )
+      held.add(connectionOf(s.ex));
   }
   return !held.has(on);
 }

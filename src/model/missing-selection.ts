@@ -24,9 +24,11 @@ export function analyzeMissingRead(world: World, uri: string, ex: Exchange): Mis
   const what = toolsParameter(uri) === undefined ? 'without ?tools=' : 'with an empty ?tools=';
   const out: MissingReadAnalysis = { breaks: [], returned: [] };
   if (ex.noResponse) return { ...out, inconclusive: true };
-  const add = (code: string, args: Record<string, unknown>, level: RuleBreak['level'] = 'fail') => out.breaks.push({ check: CRITERION.missing, code, args: { uri, what, ...args }, level, proof: [ex] });
+  const add = (code: string, args: Record<string, unknown>, level: RuleBreak['level'] = 'fail') =>
+    out.breaks.push({ check: CRITERION.missing, code, args: { uri, what, ...args }, level, proof: [ex] });
   const payload = resourceJson(ex);
-  if (isPlainObject(payload.value)) out.returned = world.tools.filter((t) => isDescriptionEntry((payload.value as Record<string, unknown>)[t]));
+  if (isPlainObject(payload.value))
+    out.returned = world.tools.filter((t) => isDescriptionEntry((payload.value as Record<string, unknown>)[t]));
   const bad = invalidErrorCode(ex);
   if (bad) {
     add('invalid-error-code', { problem: bad });
@@ -44,7 +46,8 @@ export function analyzeMissingRead(world: World, uri: string, ex: Exchange): Mis
   out.form = signal.form;
   if (typeof signal.payload.message !== 'string' || !signal.payload.message.trim()) add('no-message', {}, 'warn');
   const examples = signal.payload.examples;
-  if (!Array.isArray(examples) || !examples.some((e) => typeof e === 'string' && e.includes('?tools='))) add('no-example-uris', {}, 'warn');
+  if (!Array.isArray(examples) || !examples.some((e) => typeof e === 'string' && e.includes('?tools=')))
+    add('no-example-uris', {}, 'warn');
   for (const example of Array.isArray(examples) ? examples.filter((e): e is string => typeof e === 'string') : []) {
     const unknown = (toolsParameter(example) ?? []).map((n) => n.trim()).filter((n) => n && !world.toolSet.has(n));
     if (unknown.length) add('example-unknown-tool', { uri: example, tools: unknown }, 'warn');

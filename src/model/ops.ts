@@ -10,7 +10,10 @@ import { selectedByCall } from '../protocol/tool-form.js';
  */
 export type Op =
   | { kind: 'list'; cursor?: string }
-  /** A read of the tool_descriptions resource naming at least one tool (`items`: as sent, decoded, untrimmed, empty ones dropped). */
+  /**
+   * A read of the tool_descriptions resource naming at least one tool (`items`: as sent, decoded, untrimmed, empty ones
+   * dropped).
+   */
   | { kind: 'read'; uri: string; items: string[] }
   /** A read without `tools`, or with only empty names. */
   | { kind: 'read-missing'; uri: string }
@@ -57,7 +60,13 @@ export function toolsParameter(uri: string): string[] | undefined {
   for (const part of query.split('&')) {
     const eq = part.indexOf('=');
     const key = decode(eq < 0 ? part : part.slice(0, eq));
-    if (key === 'tools') return eq < 0 ? [] : part.slice(eq + 1).split(',').map(decode);
+    if (key === 'tools')
+      return eq < 0
+        ? []
+        : part
+            .slice(eq + 1)
+            .split(',')
+            .map(decode);
   }
   return undefined;
 }
@@ -95,8 +104,12 @@ export function resembled(name: string, tools: readonly string[]): { tool: strin
   }
   const index = indexOf(tools);
   const trimmed = name.trim();
-  const exact = (tool: string | undefined, how: Resemblance) => (tool !== undefined && tool !== name && resemblance(name, tool) === how ? { tool, how } : undefined);
-  const found = exact(index.exact.get(trimmed), 'spaces') ?? exact(index.lower.get(name.toLowerCase()), 'case') ?? exact(index.normal.get(normal(name)), 'separator');
+  const exact = (tool: string | undefined, how: Resemblance) =>
+    tool !== undefined && tool !== name && resemblance(name, tool) === how ? { tool, how } : undefined;
+  const found =
+    exact(index.exact.get(trimmed), 'spaces') ??
+    exact(index.lower.get(name.toLowerCase()), 'case') ??
+    exact(index.normal.get(normal(name)), 'separator');
   if (found) return found;
   // The rest need a look at each tool, with plain string tests only (no regular expression per pair).
   for (const how of ['prefix', 'suffix', 'edit'] as const) {
@@ -118,9 +131,16 @@ function looser(name: string, tool: string): 'prefix' | 'suffix' | 'edit' | unde
 const normal = (s: string) => s.toLowerCase().replace(/[-_.\s]/g, '');
 
 /** The tools by exact name, lower case and separator-free name (the first of each), built once per list. */
-const INDEXES = new WeakMap<readonly string[], { exact: Map<string, string>; lower: Map<string, string>; normal: Map<string, string> }>();
+const INDEXES = new WeakMap<
+  readonly string[],
+  { exact: Map<string, string>; lower: Map<string, string>; normal: Map<string, string> }
+>();
 
-function indexOf(tools: readonly string[]): { exact: Map<string, string>; lower: Map<string, string>; normal: Map<string, string> } {
+function indexOf(tools: readonly string[]): {
+  exact: Map<string, string>;
+  lower: Map<string, string>;
+  normal: Map<string, string>;
+} {
   let index = INDEXES.get(tools);
   if (!index) {
     index = { exact: new Map(), lower: new Map(), normal: new Map() };

@@ -21,14 +21,49 @@ export function presenceBreaks(presence: ReadonlyMap<string, readonly Presence[]
     const missing = reads.filter((r) => r.presence === 'absent');
     const misplaced = reads.find((r) => r.presence === 'wrapped');
     if (misplaced || (missing.length && missing.length === reads.length)) {
-      breaks.push({ check: CRITERION.answer, code: 'missing-entry', args: { tool }, level: 'fail', tool, proof: [(misplaced ?? missing[0])!.ex] });
+      breaks.push({
+        check: CRITERION.answer,
+        code: 'missing-entry',
+        args: { tool },
+        level: 'fail',
+        tool,
+        proof: [(misplaced ?? missing[0])!.ex],
+      });
     }
     if (missing.length === reads.length) continue;
     for (const r of missing) {
       const keys = Object.keys(parsedKeys(r.ex));
-      if (r.unknown.length) breaks.push({ check: CRITERION.unknown, code: 'spoils-known', args: { tool, name: r.unknown[0], problem: `no description of '${tool}' came` }, level: 'fail', tool, proof: [r.ex] });
-      else if (r.items.length === 1) breaks.push({ check: CRITERION.names, code: 'single-fetch-no-entry', args: { tool, keys: keys.length ? keys : 'none' }, level: 'fail', tool, proof: [r.ex] });
-      else breaks.push({ check: CRITERION.names, code: 'multi-fetch-failed', args: { count: r.items.length, sample: r.items.slice(0, 3).join(','), problem: `returned no description for '${tool}'` }, level: 'fail', tool, proof: [r.ex] });
+      if (r.unknown.length)
+        breaks.push({
+          check: CRITERION.unknown,
+          code: 'spoils-known',
+          args: { tool, name: r.unknown[0], problem: `no description of '${tool}' came` },
+          level: 'fail',
+          tool,
+          proof: [r.ex],
+        });
+      else if (r.items.length === 1)
+        breaks.push({
+          check: CRITERION.names,
+          code: 'single-fetch-no-entry',
+          args: { tool, keys: keys.length ? keys : 'none' },
+          level: 'fail',
+          tool,
+          proof: [r.ex],
+        });
+      else
+        breaks.push({
+          check: CRITERION.names,
+          code: 'multi-fetch-failed',
+          args: {
+            count: r.items.length,
+            sample: r.items.slice(0, 3).join(','),
+            problem: `returned no description for '${tool}'`,
+          },
+          level: 'fail',
+          tool,
+          proof: [r.ex],
+        });
     }
   }
   return breaks;

@@ -67,9 +67,22 @@ function analyzeOnce(world: World, items: string[], ex: Exchange): ReadAnalysis 
   const known = distinct.filter((n) => world.toolSet.has(n));
   const trimmed = distinct.filter((n) => !world.toolSet.has(n) && world.toolSet.has(n.trim()));
   const unknown = distinct.filter((n) => !world.toolSet.has(n) && !world.toolSet.has(n.trim()));
-  const analysis: ReadAnalysis = { refused: false, returned: new Set(), unasked: new Set(), presence: new Map(), unknown, breaks: [] };
+  const analysis: ReadAnalysis = {
+    refused: false,
+    returned: new Set(),
+    unasked: new Set(),
+    presence: new Map(),
+    unknown,
+    breaks: [],
+  };
   if (ex.noResponse) {
-    return { ...analysis, refused: true, inconclusive: true, problem: `no response (${ex.note ?? ex.noResponse})`, unasked: new Set([...known, ...trimmed.map((n) => n.trim())]) };
+    return {
+      ...analysis,
+      refused: true,
+      inconclusive: true,
+      problem: `no response (${ex.note ?? ex.noResponse})`,
+      unasked: new Set([...known, ...trimmed.map((n) => n.trim())]),
+    };
   }
   const payload = resourceJson(ex);
   const entries = isPlainObject(payload.value) ? payload.value : undefined;
@@ -82,12 +95,17 @@ function analyzeOnce(world: World, items: string[], ex: Exchange): ReadAnalysis 
   const described = descriptionsIn(world, entries);
   const add = (b: Omit<RuleBreak, 'proof'>) => analysis.breaks.push({ ...b, proof: [ex] });
   for (const name of known) {
-    const presence = isDescriptionEntry(entries[name]) ? 'keyed' : described.has(name) || isDescriptionEntry(entryFor(entries, name)) ? 'wrapped' : 'absent';
+    const presence = isDescriptionEntry(entries[name])
+      ? 'keyed'
+      : described.has(name) || isDescriptionEntry(entryFor(entries, name))
+        ? 'wrapped'
+        : 'absent';
     analysis.presence.set(name, presence);
     if (presence !== 'absent') analysis.returned.add(name);
   }
   // Spaces around a name: trimmed or not, either answer is right (DESIGN).
-  for (const name of trimmed) if (described.has(name.trim()) || isDescriptionEntry(entries[name])) analysis.returned.add(name.trim());
+  for (const name of trimmed)
+    if (described.has(name.trim()) || isDescriptionEntry(entries[name])) analysis.returned.add(name.trim());
   const asked = new Set([...distinct, ...distinct.map((n) => n.trim())]);
   // Described tools nobody asked for: near names of the unknown ones (the names were not matched
   // exactly, criterion 3) — unless the answer holds more than those (it answers with too much, 4).
@@ -99,8 +117,11 @@ function analyzeOnce(world: World, items: string[], ex: Exchange): ReadAnalysis 
   for (const name of unknown) {
     const r = near.get(name);
     const under = entries[name];
-    const tool = isDescriptionEntry(under) ? (r?.tool ?? describedName(world, under) ?? name)
-      : loose && r && described.has(r.tool) && !distinct.includes(r.tool) ? r.tool : undefined;
+    const tool = isDescriptionEntry(under)
+      ? (r?.tool ?? describedName(world, under) ?? name)
+      : loose && r && described.has(r.tool) && !distinct.includes(r.tool)
+        ? r.tool
+        : undefined;
     if (tool !== undefined) {
       const how = NEAR_CODE[r?.how ?? 'edit'];
       add({ check: CRITERION.names, code: how.code, args: { [how.arg]: name, tool }, level: 'fail', tool });
@@ -111,8 +132,11 @@ function analyzeOnce(world: World, items: string[], ex: Exchange): ReadAnalysis 
     notFoundEntry(world, analysis, name, entryFor(entries, name), ex);
   }
   // A read of unknown names only may answer with one not-found object: its shape is §6.3's business.
-  const extra = Object.keys(entries).filter((k) => !asked.has(k) && !explained.has(k) && (known.length > 0 || trimmed.length > 0 || world.toolSet.has(k)));
-  if (extra.length) add({ check: CRITERION.answer, code: 'extra-keys', args: { requested: distinct, keys: extra }, level: 'fail' });
+  const extra = Object.keys(entries).filter(
+    (k) => !asked.has(k) && !explained.has(k) && (known.length > 0 || trimmed.length > 0 || world.toolSet.has(k)),
+  );
+  if (extra.length)
+    add({ check: CRITERION.answer, code: 'extra-keys', args: { requested: distinct, keys: extra }, level: 'fail' });
   for (const tool of unaskedTools) if (!analysis.returned.has(tool)) analysis.unasked.add(tool);
   return analysis;
 }
@@ -148,7 +172,11 @@ function notFoundEntry(world: World, analysis: ReadAnalysis, name: string, entry
   if (typeof entry.error !== 'string' || !entry.error.trim()) add('no-error-text', {});
   if (!Array.isArray(entry.available_tools)) return add('no-available-tools', {});
   // Most servers list exactly the tools/list names, in its order: seen without a set of 10,000.
-  if (entry.available_tools.length === world.tools.length && entry.available_tools.every((n, i) => n === world.tools[i])) return;
+  if (
+    entry.available_tools.length === world.tools.length &&
+    entry.available_tools.every((n, i) => n === world.tools[i])
+  )
+    return;
   const listed = entry.available_tools.map(asText);
   const listedSet = new Set(listed);
   const hidden = listed.filter((n) => !world.toolSet.has(n));
@@ -157,13 +185,19 @@ function notFoundEntry(world: World, analysis: ReadAnalysis, name: string, entry
   if (missing.length) add('omits-tools', { tools: missing });
 }
 
-/** A refused read of names a server must take: ?tools=a and ?tools=a,b must work (§4.3); an unknown name must not spoil known ones (§6.3). */
+/**
+ * A refused read of names a server must take: ?tools=a and ?tools=a,b must work (§4.3); an unknown name must not spoil
+ * known ones (§6.3).
+ */
 function refusedRead(analysis: ReadAnalysis, known: string[], ex: Exchange): void {
   const problem = analysis.problem!;
-  const add = (check: string, code: string, args: Record<string, unknown>, tool?: string) => analysis.breaks.push({ check, code, args, level: 'fail', tool, proof: [ex] });
-  if (known.length && analysis.unknown.length) add(CRITERION.unknown, 'spoils-known', { tool: known[0], name: analysis.unknown[0], problem }, known[0]);
+  const add = (check: string, code: string, args: Record<string, unknown>, tool?: string) =>
+    analysis.breaks.push({ check, code, args, level: 'fail', tool, proof: [ex] });
+  if (known.length && analysis.unknown.length)
+    add(CRITERION.unknown, 'spoils-known', { tool: known[0], name: analysis.unknown[0], problem }, known[0]);
   else if (known.length === 1) add(CRITERION.names, 'single-fetch-failed', { tool: known[0], problem }, known[0]);
-  else if (known.length > 1) add(CRITERION.names, 'multi-fetch-failed', { count: known.length, sample: known.slice(0, 3).join(','), problem });
+  else if (known.length > 1)
+    add(CRITERION.names, 'multi-fetch-failed', { count: known.length, sample: known.slice(0, 3).join(','), problem });
   else if (analysis.unknown.length) add(CRITERION.unknown, 'fetch-failed', { name: analysis.unknown[0], problem });
 }
 

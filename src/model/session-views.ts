@@ -19,7 +19,10 @@ export class SessionViews {
   private readonly reads = new Map<McpSession, ReadMark[]>();
 
   /** `steps`: every judged step, in the order they were sent. */
-  constructor(readonly world: World, steps: readonly Step[]) {
+  constructor(
+    readonly world: World,
+    steps: readonly Step[],
+  ) {
     for (const step of steps) {
       if (step.op.kind !== 'read' && step.op.kind !== 'read-missing') continue;
       // The transition from an empty state is what this read adds, in any order (grants are a union).
@@ -51,7 +54,10 @@ export class SessionViews {
    */
   isOpen(step: Step, tool: string): boolean {
     const reads = this.reads.get(step.session) ?? [];
-    return reads.some((r) => r.step.sent < step.done && r.open.has(tool)) && !this.holds(step.session, tool, step.sent, 'surely');
+    return (
+      reads.some((r) => r.step.sent < step.done && r.open.has(tool)) &&
+      !this.holds(step.session, tool, step.sent, 'surely')
+    );
   }
 
   /** The last read that granted `tool` among those sent (`possibly`) or answered (`surely`) before `at`. */
@@ -64,7 +70,8 @@ export class SessionViews {
   /** Every grant the session was given, each with the read that first gave it (held until its end). */
   held(session: McpSession): Map<string, Exchange | undefined> {
     const held = new Map<string, Exchange | undefined>();
-    for (const r of this.reads.get(session) ?? []) for (const tool of r.grants) if (!held.has(tool)) held.set(tool, r.step.ex);
+    for (const r of this.reads.get(session) ?? [])
+      for (const tool of r.grants) if (!held.has(tool)) held.set(tool, r.step.ex);
     return held;
   }
 

@@ -14,7 +14,12 @@ import { descriptionsUri } from '../protocol/uri.js';
  * a selection changes nothing (descriptions it returned anyway leave those tools open); lists and
  * calls change nothing.
  */
-export function transition(world: World, model: SessionModel, op: Op, ex: Exchange): { read?: ReadAnalysis; missing?: MissingReadAnalysis } {
+export function transition(
+  world: World,
+  model: SessionModel,
+  op: Op,
+  ex: Exchange,
+): { read?: ReadAnalysis; missing?: MissingReadAnalysis } {
   if (op.kind === 'read') {
     const read = analyzeRead(world, op.items, ex);
     // A read that got no answer may have been taken: what it named is left open.
@@ -43,18 +48,34 @@ export function transition(world: World, model: SessionModel, op: Op, ex: Exchan
  */
 export function readAsServed(world: World, model: SessionModel, names: string[]): void {
   const uri = descriptionsUri(RESOURCE_URI, names);
-  const catalog = { names: () => [...world.tools], full: (n: string) => (world.toolSet.has(n) ? world.descriptions.get(n) ?? { name: n } : undefined) };
+  const catalog = {
+    names: () => [...world.tools],
+    full: (n: string) => (world.toolSet.has(n) ? (world.descriptions.get(n) ?? { name: n }) : undefined),
+  };
   const answer = answerRead(uri, catalog);
-  const response = answer.kind === 'answer' ? { jsonrpc: '2.0', id: 0, result: readResult(uri, answer.body) }
-    : { jsonrpc: '2.0', id: 0, error: answer.kind === 'refused' ? answer.error : { code: -32002, message: 'Resource not found' } };
-  const ex: Exchange = { session: '', method: 'resources/read', request: { jsonrpc: '2.0', id: 0, method: 'resources/read', params: { uri } }, response, durationMs: 0 };
+  const response =
+    answer.kind === 'answer'
+      ? { jsonrpc: '2.0', id: 0, result: readResult(uri, answer.body) }
+      : {
+          jsonrpc: '2.0',
+          id: 0,
+          error: answer.kind === 'refused' ? answer.error : { code: -32002, message: 'Resource not found' },
+        };
+  const ex: Exchange = {
+    session: '',
+    method: 'resources/read',
+    request: { jsonrpc: '2.0', id: 0, method: 'resources/read', params: { uri } },
+    response,
+    durationMs: 0,
+  };
   transition(world, model, opOf(ex, world.descriptionsTool), ex);
 }
 
 /** A session's state now, by the model: its answered exchanges replayed in the order they were sent. */
 export function stateOf(world: World, session: McpSession): SessionModel {
   const model = emptySession();
-  for (const ex of session.exchanges) if (ex.response || ex.noResponse) transition(world, model, opOf(ex, world.descriptionsTool), ex);
+  for (const ex of session.exchanges)
+    if (ex.response || ex.noResponse) transition(world, model, opOf(ex, world.descriptionsTool), ex);
   return model;
 }
 
@@ -66,7 +87,11 @@ export function grantInFlight(session: McpSession, tool: string, mirror?: string
   return session.exchanges.some((ex) => {
     if (ex.response || ex.noResponse) return false;
     const op = opOf(ex, mirror);
-    return op.kind === 'read-missing' || (op.kind === 'read' && op.items.some((n) => n === tool || n.trim() === tool || n.toLowerCase() === tool.toLowerCase()));
+    return (
+      op.kind === 'read-missing' ||
+      (op.kind === 'read' &&
+        op.items.some((n) => n === tool || n.trim() === tool || n.toLowerCase() === tool.toLowerCase()))
+    );
   });
 }
 

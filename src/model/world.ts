@@ -17,7 +17,9 @@ export interface World {
   listing: ReadonlyMap<string, string>;
   /** Full descriptions, where known. */
   descriptions: ReadonlyMap<string, JsonObject>;
-  /** Each tool's inputSchema: its full description's, else its tools/list entry's (what an argument error would name). */
+  /**
+   * Each tool's inputSchema: its full description's, else its tools/list entry's (what an argument error would name).
+   */
   schemas: ReadonlyMap<string, unknown>;
   /** Tools marked read-only (their examples are called for real; a rejected example is a broken contract). */
   readOnly: ReadonlySet<string>;
@@ -28,7 +30,10 @@ export interface World {
 /** The state of one session in the model: its grants, and the tools whose state an answer left open. */
 export interface SessionModel {
   grants: Set<string>;
-  /** A missing-selection read that returned descriptions: whether they grant is left open, and calls of them are not judged. */
+  /**
+   * A missing-selection read that returned descriptions: whether they grant is left open, and calls of them are not
+   * judged.
+   */
   open: Set<string>;
 }
 

@@ -13,7 +13,9 @@ export const MISSING_TOOL_SELECTION = 'MISSING_TOOL_SELECTION';
  * the first example's, else `{}`.
  */
 export function exampleArguments(full: JsonObject | undefined): JsonObject {
-  const inputs = (Array.isArray(full?.examples) ? full.examples : []).filter((e) => isPlainObject(e) && isPlainObject(e.input)).map((e) => (e as JsonObject).input as JsonObject);
+  const inputs = (Array.isArray(full?.examples) ? full.examples : [])
+    .filter((e) => isPlainObject(e) && isPlainObject(e.input))
+    .map((e) => (e as JsonObject).input as JsonObject);
   if (!inputs.length) return {};
   const schema = full?.inputSchema;
   return (isPlainObject(schema) && inputs.find((input) => quickValidate(schema, input).length === 0)) || inputs[0]!;
@@ -35,15 +37,18 @@ export function isReadOnlyTool(entry: JsonObject | undefined, full?: JsonObject)
   return false;
 }
 
-/** Destructive by the tool's own word: `annotations.destructiveHint: true` (MCP tool annotations), in tools/list or its full description, whatever else it says. */
+/**
+ * Destructive by the tool's own word: `annotations.destructiveHint: true` (MCP tool annotations), in tools/list or its
+ * full description, whatever else it says.
+ */
 export function isDestructiveTool(entry: JsonObject | undefined, full?: JsonObject): boolean {
-  return [entry, full].some((source) => isPlainObject(source?.annotations) && source.annotations.destructiveHint === true);
+  return [entry, full].some(
+    (source) => isPlainObject(source?.annotations) && source.annotations.destructiveHint === true,
+  );
 }
 
 export type CallOutcome =
-  | { kind: 'refused'; signal: SignalledError }
-  | { kind: 'authorized' }
-  | { kind: 'no-response'; note: string };
+  { kind: 'refused'; signal: SignalledError } | { kind: 'authorized' } | { kind: 'no-response'; note: string };
 
 /**
  * "Authorized" means not refused with TOOL_DESCRIPTION_REQUIRED: a tool may still reject its
@@ -64,9 +69,11 @@ export function reachedTool(ex: Exchange): boolean {
 }
 
 /** Words that say arguments were refused, whatever names them. */
-const REFUSAL_WORDS = /INVALID_(ARGUMENTS|PARAMS|INPUT)|invalid (arguments?|params?|parameters?|input)|validation (error|failed)|must have required property|schema validation/i;
+const REFUSAL_WORDS =
+  /INVALID_(ARGUMENTS|PARAMS|INPUT)|invalid (arguments?|params?|parameters?|input)|validation (error|failed)|must have required property|schema validation/i;
 /** What a message about one of the tool's own parameters says of it. */
-const ABOUT_A_VALUE = /\b(required|missing|invalid|expected|must|not allowed|unknown|unrecognized|too (long|short|large|small))\b/i;
+const ABOUT_A_VALUE =
+  /\b(required|missing|invalid|expected|must|not allowed|unknown|unrecognized|too (long|short|large|small))\b/i;
 
 /**
  * Whether an answer refuses the call's arguments as invalid (and says so): JSON-RPC -32602, or an
@@ -87,14 +94,20 @@ export function rejectsArguments(ex: Exchange, schema?: unknown): boolean {
     return false;
   }
   if (REFUSAL_WORDS.test(text)) return true;
-  return ABOUT_A_VALUE.test(text) && parameterNames(schema).some((name) => new RegExp(`(^|[^A-Za-z0-9_])${escapeRegExp(name)}($|[^A-Za-z0-9_])`).test(text));
+  return (
+    ABOUT_A_VALUE.test(text) &&
+    parameterNames(schema).some((name) =>
+      new RegExp(`(^|[^A-Za-z0-9_])${escapeRegExp(name)}($|[^A-Za-z0-9_])`).test(text),
+    )
+  );
 }
 
 /** The names of a schema's top-level properties. */
 function parameterNames(schema: unknown): string[] {
-  return isPlainObject(schema) && isPlainObject(schema.properties) ? Object.keys(schema.properties).filter((n) => n.length > 1) : [];
+  return isPlainObject(schema) && isPlainObject(schema.properties)
+    ? Object.keys(schema.properties).filter((n) => n.length > 1)
+    : [];
 }
-
 
 /**
  * Arguments a tool's schema surely refuses: without a required property (`{}`), else a typed
@@ -102,17 +115,30 @@ function parameterNames(schema: unknown): string[] {
  */
 export function invalidArguments(schema: unknown): { args: JsonObject; violation: string } | undefined {
   if (!isPlainObject(schema)) return undefined;
-  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((r): r is string => typeof r === 'string')
+    : [];
   if (required.length) return { args: {}, violation: `the required property '${required[0]}' is missing` };
   const properties = isPlainObject(schema.properties) ? schema.properties : {};
   for (const [property, sub] of Object.entries(properties)) {
     const type = isPlainObject(sub) ? sub.type : undefined;
     const wrong = typeof type === 'string' ? WRONG_VALUE[type] : undefined;
-    if (wrong) return { args: { [property]: wrong.value }, violation: `'${property}' is ${wrong.what}, not ${/^[aeiou]/.test(type as string) ? 'an' : 'a'} ${type as string}` };
+    if (wrong)
+      return {
+        args: { [property]: wrong.value },
+        violation: `'${property}' is ${wrong.what}, not ${/^[aeiou]/.test(type as string) ? 'an' : 'a'} ${type as string}`,
+      };
   }
   // No other property is allowed: one more is refused.
-  if (schema.additionalProperties === false && !Object.hasOwn(properties, UNEXPECTED) && !isPlainObject(schema.patternProperties)) {
-    return { args: { [UNEXPECTED]: true }, violation: `'${UNEXPECTED}' is no property of it, and it allows no other (additionalProperties: false)` };
+  if (
+    schema.additionalProperties === false &&
+    !Object.hasOwn(properties, UNEXPECTED) &&
+    !isPlainObject(schema.patternProperties)
+  ) {
+    return {
+      args: { [UNEXPECTED]: true },
+      violation: `'${UNEXPECTED}' is no property of it, and it allows no other (additionalProperties: false)`,
+    };
   }
   return undefined;
 }

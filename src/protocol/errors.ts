@@ -63,9 +63,11 @@ export function findSignalledError(ex: Exchange, code: string): SignalledError |
   const error = response.error;
   if (isObject(error)) {
     const data = error.data;
-    if (isObject(data) && data.code === code) return { code, form: 'JSON-RPC error data.code', accepted: true, payload: data };
+    if (isObject(data) && data.code === code)
+      return { code, form: 'JSON-RPC error data.code', accepted: true, payload: data };
     const nested = errorObject(data);
-    if (nested && nested.code === code) return { code, form: 'JSON-RPC error data.error.code', accepted: true, payload: nested };
+    if (nested && nested.code === code)
+      return { code, form: 'JSON-RPC error data.error.code', accepted: true, payload: nested };
     if (error.code === code) {
       return { code, form: 'only in an error message text', accepted: false, payload: { ...error, code } };
     }
@@ -83,8 +85,10 @@ export function findSignalledError(ex: Exchange, code: string): SignalledError |
   }
   for (const text of resultTexts(result)) {
     const parsed = errorObject(parseJsonText(text).value);
-    if (parsed && parsed.code === code) return { code, form: 'JSON text in a successful result', accepted: true, payload: parsed, isError };
-    if (text.includes(code)) return { code, form: 'only in an error message text', accepted: false, payload: { text }, isError };
+    if (parsed && parsed.code === code)
+      return { code, form: 'JSON text in a successful result', accepted: true, payload: parsed, isError };
+    if (text.includes(code))
+      return { code, form: 'only in an error message text', accepted: false, payload: { text }, isError };
   }
   return undefined;
 }

@@ -14,7 +14,12 @@ export interface FetchedDescriptions {
 }
 
 /** Reads `<resource>?tools=a,b` and parses the name → description object. */
-export async function fetchDescriptions(session: McpSession, resourceUri: string, names: string[], uri = descriptionsUri(resourceUri, names)): Promise<FetchedDescriptions> {
+export async function fetchDescriptions(
+  session: McpSession,
+  resourceUri: string,
+  names: string[],
+  uri = descriptionsUri(resourceUri, names),
+): Promise<FetchedDescriptions> {
   const exchange = await session.readResource(uri);
   const bad = invalidErrorCode(exchange);
   if (bad) return { exchange, uri, problem: bad };
@@ -41,7 +46,9 @@ export function entryFor(entries: JsonObject | undefined, name: string): unknown
 
 /** An entry that is a description (not a §6.3 "not found" entry or an error). */
 export function isDescriptionEntry(entry: unknown): entry is JsonObject {
-  return isPlainObject(entry) && !('error' in entry) && ('inputSchema' in entry || 'description' in entry || 'name' in entry);
+  return (
+    isPlainObject(entry) && !('error' in entry) && ('inputSchema' in entry || 'description' in entry || 'name' in entry)
+  );
 }
 
 /** Tools read per resources/read: a URI of fifty names stays well under any server's URL limit. */
@@ -51,7 +58,11 @@ const READ_GROUP = 50;
  * The full descriptions of `names`, read from the resource in groups of fifty (a read, never a
  * call), and why each one that could not be read was not (for init and lock, which read them all).
  */
-export async function readFullDescriptions(session: McpSession, resourceUri: string, names: readonly string[]): Promise<{ full: Map<string, JsonObject>; unread: Array<{ name: string; why: string }> }> {
+export async function readFullDescriptions(
+  session: McpSession,
+  resourceUri: string,
+  names: readonly string[],
+): Promise<{ full: Map<string, JsonObject>; unread: Array<{ name: string; why: string }> }> {
   const full = new Map<string, JsonObject>();
   const unread: Array<{ name: string; why: string }> = [];
   for (let i = 0; i < names.length; i += READ_GROUP) {

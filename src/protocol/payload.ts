@@ -32,9 +32,13 @@ export function resourceJson(ex: Exchange): ResourcePayload {
   const result = response.result as JsonObject | undefined;
   // The tool form of the resource answers a read as a tool result: the same JSON, as text.
   if (ex.method === 'tools/call') {
-    const content = Array.isArray(result?.content) ? (result!.content as JsonObject[]).find((c) => isPlainObject(c) && typeof c.text === 'string') : undefined;
+    const content = Array.isArray(result?.content)
+      ? (result!.content as JsonObject[]).find((c) => isPlainObject(c) && typeof c.text === 'string')
+      : undefined;
     if (content) return parseJsonText(content.text as string);
-    return isPlainObject(result?.structuredContent) ? { value: result!.structuredContent } : { problem: 'a tool result without text content' };
+    return isPlainObject(result?.structuredContent)
+      ? { value: result!.structuredContent }
+      : { problem: 'a tool result without text content' };
   }
   const contents = result?.contents;
   if (!Array.isArray(contents) || contents.length === 0) return { problem: 'a result without contents' };

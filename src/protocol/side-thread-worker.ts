@@ -9,10 +9,14 @@ import type { Era } from '../transport/era.js';
 
 async function answer(job: SideJob): Promise<unknown> {
   switch (job.kind) {
-    case 'load-tokenizer': return void (await tokenCounter());
-    case 'tokens': return countTokensHere(job.texts);
-    case 'load-schemas': return void (await schemasOf(job.era as Era));
-    case 'result-issues': return resultIssues(job.era as Era, job.results);
+    case 'load-tokenizer':
+      return void (await tokenCounter());
+    case 'tokens':
+      return countTokensHere(job.texts);
+    case 'load-schemas':
+      return void (await schemasOf(job.era as Era));
+    case 'result-issues':
+      return resultIssues(job.era as Era, job.results);
   }
 }
 

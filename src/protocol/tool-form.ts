@@ -32,7 +32,11 @@ export function toolFormOf(tools: readonly JsonObject[]): { name: string; mirror
 /** The names a call of the tool form selects, as sent (undefined when it names none: a missing selection). */
 export function selectedByCall(args: unknown): string[] | undefined {
   const tools = isPlainObject(args) ? args.tools : undefined;
-  const raw = Array.isArray(tools) ? tools.filter((t): t is string => typeof t === 'string') : typeof tools === 'string' ? tools.split(',') : [];
+  const raw = Array.isArray(tools)
+    ? tools.filter((t): t is string => typeof t === 'string')
+    : typeof tools === 'string'
+      ? tools.split(',')
+      : [];
   const names = raw.filter((n) => n.trim() !== '');
   return names.length ? names : undefined;
 }

@@ -18,7 +18,13 @@ export function sdkOf(era: Era): string {
   return era === MODERN_ERA ? '@modelcontextprotocol/core 2' : '@modelcontextprotocol/sdk 1';
 }
 
-type SchemaName = 'DiscoverResultSchema' | 'InitializeResultSchema' | 'ListToolsResultSchema' | 'CallToolResultSchema' | 'ListResourcesResultSchema' | 'ReadResourceResultSchema';
+type SchemaName =
+  | 'DiscoverResultSchema'
+  | 'InitializeResultSchema'
+  | 'ListToolsResultSchema'
+  | 'CallToolResultSchema'
+  | 'ListResourcesResultSchema'
+  | 'ReadResourceResultSchema';
 
 const BOTH_ERAS: Record<string, SchemaName> = {
   'tools/list': 'ListToolsResultSchema',
@@ -45,7 +51,9 @@ export function hasResultSchema(era: Era, method: string): boolean {
  * schemas hold that era's messages (server/discover in place of initialize).
  */
 export async function schemasOf(era: Era): Promise<Record<string, ResultSchema>> {
-  const lib = (era === MODERN_ERA ? await import('@modelcontextprotocol/core') : await import('@modelcontextprotocol/sdk/types.js')) as unknown as Record<SchemaName, ResultSchema>;
+  const lib = (era === MODERN_ERA
+    ? await import('@modelcontextprotocol/core')
+    : await import('@modelcontextprotocol/sdk/types.js')) as unknown as Record<SchemaName, ResultSchema>;
   return Object.fromEntries(Object.entries(schemaNames(era)).map(([method, name]) => [method, lib[name]]));
 }
 
@@ -55,6 +63,9 @@ export async function resultIssues(era: Era, results: WireResult[]): Promise<Arr
   return results.map(({ method, result }) => {
     const parsed = schemas[method]?.safeParse(result);
     if (!parsed || parsed.success) return undefined;
-    return parsed.error!.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(result)'}: ${i.message}`).join('; ');
+    return parsed
+      .error!.issues.slice(0, 3)
+      .map((i) => `${i.path.map(String).join('.') || '(result)'}: ${i.message}`)
+      .join('; ');
   });
 }

@@ -9,13 +9,25 @@ const DAY_MS = 86_400_000;
 export type CardLevel = 'none' | 'L1' | 'L2' | 'L3';
 
 /** The Tool Card conformance level: L1 schema-valid, L2 plus refusal_modes, L3 plus a recent test. */
-export function cardLevel(card: ToolCard, schemaValid: boolean, now: Date): { level: CardLevel; why: string; recent: string[] } {
+export function cardLevel(
+  card: ToolCard,
+  schemaValid: boolean,
+  now: Date,
+): { level: CardLevel; why: string; recent: string[] } {
   const t = now.getTime();
-  const recent = (Array.isArray(card.tested_with) ? card.tested_with : []).filter((x) => {
-    const at = Date.parse(asText(x?.tested_at));
-    return Number.isFinite(at) && at <= t && t - at <= L3_MAX_AGE_DAYS * DAY_MS;
-  }).map((x) => asText(x.llm));
-  const level: CardLevel = !schemaValid ? 'none' : !Array.isArray(card.safety?.refusal_modes) ? 'L1' : recent.length ? 'L3' : 'L2';
+  const recent = (Array.isArray(card.tested_with) ? card.tested_with : [])
+    .filter((x) => {
+      const at = Date.parse(asText(x?.tested_at));
+      return Number.isFinite(at) && at <= t && t - at <= L3_MAX_AGE_DAYS * DAY_MS;
+    })
+    .map((x) => asText(x.llm));
+  const level: CardLevel = !schemaValid
+    ? 'none'
+    : !Array.isArray(card.safety?.refusal_modes)
+      ? 'L1'
+      : recent.length
+        ? 'L3'
+        : 'L2';
   const why = {
     none: 'below L1: the card is not schema-valid',
     L1: 'L1 (Schema); L2 needs safety.refusal_modes (it may be empty)',

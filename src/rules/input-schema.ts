@@ -11,7 +11,8 @@ import { dialectOf } from '../util/schema.js';
  */
 export const INPUT_SCHEMA_MESSAGES = {
   'input-schema-no-properties': {
-    message: 'The inputSchema describes no parameters but accepts any object; MCP recommends {"type":"object","additionalProperties":false} for a tool without parameters.',
+    message:
+      'The inputSchema describes no parameters but accepts any object; MCP recommends {"type":"object","additionalProperties":false} for a tool without parameters.',
     hint: 'Set "additionalProperties": false (or describe the arguments under "properties", if the tool takes some).',
   },
   'draft07-construct': {
@@ -21,12 +22,41 @@ export const INPUT_SCHEMA_MESSAGES = {
 } as const satisfies Messages;
 
 /** Draft-07 constructs whose meaning differs under 2020-12, the MCP default without $schema. */
-const DRAFT07: Array<{ applies: (node: Record<string, unknown>) => boolean; keyword: string; construct: string; meaning: string; instead: string }> = [
-  { applies: (n) => Array.isArray(n.items), keyword: 'items', construct: '"items" is an array', meaning: 'a tuple is "prefixItems" there, and an array under "items" is not a schema: validators reject the schema or check nothing', instead: '"prefixItems": [ … ]' },
-  { applies: (n) => 'additionalItems' in n, keyword: 'additionalItems', construct: '"additionalItems" is used', meaning: 'it is ignored there (2020-12 uses "items" after "prefixItems")', instead: '"items" next to "prefixItems"' },
-  { applies: (n) => 'dependencies' in n, keyword: 'dependencies', construct: '"dependencies" is used', meaning: 'it is ignored there: nothing it says is enforced', instead: '"dependentRequired" or "dependentSchemas"' },
+const DRAFT07: Array<{
+  applies: (node: Record<string, unknown>) => boolean;
+  keyword: string;
+  construct: string;
+  meaning: string;
+  instead: string;
+}> = [
   {
-    applies: (n) => typeof n.$ref === 'string' && Object.keys(n).some((k) => !['$ref', '$comment', 'description', 'title', '$id', '$schema', 'default', 'examples'].includes(k)),
+    applies: (n) => Array.isArray(n.items),
+    keyword: 'items',
+    construct: '"items" is an array',
+    meaning:
+      'a tuple is "prefixItems" there, and an array under "items" is not a schema: validators reject the schema or check nothing',
+    instead: '"prefixItems": [ … ]',
+  },
+  {
+    applies: (n) => 'additionalItems' in n,
+    keyword: 'additionalItems',
+    construct: '"additionalItems" is used',
+    meaning: 'it is ignored there (2020-12 uses "items" after "prefixItems")',
+    instead: '"items" next to "prefixItems"',
+  },
+  {
+    applies: (n) => 'dependencies' in n,
+    keyword: 'dependencies',
+    construct: '"dependencies" is used',
+    meaning: 'it is ignored there: nothing it says is enforced',
+    instead: '"dependentRequired" or "dependentSchemas"',
+  },
+  {
+    applies: (n) =>
+      typeof n.$ref === 'string' &&
+      Object.keys(n).some(
+        (k) => !['$ref', '$comment', 'description', 'title', '$id', '$schema', 'default', 'examples'].includes(k),
+      ),
     keyword: '$ref',
     construct: '"$ref" has sibling keywords',
     meaning: 'the siblings apply too, whereas draft-07 ignores them',
@@ -35,7 +65,19 @@ const DRAFT07: Array<{ applies: (node: Record<string, unknown>) => boolean; keyw
 ];
 
 /** Keywords whose value is a schema, a list of schemas or a map of schemas (2020-12 and draft-07). */
-const ONE = ['additionalProperties', 'additionalItems', 'contains', 'not', 'if', 'then', 'else', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'items'];
+const ONE = [
+  'additionalProperties',
+  'additionalItems',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'items',
+];
 const MANY = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 const MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'];
 /** A hostile schema must not make the walk long. */
@@ -54,7 +96,13 @@ export function inputSchemaProblems(schema: unknown, options: { draft07Only?: bo
   if (dialectOf(schema) !== '2020-12' || typeof schema.$schema === 'string') return problems;
   for (const [node, pointer] of subschemas(schema)) {
     for (const rule of DRAFT07) {
-      if (rule.applies(node)) problems.push({ code: 'draft07-construct', pointer: `${pointer}/${rule.keyword}`, args: { construct: rule.construct, meaning: rule.meaning, instead: rule.instead }, level: 'warn' });
+      if (rule.applies(node))
+        problems.push({
+          code: 'draft07-construct',
+          pointer: `${pointer}/${rule.keyword}`,
+          args: { construct: rule.construct, meaning: rule.meaning, instead: rule.instead },
+          level: 'warn',
+        });
     }
   }
   return problems;
@@ -80,7 +128,8 @@ function subschemas(root: Record<string, unknown>): Array<[Record<string, unknow
     }
     for (const k of MAPS) {
       const map = node[k];
-      if (isPlainObject(map)) for (const [name, s] of Object.entries(map)) stack.push([s, joinPointer(pointer, k, name)]);
+      if (isPlainObject(map))
+        for (const [name, s] of Object.entries(map)) stack.push([s, joinPointer(pointer, k, name)]);
     }
   }
   return found;

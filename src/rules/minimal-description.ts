@@ -28,28 +28,53 @@ export const LONG_CHARS = 400;
 const INIT_MAX_CHARS = 200;
 
 export const MINIMAL_DESCRIPTION_MESSAGES = {
-  'no-description': { message: "Tool '{tool}' has no description in tools/list; an LLM cannot choose it without one.", hint: 'Give every tool a one-sentence description of what it does and when to use it.' },
-  'too-few-words': { message: "Tool '{tool}' has a {words}-word description (\"{text}\"): too little to select the tool by.", hint: 'Say in one sentence what the tool does and when it is the right choice.' },
+  'no-description': {
+    message: "Tool '{tool}' has no description in tools/list; an LLM cannot choose it without one.",
+    hint: 'Give every tool a one-sentence description of what it does and when to use it.',
+  },
+  'too-few-words': {
+    message: 'Tool \'{tool}\' has a {words}-word description ("{text}"): too little to select the tool by.',
+    hint: 'Say in one sentence what the tool does and when it is the right choice.',
+  },
   'details-in-description': {
-    message: "Tool '{tool}': the tools/list description contains {what} (\"{text}\"); §3.1 keeps examples, usage and parameter details out of stage 1.",
+    message:
+      'Tool \'{tool}\': the tools/list description contains {what} ("{text}"); §3.1 keeps examples, usage and parameter details out of stage 1.',
     hint: "Move examples, usage notes and parameter details to the tool's full description in tool_descriptions.",
   },
-  'long-description': { message: "Tool '{tool}' has a {length}-character description in tools/list; a minimal description is usually one or two sentences.", hint: 'Shorten it to what is needed for choosing the tool; the rest belongs in the full description.' },
+  'long-description': {
+    message:
+      "Tool '{tool}' has a {length}-character description in tools/list; a minimal description is usually one or two sentences.",
+    hint: 'Shorten it to what is needed for choosing the tool; the rest belongs in the full description.',
+  },
 } as const satisfies Messages;
 
 /** The problems of one tools/list description (pointer: the entry's `/description`). */
 export function minimalDescriptionProblems(tool: string, description: unknown): RuleProblem[] {
   const at = '/description';
-  if (typeof description !== 'string' || description.trim() === '') return [{ code: 'no-description', pointer: at, args: { tool }, level: 'fail' }];
+  if (typeof description !== 'string' || description.trim() === '')
+    return [{ code: 'no-description', pointer: at, args: { tool }, level: 'fail' }];
   const problems: RuleProblem[] = [];
   // Words as a segmenter counts them: a Japanese sentence is many words, not one.
   const count = words(description, MIN_WORDS).length;
-  if (count < MIN_WORDS) problems.push({ code: 'too-few-words', pointer: at, args: { tool, words: count, text: clip(sanitizeLine(description), 60) }, level: 'fail' });
+  if (count < MIN_WORDS)
+    problems.push({
+      code: 'too-few-words',
+      pointer: at,
+      args: { tool, words: count, text: clip(sanitizeLine(description), 60) },
+      level: 'fail',
+    });
   for (const [pattern, what] of DETAIL_PATTERNS) {
     const match = pattern.exec(description);
-    if (match) problems.push({ code: 'details-in-description', pointer: at, args: { tool, what, text: clip(sanitizeLine(match[0].trim()), 60) }, level: 'fail' });
+    if (match)
+      problems.push({
+        code: 'details-in-description',
+        pointer: at,
+        args: { tool, what, text: clip(sanitizeLine(match[0].trim()), 60) },
+        level: 'fail',
+      });
   }
-  if (description.length > LONG_CHARS) problems.push({ code: 'long-description', pointer: at, args: { tool, length: description.length }, level: 'warn' });
+  if (description.length > LONG_CHARS)
+    problems.push({ code: 'long-description', pointer: at, args: { tool, length: description.length }, level: 'warn' });
   return problems;
 }
 
@@ -70,7 +95,11 @@ export function minimalFrom(text: string, count = 1): string {
   // Anything the rule calls a detail ends the description where it starts.
   for (const [pattern] of DETAIL_PATTERNS) {
     const match = pattern.exec(out);
-    if (match && match.index > 0) out = out.slice(0, match.index).replace(/[\s,;:(–-]+$/, '').trim();
+    if (match && match.index > 0)
+      out = out
+        .slice(0, match.index)
+        .replace(/[\s,;:(–-]+$/, '')
+        .trim();
     else if (match) out = '';
   }
   if (out.length > INIT_MAX_CHARS) {
@@ -80,7 +109,9 @@ export function minimalFrom(text: string, count = 1): string {
   return out;
 }
 
-/** The prose of a description: without code blocks, tagged blocks, and the sections of examples, usage or parameters. */
+/**
+ * The prose of a description: without code blocks, tagged blocks, and the sections of examples, usage or parameters.
+ */
 export function proseOf(text: string): string {
   const kept: string[] = [];
   const stripped = text
@@ -89,7 +120,12 @@ export function proseOf(text: string): string {
     .replace(/<\/?[A-Za-z][\w-]*\b[^>]*>/g, ' ');
   for (const line of stripped.split('\n')) {
     // A heading or lead-in of examples, usage or parameters ends the prose.
-    if (/^\s*(#+\s*)?(examples?|usage|how to use|parameters?|params|arguments?|args|inputs?|returns?|notes?)\b\s*[:：]?\s*$/i.test(line)) break;
+    if (
+      /^\s*(#+\s*)?(examples?|usage|how to use|parameters?|params|arguments?|args|inputs?|returns?|notes?)\b\s*[:：]?\s*$/i.test(
+        line,
+      )
+    )
+      break;
     if (/^\s*(#+\s*)?(examples?|usage|parameters?|params|arguments?|args)\s*[:：]/i.test(line)) break;
     kept.push(line);
   }
@@ -118,6 +154,8 @@ export function minimalListing(tool: Record<string, unknown>): Record<string, un
     ...(typeof tool.title === 'string' ? { title: tool.title } : {}),
     ...(object(tool.annotations) ? { annotations: tool.annotations } : {}),
     // Forbidden (the default) says nothing a client needs.
-    ...(object(tool.execution) && (tool.execution as { taskSupport?: unknown }).taskSupport !== 'forbidden' ? { execution: tool.execution } : {}),
+    ...(object(tool.execution) && (tool.execution as { taskSupport?: unknown }).taskSupport !== 'forbidden'
+      ? { execution: tool.execution }
+      : {}),
   };
 }

@@ -3,11 +3,19 @@ import type { Messages } from '../core/messages.js';
 import { joinPointer, pointerSegments } from '../util/json-pointer.js';
 import { isPlainObject } from '../protocol/payload.js';
 
-const SCHEMA_HINT = 'In tools/list use { "type": "object", "additionalProperties": true } and move the real schema to the full description.';
+const SCHEMA_HINT =
+  'In tools/list use { "type": "object", "additionalProperties": true } and move the real schema to the full description.';
 
 export const MINIMAL_SCHEMA_MESSAGES = {
-  'parameters-in-list': { message: "Tool '{tool}': the tools/list inputSchema details its parameters ({parameters}); §3.1 forbids detailed parameter schemas in stage 1.", hint: SCHEMA_HINT },
-  'required-in-list': { message: "Tool '{tool}': the tools/list inputSchema lists required parameters ({required}).", hint: SCHEMA_HINT },
+  'parameters-in-list': {
+    message:
+      "Tool '{tool}': the tools/list inputSchema details its parameters ({parameters}); §3.1 forbids detailed parameter schemas in stage 1.",
+    hint: SCHEMA_HINT,
+  },
+  'required-in-list': {
+    message: "Tool '{tool}': the tools/list inputSchema lists required parameters ({required}).",
+    hint: SCHEMA_HINT,
+  },
 } as const satisfies Messages;
 
 /** Subschemas the walk follows, at most: a hostile schema must not make it long. */
@@ -31,10 +39,20 @@ export function minimalSchemaProblems(schema: unknown): RuleProblem[] {
     const properties = isPlainObject(node.properties) ? Object.keys(node.properties) : [];
     const patterns = isPlainObject(node.patternProperties) ? Object.keys(node.patternProperties) : [];
     if (properties.length || patterns.length) {
-      problems.push({ code: 'parameters-in-list', pointer: joinPointer(pointer, properties.length ? 'properties' : 'patternProperties'), args: { parameters: properties.length ? properties : patterns.map((p) => `/${p}/`) }, level: 'fail' });
+      problems.push({
+        code: 'parameters-in-list',
+        pointer: joinPointer(pointer, properties.length ? 'properties' : 'patternProperties'),
+        args: { parameters: properties.length ? properties : patterns.map((p) => `/${p}/`) },
+        level: 'fail',
+      });
     }
     if (Array.isArray(node.required) && node.required.length) {
-      problems.push({ code: 'required-in-list', pointer: joinPointer(pointer, 'required'), args: { required: node.required.map(String) }, level: 'fail' });
+      problems.push({
+        code: 'required-in-list',
+        pointer: joinPointer(pointer, 'required'),
+        args: { required: node.required.map(String) },
+        level: 'fail',
+      });
     }
     if (typeof node.$ref === 'string' && node.$ref.startsWith('#')) {
       const target = resolveLocal(schema, node.$ref);
@@ -44,7 +62,8 @@ export function minimalSchemaProblems(schema: unknown): RuleProblem[] {
       const list = node[key];
       if (Array.isArray(list)) list.forEach((sub, i) => stack.push([sub, joinPointer(pointer, key, i)]));
     }
-    for (const key of ['if', 'then', 'else'] as const) if (isPlainObject(node[key])) stack.push([node[key], joinPointer(pointer, key)]);
+    for (const key of ['if', 'then', 'else'] as const)
+      if (isPlainObject(node[key])) stack.push([node[key], joinPointer(pointer, key)]);
   }
   return problems;
 }

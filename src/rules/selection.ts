@@ -36,9 +36,37 @@ export interface SelectionFigures {
 }
 
 /** Words that say nothing about what a tool does (a description of only these and the name's words restates it). */
-const FILLER = new Set(['a', 'an', 'the', 'of', 'to', 'for', 'in', 'on', 'by', 'with', 'and', 'or', 'from', 'this', 'that', 'it', 'its', 'is', 'are', 'be', 'as', 'at', 'tool', 'tools']);
+const FILLER = new Set([
+  'a',
+  'an',
+  'the',
+  'of',
+  'to',
+  'for',
+  'in',
+  'on',
+  'by',
+  'with',
+  'and',
+  'or',
+  'from',
+  'this',
+  'that',
+  'it',
+  'its',
+  'is',
+  'are',
+  'be',
+  'as',
+  'at',
+  'tool',
+  'tools',
+]);
 
-/** Tools ranked at most: beyond it, an even sample of this many stands for the server (index, queries and pairs), so that a 10,000-tool list costs about what 1,000 do. */
+/**
+ * Tools ranked at most: beyond it, an even sample of this many stands for the server (index, queries and pairs), so
+ * that a 10,000-tool list costs about what 1,000 do.
+ */
 export const MAX_RANKED_TOOLS = 1000;
 
 /** Below this share of first places, a tool is hard to find by its minimal description. */
@@ -48,19 +76,23 @@ export const NEAR_DUPLICATE = 0.8;
 
 export const SELECTION_MESSAGES = {
   'not-found-first': {
-    message: "Tool '{tool}': {percent} % of {queries|query|queries} taken from its own description rank it first by its minimal description (BM25; mean reciprocal rank {mrr}); '{winner}' comes first instead.",
+    message:
+      "Tool '{tool}': {percent} % of {queries|query|queries} taken from its own description rank it first by its minimal description (BM25; mean reciprocal rank {mrr}); '{winner}' comes first instead.",
     hint: "Say in the tools/list description of '{tool}' what sets it apart from '{winner}': the words a model would search for (§3.1: complete enough for selection).",
   },
   'near-duplicate': {
-    message: "Tools '{tool}' and '{other}' have near-identical minimal descriptions (shared words: {shared}): a model choosing by them cannot tell the two apart.",
+    message:
+      "Tools '{tool}' and '{other}' have near-identical minimal descriptions (shared words: {shared}): a model choosing by them cannot tell the two apart.",
     hint: 'Give each a description that says what only it does.',
   },
   'restates-name': {
     message: "Tool '{tool}': the minimal description (\"{text}\") only restates the tool's name.",
     hint: 'Say what the tool does and when it is the right choice, in words the name does not already give.',
   },
-  'selection-figures': "Tool '{tool}': {percent} % of {queries|query|queries} from its own description rank it first (MRR {mrr}).",
-  'selection-summary': 'Selection by minimal description (BM25 over names and minimal descriptions): {percent} % of {queries|query|queries} rank their own tool first, mean reciprocal rank {mrr}, over {tools|tool}.',
+  'selection-figures':
+    "Tool '{tool}': {percent} % of {queries|query|queries} from its own description rank it first (MRR {mrr}).",
+  'selection-summary':
+    'Selection by minimal description (BM25 over names and minimal descriptions): {percent} % of {queries|query|queries} rank their own tool first, mean reciprocal rank {mrr}, over {tools|tool}.',
 } as const;
 
 /**
@@ -76,7 +108,10 @@ export function selectionTool(name: string, listed: string, full: Record<string,
 export function queriesOf(full: Record<string, unknown> | undefined, listed: string): string[] {
   if (!full) return sentences(listed).slice(1);
   const out = typeof full.description === 'string' ? sentences(full.description) : [];
-  if (Array.isArray(full.examples)) for (const e of full.examples) if (typeof (e as { description?: unknown })?.description === 'string') out.push((e as { description: string }).description);
+  if (Array.isArray(full.examples))
+    for (const e of full.examples)
+      if (typeof (e as { description?: unknown })?.description === 'string')
+        out.push((e as { description: string }).description);
   const patterns = (full.usage_guidance as { common_patterns?: unknown } | undefined)?.common_patterns;
   if (Array.isArray(patterns)) for (const p of patterns) if (typeof p === 'string') out.push(p);
   // Placeholders init writes for a human to fill in say nothing about the tool.
@@ -96,9 +131,16 @@ export function selectionFigures(listed: readonly SelectionTool[]): SelectionFig
   // A sentence that names another tool ("Find the id with list_notes first") is about choosing between them.
   const names = given.map((t) => t.name);
   const namesOther = (q: string, own: string) => names.some((n) => n !== own && n.length > 2 && q.includes(n));
-  const tools = given.map((t) => ({ ...t, queries: t.queries.filter((q) => said.get(normal(q)) === 1 && !namesOther(q, t.name)) }));
+  const tools = given.map((t) => ({
+    ...t,
+    queries: t.queries.filter((q) => said.get(normal(q)) === 1 && !namesOther(q, t.name)),
+  }));
   // Filler words ('the', 'a', 'of') match every tool: left out of the index and of the queries.
-  const index = new MiniSearch<{ id: number; text: string }>({ fields: ['text'], tokenize: terms, processTerm: (t) => (FILLER.has(t) ? null : stem(t)) });
+  const index = new MiniSearch<{ id: number; text: string }>({
+    fields: ['text'],
+    tokenize: terms,
+    processTerm: (t) => (FILLER.has(t) ? null : stem(t)),
+  });
   const docs = tools.map((t, id) => ({ id, text: `${nameTerms(t.name).join(' ')} ${t.minimal}` }));
   index.addAll(docs);
   // Words in more than half of the tools (the server's subject, a padding every entry carries) rank
@@ -134,37 +176,65 @@ export function selectionFigures(listed: readonly SelectionTool[]): SelectionFig
     firsts += top;
     rrSum += rr;
     const winner = [...winners].sort((a, b) => b[1] - a[1])[0]?.[0];
-    return { tool: tool.name, queries: n, top1: n ? top / n : 1, mrr: n ? rr / n : 1, ...(winner !== undefined ? { winner: tools[winner]!.name } : {}) };
+    return {
+      tool: tool.name,
+      queries: n,
+      top1: n ? top / n : 1,
+      mrr: n ? rr / n : 1,
+      ...(winner !== undefined ? { winner: tools[winner]!.name } : {}),
+    };
   });
   return { tools: out, queries: all, top1: all ? firsts / all : 1, mrr: all ? rrSum / all : 1 };
 }
 
 /** The findings: tools hard to find, near-duplicate descriptions, descriptions that restate the name. */
-export function selectionProblems(listed: readonly SelectionTool[], figures: SelectionFigures): Array<RuleProblem & { tool: string }> {
+export function selectionProblems(
+  listed: readonly SelectionTool[],
+  figures: SelectionFigures,
+): Array<RuleProblem & { tool: string }> {
   const tools = unique(listed);
   const problems: Array<RuleProblem & { tool: string }> = [];
   for (const f of figures.tools) {
     if (f.queries >= 2 && f.top1 < LOW_TOP1 && f.winner) {
-      problems.push({ tool: f.tool, code: 'not-found-first', pointer: '', level: 'warn', args: { tool: f.tool, percent: Math.round(f.top1 * 100), queries: f.queries, mrr: f.mrr.toFixed(2), winner: f.winner } });
+      problems.push({
+        tool: f.tool,
+        code: 'not-found-first',
+        pointer: '',
+        level: 'warn',
+        args: {
+          tool: f.tool,
+          percent: Math.round(f.top1 * 100),
+          queries: f.queries,
+          mrr: f.mrr.toFixed(2),
+          winner: f.winner,
+        },
+      });
     }
   }
   // Words most tools share (the server's subject, a padding every entry carries) tell no two apart.
   const sets = tools.map((t) => new Set(terms(t.minimal)));
   const common = new Map<string, number>();
   for (const set of sets) for (const w of set) common.set(w, (common.get(w) ?? 0) + 1);
-  const distinctive = tools.length >= 4 ? sets.map((set) => new Set([...set].filter((w) => common.get(w)! * 2 <= tools.length))) : sets;
+  const distinctive =
+    tools.length >= 4 ? sets.map((set) => new Set([...set].filter((w) => common.get(w)! * 2 <= tools.length))) : sets;
   for (let i = 0; i < tools.length; i++) {
     const own = sets[i]!;
     // "Get the note." for get_note: nothing but the name's words (a plural or -s form counted as the word).
     const name = new Set(nameTerms(tools[i]!.name));
     const meaning = [...own].filter((w) => !FILLER.has(w));
     if (own.size > 0 && meaning.every((w) => name.has(w) || name.has(w.replace(/e?s$/, '')))) {
-      problems.push({ tool: tools[i]!.name, code: 'restates-name', pointer: '', level: 'warn', args: { tool: tools[i]!.name, text: tools[i]!.minimal.slice(0, 80) } });
+      problems.push({
+        tool: tools[i]!.name,
+        code: 'restates-name',
+        pointer: '',
+        level: 'warn',
+        args: { tool: tools[i]!.name, text: tools[i]!.minimal.slice(0, 80) },
+      });
     }
   }
   // Pairs are found by prefix filtering (an all-pairs similarity join): two sets with Jaccard ≥ t
   // share one of the rarest |s| − ⌈t·|s|⌉ + 1 words of each, so only those words are indexed.
-  const rarest = (set: Set<string>) => [...set].sort((a, b) => (common.get(a)! - common.get(b)!) || (a < b ? -1 : 1));
+  const rarest = (set: Set<string>) => [...set].sort((a, b) => common.get(a)! - common.get(b)! || (a < b ? -1 : 1));
   const byWord = new Map<string, number[]>();
   const pairs = new Set<string>();
   distinctive.forEach((set, i) => {
@@ -176,13 +246,23 @@ export function selectionProblems(listed: readonly SelectionTool[], figures: Sel
       seen.push(i);
     }
   });
-  for (const pair of [...pairs].sort((a, b) => { const [a1, a2] = a.split(',').map(Number); const [b1, b2] = b.split(',').map(Number); return a1! - b1! || a2! - b2!; })) {
+  for (const pair of [...pairs].sort((a, b) => {
+    const [a1, a2] = a.split(',').map(Number);
+    const [b1, b2] = b.split(',').map(Number);
+    return a1! - b1! || a2! - b2!;
+  })) {
     const [i, j] = pair.split(',').map(Number) as [number, number];
     const mine = distinctive[i]!;
     const other = distinctive[j]!;
     const shared = [...mine].filter((w) => other.has(w));
     if (shared.length / (mine.size + other.size - shared.length) >= NEAR_DUPLICATE) {
-      problems.push({ tool: tools[i]!.name, code: 'near-duplicate', pointer: '', level: 'warn', args: { tool: tools[i]!.name, other: tools[j]!.name, shared: shared.slice(0, 8).join(', ') } });
+      problems.push({
+        tool: tools[i]!.name,
+        code: 'near-duplicate',
+        pointer: '',
+        level: 'warn',
+        args: { tool: tools[i]!.name, other: tools[j]!.name, shared: shared.slice(0, 8).join(', ') },
+      });
     }
   }
   return problems;

@@ -6,9 +6,19 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 
 export const TOOL_NAME_MESSAGES = {
   'tool-without-name': { message: 'Tool entry {index} has no string name.', hint: 'Give every tool a name.' },
-  'name-invalid': { message: "The tool name '{name}' {problem} (MCP tool-name rules).", hint: 'Rename the tool, e.g. to snake_case letters, digits, _, - and .' },
-  'name-duplicate': { message: "The tool '{name}' is listed twice (entries {first} and {second}); names must identify one tool.", hint: 'List each tool once.' },
-  'name-case-collision': { message: "The tools '{other}' and '{name}' differ only in case; clients that compare names case-insensitively will confuse them.", hint: 'Rename one of them.' },
+  'name-invalid': {
+    message: "The tool name '{name}' {problem} (MCP tool-name rules).",
+    hint: 'Rename the tool, e.g. to snake_case letters, digits, _, - and .',
+  },
+  'name-duplicate': {
+    message: "The tool '{name}' is listed twice (entries {first} and {second}); names must identify one tool.",
+    hint: 'List each tool once.',
+  },
+  'name-case-collision': {
+    message:
+      "The tools '{other}' and '{name}' differ only in case; clients that compare names case-insensitively will confuse them.",
+    hint: 'Rename one of them.',
+  },
 } as const satisfies Messages;
 
 /** Why a name breaks the rules, in words; undefined when it follows them. */
@@ -16,7 +26,8 @@ export function toolNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'is empty';
   if (name.length > 128) return `is ${name.length} characters long (at most 128)`;
   const bad = [...new Set([...name].filter((c) => !/[A-Za-z0-9_.-]/.test(c)))];
-  if (bad.length) return `contains ${bad.map((c) => (c === ' ' ? 'a space' : JSON.stringify(c))).join(', ')}; only A-Z, a-z, 0-9, _, - and . are allowed`;
+  if (bad.length)
+    return `contains ${bad.map((c) => (c === ' ' ? 'a space' : JSON.stringify(c))).join(', ')}; only A-Z, a-z, 0-9, _, - and . are allowed`;
   return undefined;
 }
 
@@ -44,12 +55,18 @@ export function toolListNameProblems(tools: readonly unknown[]): RuleProblem[] {
     problems.push(...nameProblems(name, `/${index}/name`));
     const first = seen.get(name);
     if (first !== undefined) {
-      problems.push({ code: 'name-duplicate', pointer: `/${index}/name`, args: { name, first, second: index }, level: 'warn' });
+      problems.push({
+        code: 'name-duplicate',
+        pointer: `/${index}/name`,
+        args: { name, first, second: index },
+        level: 'warn',
+      });
       return;
     }
     seen.set(name, index);
     const other = lower.get(name.toLowerCase());
-    if (other !== undefined) problems.push({ code: 'name-case-collision', pointer: `/${index}/name`, args: { name, other }, level: 'warn' });
+    if (other !== undefined)
+      problems.push({ code: 'name-case-collision', pointer: `/${index}/name`, args: { name, other }, level: 'warn' });
     else lower.set(name.toLowerCase(), name);
   });
   return problems;

@@ -5,7 +5,11 @@ import { reachedTool, type CallOutcome } from '../protocol/calls.js';
 
 /** Arguments as a key: the same arguments give the same key, whatever the order of their properties. */
 export function argumentsKey(args: JsonObject): string {
-  return JSON.stringify(args, (_key, value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))) : value));
+  return JSON.stringify(args, (_key, value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : value,
+  );
 }
 
 /**
@@ -16,9 +20,23 @@ export function argumentsKey(args: JsonObject): string {
 export type CallIntent = 'as-granted' | 'invalid-arguments';
 
 /** Why the door does not call a tool (the sentence of each is in `skip`). */
-export type SkipReason = 'safe-calls' | 'ran-unfetched' | 'destructive' | 'no-invalid-arguments' | 'may-change-data' | 'ran-before' | 'no-answer' | 'ran-long' | 'needs-task' | 'declined' | 'proves-nothing';
+export type SkipReason =
+  | 'safe-calls'
+  | 'ran-unfetched'
+  | 'destructive'
+  | 'no-invalid-arguments'
+  | 'may-change-data'
+  | 'ran-before'
+  | 'no-answer'
+  | 'ran-long'
+  | 'needs-task'
+  | 'declined'
+  | 'proves-nothing';
 
-/** Reasons a tool is not called that are not about harm (a read-only tool left out because another call already proved what it would). */
+/**
+ * Reasons a tool is not called that are not about harm (a read-only tool left out because another call already proved
+ * what it would).
+ */
 /** Why a tool that is not read-only is not called under --safe-calls. */
 export const SAFE_CALLS_WHY = '--safe-calls: it is not marked read-only';
 const NOT_HARM: ReadonlySet<SkipReason> = new Set(['no-answer', 'ran-long', 'needs-task', 'proves-nothing']);
@@ -40,7 +58,10 @@ export interface CallRecord {
   violation?: string;
   /** The call named no listed tool, but one it resembles (the exploration's near-name calls). */
   nearName?: boolean;
-  /** A read that may have granted the tool was in flight in its session when it was sent: whether it was fetched is not known. */
+  /**
+   * A read that may have granted the tool was in flight in its session when it was sent: whether it was fetched is not
+   * known.
+   */
   racedFetch?: boolean;
   /** The answer refused the arguments: the tool's own argument check answered. */
   argumentsRefused?: boolean;
@@ -70,9 +91,15 @@ export class CallMemory {
    * an unfetched call of a slow tool is refused at once, so only these are not called unfetched again.
    */
   readonly unansweredUnfetched = new Set<string>();
-  /** Tools whose call reported progress and was cancelled before its result (a long operation), with how long it ran: they are not called again. */
+  /**
+   * Tools whose call reported progress and was cancelled before its result (a long operation), with how long it ran:
+   * they are not called again.
+   */
   readonly ranLong = new Map<string, string>();
-  /** Each tool's arguments that reached it and ran (or failed at its work): never sent to a tool that is not read-only again. */
+  /**
+   * Each tool's arguments that reached it and ran (or failed at its work): never sent to a tool that is not read-only
+   * again.
+   */
   readonly ranWith = new Map<string, Set<string>>();
   /** Each tool's arguments its own argument check refused: sent again, they do nothing. */
   readonly refusedWith = new Map<string, Set<string>>();
@@ -112,15 +139,26 @@ export class CallLedger {
   private readonly refusedWith: Map<string, Set<string>>;
 
   constructor(memory = new CallMemory()) {
-    ({ unanswered: this.unanswered, unansweredUnfetched: this.unansweredUnfetched, ranLong: this.ranLong, ranWith: this.ranWith, refusedWith: this.refusedWith } = memory);
+    ({
+      unanswered: this.unanswered,
+      unansweredUnfetched: this.unansweredUnfetched,
+      ranLong: this.ranLong,
+      ranWith: this.ranWith,
+      refusedWith: this.refusedWith,
+    } = memory);
   }
 
   /** Records a call that was made. */
   record(call: CallRecord): void {
     this.calls.push(call);
-    if (call.outcome.kind === 'no-response' && !this.unanswered.has(call.tool)) this.unanswered.set(call.tool, call.outcome.note);
+    if (call.outcome.kind === 'no-response' && !this.unanswered.has(call.tool))
+      this.unanswered.set(call.tool, call.outcome.note);
     if (call.outcome.kind === 'no-response' && !call.fetched) this.unansweredUnfetched.add(call.tool);
-    if (reachedTool(call.exchange) && !this.ranLong.has(call.tool)) this.ranLong.set(call.tool, `it reported progress, and was cancelled after ${(call.exchange.durationMs / 1000).toFixed(1)} s`);
+    if (reachedTool(call.exchange) && !this.ranLong.has(call.tool))
+      this.ranLong.set(
+        call.tool,
+        `it reported progress, and was cancelled after ${(call.exchange.durationMs / 1000).toFixed(1)} s`,
+      );
     if (call.outcome.kind === 'authorized' && !call.nearName) {
       const seen = call.argumentsRefused ? this.refusedWith : this.ranWith;
       (seen.get(call.tool) ?? seen.set(call.tool, new Set()).get(call.tool)!).add(argumentsKey(call.args));
@@ -167,7 +205,8 @@ export class CallLedger {
     const out = new Map<string, { why: string; because: SkipReason }>();
     for (const n of this.refusedToCall) if (!this.wasCalled(n.tool) && !out.has(n.tool)) out.set(n.tool, n);
     // Tools --safe-calls kept from every check: never asked of the door, said all the same.
-    for (const tool of barred) if (!this.wasCalled(tool) && !out.has(tool)) out.set(tool, { why: SAFE_CALLS_WHY, because: 'safe-calls' });
+    for (const tool of barred)
+      if (!this.wasCalled(tool) && !out.has(tool)) out.set(tool, { why: SAFE_CALLS_WHY, because: 'safe-calls' });
     return [...out].map(([tool, n]) => ({ tool, why: n.why, harm: !NOT_HARM.has(n.because) }));
   }
 

@@ -31,10 +31,19 @@ export async function checkEras(
   choice: ProtocolChoice,
   options: LiveOptions,
   extra: {
-    checks: readonly LiveCheck[]; hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number; leftOutBecause?: string;
-    /** Told why the server is heavy, when it is (src/run/heavy.ts): its run keeps at most three processes alive at once. */
+    checks: readonly LiveCheck[];
+    hooks?: RunHooks;
+    reportOptions?: ReportOptions;
+    maxDurationMs?: number;
+    leftOutBecause?: string;
+    /**
+     * Told why the server is heavy, when it is (src/run/heavy.ts): its run keeps at most three processes alive at once.
+     */
     onHeavy?: (why: Heaviness) => void;
-    /** Told what its start cost, when the server is costly to start (src/run/heavy.ts): its run starts two processes at a time. */
+    /**
+     * Told what its start cost, when the server is costly to start (src/run/heavy.ts): its run starts two processes at
+     * a time.
+     */
     onCostlyStart?: (cost: CostlyStart) => void;
   },
 ): Promise<CheckReport> {
@@ -70,7 +79,17 @@ export async function checkEras(
   const planFor = (target: Target) => (plan ??= runPlan(extra.checks, options, target.cheapSessions === true));
   // An era that answered its probe starts its sessions now (its server is installed and starts):
   // they are warm when its run starts, which is not until the era before has made its first calls.
-  for (const outcome of outcomes) void outcome.then(async (p) => (await probed, p.session && !p.session.closed && scheduleBy(p).warmAhead && p.target.reserve(opensAhead(planFor(p.target), 'first'))), () => {});
+  for (const outcome of outcomes)
+    void outcome.then(
+      async (p) => (
+        await probed,
+        p.session &&
+          !p.session.closed &&
+          scheduleBy(p).warmAhead &&
+          p.target.reserve(opensAhead(planFor(p.target), 'first'))
+      ),
+      () => {},
+    );
   /** The eras whose probe ended before their turn (a heavy server's), to start again then. */
   const probeEnded = new Set<number>();
   const endProbe = async (session: McpSession | undefined) => {
@@ -80,7 +99,10 @@ export async function checkEras(
   };
   const probes: EraProbe[] = [];
   const running: Array<Promise<{ era: Era; report: CheckReport }>> = [];
-  /** When each era's run is quiet: its checks and its exploration's traffic are done (its shrinking and judgement may go on). */
+  /**
+   * When each era's run is quiet: its checks and its exploration's traffic are done (its shrinking and judgement may go
+   * on).
+   */
   const quiets: Array<Promise<unknown>> = [];
   let prior: Promise<LeftBehind | undefined> | undefined;
   // The first era's idle session waits through the later eras' runs: opened once they are done.
@@ -103,7 +125,11 @@ export async function checkEras(
       const probe = running.length ? await settledBy(outcome, deadline) : await withinDeadline(outcome, deadline);
       if (!probe || (probe.session && deadline && performance.now() >= deadline.at)) {
         // The run's time went to the eras before it: this one is said, not checked.
-        probes.push({ era: probeOrder(choice)[i]!, target: targets[i]!, why: `the run reached --max-duration (${deadline!.seconds} s) before this era` });
+        probes.push({
+          era: probeOrder(choice)[i]!,
+          target: targets[i]!,
+          why: `the run reached --max-duration (${deadline!.seconds} s) before this era`,
+        });
         await targets[i]!.dispose();
         continue;
       }
@@ -112,7 +138,8 @@ export async function checkEras(
       // verdict on the others alone ("yes" for one era would hide it). The run cannot check it now.
       if (probe.error instanceof ServerFailedError) throw probe.error;
       if (!probe.session) continue;
-      // A heavy server's later eras wait for this one: their probes end now (a process each, alive for nothing meanwhile).
+      // A heavy server's later eras wait for this one: their probes end now (a process each, alive for nothing
+      // meanwhile).
       if (scheduleBy(probe).laterProbesRestart) {
         for (let j = i + 1; j < outcomes.length; j++) {
           if (probeEnded.has(j)) continue;
@@ -132,10 +159,17 @@ export async function checkEras(
       const { opened: quieted, open: quiet } = latch();
       const { opened: overlapAllowed, open: allowOverlap } = latch();
       // A run beside the one before shares only what keeps calls harmless; one after it, all it learnt.
-      const eraMemory = running.length && schedule().laterEraLearns === 'what-keeps-calls-harmless' ? memory.sharingHarmOnly() : memory;
+      const eraMemory =
+        running.length && schedule().laterEraLearns === 'what-keeps-calls-harmless' ? memory.sharingHarmOnly() : memory;
       const discovered = early.get(i)?.then((d) => d ?? discover(probe.target, undefined, probe.session));
       const report = checkTarget(probe.target, planFor(probe.target), {
-        hooks: extra.hooks, reportOptions: extra.reportOptions, maxDurationMs: extra.maxDurationMs, memory: eraMemory, ...(probeEnded.has(i) ? {} : { probe: probe.session }), since: t0, ...(prior ? { prior } : {}),
+        hooks: extra.hooks,
+        reportOptions: extra.reportOptions,
+        maxDurationMs: extra.maxDurationMs,
+        memory: eraMemory,
+        ...(probeEnded.has(i) ? {} : { probe: probe.session }),
+        since: t0,
+        ...(prior ? { prior } : {}),
         // The first era's idle session waits through the later eras' runs, unless they run after it.
         ...(running.length || !schedule().idleThroughLaterEras ? {} : { idleUntil: laterEras }),
         ...(discovered ? { discovered } : {}),
@@ -152,13 +186,18 @@ export async function checkEras(
         onOverlap: allowOverlap,
       });
       // A run that ends without being quiet (cut, or its server lost) leaves nothing behind.
-      void report.then(() => tellLeft(undefined), () => tellLeft(undefined));
+      void report.then(
+        () => tellLeft(undefined),
+        () => tellLeft(undefined),
+      );
       const checked = report.then((r) => ({ era: probe.era, report: r }));
       // Its failure is thrown where every era is awaited, not meanwhile as unhandled.
       checked.catch(() => {});
       running.push(checked);
       quiets.push(Promise.race([quieted, report]).catch(() => {}));
-      await (schedule().laterEraStarts === 'after-end' ? report : Promise.race([overlapAllowed, report])).catch(() => {});
+      await (schedule().laterEraStarts === 'after-end' ? report : Promise.race([overlapAllowed, report])).catch(
+        () => {},
+      );
       prior = left;
     }
     // The idle session waits for the later eras' traffic, not for their shrinking (replays of their own).

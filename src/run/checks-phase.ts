@@ -27,14 +27,27 @@ export class CheckRuns {
   readonly states: CheckState[];
   private started = 0;
 
-  constructor(private readonly run: Run, checks: readonly LiveCheck[], private readonly hooks: RunHooks = {}, private readonly deadline?: RunDeadline) {
+  constructor(
+    private readonly run: Run,
+    checks: readonly LiveCheck[],
+    private readonly hooks: RunHooks = {},
+    private readonly deadline?: RunDeadline,
+  ) {
     this.states = checks.map((check) => ({ check, outcome: {}, durationMs: 0 }));
     // Each check's sessions are named as the session plan numbers them: the same in every run.
     let next = 0;
-    const planOptions = { sessions: run.plan.sessions, selected: checks.map((c) => c.id), toolForm: true, shared: run.shared !== undefined };
+    const planOptions = {
+      sessions: run.plan.sessions,
+      selected: checks.map((c) => c.id),
+      toolForm: true,
+      shared: run.shared !== undefined,
+    };
     for (const check of checks) {
       const count = opensOf(check, planOptions) + freshOf(check, planOptions);
-      this.labels.set(check.id, Array.from({ length: count }, () => `s${++next}`));
+      this.labels.set(
+        check.id,
+        Array.from({ length: count }, () => `s${++next}`),
+      );
     }
   }
 
@@ -52,16 +65,22 @@ export class CheckRuns {
 
   /** Work the checks left for the end of the run, each check's in order, checks at the same time. */
   async runDeferred(): Promise<void> {
-    await Promise.all(this.states.map(async (state) => {
-      const ctx = state.ctx;
-      if (!ctx?.deferred.length || state.outcome.skipped || state.outcome.errored) return;
-      const started = performance.now();
-      const outcome = await runWork(ctx, async () => {
-        for (const work of ctx.deferred) await work();
-      }, checkLimit(this.deadline));
-      state.outcome = { ...state.outcome, ...outcome };
-      state.durationMs += Math.round(performance.now() - started);
-    }));
+    await Promise.all(
+      this.states.map(async (state) => {
+        const ctx = state.ctx;
+        if (!ctx?.deferred.length || state.outcome.skipped || state.outcome.errored) return;
+        const started = performance.now();
+        const outcome = await runWork(
+          ctx,
+          async () => {
+            for (const work of ctx.deferred) await work();
+          },
+          checkLimit(this.deadline),
+        );
+        state.outcome = { ...state.outcome, ...outcome };
+        state.durationMs += Math.round(performance.now() - started);
+      }),
+    );
   }
 
   /** The sessions the checks opened and kept for the end of the run. */
@@ -81,7 +100,8 @@ export class CheckRuns {
    */
   results(notApplicable: readonly string[] = []): CheckResult[] {
     return this.states.map((s) => {
-      if (notApplicable.includes(s.check.id) && !s.runnerResult) return runnerResult(s.check, 'skip', 'info', 'not-applicable-era', { era: this.run.target.era });
+      if (notApplicable.includes(s.check.id) && !s.runnerResult)
+        return runnerResult(s.check, 'skip', 'info', 'not-applicable-era', { era: this.run.target.era });
       if (s.runnerResult) return s.runnerResult;
       const findings = s.ctx?.findings ?? [];
       let status = statusOf(s.outcome, findings);
@@ -114,7 +134,10 @@ export class CheckRuns {
       return;
     }
     if (check.eras && !check.eras.includes(this.run.target.era)) {
-      state.runnerResult = runnerResult(check, 'skip', 'info', 'needs-era', { eras: check.eras.join(' and '), era: this.run.target.era });
+      state.runnerResult = runnerResult(check, 'skip', 'info', 'needs-era', {
+        eras: check.eras.join(' and '),
+        era: this.run.target.era,
+      });
       return;
     }
     for (const fact of check.reads ?? []) {
@@ -130,7 +153,9 @@ export class CheckRuns {
       return;
     }
     this.hooks.onCheckStart?.(check, this.started++, this.states.length);
-    const ctx = new LiveContext(this.run, check, check.messages, severityOf(check.spec.level), [...(this.labels.get(check.id) ?? [])]);
+    const ctx = new LiveContext(this.run, check, check.messages, severityOf(check.spec.level), [
+      ...(this.labels.get(check.id) ?? []),
+    ]);
     state.ctx = ctx;
     const started = performance.now();
     state.outcome = await runWork(ctx, () => check.run(ctx), checkLimit(this.deadline));
@@ -160,7 +185,13 @@ export class CheckRuns {
 }
 
 /** A result made by the runner itself (the check did not run): one finding of a shared code. */
-function runnerResult(check: LiveCheck, status: CheckResult['status'], level: FindingLevel, code: keyof typeof SHARED_MESSAGES, args: Record<string, unknown>): CheckResult {
+function runnerResult(
+  check: LiveCheck,
+  status: CheckResult['status'],
+  level: FindingLevel,
+  code: keyof typeof SHARED_MESSAGES,
+  args: Record<string, unknown>,
+): CheckResult {
   const sink = new FindingSink(SHARED_MESSAGES, level);
   sink.add(level, code, args);
   return resultOf(check, status, sink.findings, 0);

@@ -16,7 +16,8 @@ import type { ToolFacts } from './tools.js';
 
 /** Codes of the prerequisites every live check may lack (reported by the helpers below). */
 export const CONTEXT_MESSAGES = {
-  'not-testable': 'Not testable: no tool_descriptions resource answers (none is listed, no refusal names one, and resource:///tool_descriptions does not work), so {what} cannot be tested (the root cause is pd-resource-listed\'s finding).',
+  'not-testable':
+    "Not testable: no tool_descriptions resource answers (none is listed, no refusal names one, and resource:///tool_descriptions does not work), so {what} cannot be tested (the root cause is pd-resource-listed's finding).",
   'no-tools': { message: 'tools/list returned no tools to call.', hint: 'List your tools in tools/list.' },
   'safe-calls-no-tool': '--safe-calls is on and no tool is marked read-only, so no tool may be called.',
 } as const satisfies Messages;
@@ -50,19 +51,33 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
   }
 
   private reads(fact: Fact): void {
-    if (!(this.check.reads ?? []).includes(fact)) throw new Error(`check ${this.check.id} reads '${fact}' but does not declare it in reads`);
+    if (!(this.check.reads ?? []).includes(fact))
+      throw new Error(`check ${this.check.id} reads '${fact}' but does not declare it in reads`);
   }
 
   /** The facts this check declared it reads. */
-  get facts(): Pick<RunFacts, 'discovery'> & { readonly unfetched: UnfetchedCalls; readonly descriptions: Descriptions; readonly traffic: readonly McpSession[] } {
+  get facts(): Pick<RunFacts, 'discovery'> & {
+    readonly unfetched: UnfetchedCalls;
+    readonly descriptions: Descriptions;
+    readonly traffic: readonly McpSession[];
+  } {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const ctx = this;
     const run = this.run;
     return {
       discovery: run.discovery,
-      get unfetched() { ctx.reads('unfetched-calls'); return run.unfetched!; },
-      get descriptions() { ctx.reads('descriptions'); return run.descriptions!; },
-      get traffic() { ctx.reads('traffic'); return run.target.sessionsStarted(); },
+      get unfetched() {
+        ctx.reads('unfetched-calls');
+        return run.unfetched!;
+      },
+      get descriptions() {
+        ctx.reads('descriptions');
+        return run.descriptions!;
+      },
+      get traffic() {
+        ctx.reads('traffic');
+        return run.target.sessionsStarted();
+      },
     };
   }
 
@@ -107,13 +122,18 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
     return Promise.all(Array.from({ length: n }, () => this.session()));
   }
 
-  /** The run's session in which nothing is ever fetched: for calls of tools not fetched (never read descriptions in it). */
+  /**
+   * The run's session in which nothing is ever fetched: for calls of tools not fetched (never read descriptions in it).
+   */
   cleanSession(): Promise<McpSession> {
-    if (!this.check.clean) throw new Error(`check ${this.check.id} uses the clean session but does not declare clean: true`);
+    if (!this.check.clean)
+      throw new Error(`check ${this.check.id} uses the clean session but does not declare clean: true`);
     return this.run.cleanSession();
   }
 
-  /** The probe session, shared by checks: it holds every grant once the descriptions were fetched; read resources in it. */
+  /**
+   * The probe session, shared by checks: it holds every grant once the descriptions were fetched; read resources in it.
+   */
   probe(): McpSession {
     return this.run.probe;
   }
@@ -123,7 +143,11 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
    * undefined when it may not be called (`whyNotCalled` says why). `entry`: the full description
    * the session fetched, whose examples are the arguments.
    */
-  call(session: McpSession, tool: string, request: { intent?: CallIntent; entry?: JsonObject } = {}): Promise<Exchange | undefined> {
+  call(
+    session: McpSession,
+    tool: string,
+    request: { intent?: CallIntent; entry?: JsonObject } = {},
+  ): Promise<Exchange | undefined> {
     this.reads('unfetched-calls');
     return this.run.door.call(session, tool, { by: this.check.id, ...request });
   }
@@ -151,8 +175,17 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
     if (answers.length) this.skip('unproven', { what, note: answers[0]!.note ?? answers[0]!.noResponse });
     // None made: when the door declined them because those tools gave no answer before (in another
     // check), nothing was proven either.
-    const declined = this.run.door.ledger.refusedToCall.find((n) => n.by === this.check.id && (n.because === 'no-answer' || n.because === 'ran-long'));
-    if (declined) this.skip('unproven', { what, note: this.run.door.ledger.unanswered.get(declined.tool) ?? this.run.door.ledger.ranLong.get(declined.tool) ?? declined.why });
+    const declined = this.run.door.ledger.refusedToCall.find(
+      (n) => n.by === this.check.id && (n.because === 'no-answer' || n.because === 'ran-long'),
+    );
+    if (declined)
+      this.skip('unproven', {
+        what,
+        note:
+          this.run.door.ledger.unanswered.get(declined.tool) ??
+          this.run.door.ledger.ranLong.get(declined.tool) ??
+          declined.why,
+      });
   }
 
   /**
@@ -161,12 +194,22 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
    */
   inconclusiveOnce(subject: string, ex: Exchange, tool?: string): void {
     if (this.findings.some((f) => f.code === 'inconclusive')) return;
-    this.add('info', 'inconclusive', { subject: subject[0]!.toUpperCase() + subject.slice(1), note: ex.note ?? ex.noResponse ?? 'no response' }, { ...(tool !== undefined ? { location: { tool } } : {}), transcript: [ex] });
+    this.add(
+      'info',
+      'inconclusive',
+      { subject: subject[0]!.toUpperCase() + subject.slice(1), note: ex.note ?? ex.noResponse ?? 'no response' },
+      { ...(tool !== undefined ? { location: { tool } } : {}), transcript: [ex] },
+    );
   }
 
-  /** An earlier call of the run in which `tool` ran (was let through and did not refuse its arguments), if there was one. */
+  /**
+   * An earlier call of the run in which `tool` ran (was let through and did not refuse its arguments), if there was
+   * one.
+   */
   earlierRun(tool: string): Exchange | undefined {
-    return this.run.door.ledger.calls.find((c) => c.tool === tool && c.outcome.kind === 'authorized' && !c.argumentsRefused)?.exchange;
+    return this.run.door.ledger.calls.find(
+      (c) => c.tool === tool && c.outcome.kind === 'authorized' && !c.argumentsRefused,
+    )?.exchange;
   }
 
   /** Whether a call of `tool` got no answer earlier in the run (the door calls it no more). */
@@ -214,22 +257,29 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
   }
 
   /** A rule's problems about a tool's value (its entry, its description…), located by tool and pointer. */
-  problems(tool: string | undefined, problems: RuleProblem[], extras: { base?: string; transcript?: Exchange[] } = {}): void {
+  problems(
+    tool: string | undefined,
+    problems: RuleProblem[],
+    extras: { base?: string; transcript?: Exchange[] } = {},
+  ): void {
     for (const p of problems) {
       const pointer = (extras.base ?? '') + p.pointer;
-      this.problem(p, { location: { ...(tool !== undefined ? { tool } : {}), ...(pointer ? { pointer } : {}) }, transcript: extras.transcript });
+      this.problem(p, {
+        location: { ...(tool !== undefined ? { tool } : {}), ...(pointer ? { pointer } : {}) },
+        transcript: extras.transcript,
+      });
     }
   }
 
   /** A GET on the target's own origin (checks with `needs: 'http'` only: the runner sees to it). */
   httpGet(path: string): ReturnType<NonNullable<Target['get']>> {
-    if (!this.target.get) throw new Error('httpGet needs an HTTP target; declare needs: \'http\'');
+    if (!this.target.get) throw new Error("httpGet needs an HTTP target; declare needs: 'http'");
     return this.target.get(path);
   }
 
   /** One POST to the MCP endpoint outside any session (checks with `needs: 'http'` only). */
   httpProbe(message: JsonObject, headers: Record<string, string>): ReturnType<NonNullable<Target['probe']>> {
-    if (!this.target.probe) throw new Error('httpProbe needs an HTTP target; declare needs: \'http\'');
+    if (!this.target.probe) throw new Error("httpProbe needs an HTTP target; declare needs: 'http'");
     return this.target.probe(message, headers);
   }
 

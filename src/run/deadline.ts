@@ -10,7 +10,9 @@ export async function settledBy<T>(outcome: Promise<T>, deadline: RunDeadline | 
 
 /** The run's deadline, from its start, when it has a time limit. */
 export function deadlineOf(maxDurationMs: number | undefined, since: number): RunDeadline | undefined {
-  return maxDurationMs === undefined ? undefined : { at: since + maxDurationMs, seconds: Math.round(maxDurationMs / 100) / 10 };
+  return maxDurationMs === undefined
+    ? undefined
+    : { at: since + maxDurationMs, seconds: Math.round(maxDurationMs / 100) / 10 };
 }
 
 /** The probe must end within the run's time too; a server too slow for it is unreachable in effect. */
@@ -18,8 +20,15 @@ export async function withinDeadline<T>(work: Promise<T>, deadline: RunDeadline 
   if (!deadline) return work;
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TargetUnavailableError(`the server did not finish answering the first session's requests within the run's time limit, --max-duration (${deadline.seconds} s)`)),
-      Math.max(0, deadline.at - performance.now()));
+    timer = setTimeout(
+      () =>
+        reject(
+          new TargetUnavailableError(
+            `the server did not finish answering the first session's requests within the run's time limit, --max-duration (${deadline.seconds} s)`,
+          ),
+        ),
+      Math.max(0, deadline.at - performance.now()),
+    );
   });
   try {
     return await Promise.race([work, limit]);

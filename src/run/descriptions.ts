@@ -24,7 +24,9 @@ export async function fetchAllDescriptions(run: Run): Promise<void> {
   const unanswered = new Map<string, Exchange>();
   const names = run.discovery.toolNames.filter((n) => !n.includes(','));
   if (resource && names.length) {
-    const groups = Array.from({ length: Math.ceil(names.length / GROUP) }, (_, i) => names.slice(i * GROUP, (i + 1) * GROUP));
+    const groups = Array.from({ length: Math.ceil(names.length / GROUP) }, (_, i) =>
+      names.slice(i * GROUP, (i + 1) * GROUP),
+    );
     // A read that got no answer is tried once more (a server busy starting, a loaded machine); one
     // still unanswered leaves its tools' descriptions unknown — never taken for their tools/list entries.
     const got = await mapLimit(groups, AT_ONCE, async (group) => {
@@ -62,7 +64,8 @@ async function resolve(run: Run): Promise<ResolvedResource | undefined> {
   for (const call of run.door.ledger.calls) {
     if (call.fetched) continue;
     const uri = findSignalledError(call.exchange, TOOL_DESCRIPTION_REQUIRED)?.payload.resource_uri;
-    if (typeof uri === 'string' && uri.trim() && (await works(run, withoutQuery(uri), probe))) return { uri: withoutQuery(uri), source: 'refusal' };
+    if (typeof uri === 'string' && uri.trim() && (await works(run, withoutQuery(uri), probe)))
+      return { uri: withoutQuery(uri), source: 'refusal' };
   }
   if (await works(run, DEFAULT_RESOURCE_URI, probe)) return { uri: DEFAULT_RESOURCE_URI, source: 'default' };
   return undefined;

@@ -46,10 +46,14 @@ export interface Discovery {
  * that only read resources share it). A target that cannot be started or initialized throws
  * TargetUnavailableError.
  */
-export async function discover(target: Target, onStarted: () => void = () => {}, opened?: McpSession): Promise<{ discovery: Discovery; session: McpSession }> {
+export async function discover(
+  target: Target,
+  onStarted: () => void = () => {},
+  opened?: McpSession,
+): Promise<{ discovery: Discovery; session: McpSession }> {
   let session: McpSession;
   try {
-    session = opened ?? await target.open('probe');
+    session = opened ?? (await target.open('probe'));
   } finally {
     onStarted();
   }
@@ -67,7 +71,9 @@ export async function discover(target: Target, onStarted: () => void = () => {},
       capabilities: isPlainObject(init.capabilities) ? init.capabilities : {},
       initializeResult: init,
       era: session.era,
-      initializeExchanges: session.exchanges.filter((ex) => ex.method === 'initialize' || ex.method === 'server/discover'),
+      initializeExchanges: session.exchanges.filter(
+        (ex) => ex.method === 'initialize' || ex.method === 'server/discover',
+      ),
       tools: toolEntries,
       toolNames,
       toolsExchanges: tools.exchanges,
@@ -87,15 +93,31 @@ export async function discover(target: Target, onStarted: () => void = () => {},
   }
 }
 
-/** tools/list to its end; a first page that got no answer in time is asked once more, with LISTING_RETRY_FACTOR times the time. */
-async function listTools(session: McpSession): Promise<{ listing: Listing; askedAgain?: { firstMs: number; windowMs: number } }> {
+/**
+ * tools/list to its end; a first page that got no answer in time is asked once more, with LISTING_RETRY_FACTOR times
+ * the time.
+ */
+async function listTools(
+  session: McpSession,
+): Promise<{ listing: Listing; askedAgain?: { firstMs: number; windowMs: number } }> {
   const first = await session.listAll('tools/list', 'tools');
-  if (first.items.length || first.exchanges.length !== 1 || first.exchanges[0]!.noResponse !== 'timeout') return { listing: first };
+  if (first.items.length || first.exchanges.length !== 1 || first.exchanges[0]!.noResponse !== 'timeout')
+    return { listing: first };
   const windowMs = session.timeoutMs * LISTING_RETRY_FACTOR;
-  const again = await listAll({ request: (method, params) => session.request(method, params, windowMs) }, 'tools/list', 'tools');
+  const again = await listAll(
+    { request: (method, params) => session.request(method, params, windowMs) },
+    'tools/list',
+    'tools',
+  );
   const exchanges = [...first.exchanges, ...again.exchanges];
-  const problem = again.problem && !again.items.length ? `${first.problem}; asked again with ${formatNumber(windowMs)} ms, it ${again.problem.replace(/^tools\/list /, '')}` : again.problem;
-  return { listing: { items: again.items, exchanges, ...(problem ? { problem } : {}) }, askedAgain: { firstMs: session.timeoutMs, windowMs } };
+  const problem =
+    again.problem && !again.items.length
+      ? `${first.problem}; asked again with ${formatNumber(windowMs)} ms, it ${again.problem.replace(/^tools\/list /, '')}`
+      : again.problem;
+  return {
+    listing: { items: again.items, exchanges, ...(problem ? { problem } : {}) },
+    askedAgain: { firstMs: session.timeoutMs, windowMs },
+  };
 }
 
 /**
@@ -104,7 +126,17 @@ async function listTools(session: McpSession): Promise<{ listing: Listing; asked
  */
 function freezeDiscovery(d: Discovery): Discovery {
   for (const list of [d.initializeExchanges, d.toolsExchanges, d.resourcesExchanges]) Object.freeze(list);
-  for (const value of [d.tools, d.toolNames, d.resources, d.capabilities, d.initializeResult, d.serverInfo, d.descriptionsResource, d.descriptionsTool]) deepFreeze(value);
+  for (const value of [
+    d.tools,
+    d.toolNames,
+    d.resources,
+    d.capabilities,
+    d.initializeResult,
+    d.serverInfo,
+    d.descriptionsResource,
+    d.descriptionsTool,
+  ])
+    deepFreeze(value);
   return Object.freeze(d);
 }
 

@@ -23,19 +23,31 @@ export interface EraSchedule {
   laterEraStarts: 'after-first-calls' | 'when-quiet' | 'after-end';
   /** An era's sessions start warming as soon as its probe answers (else each when it is opened). */
   warmAhead: boolean;
-  /** A later era's probe ends once the first era's answered, and starts again in its turn (a process alive for nothing meanwhile). */
+  /**
+   * A later era's probe ends once the first era's answered, and starts again in its turn (a process alive for nothing
+   * meanwhile).
+   */
   laterProbesRestart: boolean;
   /** A later era's probe lists its server while the era before runs. */
   laterEraListsEarly: boolean;
   /** The first era's idle session waits through the later eras' runs (else each era's within its own run). */
   idleThroughLaterEras: boolean;
-  /** What a later era's run takes of what the calls of the eras before taught: beside them, only what keeps calls harmless. */
+  /**
+   * What a later era's run takes of what the calls of the eras before taught: beside them, only what keeps calls
+   * harmless.
+   */
   laterEraLearns: 'what-keeps-calls-harmless' | 'everything';
-  /** The exploration's sessions start once the checks' sessions have ended (at most three server processes alive at once). */
+  /**
+   * The exploration's sessions start once the checks' sessions have ended (at most three server processes alive at
+   * once).
+   */
   explorationAfterChecks: boolean;
 }
 
-/** The schedule for a server: heavy (said by its probe), else large by its listing (`tools`, once known), else the default. */
+/**
+ * The schedule for a server: heavy (said by its probe), else large by its listing (`tools`, once known), else the
+ * default.
+ */
 export function eraSchedule(server: { heavy: boolean; tools?: number }): EraSchedule {
   const weight: ServerWeight = server.heavy ? 'heavy' : (server.tools ?? 0) > OVERLAP_MAX_TOOLS ? 'large' : 'default';
   return scheduleOf(weight);
@@ -60,24 +72,30 @@ export const ERA_SCHEDULES: readonly EraSchedule[] = (['default', 'large', 'heav
 
 /** Which server gets this schedule, in words. */
 export function weightText(weight: ServerWeight): string {
-  if (weight === 'heavy') return `A heavy server (its probe holds ${HEAVY_SERVER_MB} MB or more once it answered, read from /proc; or its command starts a container: docker, podman or nerdctl run)`;
+  if (weight === 'heavy')
+    return `A heavy server (its probe holds ${HEAVY_SERVER_MB} MB or more once it answered, read from /proc; or its command starts a container: docker, podman or nerdctl run)`;
   return weight === 'large' ? `A server of more than ${OVERLAP_MAX_TOOLS.toLocaleString('en-US')} tools` : 'By default';
 }
 
 /** What the schedule does, in words (the clauses follow its fields). */
 export function scheduleText(s: EraSchedule): string {
-  const start = s.laterEraStarts === 'after-first-calls'
-    ? 'a later era once the one before has made its calls before any fetch (the runs overlap)'
-    : s.laterEraStarts === 'when-quiet'
-      ? 'a later era once the one before is quiet, its checks and exploration done (two listings are never held at once)'
-      : `at most ${HEAVY_AT_ONCE} server processes alive at once — the eras one after the other`;
+  const start =
+    s.laterEraStarts === 'after-first-calls'
+      ? 'a later era once the one before has made its calls before any fetch (the runs overlap)'
+      : s.laterEraStarts === 'when-quiet'
+        ? 'a later era once the one before is quiet, its checks and exploration done (two listings are never held at once)'
+        : `at most ${HEAVY_AT_ONCE} server processes alive at once — the eras one after the other`;
   const clauses = [
     start,
     ...(s.laterProbesRestart ? ["a later era's probe ends and starts again in its turn"] : []),
-    ...(s.laterEraListsEarly ? ["its probe lists the server while the era before runs"] : []),
-    s.idleThroughLaterEras ? "the first era's idle session waits through the later eras' runs" : "each era's idle session waits within its era",
+    ...(s.laterEraListsEarly ? ['its probe lists the server while the era before runs'] : []),
+    s.idleThroughLaterEras
+      ? "the first era's idle session waits through the later eras' runs"
+      : "each era's idle session waits within its era",
     ...(s.explorationAfterChecks ? ["the exploration's sessions once the checks' have ended"] : []),
-    s.laterEraLearns === 'everything' ? 'a later era learns all the calls before it taught' : 'beside the era before, a later era learns only what keeps its calls harmless',
+    s.laterEraLearns === 'everything'
+      ? 'a later era learns all the calls before it taught'
+      : 'beside the era before, a later era learns only what keeps its calls harmless',
     ...(s.weight === 'heavy' ? ['the run takes longer'] : []),
   ];
   return `${weightText(s.weight)}: ${clauses.join('; ')}.`;

@@ -37,12 +37,18 @@ export interface EraProbe {
 export function probeEras(makeTarget: (era: Era) => Target, choice: ProtocolChoice): Array<Promise<EraProbe>> {
   return probeOrder(choice).map(async (era) => {
     const probe: EraProbe = { era, target: makeTarget(era) };
-    await probe.target.open('probe').then((session) => {
-      probe.session = session;
-    }, (err: Error) => {
-      probe.why = err instanceof ServerFailedError ? `the server failed its opening request: ${err.message}` : `the server does not speak it: ${err.message}`;
-      probe.error = err;
-    });
+    await probe.target.open('probe').then(
+      (session) => {
+        probe.session = session;
+      },
+      (err: Error) => {
+        probe.why =
+          err instanceof ServerFailedError
+            ? `the server failed its opening request: ${err.message}`
+            : `the server does not speak it: ${err.message}`;
+        probe.error = err;
+      },
+    );
     if (!probe.session) await probe.target.dispose();
     return probe;
   });
@@ -65,13 +71,22 @@ export function noEraError(probes: readonly EraProbe[]): Error {
     // A transport asked for that the server does not offer is said as such (its message says what to do).
     if (only.error?.message.includes('--transport sse')) return only.error;
     const other = only.era === LEGACY_ERA ? MODERN_ERA : LEGACY_ERA;
-    return new TargetUnavailableError(`${only.error?.message ?? 'it did not answer'} (it may speak ${other} only: --protocol all checks whichever era it speaks)`);
+    return new TargetUnavailableError(
+      `${only.error?.message ?? 'it did not answer'} (it may speak ${other} only: --protocol all checks whichever era it speaks)`,
+    );
   }
-  return new TargetUnavailableError(`the server speaks neither protocol era: ${probes.map((p) => `${p.era}: ${p.error?.message ?? 'no answer'}`).join('; ')}`);
+  return new TargetUnavailableError(
+    `the server speaks neither protocol era: ${probes.map((p) => `${p.era}: ${p.error?.message ?? 'no answer'}`).join('; ')}`,
+  );
 }
 
 /** Every era: checked (with its verdict), or why not (not spoken, out of time, left out by --protocol). */
-function eraRuns(probes: readonly EraProbe[], choice: ProtocolChoice, verdicts: readonly Verdict[], leftOutBecause?: string): EraRun[] {
+function eraRuns(
+  probes: readonly EraProbe[],
+  choice: ProtocolChoice,
+  verdicts: readonly Verdict[],
+  leftOutBecause?: string,
+): EraRun[] {
   return ERAS.map((era) => {
     const probe = probes.find((p) => p.era === era);
     if (!probe) return { era, checked: false, why: leftOutBecause ?? `--protocol ${choice} leaves it out` };
@@ -87,11 +102,25 @@ const RANK = { no: 0, partly: 1, yes: 2 } as const;
  * One report from the reports of each era checked: every result and every exchange names its era;
  * the verdict is the weakest era's word, its sentence says each era's own.
  */
-export function mergeEraReports(reports: ReadonlyArray<{ era: Era; report: CheckReport }>, probes: readonly EraProbe[], choice: ProtocolChoice, durationMs: number, leftOutBecause?: string): CheckReport {
+export function mergeEraReports(
+  reports: ReadonlyArray<{ era: Era; report: CheckReport }>,
+  probes: readonly EraProbe[],
+  choice: ProtocolChoice,
+  durationMs: number,
+  leftOutBecause?: string,
+): CheckReport {
   const first = reports[0]!.report;
   const results = reports.flatMap(({ era, report }) => report.results.map((r) => ({ ...r, era })));
-  const verdicts: Verdict[] = reports.flatMap(({ era, report }) => (report.verdict ? [{ ...report.verdict, era }] : []));
-  const merged: CheckReport = { ...first, eras: eraRuns(probes, choice, verdicts, leftOutBecause), results, summary: summarize(results), durationMs: Math.round(durationMs) };
+  const verdicts: Verdict[] = reports.flatMap(({ era, report }) =>
+    report.verdict ? [{ ...report.verdict, era }] : [],
+  );
+  const merged: CheckReport = {
+    ...first,
+    eras: eraRuns(probes, choice, verdicts, leftOutBecause),
+    results,
+    summary: summarize(results),
+    durationMs: Math.round(durationMs),
+  };
   if (reports.length > 1) {
     merged.target = { ...first.target, protocolVersion: reports.map((r) => r.era).join(' and ') };
   }
@@ -104,17 +133,23 @@ export function mergeEraReports(reports: ReadonlyArray<{ era: Era; report: Check
 /** The verdict over every era: the weakest word, what fails in any era, and a sentence per era. */
 function combinedVerdict(verdicts: Verdict[]): Verdict {
   const weakest = verdicts.reduce((a, b) => (RANK[b.implements] < RANK[a.implements] ? b : a));
-  const union = (pick: (v: Verdict) => readonly string[] | undefined) => [...new Set(verdicts.flatMap((v) => pick(v) ?? []))];
+  const union = (pick: (v: Verdict) => readonly string[] | undefined) => [
+    ...new Set(verdicts.flatMap((v) => pick(v) ?? [])),
+  ];
   const failing = union((v) => v.failing);
   const data: VerdictData = {
     ...verdicts[0]!,
     implements: weakest.implements,
     failing,
-    failingCriteria: failing.map((id) => verdicts.map((v) => v.failingCriteria?.[v.failing.indexOf(id)]).find((n) => n !== undefined) ?? 0),
+    failingCriteria: failing.map(
+      (id) => verdicts.map((v) => v.failingCriteria?.[v.failing.indexOf(id)]).find((n) => n !== undefined) ?? 0,
+    ),
     notTestable: union((v) => v.notTestable),
   };
   // A tool is "not called" only when no era called it (one era may have left it to the other: the same call again).
-  const notCalled = (verdicts[0]!.notCalled ?? []).filter((n) => verdicts.every((v) => v.notCalled?.some((m) => m.tool === n.tool)));
+  const notCalled = (verdicts[0]!.notCalled ?? []).filter((n) =>
+    verdicts.every((v) => v.notCalled?.some((m) => m.tool === n.tool)),
+  );
   if (notCalled.length) data.notCalled = notCalled;
   else delete data.notCalled;
   delete data.era;
@@ -127,7 +162,10 @@ function combinedVerdict(verdicts: Verdict[]): Verdict {
  * session; the other eras' targets are let go as soon as it is known (one not needed is not waited
  * for). For what reads a server once (init, serve).
  */
-export async function openFirstEra(makeTarget: (era: Era) => Target, choice: ProtocolChoice): Promise<{ target: Target; session: McpSession }> {
+export async function openFirstEra(
+  makeTarget: (era: Era) => Target,
+  choice: ProtocolChoice,
+): Promise<{ target: Target; session: McpSession }> {
   const targets: Target[] = [];
   const outcomes = probeEras((era) => targets[targets.push(makeTarget(era)) - 1]!, choice);
   const probes: EraProbe[] = [];

@@ -28,7 +28,10 @@ export const COSTLY_STARTS_AT_ONCE = 2;
 /** Why a server is heavy: the memory its probe held (MB), or a command that starts a container per session. */
 export type Heaviness = { mb: number } | { container: true };
 
-/** What the probe's start cost, when it makes the server costly to start: CPU time, and the wall time to its first answer (for the report). */
+/**
+ * What the probe's start cost, when it makes the server costly to start: CPU time, and the wall time to its first
+ * answer (for the report).
+ */
 export interface CostlyStart {
   cpuMs: number;
   ms: number;
@@ -53,11 +56,16 @@ export function heavyServer(probe: McpSession | undefined, sessions: number): He
 export function costlyStart(probe: McpSession | undefined, sessions: number): CostlyStart | undefined {
   if (!probe || sessions > DEFAULT_SESSIONS.stdio) return undefined;
   const start = probe.serverStartCost();
-  return start && start.cpuMs > COSTLY_START_CPU_MS ? { cpuMs: Math.round(start.cpuMs), ms: Math.round(start.wallMs) } : undefined;
+  return start && start.cpuMs > COSTLY_START_CPU_MS
+    ? { cpuMs: Math.round(start.cpuMs), ms: Math.round(start.wallMs) }
+    : undefined;
 }
 
 /** What the report's cost says of a heavy server or one costly to start (schemas/report.schema.json, cost). */
-export function weightFields(heavy: Heaviness | undefined, costly: CostlyStart | undefined): { heavyMb?: number; heavyContainer?: true; costlyStart?: CostlyStart & { startsAtOnce: number } } {
+export function weightFields(
+  heavy: Heaviness | undefined,
+  costly: CostlyStart | undefined,
+): { heavyMb?: number; heavyContainer?: true; costlyStart?: CostlyStart & { startsAtOnce: number } } {
   return {
     ...(heavy && 'mb' in heavy ? { heavyMb: heavy.mb } : {}),
     ...(heavy && 'container' in heavy ? { heavyContainer: true as const } : {}),

@@ -25,7 +25,14 @@ export function judgeChecks(run: Run, deps: Pick<ExploreDeps, 'prior'>): Judgeme
  * The checks' judgement and the exploration's findings become findings of the checks that own
  * them. A rule the checks broke and the exploration did not is shrunk from the checks' own sessions.
  */
-export async function judgeRun(run: Run, deps: ExploreDeps, sinkOf: SinkOf, judged: Judgement, exploration: Exploration | undefined, deadline: RunDeadline | undefined): Promise<void> {
+export async function judgeRun(
+  run: Run,
+  deps: ExploreDeps,
+  sinkOf: SinkOf,
+  judged: Judgement,
+  exploration: Exploration | undefined,
+  deadline: RunDeadline | undefined,
+): Promise<void> {
   const world = run.world;
   const own = checksSessions(run);
   // Rules that do not apply in this run (about grants, in a sessionless era) are neither said nor shrunk.
@@ -37,13 +44,30 @@ export async function judgeRun(run: Run, deps: ExploreDeps, sinkOf: SinkOf, judg
   const held = exploration.idleHold;
   if (held) {
     // Its measured times differ from run to run: they are in the exploration's summary, not in the finding.
-    sinkOf(CRITERION.grants)?.add('info', 'grant-held-idle', {
-      session: held.session, tool: held.tool, window: run.plan.exploration.idleMs / 1000, connection: held.newConnection ? ' on a new connection,' : '',
-    }, { location: { tool: held.tool }, transcript: held.proof });
+    sinkOf(CRITERION.grants)?.add(
+      'info',
+      'grant-held-idle',
+      {
+        session: held.session,
+        tool: held.tool,
+        window: run.plan.exploration.idleMs / 1000,
+        connection: held.newConnection ? ' on a new connection,' : '',
+      },
+      { location: { tool: held.tool }, transcript: held.proof },
+    );
   }
   const until = deadline ? deadline.at - 1000 : Number.POSITIVE_INFINITY;
   const lab = laboratory(deps, world, exploration.seed, until);
-  const shrunk = lab ? await shortestOfHistory(lab, judgement.breaks, own, sinkOf, MAX_SHRUNK - exploration.found.length, world.descriptionsTool) : { found: [], replays: 0 };
+  const shrunk = lab
+    ? await shortestOfHistory(
+        lab,
+        judgement.breaks,
+        own,
+        sinkOf,
+        MAX_SHRUNK - exploration.found.length,
+        world.descriptionsTool,
+      )
+    : { found: [], replays: 0 };
   exploration.replays += shrunk.replays;
   exploration.found.push(...shrunk.found);
   mergeExploration(sinkOf, shrunk.found);
@@ -53,7 +77,14 @@ export async function judgeRun(run: Run, deps: ExploreDeps, sinkOf: SinkOf, judg
  * Shortest sequences for rules the checks broke and the exploration did not shrink (one per
  * criterion and code, at most `room`), replayed from the checks' own histories.
  */
-async function shortestOfHistory(lab: Lab, breaks: readonly RuleBreak[], sessions: readonly McpSession[], sinkOf: SinkOf, room: number, mirror?: string): Promise<{ found: Found[]; replays: number }> {
+async function shortestOfHistory(
+  lab: Lab,
+  breaks: readonly RuleBreak[],
+  sessions: readonly McpSession[],
+  sinkOf: SinkOf,
+  room: number,
+  mirror?: string,
+): Promise<{ found: Found[]; replays: number }> {
   const out: { found: Found[]; replays: number } = { found: [], replays: 0 };
   const done = new Set<string>();
   for (const brk of breaks) {

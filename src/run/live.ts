@@ -30,7 +30,11 @@ export async function checkTarget(
   target: Target,
   plan: RunPlan,
   extra: {
-    hooks?: RunHooks; reportOptions?: ReportOptions; maxDurationMs?: number; probe?: McpSession; since?: number;
+    hooks?: RunHooks;
+    reportOptions?: ReportOptions;
+    maxDurationMs?: number;
+    probe?: McpSession;
+    since?: number;
     /**
      * What the run of another protocol era against the same server leaves behind (its sessions'
      * grants, its refusals), once it is quiet: this run's judgement waits for it (the runs overlap).
@@ -71,13 +75,16 @@ export async function checkTarget(
   // When the run's time is up, every session ends at once: requests in flight are answered as
   // closed and no session starts, so nothing waits for a slow server. A moment after the checks'
   // own limits, so that each check in flight is said to be cut by the time, not by a closed session.
-  const cut = deadline && setTimeout(() => void target.dispose(), Math.max(0, deadline.at - performance.now()) + CUT_AFTER_DEADLINE_MS);
+  const cut =
+    deadline &&
+    setTimeout(() => void target.dispose(), Math.max(0, deadline.at - performance.now()) + CUT_AFTER_DEADLINE_MS);
   try {
     // Sessions the checks will need start warming while the probe runs, and so does what the
     // checks will load (a tokenizer, schemas): both off the critical path.
     // The exploration's only once the server lists something to explore (most servers do not).
     target.reserve((extra.probe ? 0 : 1) + opensAhead(plan, 'first'));
-    for (const check of checks) void check.preload?.({ cheapSessions: target.cheapSessions === true, era: target.era }).catch(() => {});
+    for (const check of checks)
+      void check.preload?.({ cheapSessions: target.cheapSessions === true, era: target.era }).catch(() => {});
     const ticker = waitTicker(extra.hooks);
     // A server that goes away mid-run gets no verdict (DESIGN, "A pass is a proof"): the run ends
     // at once, and what it saw is not judged.
@@ -86,10 +93,12 @@ export async function checkTarget(
     if (extra.discovered) ticker();
     const { discovery, session } = await withinDeadline(found, deadline);
     throwIfLost(target);
-    const schedule = extra.schedule?.(discovery.tools.length) ?? eraSchedule({ heavy: false, tools: discovery.tools.length });
+    const schedule =
+      extra.schedule?.(discovery.tools.length) ?? eraSchedule({ heavy: false, tools: discovery.tools.length });
     extra.onDiscovered?.(discovery);
     // What the probe learnt: a resource to explore, a tool form to check (each a session or more of its own).
-    if (schedule.warmAhead && (discovery.descriptionsResource || discovery.descriptionsTool)) target.reserve(opensAhead(plan, 'listed', discovery.descriptionsTool !== undefined));
+    if (schedule.warmAhead && (discovery.descriptionsResource || discovery.descriptionsTool))
+      target.reserve(opensAhead(plan, 'listed', discovery.descriptionsTool !== undefined));
     try {
       const shared = plan.turns ? new SharedSession(plan.turns) : undefined;
       const run = new Run(target, plan, session, discovery, extra.memory, shared);
@@ -103,12 +112,17 @@ export async function checkTarget(
       // The exploration is judged once the checks and their work at the end are done.
       const { opened: checksOver, open: endOfChecks } = latch();
       const deps: ExploreDeps = {
-        target: schedule.explorationAfterChecks ? openingAfter(target, checksOver) : target, marks: run.marks,
-        get resource() { return run.descriptions?.resource?.uri; },
+        target: schedule.explorationAfterChecks ? openingAfter(target, checksOver) : target,
+        marks: run.marks,
+        get resource() {
+          return run.descriptions?.resource?.uri;
+        },
         call: (s, tool) => run.door.call(s, tool, { by: 'exploration' }),
         callable: (tool, fetched) => !('skip' in run.door.plan(tool, fetched)),
         readThroughTool: (s, tool, names) => run.door.readThroughTool(s, tool, names),
-        get prior() { return prior; },
+        get prior() {
+          return prior;
+        },
         applies: (brk) => run.applies(brk),
       };
       let exploration: Exploration | undefined;
@@ -131,14 +145,29 @@ export async function checkTarget(
         descriptions: () => fetchAllDescriptions(run),
         'unfetched-others': () => callOthersUnfetched(run),
         checks: () => checksDone,
-        // The shared session ends then: nothing uses it later (over stdio it is a process, alive through the idle wait for nothing).
+        // The shared session ends then: nothing uses it later (over stdio it is a process, alive through the idle wait
+        // for nothing).
         // Where the exploration starts after the checks (a heavy server), their sessions end first.
-        'end-of-checks': () => runs.runDeferred().then(() => run.shared?.close()).then(() => (schedule.explorationAfterChecks ? runs.closeSessions() : undefined)).finally(endOfChecks),
+        'end-of-checks': () =>
+          runs
+            .runDeferred()
+            .then(() => run.shared?.close())
+            .then(() => (schedule.explorationAfterChecks ? runs.closeSessions() : undefined))
+            .finally(endOfChecks),
         exploration: async () => {
           try {
             // The idle session's last call comes when everything else of the run is done (and any later era's).
             const idleUntil = Promise.all([checksOver, explorationBusy, extra.idleUntil]);
-            exploration = await exploreIfAsked(deps, run, deadline, Promise.all([checksOver, priorKnown]), explorationBusyOver, idleUntil, extra.since ?? t0, checksOver);
+            exploration = await exploreIfAsked(
+              deps,
+              run,
+              deadline,
+              Promise.all([checksOver, priorKnown]),
+              explorationBusyOver,
+              idleUntil,
+              extra.since ?? t0,
+              checksOver,
+            );
           } finally {
             explorationBusyOver();
           }
@@ -173,11 +202,20 @@ export async function checkTarget(
       // Checks still waiting when the run's time was up end by then too (their own limits).
       await checksDone;
       throwIfLost(target);
-      // 2026-07-28 over HTTP has no session: a server that gates no call there is not wrong (DESIGN, "Two protocol eras").
-      // (only a server that serves descriptions: one that serves none has nothing on demand, and its criteria are not testable)
+      // 2026-07-28 over HTTP has no session: a server that gates no call there is not wrong (DESIGN, "Two protocol
+      // eras").
+      // (only a server that serves descriptions: one that serves none has nothing on demand, and its criteria are not
+      // testable)
       const sessionless = run.sessionless();
       const results = runs.results(sessionless ? SESSION_CRITERIA : []);
-      const verdict = verdictOf(checks, results, discovery, run.door.ledger, run.descriptions?.resource, run.tools.barredTools());
+      const verdict = verdictOf(
+        checks,
+        results,
+        discovery,
+        run.door.ledger,
+        run.descriptions?.resource,
+        run.tools.barredTools(),
+      );
       return buildReport({
         verdict,
         target: {
@@ -221,9 +259,10 @@ function throwIfLost(target: Target): void {
   const lost = target.lostSession?.();
   if (!lost?.lost) return;
   const where = `${lost.label === SPARE ? 'a session started ahead' : `session ${lost.label}`}${lost.lost.after ? `, after ${lost.lost.after}` : ''}`;
-  throw new TargetUnavailableError(`the server went away during the run (${where}), so no verdict is given: ${lost.lost.reason}`);
+  throw new TargetUnavailableError(
+    `the server went away during the run (${where}), so no verdict is given: ${lost.lost.reason}`,
+  );
 }
-
 
 /** How long after the run's deadline its sessions are closed (see `cut` in checkTarget). */
 const CUT_AFTER_DEADLINE_MS = 50;

@@ -23,7 +23,14 @@ export function mergeJudgement(sinkOf: SinkOf, judgement: Judgement): void {
   const byCheck = new Map<string, RuleBreak[]>();
   for (const b of judgement.breaks) (byCheck.get(b.check) ?? byCheck.set(b.check, []).get(b.check)!).push(b);
   const info = (check: string, code: string, forms: Set<string>) => {
-    if (forms.size) (byCheck.get(check) ?? byCheck.set(check, []).get(check)!).push({ check, code, args: { forms: [...forms].join(', ') }, level: 'info', proof: [] });
+    if (forms.size)
+      (byCheck.get(check) ?? byCheck.set(check, []).get(check)!).push({
+        check,
+        code,
+        args: { forms: [...forms].join(', ') },
+        level: 'info',
+        proof: [],
+      });
   };
   info(CRITERION.refusal, 'refusals-form', judgement.refusalForms);
   info(CRITERION.missing, 'signalled-as', judgement.missingForms);
@@ -39,9 +46,13 @@ export function mergeJudgement(sinkOf: SinkOf, judgement: Judgement): void {
       const n = (counts.get(b.code) ?? 0) + 1;
       counts.set(b.code, n);
       if (n > MAX_PER_CODE) continue;
-      sink.problem({ code: b.code, pointer: '', args: b.args, level: b.level }, { ...(b.tool !== undefined ? { location: { tool: b.tool } } : {}), transcript: b.proof });
+      sink.problem(
+        { code: b.code, pointer: '', args: b.args, level: b.level },
+        { ...(b.tool !== undefined ? { location: { tool: b.tool } } : {}), transcript: b.proof },
+      );
     }
-    for (const [code, n] of counts) if (n > MAX_PER_CODE) sink.add('info', 'more-findings', { count: n - MAX_PER_CODE, code });
+    for (const [code, n] of counts)
+      if (n > MAX_PER_CODE) sink.add('info', 'more-findings', { count: n - MAX_PER_CODE, code });
   }
   // What proves criteria 6-8, or why nothing does (each check's result needs one to pass).
   for (const p of judgement.proofs) {
@@ -56,9 +67,15 @@ export function mergeJudgement(sinkOf: SinkOf, judgement: Judgement): void {
     const sink = sinkOf(i.check);
     const subject = i.subject[0]!.toUpperCase() + i.subject.slice(1);
     const key = `${i.check}\u0000${subject}`;
-    if (!sink || said.has(key) || sink.findings.some((f) => f.code === 'inconclusive' && f.args.subject === subject)) continue;
+    if (!sink || said.has(key) || sink.findings.some((f) => f.code === 'inconclusive' && f.args.subject === subject))
+      continue;
     said.add(key);
-    sink.add('info', 'inconclusive', { subject, note: i.note }, { ...(i.tool !== undefined ? { location: { tool: i.tool } } : {}), transcript: i.proof });
+    sink.add(
+      'info',
+      'inconclusive',
+      { subject, note: i.note },
+      { ...(i.tool !== undefined ? { location: { tool: i.tool } } : {}), transcript: i.proof },
+    );
   }
 }
 
@@ -71,6 +88,9 @@ export function mergeExploration(sinkOf: SinkOf, found: readonly Found[]): void 
     const sink = sinkOf(f.check);
     if (!sink) continue;
     if (sink.attachSequence(f.code, { ...f.sequence, transcript: f.proof }, f.tool)) continue;
-    sink.problem({ code: f.code, pointer: '', args: f.args, level: f.level }, { ...(f.tool !== undefined ? { location: { tool: f.tool } } : {}), transcript: f.proof, sequence: f.sequence });
+    sink.problem(
+      { code: f.code, pointer: '', args: f.args, level: f.level },
+      { ...(f.tool !== undefined ? { location: { tool: f.tool } } : {}), transcript: f.proof, sequence: f.sequence },
+    );
   }
 }

@@ -23,11 +23,16 @@ export interface LiveOptions {
   seed?: number;
   /** Where the seed comes from (said in the report). */
   seedFrom?: 'listing' | 'given' | 'random';
-  /** The least time the idle session stays idle after a fetch before it calls the tool (ms; default: none added — it waits for the rest of the run). */
+  /**
+   * The least time the idle session stays idle after a fetch before it calls the tool (ms; default: none added — it
+   * waits for the rest of the run).
+   */
   idleMs?: number;
 }
 
-/** Which tools a run may call, and how: --safe-calls, --safe-tool and --allow-destructive, read once by the run's plan. */
+/**
+ * Which tools a run may call, and how: --safe-calls, --safe-tool and --allow-destructive, read once by the run's plan.
+ */
 export interface CallPolicy {
   /** Only tools marked read-only (or named safe) are called. */
   safeCalls: boolean;

@@ -32,8 +32,17 @@ export function runPlan(checks: readonly LiveCheck[], options: LiveOptions, chea
     phases: phasesFor(selectionOf(checks, options)),
     sessions: options.sessions,
     ...(shares ? { turns: turnOrder(checks) } : {}),
-    calls: { safeCalls: options.safeCalls, allowDestructive: options.allowDestructive ?? false, safeTools: options.safeTools ?? [] },
-    exploration: { budget: options.explore, ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.seedFrom ? { seedFrom: options.seedFrom } : {}), idleMs: options.idleMs ?? 0 },
+    calls: {
+      safeCalls: options.safeCalls,
+      allowDestructive: options.allowDestructive ?? false,
+      safeTools: options.safeTools ?? [],
+    },
+    exploration: {
+      budget: options.explore,
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      ...(options.seedFrom ? { seedFrom: options.seedFrom } : {}),
+      idleMs: options.idleMs ?? 0,
+    },
     cheapSessions,
     settings: options,
   };
@@ -44,11 +53,22 @@ export function runPlan(checks: readonly LiveCheck[], options: LiveOptions, chea
  * --explain-plan prints): the clean session (if some check uses it), the checks' own, and the
  * exploration's live ones (it runs beside the checks).
  */
-export function plannedOpens(checks: readonly LiveCheck[], options: Pick<LiveOptions, 'sessions' | 'explore'>, cheapSessions = false, toolForm = false): number {
+export function plannedOpens(
+  checks: readonly LiveCheck[],
+  options: Pick<LiveOptions, 'sessions' | 'explore'>,
+  cheapSessions = false,
+  toolForm = false,
+): number {
   const transport = cheapSessions ? 'http' : 'stdio';
-  const sessions = explorationSessions(cheapSessions ? 'cheap' : 'process', options.explore, true, sharesSessions(transport, options.sessions));
+  const sessions = explorationSessions(
+    cheapSessions ? 'cheap' : 'process',
+    options.explore,
+    true,
+    sharesSessions(transport, options.sessions),
+  );
   const explore = selectionOf(checks, options).explores ? sessions.total : 0;
-  return sessionPlan(checks, { sessions: options.sessions, transport, explore, exploreAhead: sessions.live, toolForm }).ahead;
+  return sessionPlan(checks, { sessions: options.sessions, transport, explore, exploreAhead: sessions.live, toolForm })
+    .ahead;
 }
 
 /**

@@ -46,20 +46,33 @@ export class Run {
    * `memory`: what the calls of another protocol era's run of the same server taught (shared).
    * `shared`: the session the checks with a turn take one after the other, where they share one.
    */
-  constructor(readonly target: Target, readonly plan: RunSettings, readonly probe: McpSession, readonly discovery: Discovery, memory?: CallMemory, readonly shared?: SharedSession) {
+  constructor(
+    readonly target: Target,
+    readonly plan: RunSettings,
+    readonly probe: McpSession,
+    readonly discovery: Discovery,
+    memory?: CallMemory,
+    readonly shared?: SharedSession,
+  ) {
     this.toolFacts = new ToolFacts(discovery, undefined, plan.calls);
     this.currentWorld = worldOf(discovery);
-    this.door = new CallDoor({
-      tools: () => this.toolFacts,
-      granted: (session, tool) => this.states.of(this.currentWorld, session).grants.has(tool),
-      grantInFlight: (session, tool) => grantInFlight(session, tool, this.currentWorld.descriptionsTool),
-      calls: plan.calls,
-    }, memory);
+    this.door = new CallDoor(
+      {
+        tools: () => this.toolFacts,
+        granted: (session, tool) => this.states.of(this.currentWorld, session).grants.has(tool),
+        grantInFlight: (session, tool) => grantInFlight(session, tool, this.currentWorld.descriptionsTool),
+        calls: plan.calls,
+      },
+      memory,
+    );
     this.produce('discovery', discovery);
   }
 
   /** Records a fact once; whoever waits for it goes on. */
-  produce<F extends Exclude<Fact, 'traffic'>>(fact: F, value: RunFacts[F extends 'unfetched-calls' ? 'unfetched' : F]): void {
+  produce<F extends Exclude<Fact, 'traffic'>>(
+    fact: F,
+    value: RunFacts[F extends 'unfetched-calls' ? 'unfetched' : F],
+  ): void {
     if (this.produced.has(fact)) throw new Error(`the fact '${fact}' was produced twice`);
     this.produced.set(fact, value);
     if (fact === 'descriptions') {
@@ -102,15 +115,28 @@ export class Run {
    */
   sessionless(): boolean {
     if (this.saidSessionless) return true;
-    const sessionless = this.target.era === MODERN_ERA && this.target.kind === 'http' && this.door.ledger.refusals === 0 && this.descriptions?.resource !== undefined;
+    const sessionless =
+      this.target.era === MODERN_ERA &&
+      this.target.kind === 'http' &&
+      this.door.ledger.refusals === 0 &&
+      this.descriptions?.resource !== undefined;
     // Once the calls before any fetch have shown it, it is said (session criteria skipped), whatever comes later.
     if (sessionless && this.unfetched) this.saidSessionless = true;
     return sessionless;
   }
 
-  /** Whether a rule the model judges applies in this run: in a sessionless era none about grants does (criteria 6-8, the tool form's grants). */
+  /**
+   * Whether a rule the model judges applies in this run: in a sessionless era none about grants does (criteria 6-8, the
+   * tool form's grants).
+   */
   applies(brk: Pick<RuleBreak, 'check' | 'code'>): boolean {
-    return !this.sessionless() || !(SESSION_CRITERIA.includes(brk.check) || (brk.check === CRITERION.toolForm && TOOL_FORM_GRANT_RULES.includes(brk.code)));
+    return (
+      !this.sessionless() ||
+      !(
+        SESSION_CRITERIA.includes(brk.check) ||
+        (brk.check === CRITERION.toolForm && TOOL_FORM_GRANT_RULES.includes(brk.code))
+      )
+    );
   }
 
   /** What the run knows of each tool now. */
@@ -133,7 +159,10 @@ export class Run {
     return `${prefix}${++this.labels}`;
   }
 
-  /** A new, initialized session with no authorizations, named `label` (the check's from the plan: the same in every run). */
+  /**
+   * A new, initialized session with no authorizations, named `label` (the check's from the plan: the same in every
+   * run).
+   */
   open(options?: OpenOptions, label = this.nextLabel()): Promise<McpSession> {
     return this.target.open(label, options);
   }

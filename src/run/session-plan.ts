@@ -24,7 +24,10 @@ export function sharesSessions(transport: 'stdio' | 'http', sessions: number): b
 
 /** The ids of the checks that take the shared session, in their turns' order. */
 export function turnOrder(checks: readonly Pick<LiveCheck, 'id' | 'turn'>[]): string[] {
-  return checks.filter((c) => c.turn !== undefined).sort((a, b) => a.turn! - b.turn!).map((c) => c.id);
+  return checks
+    .filter((c) => c.turn !== undefined)
+    .sort((a, b) => a.turn! - b.turn!)
+    .map((c) => c.id);
 }
 
 /** One row of the session plan: a phase of the run, or a check in the checks phase. */
@@ -72,11 +75,29 @@ type PlannedCheck = Pick<LiveCheck, 'id' | 'spec' | 'opens' | 'fresh' | 'session
  * (`explore`: its sessions, 0 when it is off; `idleSeconds`: the first of them is the idle
  * session, idle at least that long) and the checks that read the traffic.
  */
-export function sessionPlan(checks: readonly PlannedCheck[], options: { sessions: number; transport: 'stdio' | 'http'; explore?: number; exploreAhead?: number; idleSeconds?: number; toolForm?: boolean }): SessionPlan {
+export function sessionPlan(
+  checks: readonly PlannedCheck[],
+  options: {
+    sessions: number;
+    transport: 'stdio' | 'http';
+    explore?: number;
+    exploreAhead?: number;
+    idleSeconds?: number;
+    toolForm?: boolean;
+  },
+): SessionPlan {
   const shared = sharesSessions(options.transport, options.sessions);
-  const planOptions = { sessions: options.sessions, selected: checks.map((c) => c.id), shared, ...(options.toolForm !== undefined ? { toolForm: options.toolForm } : {}) };
+  const planOptions = {
+    sessions: options.sessions,
+    selected: checks.map((c) => c.id),
+    shared,
+    ...(options.toolForm !== undefined ? { toolForm: options.toolForm } : {}),
+  };
   const turns = shared ? turnOrder(checks) : [];
-  const selection: PhaseSelection = { reads: new Set(['discovery', ...checks.flatMap((c) => c.reads ?? [])]), explores: (options.explore ?? 0) > 0 };
+  const selection: PhaseSelection = {
+    reads: new Set(['discovery', ...checks.flatMap((c) => c.reads ?? [])]),
+    explores: (options.explore ?? 0) > 0,
+  };
   const clean = checks.some((c) => c.clean || c.reads?.includes('unfetched-calls'));
   let next = 1;
   const label = (count: number, prefix = 'S') => Array.from({ length: count }, () => `${prefix}${next++}`);
@@ -92,9 +113,17 @@ export function sessionPlan(checks: readonly PlannedCheck[], options: { sessions
     openedCount += opened.length;
     const use = typeof check.sessionUse === 'function' ? check.sessionUse(planOptions) : check.sessionUse;
     return {
-      order: 0, id: check.id, kind: 'check',
+      order: 0,
+      id: check.id,
+      kind: 'check',
       ...(check.spec.criterion !== undefined ? { criterion: check.spec.criterion } : {}),
-      sessions: { probe: !readsTraffic(check), clean: check.clean === true, opened, fresh, ...(turn >= 0 ? { shared: turn === 0 && check.fresh ? 'after' as const : 'taken' as const } : {}) },
+      sessions: {
+        probe: !readsTraffic(check),
+        clean: check.clean === true,
+        opened,
+        fresh,
+        ...(turn >= 0 ? { shared: turn === 0 && check.fresh ? ('after' as const) : ('taken' as const) } : {}),
+      },
       use: use ?? 'the probe only',
     };
   };
@@ -108,18 +137,47 @@ export function sessionPlan(checks: readonly PlannedCheck[], options: { sessions
       const opened = Array.from({ length: options.explore ?? 0 }, (_, i) => `X${i + 1}`);
       exploring = opened.length;
       // Sharing sessions, the idle session is the probe once the checks are done with it.
-      const idle = shared ? 'S0 is then the idle session: once the checks are done with it, it fetches and calls one tool' : 'X1 is the idle session: it fetches and calls one tool';
-      steps.push({ order: 0, id: 'exploration', kind: 'phase', sessions: { probe: shared && options.idleSeconds !== undefined, clean: false, opened, fresh: [] },
-        use: `sequences of operations generated from the seed, in ${opened.length} sessions of its own at the same time as the checks, judged by the model once they are done; a divergence is replayed in new sessions to shrink it`
-          + (options.idleSeconds !== undefined && opened.length ? `. ${idle}, stays idle while everything else is done (the next protocol era's run too${options.idleSeconds ? `; at least ${options.idleSeconds} s, --idle` : ''}), then calls it again` : '') });
+      const idle = shared
+        ? 'S0 is then the idle session: once the checks are done with it, it fetches and calls one tool'
+        : 'X1 is the idle session: it fetches and calls one tool';
+      steps.push({
+        order: 0,
+        id: 'exploration',
+        kind: 'phase',
+        sessions: { probe: shared && options.idleSeconds !== undefined, clean: false, opened, fresh: [] },
+        use:
+          `sequences of operations generated from the seed, in ${opened.length} sessions of its own at the same time as the checks, judged by the model once they are done; a divergence is replayed in new sessions to shrink it` +
+          (options.idleSeconds !== undefined && opened.length
+            ? `. ${idle}, stays idle while everything else is done (the next protocol era's run too${options.idleSeconds ? `; at least ${options.idleSeconds} s, --idle` : ''}), then calls it again`
+            : ''),
+      });
     } else if (phase.id !== 'end-of-checks' && phase.id !== 'judgement') {
-      steps.push({ order: 0, id: phase.id, kind: 'phase', sessions: { probe: phase.sessions.includes('S0'), clean: phase.sessions.includes('C'), opened: [], fresh: [] }, use: phase.what });
+      steps.push({
+        order: 0,
+        id: phase.id,
+        kind: 'phase',
+        sessions: { probe: phase.sessions.includes('S0'), clean: phase.sessions.includes('C'), opened: [], fresh: [] },
+        use: phase.what,
+      });
     }
   }
   steps.forEach((s, i) => (s.order = i + 1));
   // The shared session is one of the run's, started ahead unless its first check starts it after others ended.
   const sharedAfter = steps.some((s) => s.sessions.shared === 'after');
   const total = next + exploring + (clean ? 1 : 0) + (turns.length ? 1 : 0);
-  const ahead = (clean ? 1 : 0) + openedCount + (turns.length && !sharedAfter ? 1 : 0) + (exploring ? options.exploreAhead ?? exploring : 0);
-  return { transport: options.transport, sessions: options.sessions, steps, total, upFront: total - freshCount - (sharedAfter ? 1 : 0), ahead, clean, ...(turns.length ? { shared: turns } : {}) };
+  const ahead =
+    (clean ? 1 : 0) +
+    openedCount +
+    (turns.length && !sharedAfter ? 1 : 0) +
+    (exploring ? (options.exploreAhead ?? exploring) : 0);
+  return {
+    transport: options.transport,
+    sessions: options.sessions,
+    steps,
+    total,
+    upFront: total - freshCount - (sharedAfter ? 1 : 0),
+    ahead,
+    clean,
+    ...(turns.length ? { shared: turns } : {}),
+  };
 }

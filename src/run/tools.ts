@@ -18,10 +18,21 @@ export class ToolFacts {
    * `calls`: the run's call policy. Tools the user named safe to call (`--safe-tool`) are called as
    * read-only ones are — unless they say they are destructive, which wins over every other word.
    */
-  constructor(readonly discovery: Discovery, readonly full: ReadonlyMap<string, JsonObject> = NO_DESCRIPTIONS, private readonly calls: Pick<CallPolicy, 'safeCalls' | 'safeTools'> = { safeCalls: false, safeTools: [] }) {
-    for (const tool of discovery.tools) if (typeof tool.name === 'string' && !this.entries.has(tool.name)) this.entries.set(tool.name, tool);
+  constructor(
+    readonly discovery: Discovery,
+    readonly full: ReadonlyMap<string, JsonObject> = NO_DESCRIPTIONS,
+    private readonly calls: Pick<CallPolicy, 'safeCalls' | 'safeTools'> = { safeCalls: false, safeTools: [] },
+  ) {
+    for (const tool of discovery.tools)
+      if (typeof tool.name === 'string' && !this.entries.has(tool.name)) this.entries.set(tool.name, tool);
     const named = new Set(calls.safeTools);
-    this.readOnlySet = new Set(discovery.toolNames.filter((n) => isReadOnlyTool(this.entries.get(n), full.get(n)) || (named.has(n) && !isDestructiveTool(this.entries.get(n), full.get(n)))));
+    this.readOnlySet = new Set(
+      discovery.toolNames.filter(
+        (n) =>
+          isReadOnlyTool(this.entries.get(n), full.get(n)) ||
+          (named.has(n) && !isDestructiveTool(this.entries.get(n), full.get(n))),
+      ),
+    );
   }
 
   /** The same tools, with their full descriptions known. */
@@ -60,9 +71,13 @@ export class ToolFacts {
     return isDestructiveTool(this.entries.get(name), this.full.get(name));
   }
 
-  /** Whether the tool can be called only with task augmentation (`execution.taskSupport: 'required'`, MCP 2025-11-25). */
+  /**
+   * Whether the tool can be called only with task augmentation (`execution.taskSupport: 'required'`, MCP 2025-11-25).
+   */
   needsTask(name: string): boolean {
-    return [this.entries.get(name), this.full.get(name)].some((e) => (e?.execution as { taskSupport?: unknown } | undefined)?.taskSupport === 'required');
+    return [this.entries.get(name), this.full.get(name)].some(
+      (e) => (e?.execution as { taskSupport?: unknown } | undefined)?.taskSupport === 'required',
+    );
   }
 
   /** The example arguments of a tool (`entry`: a full description a session fetched; default the run's). */

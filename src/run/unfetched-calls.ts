@@ -33,7 +33,10 @@ export async function callReadOnlyUnfetched(run: Run): Promise<void> {
     // After a tool ran unfetched, more calls prove something only where they stay harmless: with
     // arguments their schema refuses, on a server shown to check them (another session's grant, or none?).
     if (ledger.ranUnfetched && !ledger.validates) return declineProven(run, tool);
-    await run.door.call(clean, tool, { by: UNFETCHED_PHASE, ...(ledger.ranUnfetched ? { intent: 'invalid-arguments' as const } : {}) });
+    await run.door.call(clean, tool, {
+      by: UNFETCHED_PHASE,
+      ...(ledger.ranUnfetched ? { intent: 'invalid-arguments' as const } : {}),
+    });
   };
   // One at a time until the server has refused one (it enforces descriptions): a server that
   // does not is shown by its first call, and no other tool runs for nothing.
@@ -54,12 +57,24 @@ export async function callOthersUnfetched(run: Run): Promise<void> {
     // The door takes them one at a time until the server has refused one; then they go together,
     // with the first tool's second call.
     const first = run.door.ledger.calls.find((c) => c.by === UNFETCHED_PHASE);
-    const again = first && !run.door.ledger.ranUnfetched ? [run.door.call(clean, first.tool, { by: UNFETCHED_PHASE })] : [];
-    await Promise.all([...again, mapLimit(tools.filter((t) => !run.tools.isReadOnly(t)), AT_ONCE, async (tool) => {
-      const ledger = run.door.ledger;
-      if (ledger.ranUnfetched && !ledger.validates) declineProven(run, tool);
-      else await run.door.call(clean, tool, { by: UNFETCHED_PHASE, ...(ledger.ranUnfetched ? { intent: 'invalid-arguments' as const } : {}) });
-    })]);
+    const again =
+      first && !run.door.ledger.ranUnfetched ? [run.door.call(clean, first.tool, { by: UNFETCHED_PHASE })] : [];
+    await Promise.all([
+      ...again,
+      mapLimit(
+        tools.filter((t) => !run.tools.isReadOnly(t)),
+        AT_ONCE,
+        async (tool) => {
+          const ledger = run.door.ledger;
+          if (ledger.ranUnfetched && !ledger.validates) declineProven(run, tool);
+          else
+            await run.door.call(clean, tool, {
+              by: UNFETCHED_PHASE,
+              ...(ledger.ranUnfetched ? { intent: 'invalid-arguments' as const } : {}),
+            });
+        },
+      ),
+    ]);
     if (!first) {
       const firstNow = run.door.ledger.calls.find((c) => c.by === UNFETCHED_PHASE);
       if (firstNow && !run.door.ledger.ranUnfetched) await run.door.call(clean, firstNow.tool, { by: UNFETCHED_PHASE });
@@ -67,10 +82,20 @@ export async function callOthersUnfetched(run: Run): Promise<void> {
   }
   const ledger = run.door.ledger;
   const fact: UnfetchedCalls = {
-    tried: tools, total,
+    tried: tools,
+    total,
     calls: Object.freeze(ledger.calls.filter((c) => c.by === UNFETCHED_PHASE)),
-    notCalled: Object.freeze(ledger.refusedToCall.filter((n) => n.by === UNFETCHED_PHASE && !ledger.calls.some((c) => c.by === UNFETCHED_PHASE && c.tool === n.tool))),
-    ...(run.cleanProblem ? { unavailable: run.cleanProblem.message, ...(run.cleanProblem instanceof SlowStartError ? { slowStart: true } : {}) } : {}),
+    notCalled: Object.freeze(
+      ledger.refusedToCall.filter(
+        (n) => n.by === UNFETCHED_PHASE && !ledger.calls.some((c) => c.by === UNFETCHED_PHASE && c.tool === n.tool),
+      ),
+    ),
+    ...(run.cleanProblem
+      ? {
+          unavailable: run.cleanProblem.message,
+          ...(run.cleanProblem instanceof SlowStartError ? { slowStart: true } : {}),
+        }
+      : {}),
   };
   run.produce('unfetched-calls', Object.freeze(fact));
 }
@@ -86,5 +111,10 @@ async function cleanOrNothing(run: Run): Promise<McpSession | undefined> {
 }
 
 function declineProven(run: Run, tool: string): void {
-  run.door.decline(tool, UNFETCHED_PHASE, `'${run.door.ledger.ranUnfetched}' already ran unfetched, which proves the server does not enforce descriptions; more unfetched calls would prove nothing new`, 'proves-nothing');
+  run.door.decline(
+    tool,
+    UNFETCHED_PHASE,
+    `'${run.door.ledger.ranUnfetched}' already ran unfetched, which proves the server does not enforce descriptions; more unfetched calls would prove nothing new`,
+    'proves-nothing',
+  );
 }

@@ -10,7 +10,8 @@ import { escapeRegExp } from '../util/regexp.js';
  */
 
 /** Variable names that hold secrets by convention (GitHub, npm, cloud SDKs, databases…). */
-const SECRET_NAME = /TOKEN|KEY|SECRET|PASSW(OR)?D|PASSPHRASE|AUTH|CREDENTIAL|COOKIE|PRIVATE|SIGNING|SESSION|DSN|CERT|_PAT\b|^PAT_/i;
+const SECRET_NAME =
+  /TOKEN|KEY|SECRET|PASSW(OR)?D|PASSPHRASE|AUTH|CREDENTIAL|COOKIE|PRIVATE|SIGNING|SESSION|DSN|CERT|_PAT\b|^PAT_/i;
 /** Shorter values are not masked: "1", "true" or "dev" would mask every such word of a report. */
 export const MIN_SECRET_LENGTH = 6;
 const HARMLESS = /^(true|false|yes|no|null|none|undefined|0|1)$/i;
@@ -102,7 +103,15 @@ export class Redactor {
    * A redactor for a run: the environment's secrets plus those of the command line (--header,
    * --env, the --url's credentials, and the server command's own arguments: `--api-key X`).
    */
-  static forRun(options: { env?: Record<string, string | undefined>; headers?: Record<string, string>; serverEnv?: Record<string, string>; url?: URL; serverArgs?: readonly string[] } = {}): Redactor {
+  static forRun(
+    options: {
+      env?: Record<string, string | undefined>;
+      headers?: Record<string, string>;
+      serverEnv?: Record<string, string>;
+      url?: URL;
+      serverArgs?: readonly string[];
+    } = {},
+  ): Redactor {
     return new Redactor([
       ...environmentSecrets(options.env ?? process.env),
       ...environmentSecrets(options.serverEnv ?? {}),
@@ -185,7 +194,12 @@ export function deepMapStrings<T>(root: T, map: (s: string) => string): T {
     } else {
       for (const key of Object.keys(from)) {
         // defineProperty: a key named __proto__ stays a plain data key.
-        Object.defineProperty(to, map(key), { value: copyOf(from[key]), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(to, map(key), {
+          value: copyOf(from[key]),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
     }
   }

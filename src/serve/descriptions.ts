@@ -24,24 +24,39 @@ export function readDescriptionFolder(dir: string): DescriptionFolder {
   const root = existsSync(join(dir, 'tool_descriptions')) ? dir : join(dir, '..');
   const descriptions = existsSync(join(dir, 'tool_descriptions')) ? join(dir, 'tool_descriptions') : dir;
   if (!existsSync(descriptions) || !statSync(descriptions).isDirectory()) {
-    throw new InputError(`--descriptions '${dir}' is not a folder with tool_descriptions/ (write one with: mcp-pd-check init --out ${dir} -- <server command>)`);
+    throw new InputError(
+      `--descriptions '${dir}' is not a folder with tool_descriptions/ (write one with: mcp-pd-check init --out ${dir} -- <server command>)`,
+    );
   }
   const full = new Map<string, Record<string, unknown>>();
-  for (const file of readdirSync(descriptions).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(descriptions)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const value = parse(join(descriptions, file));
-    if (!isPlainObject(value) || typeof value.name !== 'string') throw new InputError(`${join(descriptions, file)} is not a tool description (no "name"); fix it or run mcp-pd-check lint ${descriptions}`);
+    if (!isPlainObject(value) || typeof value.name !== 'string')
+      throw new InputError(
+        `${join(descriptions, file)} is not a tool description (no "name"); fix it or run mcp-pd-check lint ${descriptions}`,
+      );
     full.set(value.name, value);
   }
-  if (!full.size) throw new InputError(`--descriptions '${dir}' holds no tool description (*.json); write them with mcp-pd-check init --out ${dir}`);
+  if (!full.size)
+    throw new InputError(
+      `--descriptions '${dir}' holds no tool description (*.json); write them with mcp-pd-check init --out ${dir}`,
+    );
   const listFile = join(root, 'tools-list.minimal.json');
   let minimal: Map<string, Record<string, unknown>> | undefined;
   if (existsSync(listFile)) {
     const list = parse(listFile);
     const tools = isPlainObject(list) && Array.isArray(list.tools) ? list.tools.filter(isPlainObject) : undefined;
-    if (!tools) throw new InputError(`${listFile} is not a tools/list ({ "tools": [...] }); fix it or delete it to derive the minimal list`);
+    if (!tools)
+      throw new InputError(
+        `${listFile} is not a tools/list ({ "tools": [...] }); fix it or delete it to derive the minimal list`,
+      );
     minimal = new Map(tools.filter((t) => typeof t.name === 'string').map((t) => [t.name as string, t]));
   }
-  const unreviewed = [...full.keys()].filter((name) => JSON.stringify([full.get(name), minimal?.get(name)]).includes(REVIEW));
+  const unreviewed = [...full.keys()].filter((name) =>
+    JSON.stringify([full.get(name), minimal?.get(name)]).includes(REVIEW),
+  );
   return { full, ...(minimal ? { minimal } : {}), unreviewed };
 }
 
@@ -57,14 +72,21 @@ function parse(file: string): unknown {
 export class Disclosed implements Catalog {
   readonly descriptions = new Map<string, Record<string, unknown>>();
   readonly minimal: Array<Record<string, unknown>> = [];
-  /** The tool form of the resource that serve offers (src/protocol/tool-form.ts), unless told not to or the upstream has a tool of its name. */
+  /**
+   * The tool form of the resource that serve offers (src/protocol/tool-form.ts), unless told not to or the upstream has
+   * a tool of its name.
+   */
   readonly descriptionsTool?: string;
 
   constructor(upstream: Tool[], folder?: DescriptionFolder, toolForm = true) {
     const listed = new Set(upstream.map((t) => t.name));
-    const stray = folder ? [...folder.full.keys()].filter((name) => !listed.has(name) && name !== DESCRIPTIONS_TOOL) : [];
+    const stray = folder
+      ? [...folder.full.keys()].filter((name) => !listed.has(name) && name !== DESCRIPTIONS_TOOL)
+      : [];
     if (stray.length) {
-      throw new InputError(`--descriptions has ${stray.length === 1 ? 'a description' : 'descriptions'} of ${stray.map((n) => `'${n}'`).join(', ')}, which the upstream server does not list; delete ${stray.length === 1 ? 'it' : 'them'} or run init again`);
+      throw new InputError(
+        `--descriptions has ${stray.length === 1 ? 'a description' : 'descriptions'} of ${stray.map((n) => `'${n}'`).join(', ')}, which the upstream server does not list; delete ${stray.length === 1 ? 'it' : 'them'} or run init again`,
+      );
     }
     for (const tool of upstream) {
       // A tool the folder does not describe yet is described by the upstream's own entry.

@@ -5,7 +5,14 @@
 // and none sees, answers or steers another's traffic.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { answerRead, answerToolForm, DESCRIPTIONS_RESOURCE, gateCall, readResult, toolFormResult } from '../protocol/server/disclosure.js';
+import {
+  answerRead,
+  answerToolForm,
+  DESCRIPTIONS_RESOURCE,
+  gateCall,
+  readResult,
+  toolFormResult,
+} from '../protocol/server/disclosure.js';
 import { EraFront } from '../protocol/server/era-front.js';
 import type { JsonObject } from '../transport/types.js';
 import { Disclosed, type DescriptionFolder, type Tool } from './descriptions.js';
@@ -17,7 +24,10 @@ import { UpstreamLink } from './upstream-link.js';
 const RESOURCE_NOT_FOUND = -32002;
 
 export interface HubOptions {
-  /** How long a request forwarded upstream may wait for its answer (ms): then its client gets an error and the upstream a cancellation. */
+  /**
+   * How long a request forwarded upstream may wait for its answer (ms): then its client gets an error and the upstream
+   * a cancellation.
+   */
   timeoutMs?: number;
   /** Whether serve offers the tool form of the resource (default true). */
   toolForm?: boolean;
@@ -41,7 +51,11 @@ export class Hub {
   readonly firstListing: Promise<void>;
   private settleFirst!: (err?: Error) => void;
 
-  constructor(upstream: Transport, private readonly folder?: DescriptionFolder, options: HubOptions = {}) {
+  constructor(
+    upstream: Transport,
+    private readonly folder?: DescriptionFolder,
+    options: HubOptions = {},
+  ) {
     this.toolForm = options.toolForm ?? true;
     this.onError = options.onError ?? (() => {});
     this.link = new UpstreamLink(upstream, this.routes, {
@@ -64,14 +78,19 @@ export class Hub {
    */
   attach(transport: Transport, options: { gated?: boolean } = {}): Client {
     const toClient = (message: unknown, related?: Id) =>
-      void transport.send(message as JSONRPCMessage, related !== undefined ? { relatedRequestId: related } : undefined).catch((err: Error) => this.onError(err));
+      void transport
+        .send(message as JSONRPCMessage, related !== undefined ? { relatedRequestId: related } : undefined)
+        .catch((err: Error) => this.onError(err));
     const front = new EraFront({
       toServer: (message) => this.handle(client, message as Message),
       toClient,
       // The listing and the resource list are the same for every client; a read is the client's own.
       cacheScope: (method) => (method === 'resources/read' ? 'private' : 'public'),
     });
-    const client = this.routes.add({ send: async (message, related) => front.fromServer(message as JsonObject, related), gated: options.gated ?? true });
+    const client = this.routes.add({
+      send: async (message, related) => front.fromServer(message as JsonObject, related),
+      gated: options.gated ?? true,
+    });
     transport.onmessage = (raw) => {
       const checked = checkClientMessage(raw as unknown);
       if (checked.kind === 'invalid') {
@@ -94,7 +113,9 @@ export class Hub {
     return new Promise((resolve) => {
       const alone: Transport = {
         start: async () => {},
-        close: async () => { alone.onclose?.(); },
+        close: async () => {
+          alone.onclose?.();
+        },
         send: async (raw) => {
           const message = raw as unknown as Message;
           if (message.method === undefined && message.id === request.id) {
@@ -112,7 +133,6 @@ export class Hub {
     });
   }
 
-
   /** The upstream has ended: every request still waiting gets an error saying so, and later ones at once. */
   upstreamGone(reason: string): void {
     this.link.gone(reason);
@@ -122,11 +142,14 @@ export class Hub {
   tools(): Promise<Disclosed> {
     if (!this.disclosed) {
       const disclosed = this.listUpstream().then((tools) => new Disclosed(tools, this.folder, this.toolForm));
-      disclosed.then(() => this.settleFirst(), (err: Error) => {
-        this.listingError = err;
-        this.settleFirst(err);
-        this.disclosed = undefined;
-      });
+      disclosed.then(
+        () => this.settleFirst(),
+        (err: Error) => {
+          this.listingError = err;
+          this.settleFirst(err);
+          this.disclosed = undefined;
+        },
+      );
       this.disclosed = disclosed;
     }
     return this.disclosed;
@@ -137,7 +160,8 @@ export class Hub {
     let cursor: unknown;
     for (let page = 0; page < 1000; page++) {
       const reply = await this.link.request('tools/list', cursor === undefined ? {} : { cursor });
-      if (reply.error) throw new Error(`the upstream server's tools/list failed: ${JSON.stringify(reply.error).slice(0, 200)}`);
+      if (reply.error)
+        throw new Error(`the upstream server's tools/list failed: ${JSON.stringify(reply.error).slice(0, 200)}`);
       const result = reply.result as { tools?: unknown[]; nextCursor?: unknown };
       for (const t of result.tools ?? []) if (t && typeof (t as Tool).name === 'string') tools.push(t as Tool);
       cursor = result.nextCursor;
@@ -146,13 +170,13 @@ export class Hub {
     return tools;
   }
 
-
   /** A client's checked message (or one its era's front made for it). */
   private handle(client: Client, message: Message): void {
     void this.fromClient(client, message).catch((err: Error) => {
       // A listing that failed is said once, by whoever awaits firstListing.
       if (err !== this.listingError) this.onError(err);
-      if (message.id !== undefined && message.method !== undefined) void client.send(errorReply(message.id, -32603, err.message)).catch(() => {});
+      if (message.id !== undefined && message.method !== undefined)
+        void client.send(errorReply(message.id, -32603, err.message)).catch(() => {});
     });
   }
 
@@ -166,7 +190,8 @@ export class Hub {
     }
     if (id === undefined) return this.clientNotification(client, message);
     const reply = (result: unknown) => client.send({ jsonrpc: '2.0', id, result });
-    const fail = (code: number, text: string, data?: unknown) => client.send({ jsonrpc: '2.0', id, error: { code, message: text, ...(data !== undefined ? { data } : {}) } });
+    const fail = (code: number, text: string, data?: unknown) =>
+      client.send({ jsonrpc: '2.0', id, error: { code, message: text, ...(data !== undefined ? { data } : {}) } });
     switch (method) {
       case 'initialize':
         return this.initialization.initialize(client, message);
@@ -175,13 +200,19 @@ export class Hub {
         return reply({ tools: (await this.tools()).minimal });
       case 'resources/templates/list': {
         // The resource as a template a client can fill in (`?tools=`), then the upstream's own.
-        const template = { uriTemplate: `${DESCRIPTIONS_RESOURCE.uri}{?tools}`, name: 'Tool descriptions', description: 'Full descriptions of the named tools (comma-separated): fetch one before calling its tool.', mimeType: 'application/json' };
+        const template = {
+          uriTemplate: `${DESCRIPTIONS_RESOURCE.uri}{?tools}`,
+          name: 'Tool descriptions',
+          description: 'Full descriptions of the named tools (comma-separated): fetch one before calling its tool.',
+          mimeType: 'application/json',
+        };
         if (!this.initialization.upstreamResources) return reply({ resourceTemplates: [template] });
         return this.link.forward(client, message, (answer) => {
           // An upstream that has resources but no templates: ours alone.
           if (answer.error) return { jsonrpc: '2.0', id: answer.id, result: { resourceTemplates: [template] } };
           const result = answer.result as { resourceTemplates?: unknown[] } | undefined;
-          if (message.params?.cursor === undefined && result && Array.isArray(result.resourceTemplates)) result.resourceTemplates = [template, ...result.resourceTemplates];
+          if (message.params?.cursor === undefined && result && Array.isArray(result.resourceTemplates))
+            result.resourceTemplates = [template, ...result.resourceTemplates];
           return answer;
         });
       }
@@ -192,7 +223,8 @@ export class Hub {
         const answer = answerRead(uri, await this.tools());
         if (answer.kind === 'not-this-resource') {
           // An upstream without resources of its own would say "Method not found": the resource is unknown.
-          if (this.initialization.upstreamResources === false) return fail(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`);
+          if (this.initialization.upstreamResources === false)
+            return fail(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`);
           return this.link.forward(client, message, notFoundInEra);
         }
         if (answer.kind === 'refused') return fail(answer.error.code, answer.error.message, answer.error.data);
@@ -219,7 +251,12 @@ export class Hub {
           for (const granted of answer.grants) client.grants.add(granted);
           return reply(toolFormResult(answer));
         }
-        const refused = gateCall(name, disclosed, (tool) => !client.gated || client.grants.has(tool), disclosed.descriptionsTool);
+        const refused = gateCall(
+          name,
+          disclosed,
+          (tool) => !client.gated || client.grants.has(tool),
+          disclosed.descriptionsTool,
+        );
         if (refused) return reply(refused);
         break;
       }
@@ -242,7 +279,10 @@ export class Hub {
     });
   }
 
-  /** A client's notification: the upstream's initialized once, a cancellation of the client's own request, a change of its roots. */
+  /**
+   * A client's notification: the upstream's initialized once, a cancellation of the client's own request, a change of
+   * its roots.
+   */
   private async clientNotification(client: Client, message: Message): Promise<void> {
     switch (message.method) {
       case 'notifications/initialized':
@@ -266,11 +306,6 @@ export class Hub {
     }
     await this.link.send(message);
   }
-
-
-
-
-
 }
 
 /**
@@ -281,6 +316,9 @@ export class Hub {
 function notFoundInEra(reply: Message): Message {
   const error = reply.error as { code?: unknown; message?: unknown } | undefined;
   if (!error) return reply;
-  const notFound = error.code === RESOURCE_NOT_FOUND || error.code === INVALID_PARAMS || (error.code === -32603 && /not found|unknown|does not exist|no such/i.test(String(error.message)));
+  const notFound =
+    error.code === RESOURCE_NOT_FOUND ||
+    error.code === INVALID_PARAMS ||
+    (error.code === -32603 && /not found|unknown|does not exist|no such/i.test(String(error.message)));
   return notFound ? { ...reply, error: { ...error, code: RESOURCE_NOT_FOUND } } : reply;
 }

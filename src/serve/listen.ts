@@ -42,7 +42,10 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
-export async function listen(hub: Hub, options: ListenOptions): Promise<{ url: string; accepts: string; close(): Promise<void> }> {
+export async function listen(
+  hub: Hub,
+  options: ListenOptions,
+): Promise<{ url: string; accepts: string; close(): Promise<void> }> {
   const sessions = new Map<string, Session>();
   let bound = options.port;
   const server = createServer((req, res) => {
@@ -56,15 +59,25 @@ export async function listen(hub: Hub, options: ListenOptions): Promise<{ url: s
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/mcp') return rpcError(res, 404, 'Not found: the MCP endpoint is /mcp');
     // MCP's transport: validate Origin (and Host) against DNS rebinding, whatever the address bound.
-    const foreign = foreignRequest({ host: req.headers.host, origin: req.headers.origin }, bound, options.allowedOrigins, options.host);
+    const foreign = foreignRequest(
+      { host: req.headers.host, origin: req.headers.origin },
+      bound,
+      options.allowedOrigins,
+      options.host,
+    );
     if (foreign) return rpcError(res, 403, `Forbidden: ${foreign}`);
     const sid = req.headers['mcp-session-id'];
     const id = Array.isArray(sid) ? sid[0] : sid;
     const body = req.method === 'POST' ? await readJson(req, options.maxBytes) : undefined;
     if (req.method === 'POST' && (typeof body !== 'object' || body === null || Array.isArray(body))) {
-      // One message per POST: batches are refused (MCP has none since 2025-06-18), and so is anything that is no message.
+      // One message per POST: batches are refused (MCP has none since 2025-06-18), and so is anything that is no
+      // message.
       const checked = checkClientMessage(body);
-      return json(res, 400, checked.kind === 'invalid' && checked.reply ? checked.reply : errorReply(null, -32600, 'Invalid Request'));
+      return json(
+        res,
+        400,
+        checked.kind === 'invalid' && checked.reply ? checked.reply : errorReply(null, -32600, 'Invalid Request'),
+      );
     }
     if (id) {
       const session = sessions.get(id);
@@ -79,11 +92,17 @@ export async function listen(hub: Hub, options: ListenOptions): Promise<{ url: s
     if (!isInitialize(body)) return rpcError(res, 400, 'Bad Request: no session; send initialize first');
     if (sessions.size >= options.maxSessions && !makeRoom()) {
       res.setHeader('retry-after', '5');
-      return rpcError(res, 503, `Service Unavailable: ${options.maxSessions} sessions are in use (serve --max-sessions)`);
+      return rpcError(
+        res,
+        503,
+        `Service Unavailable: ${options.maxSessions} sessions are in use (serve --max-sessions)`,
+      );
     }
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (newId) => { sessions.set(newId, { transport, lastSeen: Date.now() }); },
+      onsessioninitialized: (newId) => {
+        sessions.set(newId, { transport, lastSeen: Date.now() });
+      },
     });
     hub.attach(transport);
     const onclose = transport.onclose;
@@ -106,26 +125,39 @@ export async function listen(hub: Hub, options: ListenOptions): Promise<{ url: s
 
   async function answerModern(req: IncomingMessage, res: ServerResponse, body: JsonObject): Promise<void> {
     const checked = checkClientMessage(body);
-    if (checked.kind === 'invalid') return checked.reply ? json(res, 400, checked.reply) : void res.writeHead(202).end();
+    if (checked.kind === 'invalid')
+      return checked.reply ? json(res, 400, checked.reply) : void res.writeHead(202).end();
     // No session: there is nothing a notification or an answer could be about here.
     if (checked.kind === 'notification') return void res.writeHead(202).end();
-    if (checked.kind === 'answer') return json(res, 400, errorReply(null, -32600, 'Invalid Request: an answer without a session, to no request of this server'));
+    if (checked.kind === 'answer')
+      return json(
+        res,
+        400,
+        errorReply(null, -32600, 'Invalid Request: an answer without a session, to no request of this server'),
+      );
     const refused = refuseModernRequest(req, body, ERAS);
     if (refused) return json(res, refused.status, refused.answer);
     // 2026-07-28: a client that disconnects cancels its request.
-    const disconnected = new Promise<void>((resolve) => res.once('close', () => { if (!res.writableFinished) resolve(); }));
+    const disconnected = new Promise<void>((resolve) =>
+      res.once('close', () => {
+        if (!res.writableFinished) resolve();
+      }),
+    );
     const answer = await hub.answerAlone(checked.message, disconnected);
     if (answer) json(res, modernStatus(answer as JsonObject), answer);
   }
 
-  const sweeper = setInterval(() => {
-    const now = Date.now();
-    for (const [id, session] of sessions) {
-      if (now - session.lastSeen <= options.idleMs) continue;
-      sessions.delete(id);
-      void session.transport.close();
-    }
-  }, Math.max(1000, Math.min(60_000, options.idleMs / 2)));
+  const sweeper = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) {
+        if (now - session.lastSeen <= options.idleMs) continue;
+        sessions.delete(id);
+        void session.transport.close();
+      }
+    },
+    Math.max(1000, Math.min(60_000, options.idleMs / 2)),
+  );
   sweeper.unref();
 
   await new Promise<void>((resolve, reject) => {
@@ -137,11 +169,12 @@ export async function listen(hub: Hub, options: ListenOptions): Promise<{ url: s
   return {
     url: `http://${host}:${bound}/mcp`,
     accepts: acceptedOn(options.host, bound, options.allowedOrigins),
-    close: () => new Promise((resolve) => {
-      clearInterval(sweeper);
-      for (const session of sessions.values()) void session.transport.close();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        clearInterval(sweeper);
+        for (const session of sessions.values()) void session.transport.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

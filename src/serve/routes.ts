@@ -14,7 +14,10 @@ export interface Client {
   send(message: Message, related?: Id): Promise<void>;
   grants: Set<string>;
   initialized: boolean;
-  /** Whether calls of unfetched tools are refused: not for a 2026-07-28 request over HTTP, which has no session to keep a grant in. */
+  /**
+   * Whether calls of unfetched tools are refused: not for a 2026-07-28 request over HTTP, which has no session to keep
+   * a grant in.
+   */
   gated: boolean;
 }
 
@@ -63,7 +66,12 @@ export class Routes {
     this.clients.delete(client);
     this.subscriptions.delete(client);
     const pending = [...this.pending].filter(([, p]) => p.client === client).map(([upstreamId]) => upstreamId);
-    for (const upstreamId of pending) this.settle(upstreamId)?.failed?.({ jsonrpc: '2.0', id: upstreamId, error: { code: -32603, message: 'The client went away before the upstream server answered.' } });
+    for (const upstreamId of pending)
+      this.settle(upstreamId)?.failed?.({
+        jsonrpc: '2.0',
+        id: upstreamId,
+        error: { code: -32603, message: 'The client went away before the upstream server answered.' },
+      });
     const asked: Id[] = [];
     for (const [own, a] of this.asked) {
       if (a.client !== client) continue;
@@ -138,7 +146,15 @@ export class Routes {
     const params = (message.params ?? {}) as Record<string, unknown>;
     if (message.method === 'notifications/progress') {
       const to = this.progress.get(String(params.progressToken));
-      return to && typeof params.progressToken === 'string' ? [{ client: to.client, message: { ...message, params: { ...params, progressToken: to.token } }, related: to.requestId }] : [];
+      return to && typeof params.progressToken === 'string'
+        ? [
+            {
+              client: to.client,
+              message: { ...message, params: { ...params, progressToken: to.token } },
+              related: to.requestId,
+            },
+          ]
+        : [];
     }
     if (message.method === 'notifications/cancelled') {
       const own = [...this.asked].find(([, a]) => a.upstreamId === params.requestId);
@@ -147,16 +163,23 @@ export class Routes {
       return [{ client: own[1].client, message: { ...message, params: { ...params, requestId: own[0] } } }];
     }
     if (FOR_EVERY_CLIENT.test(message.method)) {
-      return [...this.clients].filter((c) => c.initialized || this.clients.size === 1).map((client) => ({ client, message }));
+      return [...this.clients]
+        .filter((c) => c.initialized || this.clients.size === 1)
+        .map((client) => ({ client, message }));
     }
     if (message.method === 'notifications/resources/updated') {
-      return [...this.subscriptions].filter(([, uris]) => uris.has(String(params.uri))).map(([client]) => ({ client, message }));
+      return [...this.subscriptions]
+        .filter(([, uris]) => uris.has(String(params.uri)))
+        .map(([client]) => ({ client, message }));
     }
     const sole = this.soleClient();
     return 'client' in sole ? [this.target(sole.client, message)] : [];
   }
 
-  /** A message for a client that is about its request in flight, when it has exactly one (a log line, a sampling request). */
+  /**
+   * A message for a client that is about its request in flight, when it has exactly one (a log line, a sampling
+   * request).
+   */
   private target(client: Client, message: Message): Target {
     const own = [...this.pending.values()].filter((p) => p.client === client);
     return own.length === 1 ? { client, message, related: own[0]!.id } : { client, message };
@@ -165,9 +188,13 @@ export class Routes {
   private soleClient(): { client: Client } | { reason: string } {
     const waiting = [...new Set([...this.pending.values()].map((p) => p.client))];
     if (waiting.length === 1) return { client: waiting[0]! };
-    if (waiting.length > 1) return { reason: `${waiting.length} clients have requests in flight, and nothing says which one it is for` };
+    if (waiting.length > 1)
+      return { reason: `${waiting.length} clients have requests in flight, and nothing says which one it is for` };
     if (this.clients.size === 1) return { client: [...this.clients][0]! };
-    return { reason: this.clients.size ? `${this.clients.size} clients are connected and none has a request in flight` : 'no client is connected' };
+    return {
+      reason: this.clients.size
+        ? `${this.clients.size} clients are connected and none has a request in flight`
+        : 'no client is connected',
+    };
   }
 }
-

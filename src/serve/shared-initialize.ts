@@ -12,7 +12,11 @@ export class SharedInitialize {
   /** Whether the upstream declared resources of its own (else resources/list is answered by serve), once known. */
   upstreamResources?: boolean;
 
-  constructor(private readonly link: UpstreamLink, private readonly toolForm: boolean, private readonly onError: (err: Error) => void) {}
+  constructor(
+    private readonly link: UpstreamLink,
+    private readonly toolForm: boolean,
+    private readonly onError: (err: Error) => void,
+  ) {}
 
   /**
    * The first client's initialize goes upstream; later clients get the same answer. One that got
@@ -22,13 +26,20 @@ export class SharedInitialize {
   async initialize(client: Client, message: Message): Promise<void> {
     if (!this.initializing) {
       const initializing = new Promise<Message>((resolve) => {
-        void this.link.forward(client, message, (reply) => {
-          resolve(reply);
-          return this.amendInitialize(reply);
-        }, resolve).catch((err: Error) => {
-          resolve(errorReply(message.id, -32603, err.message));
-          this.onError(err);
-        });
+        void this.link
+          .forward(
+            client,
+            message,
+            (reply) => {
+              resolve(reply);
+              return this.amendInitialize(reply);
+            },
+            resolve,
+          )
+          .catch((err: Error) => {
+            resolve(errorReply(message.id, -32603, err.message));
+            this.onError(err);
+          });
       });
       this.initializing = initializing;
       const reply = await initializing;
@@ -36,7 +47,9 @@ export class SharedInitialize {
       return;
     }
     const reply = await this.initializing;
-    await client.send(reply.result === undefined ? { ...reply, id: message.id } : this.amendInitialize({ ...reply, id: message.id }));
+    await client.send(
+      reply.result === undefined ? { ...reply, id: message.id } : this.amendInitialize({ ...reply, id: message.id }),
+    );
   }
 
   /** Declares the resources capability (the tool_descriptions resource needs it) if the upstream lacks it. */
@@ -47,7 +60,12 @@ export class SharedInitialize {
     this.upstreamResources ??= capabilities.resources !== undefined;
     if (capabilities.resources === undefined) capabilities.resources = {};
     // The workflow, where clients put it before the model (after the upstream's own words).
-    const instructions = [typeof result.instructions === 'string' ? result.instructions : '', workflowInstructions(this.toolForm ? DESCRIPTIONS_TOOL : undefined)].filter(Boolean).join('\n\n');
+    const instructions = [
+      typeof result.instructions === 'string' ? result.instructions : '',
+      workflowInstructions(this.toolForm ? DESCRIPTIONS_TOOL : undefined),
+    ]
+      .filter(Boolean)
+      .join('\n\n');
     this.initResult = { ...result, capabilities, instructions };
     return { ...reply, result: this.initResult };
   }

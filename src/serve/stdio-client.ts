@@ -12,7 +12,10 @@ export class StdioClientSide implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  /** Told when what is written to the client waits in memory (the client reads slowly, or not at all), and when it is gone. */
+  /**
+   * Told when what is written to the client waits in memory (the client reads slowly, or not at all), and when it is
+   * gone.
+   */
   onCongested?: () => void;
   onDrained?: () => void;
   private congested = false;
@@ -22,11 +25,21 @@ export class StdioClientSide implements Transport {
 
   async start(): Promise<void> {
     // A message over the limit is answered under its request's id when its first bytes say it (else null).
-    const reader = new LineReader((message) => this.onmessage?.(message as JSONRPCMessage), this.maxBytes, (why, bytes, id) => {
-      void this.send((why === 'not-json'
-        ? errorReply(null, PARSE_ERROR, 'Parse error: a line that is not JSON')
-        : errorReply(id ?? null, INVALID_REQUEST, `Invalid Request: a message of ${bytes} bytes, over the limit of ${this.maxBytes} bytes (serve --max-message ${Math.round(this.maxBytes / 1024 / 1024)} MB)`)) as unknown as JSONRPCMessage);
-    });
+    const reader = new LineReader(
+      (message) => this.onmessage?.(message as JSONRPCMessage),
+      this.maxBytes,
+      (why, bytes, id) => {
+        void this.send(
+          (why === 'not-json'
+            ? errorReply(null, PARSE_ERROR, 'Parse error: a line that is not JSON')
+            : errorReply(
+                id ?? null,
+                INVALID_REQUEST,
+                `Invalid Request: a message of ${bytes} bytes, over the limit of ${this.maxBytes} bytes (serve --max-message ${Math.round(this.maxBytes / 1024 / 1024)} MB)`,
+              )) as unknown as JSONRPCMessage,
+        );
+      },
+    );
     process.stdin.on('data', (chunk: Buffer) => reader.push(chunk));
     process.stdin.once('end', () => this.onclose?.());
   }

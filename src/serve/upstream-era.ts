@@ -26,7 +26,10 @@ export class UpstreamEra implements Transport {
   private clientInfo: { name: string; version: string } = { name: 'mcp-pd-check serve', version: '0' };
   private capabilities: JsonObject = {};
 
-  constructor(private readonly inner: Transport, private readonly protocol: UpstreamProtocol = 'all') {}
+  constructor(
+    private readonly inner: Transport,
+    private readonly protocol: UpstreamProtocol = 'all',
+  ) {}
 
   async start(): Promise<void> {
     this.inner.onmessage = (message) => this.fromUpstream(message as unknown as JsonObject);
@@ -51,7 +54,10 @@ export class UpstreamEra implements Transport {
     }
     // ping is gone in 2026-07-28; the proxy itself is alive, which is what a client asks.
     if (message.method === 'ping') return this.deliver({ jsonrpc: '2.0', id: message.id, result: {} });
-    await this.inner.send({ ...message, params: withEnvelope(message.params as JsonObject | undefined, this.clientInfo, this.capabilities) } as JSONRPCMessage);
+    await this.inner.send({
+      ...message,
+      params: withEnvelope(message.params as JsonObject | undefined, this.clientInfo, this.capabilities),
+    } as JSONRPCMessage);
   }
 
   /** The hub's first initialize: as it is in 2025-11-25 (unless told 2026), else server/discover. */
@@ -59,7 +65,8 @@ export class UpstreamEra implements Transport {
     this.initialize = initialize;
     const params = (initialize.params ?? {}) as JsonObject;
     if (isClientInfo(params.clientInfo)) this.clientInfo = params.clientInfo;
-    if (typeof params.capabilities === 'object' && params.capabilities !== null) this.capabilities = params.capabilities as JsonObject;
+    if (typeof params.capabilities === 'object' && params.capabilities !== null)
+      this.capabilities = params.capabilities as JsonObject;
     if (this.protocol === MODERN_ERA) return this.discover();
     try {
       await this.inner.send(initialize as unknown as JSONRPCMessage);
@@ -72,7 +79,12 @@ export class UpstreamEra implements Transport {
 
   private discover(): Promise<void> {
     this.era = MODERN_ERA;
-    return this.inner.send({ jsonrpc: '2.0', id: DISCOVER_ID, method: 'server/discover', params: withEnvelope({}, this.clientInfo, this.capabilities) } as JSONRPCMessage);
+    return this.inner.send({
+      jsonrpc: '2.0',
+      id: DISCOVER_ID,
+      method: 'server/discover',
+      params: withEnvelope({}, this.clientInfo, this.capabilities),
+    } as JSONRPCMessage);
   }
 
   private fromUpstream(message: JsonObject): void {
@@ -92,7 +104,12 @@ export class UpstreamEra implements Transport {
         return this.deliver(this.initializeAnswer(initialize, message));
       }
     }
-    if (this.era === MODERN_ERA && message.method === undefined && typeof message.result === 'object' && message.result !== null) {
+    if (
+      this.era === MODERN_ERA &&
+      message.method === undefined &&
+      typeof message.result === 'object' &&
+      message.result !== null
+    ) {
       const result = { ...(message.result as JsonObject) };
       for (const field of MODERN_RESULT_FIELDS) delete result[field];
       return this.deliver({ ...message, result });
@@ -106,7 +123,14 @@ export class UpstreamEra implements Transport {
     const result = (discovered.result ?? {}) as JsonObject;
     const versions = Array.isArray(result.supportedVersions) ? result.supportedVersions : [];
     if (!versions.includes(MODERN_ERA)) {
-      return { jsonrpc: '2.0', id: initialize.id, error: { code: -32602, message: `the upstream server speaks neither ${LEGACY_ERA} nor ${MODERN_ERA} (it supports ${versions.join(', ') || 'no version'})` } };
+      return {
+        jsonrpc: '2.0',
+        id: initialize.id,
+        error: {
+          code: -32602,
+          message: `the upstream server speaks neither ${LEGACY_ERA} nor ${MODERN_ERA} (it supports ${versions.join(', ') || 'no version'})`,
+        },
+      };
     }
     const meta = typeof result._meta === 'object' && result._meta !== null ? { ...(result._meta as JsonObject) } : {};
     const serverInfo = meta[META.serverInfo] ?? { name: 'unknown server', version: '0' };
@@ -117,7 +141,8 @@ export class UpstreamEra implements Transport {
       id: initialize.id,
       result: {
         // The client's own version when it is one of the session era's (the proxy speaks any of them).
-        protocolVersion: typeof asked === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(asked) && asked < MODERN_ERA ? asked : LEGACY_ERA,
+        protocolVersion:
+          typeof asked === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(asked) && asked < MODERN_ERA ? asked : LEGACY_ERA,
         capabilities: result.capabilities ?? {},
         serverInfo,
         ...(typeof result.instructions === 'string' ? { instructions: result.instructions } : {}),
@@ -132,5 +157,10 @@ export class UpstreamEra implements Transport {
 }
 
 function isClientInfo(value: unknown): value is { name: string; version: string } {
-  return typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string' && typeof (value as { version?: unknown }).version === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { name?: unknown }).name === 'string' &&
+    typeof (value as { version?: unknown }).version === 'string'
+  );
 }

@@ -31,7 +31,11 @@ export class UpstreamLink {
   private readonly onError: (err: Error) => void;
   private readonly onToolsChanged: () => void;
 
-  constructor(private readonly upstream: Transport, private readonly routes: Routes, options: UpstreamLinkOptions) {
+  constructor(
+    private readonly upstream: Transport,
+    private readonly routes: Routes,
+    options: UpstreamLinkOptions,
+  ) {
     this.timeoutMs = options.timeoutMs;
     this.upstreamName = options.upstreamName;
     this.onError = options.onError;
@@ -49,19 +53,32 @@ export class UpstreamLink {
     this.goneWhy ??= reason;
     for (const [upstreamId, pending] of this.routes.pendingEntries()) {
       this.routes.settle(upstreamId);
-      const reply = errorReply(pending.id, -32603, `${capital(this.upstreamName)} ${reason} before answering ${pending.method}.`);
+      const reply = errorReply(
+        pending.id,
+        -32603,
+        `${capital(this.upstreamName)} ${reason} before answering ${pending.method}.`,
+      );
       pending.failed?.(reply);
       void pending.client.send(reply).catch(() => {});
     }
   }
 
-  /** A request of the proxy's own to the upstream (ids of its own: never a client's); an error answer when none comes in time. */
+  /**
+   * A request of the proxy's own to the upstream (ids of its own: never a client's); an error answer when none comes in
+   * time.
+   */
   request(method: string, params: Record<string, unknown>): Promise<Message> {
     const id = `${OWN}${this.next++}`;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.own.delete(id);
-        resolve(errorReply(id, REQUEST_TIMEOUT, `${this.upstreamName} did not answer ${method} within ${Math.round(this.timeoutMs / 1000)} s (serve --request-timeout)`));
+        resolve(
+          errorReply(
+            id,
+            REQUEST_TIMEOUT,
+            `${this.upstreamName} did not answer ${method} within ${Math.round(this.timeoutMs / 1000)} s (serve --request-timeout)`,
+          ),
+        );
       }, this.timeoutMs);
       timer.unref?.();
       this.own.set(id, (message) => {
@@ -75,8 +92,16 @@ export class UpstreamLink {
     });
   }
 
-  /** Sends a client request upstream under an id (and a progress token) of the proxy's; the reply goes back under the client's. */
-  async forward(client: Client, message: Message, rewrite: (reply: Message) => Message = (r) => r, failed?: (reply: Message) => void): Promise<void> {
+  /**
+   * Sends a client request upstream under an id (and a progress token) of the proxy's; the reply goes back under the
+   * client's.
+   */
+  async forward(
+    client: Client,
+    message: Message,
+    rewrite: (reply: Message) => Message = (r) => r,
+    failed?: (reply: Message) => void,
+  ): Promise<void> {
     if (this.goneWhy) {
       failed?.(errorReply(message.id, -32603, `${capital(this.upstreamName)} ${this.goneWhy}.`));
       await client.send(errorReply(message.id, -32603, `${capital(this.upstreamName)} ${this.goneWhy}.`));
@@ -88,9 +113,22 @@ export class UpstreamLink {
     const ownToken = token === undefined ? undefined : this.routes.progressToken(client, token, message.id!);
     const timer = setTimeout(() => this.timedOut(upstreamId), this.timeoutMs);
     timer.unref?.();
-    this.routes.forwarded(upstreamId, { client, id: message.id!, method: message.method!, rewrite, timer, ...(ownToken !== undefined ? { token: ownToken } : {}), ...(failed ? { failed } : {}) });
-    const params = ownToken === undefined ? message.params : { ...message.params, _meta: { ...meta, progressToken: ownToken } };
-    await this.upstream.send({ ...message, id: upstreamId, ...(params !== undefined ? { params } : {}) } as JSONRPCMessage);
+    this.routes.forwarded(upstreamId, {
+      client,
+      id: message.id!,
+      method: message.method!,
+      rewrite,
+      timer,
+      ...(ownToken !== undefined ? { token: ownToken } : {}),
+      ...(failed ? { failed } : {}),
+    });
+    const params =
+      ownToken === undefined ? message.params : { ...message.params, _meta: { ...meta, progressToken: ownToken } };
+    await this.upstream.send({
+      ...message,
+      id: upstreamId,
+      ...(params !== undefined ? { params } : {}),
+    } as JSONRPCMessage);
   }
 
   /** No answer in time: the client gets an error, the upstream a cancellation. */
@@ -98,17 +136,37 @@ export class UpstreamLink {
     const pending = this.routes.settle(upstreamId);
     if (!pending) return;
     const seconds = Math.round(this.timeoutMs / 1000);
-    const reply = errorReply(pending.id, REQUEST_TIMEOUT, `Request timed out: ${this.upstreamName} did not answer ${pending.method} within ${seconds} s (serve --request-timeout)`);
+    const reply = errorReply(
+      pending.id,
+      REQUEST_TIMEOUT,
+      `Request timed out: ${this.upstreamName} did not answer ${pending.method} within ${seconds} s (serve --request-timeout)`,
+    );
     pending.failed?.(reply);
     void pending.client.send(reply).catch(() => {});
-    void this.upstream.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: upstreamId, reason: `no answer within ${seconds} s` } } as JSONRPCMessage).catch(() => {});
+    void this.upstream
+      .send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: upstreamId, reason: `no answer within ${seconds} s` },
+      } as JSONRPCMessage)
+      .catch(() => {});
   }
 
   /** A client that went away: its requests in flight are cancelled upstream, requests asked of it refused. */
   leave(client: Client): void {
     const { pending, asked } = this.routes.remove(client);
-    for (const upstreamId of pending) void this.upstream.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: upstreamId, reason: 'the client went away' } } as JSONRPCMessage).catch(() => {});
-    for (const upstreamId of asked) void this.upstream.send(errorReply(upstreamId, -32603, 'The client asked went away before it answered.') as JSONRPCMessage).catch(() => {});
+    for (const upstreamId of pending)
+      void this.upstream
+        .send({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId: upstreamId, reason: 'the client went away' },
+        } as JSONRPCMessage)
+        .catch(() => {});
+    for (const upstreamId of asked)
+      void this.upstream
+        .send(errorReply(upstreamId, -32603, 'The client asked went away before it answered.') as JSONRPCMessage)
+        .catch(() => {});
   }
 
   private fromUpstream(raw: unknown): void {
@@ -124,12 +182,17 @@ export class UpstreamLink {
         return;
       }
       const pending = this.routes.settle(key);
-      if (pending) void pending.client.send(pending.rewrite({ ...message, id: pending.id })).catch((err: Error) => this.onError(err));
+      if (pending)
+        void pending.client
+          .send(pending.rewrite({ ...message, id: pending.id }))
+          .catch((err: Error) => this.onError(err));
       return;
     }
     if (id !== undefined) return this.serverRequest(message as Message & { id: Id; method: string });
     if (method === 'notifications/tools/list_changed') this.onToolsChanged();
-    for (const { client, message: out, related } of this.routes.notificationTargets(message as Message & { method: string })) {
+    for (const { client, message: out, related } of this.routes.notificationTargets(
+      message as Message & { method: string },
+    )) {
       void client.send(out, related).catch((err: Error) => this.onError(err));
     }
   }
@@ -146,7 +209,15 @@ export class UpstreamLink {
     }
     const routed = this.routes.ask(message, `${OWN}a${this.next++}`);
     if ('reason' in routed) {
-      void this.upstream.send(errorReply(message.id, METHOD_NOT_FOUND, `serve cannot route ${message.method}: ${routed.reason}`) as JSONRPCMessage).catch(() => {});
+      void this.upstream
+        .send(
+          errorReply(
+            message.id,
+            METHOD_NOT_FOUND,
+            `serve cannot route ${message.method}: ${routed.reason}`,
+          ) as JSONRPCMessage,
+        )
+        .catch(() => {});
       return;
     }
     void routed.client.send(routed.message, routed.related).catch((err: Error) => this.onError(err));

@@ -34,21 +34,53 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * notification, and a notification can be answered by no one: only `notifications/…` ones pass.
  */
 export function checkClientMessage(raw: unknown): Checked {
-  if (Array.isArray(raw)) return { kind: 'invalid', reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: JSON-RPC batches are not accepted (MCP has none since 2025-06-18); send one message at a time') };
-  if (!isObject(raw)) return { kind: 'invalid', reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: a JSON-RPC message is a JSON object') };
+  if (Array.isArray(raw))
+    return {
+      kind: 'invalid',
+      reply: errorReply(
+        null,
+        INVALID_REQUEST,
+        'Invalid Request: JSON-RPC batches are not accepted (MCP has none since 2025-06-18); send one message at a time',
+      ),
+    };
+  if (!isObject(raw))
+    return {
+      kind: 'invalid',
+      reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: a JSON-RPC message is a JSON object'),
+    };
   const { id, method, params } = raw;
-  if (raw.jsonrpc !== '2.0') return { kind: 'invalid', reply: errorReply(id, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"') };
-  if ('id' in raw && id !== undefined && !isId(id)) return { kind: 'invalid', reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: "id" must be a string or a number') };
+  if (raw.jsonrpc !== '2.0')
+    return { kind: 'invalid', reply: errorReply(id, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"') };
+  if ('id' in raw && id !== undefined && !isId(id))
+    return {
+      kind: 'invalid',
+      reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: "id" must be a string or a number'),
+    };
   if (method === undefined) {
     // An answer to a request `serve` sent: result or error, under an id.
-    if (!isId(id) || (!('result' in raw) === !('error' in raw))) return { kind: 'invalid', reply: errorReply(id, INVALID_REQUEST, 'Invalid Request: neither a request (no "method") nor an answer (an id and one of "result" or "error")') };
+    if (!isId(id) || !('result' in raw) === !('error' in raw))
+      return {
+        kind: 'invalid',
+        reply: errorReply(
+          id,
+          INVALID_REQUEST,
+          'Invalid Request: neither a request (no "method") nor an answer (an id and one of "result" or "error")',
+        ),
+      };
     return { kind: 'answer', message: raw as Message & { id: Id } };
   }
-  if (typeof method !== 'string' || !method) return { kind: 'invalid', reply: errorReply(id, INVALID_REQUEST, 'Invalid Request: "method" must be a string') };
-  if (params !== undefined && !isObject(params)) return { kind: 'invalid', reply: errorReply(id, INVALID_PARAMS, `Invalid params: "params" of ${clipped(method)} must be an object`) };
+  if (typeof method !== 'string' || !method)
+    return { kind: 'invalid', reply: errorReply(id, INVALID_REQUEST, 'Invalid Request: "method" must be a string') };
+  if (params !== undefined && !isObject(params))
+    return {
+      kind: 'invalid',
+      reply: errorReply(id, INVALID_PARAMS, `Invalid params: "params" of ${clipped(method)} must be an object`),
+    };
   if (id === undefined) {
     // A notification cannot be answered, so one that is no notification is dropped, unanswered.
-    return method.startsWith('notifications/') ? { kind: 'notification', message: raw as Message & { method: string } } : { kind: 'invalid' };
+    return method.startsWith('notifications/')
+      ? { kind: 'notification', message: raw as Message & { method: string } }
+      : { kind: 'invalid' };
   }
   const problem = paramsProblem(method, (params ?? {}) as Record<string, unknown>);
   if (problem) return { kind: 'invalid', reply: errorReply(id, INVALID_PARAMS, `Invalid params: ${problem}`) };
@@ -59,9 +91,14 @@ export function checkClientMessage(raw: unknown): Checked {
 function paramsProblem(method: string, params: Record<string, unknown>): string | undefined {
   if (method === 'tools/call') {
     if (typeof params.name !== 'string') return 'tools/call needs "name", a string';
-    if (params.arguments !== undefined && !isObject(params.arguments)) return 'tools/call "arguments" must be an object';
+    if (params.arguments !== undefined && !isObject(params.arguments))
+      return 'tools/call "arguments" must be an object';
   }
-  if ((method === 'resources/read' || method === 'resources/subscribe' || method === 'resources/unsubscribe') && typeof params.uri !== 'string') return `${method} needs "uri", a string`;
+  if (
+    (method === 'resources/read' || method === 'resources/subscribe' || method === 'resources/unsubscribe') &&
+    typeof params.uri !== 'string'
+  )
+    return `${method} needs "uri", a string`;
   const meta = params._meta;
   if (meta !== undefined && !isObject(meta)) return '"_meta" must be an object';
   const token = isObject(meta) ? meta.progressToken : undefined;

@@ -12,13 +12,24 @@ export interface AfterEndAnswer {
 
 /** The exchange of `request`, sent at `sentAt` under the ended session's id, answered with `got`. */
 export function exchangeAfterEnd(session: string, request: JsonObject, sentAt: number, got: AfterEndAnswer): Exchange {
-  const exchange: Exchange = { session, method: 'tools/list', request, durationMs: Math.round(performance.now() - sentAt) };
-  exchange.note = got.status !== undefined ? `sent with the Mcp-Session-Id of the session it ended: HTTP ${got.status}` : `sent with the Mcp-Session-Id of the session it ended: ${got.problem}`;
+  const exchange: Exchange = {
+    session,
+    method: 'tools/list',
+    request,
+    durationMs: Math.round(performance.now() - sentAt),
+  };
+  exchange.note =
+    got.status !== undefined
+      ? `sent with the Mcp-Session-Id of the session it ended: HTTP ${got.status}`
+      : `sent with the Mcp-Session-Id of the session it ended: ${got.problem}`;
   if (got.body) {
     try {
       const parsed = JSON.parse(got.body) as unknown;
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) exchange.response = parsed as JsonObject;
-    } catch { /* the note says what came */ }
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+        exchange.response = parsed as JsonObject;
+    } catch {
+      /* the note says what came */
+    }
   }
   if (!exchange.response) exchange.noResponse = 'closed';
   sentAfterEnd(exchange, sentAt, got.status);

@@ -9,11 +9,37 @@ import { basename } from 'node:path';
 const RUNTIMES = new Set(['docker', 'podman', 'nerdctl']);
 
 /** Global options of the runtimes that take a value as the next word (`docker --context ci run …`). */
-const VALUED = new Set(['-c', '--context', '-H', '--host', '-l', '--log-level', '--config', '--tlscacert', '--tlscert', '--tlskey', '--connection', '--url', '--identity', '--root', '--runroot']);
+const VALUED = new Set([
+  '-c',
+  '--context',
+  '-H',
+  '--host',
+  '-l',
+  '--log-level',
+  '--config',
+  '--tlscacert',
+  '--tlscert',
+  '--tlskey',
+  '--connection',
+  '--url',
+  '--identity',
+  '--root',
+  '--runroot',
+]);
 
-/** Whether `command args…` starts a container: a runtime, and `run` as its first word that is neither an option nor an option's value. */
+/**
+ * Whether `command args…` starts a container: a runtime, and `run` as its first word that is neither an option nor an
+ * option's value.
+ */
 export function startsContainer(command: string, args: readonly string[]): boolean {
-  if (!RUNTIMES.has(basename(command).replace(/\.exe$/i, '').toLowerCase())) return false;
+  if (
+    !RUNTIMES.has(
+      basename(command)
+        .replace(/\.exe$/i, '')
+        .toLowerCase(),
+    )
+  )
+    return false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (VALUED.has(arg)) i++;

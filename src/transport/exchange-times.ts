@@ -30,7 +30,10 @@ export function wentOn(ex: Exchange, connection: number, socket?: number): void 
   if (socket !== undefined) SOCKETS.set(ex, socket);
 }
 
-/** Which socket of the whole run each exchange went on (over HTTP): two sessions' exchanges on one socket shared a connection. */
+/**
+ * Which socket of the whole run each exchange went on (over HTTP): two sessions' exchanges on one socket shared a
+ * connection.
+ */
 const SOCKETS = new WeakMap<Exchange, number>();
 
 /** The run's number of the socket an exchange went on; undefined over stdio. */

@@ -13,12 +13,14 @@ export function displayUrl(url: URL): string {
   return shown.href;
 }
 
-export type SameOriginResult = { res: HttpResponse; movedTo?: URL; refused?: undefined } | { res?: undefined; refused: string };
+export type SameOriginResult =
+  { res: HttpResponse; movedTo?: URL; refused?: undefined } | { res?: undefined; refused: string };
 
 /**
  * A request that follows redirects only within `url`'s origin: the user's headers (API keys,
  * cookies) must never reach another origin, and Node's fetch would strip only Authorization and
- * Cookie (so does the checker's own client, which follows none). A redirect elsewhere is refused with a reason that names it. `movedTo` is set when a
+ * Cookie (so does the checker's own client, which follows none). A redirect elsewhere is refused with a reason that
+ * names it. `movedTo` is set when a
  * permanent redirect (301, 308) moved the URL.
  */
 export async function fetchSameOrigin(url: URL, init: HttpRequestInit): Promise<SameOriginResult> {
@@ -37,9 +39,12 @@ export async function fetchSameOrigin(url: URL, init: HttpRequestInit): Promise<
       return { refused: `HTTP ${res.status} redirect to an invalid URL: ${clip(sanitizeLine(location), 120)}` };
     }
     if (next.origin !== url.origin) {
-      return { refused: `the server redirected (HTTP ${res.status}) to ${displayUrl(next)}, another origin; mcp-pd-check never sends your headers to another origin, so it stopped — if you trust that server, pass --url ${displayUrl(next)}` };
+      return {
+        refused: `the server redirected (HTTP ${res.status}) to ${displayUrl(next)}, another origin; mcp-pd-check never sends your headers to another origin, so it stopped — if you trust that server, pass --url ${displayUrl(next)}`,
+      };
     }
-    if (hop >= MAX_REDIRECTS) return { refused: `more than ${MAX_REDIRECTS} redirects (the last to ${displayUrl(next)})` };
+    if (hop >= MAX_REDIRECTS)
+      return { refused: `more than ${MAX_REDIRECTS} redirects (the last to ${displayUrl(next)})` };
     if (res.status === 301 || res.status === 308) movedTo = next;
     current = next;
   }
@@ -52,19 +57,26 @@ export async function fetchSameOrigin(url: URL, init: HttpRequestInit): Promise<
 export function unauthorized(res: HttpResponse, url: URL, headers: Record<string, string> = {}): string {
   const challenge = res.headers.get('www-authenticate');
   const scheme = challenge ? /^\s*([\w-]+)/.exec(challenge)?.[1] : undefined;
-  const named = challenge ? [...challenge.matchAll(/"(https?:\/\/[^"\s]+)"|(https?:\/\/[^\s",]+)/g)].map((m) => m[1] ?? m[2]!) : [];
+  const named = challenge
+    ? [...challenge.matchAll(/"(https?:\/\/[^"\s]+)"|(https?:\/\/[^\s",]+)/g)].map((m) => m[1] ?? m[2]!)
+    : [];
   const where = named.map((u) => {
     let origin = '';
     try {
       origin = new URL(u).origin === url.origin ? ' (this origin)' : ' (another origin)';
-    } catch { /* shown as given */ }
+    } catch {
+      /* shown as given */
+    }
     return `${clip(sanitizeLine(u), 160)}${origin}`;
   });
   const asked = scheme ? `; it asks for ${clip(sanitizeLine(scheme), 40)} credentials` : '';
   const pointed = where.length ? ` and points to ${where.join(', ')}, which mcp-pd-check did not contact` : '';
   // Credentials were sent and refused: the fix is the credential, not how to send one.
-  const sent = Object.keys(headers).find((h) => /^(authorization|proxy-authorization|x-api-key|api-key|cookie)$/i.test(h) || /token|key|auth/i.test(h));
-  if (sent) return `HTTP 401 Unauthorized: the server refused the credentials sent (--header ${sent})${asked}${pointed}; check that the value is current and meant for this server`;
+  const sent = Object.keys(headers).find(
+    (h) => /^(authorization|proxy-authorization|x-api-key|api-key|cookie)$/i.test(h) || /token|key|auth/i.test(h),
+  );
+  if (sent)
+    return `HTTP 401 Unauthorized: the server refused the credentials sent (--header ${sent})${asked}${pointed}; check that the value is current and meant for this server`;
   return `HTTP 401 Unauthorized: the server requires authorization${asked}${pointed}; pass credentials with --header 'Authorization: Bearer $TOKEN'`;
 }
 
@@ -85,7 +97,8 @@ export function networkReason(where: string, err: unknown): string {
   if (code === 'EPROTO' || /wrong version number|WRONG_VERSION_NUMBER|packet length too long/i.test(message)) {
     return `${where} does not answer TLS: is it plain HTTP? (try http:// instead of https://)`;
   }
-  if (/CERT|certificate|self[- ]signed/i.test(`${code ?? ''} ${message}`)) return `the TLS certificate of ${where} was refused (${code ?? message.split('\n')[0]})`;
+  if (/CERT|certificate|self[- ]signed/i.test(`${code ?? ''} ${message}`))
+    return `the TLS certificate of ${where} was refused (${code ?? message.split('\n')[0]})`;
   if (code === 'ECONNRESET') return `${where} closed the connection (ECONNRESET)`;
   return `the HTTP request failed: ${message.split('\n')[0]!.replace(/:[^:]*openssl[^:]*:\d+:?\s*$/i, '')}`;
 }

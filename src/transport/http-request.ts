@@ -45,24 +45,31 @@ export class ConnectionPool {
     this.closeIdle();
     const port = Number(this.url.port) || (this.url.protocol === 'https:' ? 443 : 80);
     const host = this.url.hostname.replace(/^\[|\]$/g, '');
-    await Promise.all(Array.from({ length: count }, () => new Promise<void>((resolve) => {
-      const socket = this.url.protocol === 'https:'
-        ? tlsConnect({ host, port, ...(isIP(host) ? {} : { servername: host }), ALPNProtocols: ['http/1.1'] })
-        : netConnect({ host, port });
-      const done = (ok: boolean) => {
-        clearTimeout(timer);
-        socket.off('error', failed);
-        if (ok) {
-          socket.on('error', () => socket.destroy());
-          this.opened.push(socket);
-        } else socket.destroy();
-        resolve();
-      };
-      const failed = () => done(false);
-      const timer = setTimeout(failed, timeoutMs);
-      socket.once('error', failed);
-      socket.once(this.url.protocol === 'https:' ? 'secureConnect' : 'connect', () => done(true));
-    })));
+    await Promise.all(
+      Array.from(
+        { length: count },
+        () =>
+          new Promise<void>((resolve) => {
+            const socket =
+              this.url.protocol === 'https:'
+                ? tlsConnect({ host, port, ...(isIP(host) ? {} : { servername: host }), ALPNProtocols: ['http/1.1'] })
+                : netConnect({ host, port });
+            const done = (ok: boolean) => {
+              clearTimeout(timer);
+              socket.off('error', failed);
+              if (ok) {
+                socket.on('error', () => socket.destroy());
+                this.opened.push(socket);
+              } else socket.destroy();
+              resolve();
+            };
+            const failed = () => done(false);
+            const timer = setTimeout(failed, timeoutMs);
+            socket.once('error', failed);
+            socket.once(this.url.protocol === 'https:' ? 'secureConnect' : 'connect', () => done(true));
+          }),
+      ),
+    );
   }
 
   private take(): Socket | undefined {
@@ -117,7 +124,11 @@ export function httpRequest(url: URL, init: HttpRequestInit): Promise<HttpRespon
     if (init.body !== undefined) headers['content-length'] = Buffer.byteLength(init.body);
     let req;
     try {
-      req = (url.protocol === 'https:' ? tlsRequest : plainRequest)(url, { method: init.method, headers, ...(init.agent ? { agent: init.agent } : {}) });
+      req = (url.protocol === 'https:' ? tlsRequest : plainRequest)(url, {
+        method: init.method,
+        headers,
+        ...(init.agent ? { agent: init.agent } : {}),
+      });
     } catch (err) {
       // An invalid header value (a user's --header with a control character), as fetch rejects it.
       reject(err);

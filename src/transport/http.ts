@@ -3,7 +3,15 @@ import { MODERN_ERA, modernHeaders } from './era.js';
 import { clip, sanitizeLine } from '../util/text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
 import { EventTooLarge, readEventStream } from './event-stream.js';
-import { connectionRefused, displayUrl, fetchSameOrigin, networkReason, readCapped, unauthorized, type SameOriginResult } from './http-common.js';
+import {
+  connectionRefused,
+  displayUrl,
+  fetchSameOrigin,
+  networkReason,
+  readCapped,
+  unauthorized,
+  type SameOriginResult,
+} from './http-common.js';
 import { httpRequest, type HttpResponse } from './http-request.js';
 import { SessionConnections } from './session-connections.js';
 
@@ -42,7 +50,12 @@ export class HttpWire implements Wire {
   /** The session's connections: its own, or another session's it joined. */
   private readonly connections: SessionConnections;
 
-  constructor(url: URL, private readonly headers: Record<string, string>, private readonly limits: WireLimits = DEFAULT_LIMITS, private readonly redact: (text: string) => string = (t) => t) {
+  constructor(
+    url: URL,
+    private readonly headers: Record<string, string>,
+    private readonly limits: WireLimits = DEFAULT_LIMITS,
+    private readonly redact: (text: string) => string = (t) => t,
+  ) {
     this.url = url;
     this.describe = displayUrl(url);
     this.connections = new SessionConnections(() => this.url);
@@ -71,13 +84,27 @@ export class HttpWire implements Wire {
     return this.connections.openFresh(count, timeoutMs);
   }
 
-  onMessage(handler: (m: JsonObject) => void): void { this.messageHandler = handler; }
-  onGarbage(handler: (t: string) => void): void { this.garbageHandler = handler; }
-  onRequestFailed(handler: (id: unknown, reason: string) => void): void { this.failHandler = handler; }
-  onConnection(handler: (id: unknown, connection: number, socket: number) => void): void { this.connectionHandler = handler; }
-  onClose(handler: (reason: string, lost?: boolean) => void): void { this.closeHandlers.push(handler); }
-  setProtocolVersion(version: string): void { this.protocolVersion = version; }
-  stderrTail(): string[] { return this.problems.slice(-20); }
+  onMessage(handler: (m: JsonObject) => void): void {
+    this.messageHandler = handler;
+  }
+  onGarbage(handler: (t: string) => void): void {
+    this.garbageHandler = handler;
+  }
+  onRequestFailed(handler: (id: unknown, reason: string) => void): void {
+    this.failHandler = handler;
+  }
+  onConnection(handler: (id: unknown, connection: number, socket: number) => void): void {
+    this.connectionHandler = handler;
+  }
+  onClose(handler: (reason: string, lost?: boolean) => void): void {
+    this.closeHandlers.push(handler);
+  }
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+  stderrTail(): string[] {
+    return this.problems.slice(-20);
+  }
 
   async send(message: JsonObject): Promise<void> {
     if (this.closed) return;
@@ -124,9 +151,13 @@ export class HttpWire implements Wire {
         fail(unauthorized(res, this.url, this.headers));
       } else if (!res.ok) {
         const gone = res.status === 404 && this.sessionId ? ' (the server no longer knows this session)' : '';
-        fail(`HTTP ${res.status} ${res.statusText}${gone}: ${clip(sanitizeLine(this.redact(text)), 200) || 'empty body'}`);
+        fail(
+          `HTTP ${res.status} ${res.statusText}${gone}: ${clip(sanitizeLine(this.redact(text)), 200) || 'empty body'}`,
+        );
       } else {
-        fail(`HTTP ${res.status} with ${type || 'no content-type'} instead of JSON-RPC: ${clip(sanitizeLine(this.redact(text)), 120) || 'empty body'}`);
+        fail(
+          `HTTP ${res.status} with ${type || 'no content-type'} instead of JSON-RPC: ${clip(sanitizeLine(this.redact(text)), 120) || 'empty body'}`,
+        );
       }
     } catch (err) {
       if (!this.closed && !controller.signal.aborted) {
@@ -144,7 +175,12 @@ export class HttpWire implements Wire {
   /** HTTP DELETE of the session (MCP transports, session management). */
   private async terminate(): Promise<void> {
     try {
-      const res = await httpRequest(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(DELETE_TIMEOUT_MS), agent: this.connections.agent });
+      const res = await httpRequest(this.url, {
+        method: 'DELETE',
+        headers: this.requestHeaders(),
+        signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
+        agent: this.connections.agent,
+      });
       await res.body?.cancel();
     } catch {
       /* a server that cannot end the session will show it in the next session's behaviour */
@@ -165,11 +201,21 @@ export class HttpWire implements Wire {
 
   /** POSTs a message; redirects are followed only within the URL's origin (see fetchSameOrigin). */
   private async post(message: JsonObject, signal: AbortSignal, id?: unknown): Promise<SameOriginResult> {
-    const onSocket = id === undefined ? undefined : (socket: object) => {
-      const on = this.connections.numbersOf(socket);
-      this.connectionHandler(id, on.connection, on.socket);
-    };
-    const got = await fetchSameOrigin(this.url, { method: 'POST', headers: this.requestHeaders(message), body: JSON.stringify(message), signal, agent: this.connections.agent, ...(onSocket ? { onSocket } : {}) });
+    const onSocket =
+      id === undefined
+        ? undefined
+        : (socket: object) => {
+            const on = this.connections.numbersOf(socket);
+            this.connectionHandler(id, on.connection, on.socket);
+          };
+    const got = await fetchSameOrigin(this.url, {
+      method: 'POST',
+      headers: this.requestHeaders(message),
+      body: JSON.stringify(message),
+      signal,
+      agent: this.connections.agent,
+      ...(onSocket ? { onSocket } : {}),
+    });
     // A permanent move holds for the rest of the session.
     if (got.res && got.movedTo) this.url = got.movedTo;
     return got;
@@ -199,11 +245,20 @@ export class HttpWire implements Wire {
    * Once the session ended: one request under its old Mcp-Session-Id (MCP transports, session
    * management: the server answers 404 then). The HTTP status, or why there was none.
    */
-  async afterEnd(message: JsonObject, timeoutMs: number): Promise<{ status?: number; body?: string; problem?: string } | undefined> {
+  async afterEnd(
+    message: JsonObject,
+    timeoutMs: number,
+  ): Promise<{ status?: number; body?: string; problem?: string } | undefined> {
     // A stateless server gave no id: there is no ended session to send one of.
     if (!this.sessionId) return undefined;
     try {
-      const res = await httpRequest(this.url, { method: 'POST', headers: this.requestHeaders(), body: JSON.stringify(message), signal: AbortSignal.timeout(timeoutMs), agent: this.connections.agent });
+      const res = await httpRequest(this.url, {
+        method: 'POST',
+        headers: this.requestHeaders(),
+        body: JSON.stringify(message),
+        signal: AbortSignal.timeout(timeoutMs),
+        agent: this.connections.agent,
+      });
       const type = res.headers.get('content-type') ?? '';
       const body = type.includes('json') ? await readCapped(res, 64 * 1024) : (await res.body?.cancel(), undefined);
       return { status: res.status, ...(body !== undefined ? { body: this.redact(body) } : {}) };
@@ -216,7 +271,11 @@ export class HttpWire implements Wire {
 
   /** The user's headers, then the transport's; a 2026-07-28 request also names its method and target. */
   private requestHeaders(message?: JsonObject): Record<string, string> {
-    const h: Record<string, string> = { ...this.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const h: Record<string, string> = {
+      ...this.headers,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
     if (this.sessionId) h['mcp-session-id'] = this.sessionId;
     if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
     if (this.protocolVersion === MODERN_ERA && message) Object.assign(h, modernHeaders(message));
@@ -240,7 +299,8 @@ export class HttpWire implements Wire {
   /** A JSON object or batch, or undefined (reported as garbage); too-deep messages are cut and reported. */
   private parse(text: string, quietIfNotJson = false): JsonObject | unknown[] | undefined {
     const { value, problem } = parseMessage(text);
-    if (problem && !(quietIfNotJson && value === undefined)) this.garbageHandler(`${problem}: ${clip(this.redact(text), 300)}`);
+    if (problem && !(quietIfNotJson && value === undefined))
+      this.garbageHandler(`${problem}: ${clip(this.redact(text), 300)}`);
     return typeof value === 'object' && value !== null ? (value as JsonObject) : undefined;
   }
 
@@ -275,7 +335,5 @@ export class HttpWire implements Wire {
     return answered;
   }
 }
-
-
 
 export { TargetUnavailableError };

@@ -16,7 +16,11 @@ export interface Listing {
  * Follows `nextCursor` to the end. Returns every item and every page's exchange;
  * `problem` says why it stopped early (error, timeout, cursor loop).
  */
-export async function listAll(session: { request(method: string, params?: JsonObject): Promise<Exchange> }, method: string, key: string): Promise<Listing> {
+export async function listAll(
+  session: { request(method: string, params?: JsonObject): Promise<Exchange> },
+  method: string,
+  key: string,
+): Promise<Listing> {
   const items: unknown[] = [];
   const exchanges: Exchange[] = [];
   const seen = new Set<string>();
@@ -27,9 +31,11 @@ export async function listAll(session: { request(method: string, params?: JsonOb
     const result = ex.response?.result as JsonObject | undefined;
     if (!result) {
       const error = ex.response?.error as JsonObject | undefined;
-      const why = ex.noResponse ? `got no response (${ex.note})`
-        : error ? `returned the error ${asText(error.code)} "${clip(asText(error.message ?? ''), 120)}"${error.code === -32601 ? ' (the server does not implement it)' : ''}`
-        : 'returned no result';
+      const why = ex.noResponse
+        ? `got no response (${ex.note})`
+        : error
+          ? `returned the error ${asText(error.code)} "${clip(asText(error.message ?? ''), 120)}"${error.code === -32601 ? ' (the server does not implement it)' : ''}`
+          : 'returned no result';
       return { items, exchanges, problem: `${method} ${why}` };
     }
     const list = result[key];
@@ -37,8 +43,14 @@ export async function listAll(session: { request(method: string, params?: JsonOb
     items.push(...list);
     const next = result.nextCursor;
     if (next === undefined || next === null) return { items, exchanges };
-    if (typeof next !== 'string') return { items, exchanges, problem: `${method} returned a nextCursor that is not a string` };
-    if (seen.has(next)) return { items, exchanges, problem: `${method} returned the cursor '${clip(next, 40)}' twice (a pagination loop)` };
+    if (typeof next !== 'string')
+      return { items, exchanges, problem: `${method} returned a nextCursor that is not a string` };
+    if (seen.has(next))
+      return {
+        items,
+        exchanges,
+        problem: `${method} returned the cursor '${clip(next, 40)}' twice (a pagination loop)`,
+      };
     seen.add(next);
     cursor = next;
   }

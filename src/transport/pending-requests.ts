@@ -39,7 +39,11 @@ export class PendingRequests {
   private readonly watchProgress = new Set<string>();
 
   /** `cancel`: tells the server a request is cancelled (MCP's notifications/cancelled). */
-  constructor(private readonly wire: Wire, private readonly timeoutMs: number, private readonly cancel: (requestId: number, reason: string) => void) {
+  constructor(
+    private readonly wire: Wire,
+    private readonly timeoutMs: number,
+    private readonly cancel: (requestId: number, reason: string) => void,
+  ) {
     // Over HTTP: the connection each request went on (the model tells grants kept by connection by it).
     wire.onConnection?.((id, connection, socket) => {
       const entry = this.pending.get(asText(id));
@@ -51,7 +55,15 @@ export class PendingRequests {
   wait(exchange: Exchange, started: number, limitMs: number, startup: boolean): Promise<Exchange> {
     return new Promise((resolve) => {
       const key = asText(exchange.request.id);
-      const entry: Pending = { exchange, started, resolve, limitMs, stderrMark: this.wire.stderrCount?.() ?? 0, startup, timer: setTimeout(() => this.expire(key), limitMs) };
+      const entry: Pending = {
+        exchange,
+        started,
+        resolve,
+        limitMs,
+        stderrMark: this.wire.stderrCount?.() ?? 0,
+        startup,
+        timer: setTimeout(() => this.expire(key), limitMs),
+      };
       this.pending.set(key, entry);
     });
   }
@@ -72,13 +84,16 @@ export class PendingRequests {
     entry.expired = true;
     const waited = performance.now() - entry.started;
     const note = this.timeoutNote(entry, waited);
-    entry.timer = setTimeout(() => {
-      if (this.pending.get(key) !== entry) return;
-      this.pending.delete(key);
-      // Bounded whatever keeps arriving: a stream of keep-alives for this request is cut here.
-      this.wire.abandon?.(entry.exchange.request.id);
-      this.settle(entry, { noResponse: 'timeout', note }, waited);
-    }, this.wire.alive !== undefined ? EXIT_GRACE_MS : 0);
+    entry.timer = setTimeout(
+      () => {
+        if (this.pending.get(key) !== entry) return;
+        this.pending.delete(key);
+        // Bounded whatever keeps arriving: a stream of keep-alives for this request is cut here.
+        this.wire.abandon?.(entry.exchange.request.id);
+        this.settle(entry, { noResponse: 'timeout', note }, waited);
+      },
+      this.wire.alive !== undefined ? EXIT_GRACE_MS : 0,
+    );
   }
 
   private timeoutNote(entry: Pending, waited: number): string {
@@ -90,8 +105,10 @@ export class PendingRequests {
     const lines = this.wire.stderrCount!() - entry.stderrMark;
     const tail = this.wire.stderrTail();
     const last = lines > 0 ? tail[tail.length - 1] : undefined;
-    const said = last === undefined ? 'wrote nothing on stderr meanwhile'
-      : `wrote ${lines === 1 ? 'one line' : `${lines} lines`} on stderr meanwhile, the last: "${clip(last, 160)}"`;
+    const said =
+      last === undefined
+        ? 'wrote nothing on stderr meanwhile'
+        : `wrote ${lines === 1 ? 'one line' : `${lines} lines`} on stderr meanwhile, the last: "${clip(last, 160)}"`;
     return `${base}; the server process had been running for ${seconds(alive)} and ${said}`;
   }
 
@@ -122,11 +139,21 @@ export class PendingRequests {
       if (this.pending.get(key) !== entry) return;
       this.pending.delete(key);
       // MCP cancellation: the server should stop the work and send no response.
-      this.cancel(entry.exchange.request.id as number, 'The call reported progress: it reached the tool, which is all the checker needed to know.');
+      this.cancel(
+        entry.exchange.request.id as number,
+        'The call reported progress: it reached the tool, which is all the checker needed to know.',
+      );
       // Over HTTP its stream is cut too: a server may go on streaming progress.
       this.wire.abandon?.(entry.exchange.request.id);
       const waited = performance.now() - entry.started;
-      this.settle(entry, { noResponse: 'cancelled', note: `it reached the tool: the server reported progress on it, and the checker cancelled it after ${seconds(waited)}` }, waited);
+      this.settle(
+        entry,
+        {
+          noResponse: 'cancelled',
+          note: `it reached the tool: the server reported progress on it, and the checker cancelled it after ${seconds(waited)}`,
+        },
+        waited,
+      );
     }, PROGRESS_GRACE_MS);
   }
 
@@ -159,7 +186,11 @@ export class PendingRequests {
     }
   }
 
-  private settle(entry: Pending, outcome: Pick<Exchange, 'response' | 'noResponse' | 'note'>, waited = performance.now() - entry.started): void {
+  private settle(
+    entry: Pending,
+    outcome: Pick<Exchange, 'response' | 'noResponse' | 'note'>,
+    waited = performance.now() - entry.started,
+  ): void {
     Object.assign(entry.exchange, outcome);
     entry.exchange.durationMs = Math.round(waited);
     finished(entry.exchange);

@@ -17,7 +17,12 @@ const MAX_BODY = 64 * 1024;
  * that came by then. A deadline, not an idle timer — a server that trickles keep-alive comments on a
  * stream that never ends would reset an idle timer for ever.
  */
-export function postProbe(url: URL, headers: Record<string, string>, message: JsonObject, timeoutMs: number): Promise<ProbeResult> {
+export function postProbe(
+  url: URL,
+  headers: Record<string, string>,
+  message: JsonObject,
+  timeoutMs: number,
+): Promise<ProbeResult> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const body = JSON.stringify(message);
   return new Promise((resolve) => {
@@ -32,22 +37,40 @@ export function postProbe(url: URL, headers: Record<string, string>, message: Js
       resolve(result);
     };
     const answered = () => finish({ status, ...(text ? { body: text.slice(0, MAX_BODY) } : {}) });
-    const req = send(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body), ...headers },
-    }, (res) => {
-      status = res.statusCode;
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-        if (text.length >= MAX_BODY) answered();
-      });
-      res.on('end', answered);
-      res.on('close', answered);
-    });
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': Buffer.byteLength(body),
+          ...headers,
+        },
+      },
+      (res) => {
+        status = res.statusCode;
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          if (text.length >= MAX_BODY) answered();
+        });
+        res.on('end', answered);
+        res.on('close', answered);
+      },
+    );
     // Its status counts once it came: the body read so far is what the server said by then.
-    const deadline = setTimeout(() => (status !== undefined ? answered() : finish({ problem: `no response within ${timeoutMs} ms` })), timeoutMs);
-    req.on('error', (err) => finish(status !== undefined ? { status, ...(text ? { body: text.slice(0, MAX_BODY) } : {}) } : { problem: err.message }));
+    const deadline = setTimeout(
+      () => (status !== undefined ? answered() : finish({ problem: `no response within ${timeoutMs} ms` })),
+      timeoutMs,
+    );
+    req.on('error', (err) =>
+      finish(
+        status !== undefined
+          ? { status, ...(text ? { body: text.slice(0, MAX_BODY) } : {}) }
+          : { problem: err.message },
+      ),
+    );
     req.end(body);
   });
 }

@@ -13,7 +13,8 @@ function readProcFile(path: string): string | undefined {
   try {
     fd = openSync(path, 'r');
     let length = 0;
-    for (let n = 1; n > 0 && length < PROC_BUFFER.length; length += n) n = readSync(fd, PROC_BUFFER, length, PROC_BUFFER.length - length, null);
+    for (let n = 1; n > 0 && length < PROC_BUFFER.length; length += n)
+      n = readSync(fd, PROC_BUFFER, length, PROC_BUFFER.length - length, null);
     return PROC_BUFFER.toString('latin1', 0, length);
   } catch {
     return undefined;
@@ -78,14 +79,18 @@ export function groupsCpuMs(leaders: ReadonlySet<number>): number | undefined {
   for (const pid of groupMembers(leaders)) {
     const stat = readProcFile(`/proc/${pid}/stat`);
     if (stat === undefined) continue;
-    // After the command name: state, ppid, pgrp, session, tty, tpgid, flags, 4 fault counts, then utime, stime, cutime, cstime.
+    // After the command name: state, ppid, pgrp, session, tty, tpgid, flags, 4 fault counts, then utime, stime, cutime,
+    // cstime.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     ticks = (ticks ?? 0) + [11, 12, 13, 14].reduce((n, i) => n + Number(fields[i] ?? 0), 0);
   }
   return ticks === undefined ? undefined : (ticks * 1000) / TICKS_PER_SECOND;
 }
 
-/** The resident memory (kB) of every process in the groups or sessions led by `leaders`, summed; undefined where none could be read (no /proc). */
+/**
+ * The resident memory (kB) of every process in the groups or sessions led by `leaders`, summed; undefined where none
+ * could be read (no /proc).
+ */
 export function groupsResidentKb(leaders: ReadonlySet<number>): number | undefined {
   return residentKbOf(groupMembers(leaders));
 }

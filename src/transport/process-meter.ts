@@ -6,7 +6,9 @@ export interface ServerCost {
   processes: number;
   /** The most that were alive at the same time. */
   atOnce: number;
-  /** The highest sum of their resident memory (with what they started), sampled from /proc; absent where there is none. */
+  /**
+   * The highest sum of their resident memory (with what they started), sampled from /proc; absent where there is none.
+   */
   peakMemoryMb?: number;
 }
 
@@ -59,7 +61,8 @@ export class ProcessMeter {
 
   cost(): ServerCost {
     return {
-      processes: this.started, atOnce: this.mostAlive,
+      processes: this.started,
+      atOnce: this.mostAlive,
       ...(this.sampled ? { peakMemoryMb: Math.round(this.peakKb / 1024) } : {}),
     };
   }

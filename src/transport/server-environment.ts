@@ -6,9 +6,23 @@
  * DEFAULT_INHERITED_ENV_VARS (`getDefaultEnvironment()`), kept here because importing the SDK's
  * stdio module loads its schemas (~0.2 s); a test keeps the two lists equal.
  */
-export const DEFAULT_INHERITED_ENV_VARS = process.platform === 'win32'
-  ? ['APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES']
-  : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+export const DEFAULT_INHERITED_ENV_VARS =
+  process.platform === 'win32'
+    ? [
+        'APPDATA',
+        'HOMEDRIVE',
+        'HOMEPATH',
+        'LOCALAPPDATA',
+        'PATH',
+        'PROCESSOR_ARCHITECTURE',
+        'SYSTEMDRIVE',
+        'SYSTEMROOT',
+        'TEMP',
+        'USERNAME',
+        'USERPROFILE',
+        'PROGRAMFILES',
+      ]
+    : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
 
 /** What the SDK's getDefaultEnvironment() returns: the safe variables, shell functions left out. */
 export function defaultEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {

@@ -37,7 +37,12 @@ export function lastWords(reason: string, tail: string[]): string {
 /** A request in a few words, for saying what a server was doing when it went away. */
 export function describeRequest(ex: Exchange): string {
   const params = ex.request.params as { name?: unknown; uri?: unknown } | undefined;
-  const what = typeof params?.name === 'string' ? ` '${clip(params.name, 60)}'` : typeof params?.uri === 'string' ? ` ${clip(params.uri, 80)}` : '';
+  const what =
+    typeof params?.name === 'string'
+      ? ` '${clip(params.name, 60)}'`
+      : typeof params?.uri === 'string'
+        ? ` ${clip(params.uri, 80)}`
+        : '';
   return `${ex.method}${what}`;
 }
 

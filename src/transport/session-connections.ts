@@ -4,7 +4,9 @@
 import { ConnectionPool } from './http-request.js';
 import type { Agent } from 'node:http';
 
-/** Every socket of the run, numbered as first used (whichever session's): two sessions on one socket share a connection. */
+/**
+ * Every socket of the run, numbered as first used (whichever session's): two sessions on one socket share a connection.
+ */
 const RUN_SOCKETS = new WeakMap<object, number>();
 let runSockets = 0;
 
@@ -32,7 +34,10 @@ export class SessionConnections {
     return this.pool.agent;
   }
 
-  /** The next requests go on new connections (the idle ones are closed), as after a pause long enough for a proxy or the client to drop them. */
+  /**
+   * The next requests go on new connections (the idle ones are closed), as after a pause long enough for a proxy or the
+   * client to drop them.
+   */
   renew(): void {
     const old = this.pool;
     this.pool = new ConnectionPool(this.url());
@@ -41,7 +46,10 @@ export class SessionConnections {
     this.oldPools.push(old);
   }
 
-  /** The next requests go on `other`'s connection, one socket at a time (keep-alive reuses it): both sessions' requests share it. */
+  /**
+   * The next requests go on `other`'s connection, one socket at a time (keep-alive reuses it): both sessions' requests
+   * share it.
+   */
   join(other: SessionConnections): void {
     const shared = other.pool;
     shared.agent.maxSockets = 1;

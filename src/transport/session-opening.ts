@@ -57,7 +57,9 @@ export async function openSession(port: OpeningPort): Promise<JsonObject> {
   });
   const result = ex.response?.result;
   if (!result || typeof result !== 'object') {
-    throw ex.noResponse === 'timeout' ? new SlowStartError(port.failure(ex)) : openingError(port, port.failure(ex), ex.response?.error !== undefined);
+    throw ex.noResponse === 'timeout'
+      ? new SlowStartError(port.failure(ex))
+      : openingError(port, port.failure(ex), ex.response?.error !== undefined);
   }
   const version = (result as JsonObject).protocolVersion;
   if (typeof version === 'string') port.setProtocolVersion(version);
@@ -65,10 +67,14 @@ export async function openSession(port: OpeningPort): Promise<JsonObject> {
   return result as JsonObject;
 }
 
-/** Why the opening request failed, as its error: a refusal of the era, a server that failed (HTTP 5xx, 429), or none there. */
+/**
+ * Why the opening request failed, as its error: a refusal of the era, a server that failed (HTTP 5xx, 429), or none
+ * there.
+ */
 function openingError(port: OpeningPort, error: string, refused: boolean): TargetUnavailableError {
   const status = port.firstStatus();
-  if (status !== undefined && (status >= 500 || status === 429)) return new ServerFailedError(error.includes(`HTTP ${status}`) ? error : `${error} (HTTP ${status})`);
+  if (status !== undefined && (status >= 500 || status === 429))
+    return new ServerFailedError(error.includes(`HTTP ${status}`) ? error : `${error} (HTTP ${status})`);
   return refused ? new EraRefusedError(error) : new TargetUnavailableError(error);
 }
 
@@ -85,14 +91,24 @@ async function discover(port: OpeningPort): Promise<JsonObject> {
     // or fail on a method it does not know (500): that is its not speaking this era. A 503 or 429
     // (no room, too many requests) says nothing of the era: the run cannot check it now.
     const status = port.firstStatus();
-    if (status === 500 || status === 501) throw new EraRefusedError(`${port.failure(ex)} (HTTP ${status} to server/discover: a server that does not know the method)`);
-    throw openingError(port, port.failure(ex), ex.response?.error !== undefined || (status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403));
+    if (status === 500 || status === 501)
+      throw new EraRefusedError(
+        `${port.failure(ex)} (HTTP ${status} to server/discover: a server that does not know the method)`,
+      );
+    throw openingError(
+      port,
+      port.failure(ex),
+      ex.response?.error !== undefined ||
+        (status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403),
+    );
   }
   const versions = Array.isArray(result.supportedVersions) ? result.supportedVersions : [];
   if (!versions.includes(MODERN_ERA)) {
-    throw new EraRefusedError(`the server answered server/discover without ${MODERN_ERA} among its supportedVersions (${versions.map(String).join(', ') || 'none'})`);
+    throw new EraRefusedError(
+      `the server answered server/discover without ${MODERN_ERA} among its supportedVersions (${versions.map(String).join(', ') || 'none'})`,
+    );
   }
-  const meta = typeof result._meta === 'object' && result._meta !== null ? result._meta as JsonObject : {};
+  const meta = typeof result._meta === 'object' && result._meta !== null ? (result._meta as JsonObject) : {};
   const serverInfo = meta[META.serverInfo] ?? result.serverInfo;
   return { ...result, protocolVersion: MODERN_ERA, ...(serverInfo !== undefined ? { serverInfo } : {}) };
 }
@@ -116,8 +132,11 @@ export function describeOpeningFailure(ex: Exchange, facts: OpeningFacts): strin
   // A proxy's own lines (mcp-pd-check serve) are not the server's words.
   const said = facts.stderr ? telling(facts.stderr.filter((l) => !/^mcp-pd-check serve:/.test(l))) : undefined;
   const last = said && !ex.note?.includes('it said on stderr') ? `; it said on stderr: "${clip(said, 200)}"` : '';
-  const garbage = facts.garbage.length ? `; it wrote non-JSON to stdout: "${clip(facts.garbage[0]!, 120)}"`
-    : facts.strayReplies.length ? `; it answered under an id that no request had: ${clip(facts.strayReplies[0]!, 120)}` : '';
+  const garbage = facts.garbage.length
+    ? `; it wrote non-JSON to stdout: "${clip(facts.garbage[0]!, 120)}"`
+    : facts.strayReplies.length
+      ? `; it answered under an id that no request had: ${clip(facts.strayReplies[0]!, 120)}`
+      : '';
   const opening = ex.method;
   if (ex.noResponse === 'closed') return `no answer to ${opening}: ${ex.note}${last}${garbage}`;
   if (ex.noResponse === 'timeout') {

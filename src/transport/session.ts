@@ -63,10 +63,17 @@ export class McpSession {
   private closedReason: string | undefined;
   private closing: Promise<void> | undefined;
 
-  constructor(private readonly wire: Wire, private readonly options: SessionOptions) {
+  constructor(
+    private readonly wire: Wire,
+    private readonly options: SessionOptions,
+  ) {
     this.label = options.label;
     this.era = options.era ?? LEGACY_ERA;
-    this.pending = new PendingRequests(wire, options.timeoutMs, (requestId, reason) => void this.notify('notifications/cancelled', { requestId, reason }));
+    this.pending = new PendingRequests(
+      wire,
+      options.timeoutMs,
+      (requestId, reason) => void this.notify('notifications/cancelled', { requestId, reason }),
+    );
     if (this.era === MODERN_ERA) wire.setProtocolVersion?.(MODERN_ERA);
     wire.onMessage((m) => this.onMessage(m));
     wire.onGarbage((line) => {
@@ -76,34 +83,54 @@ export class McpSession {
     wire.onRequestFailed?.((id, reason) => this.failRequest(id, reason));
   }
 
-  get describe(): string { return this.wire.describe; }
+  get describe(): string {
+    return this.wire.describe;
+  }
   /** The resident memory of its server process, in MB (over stdio, where /proc tells it). */
-  serverResidentMb(): number | undefined { return this.wire.residentMb?.(); }
+  serverResidentMb(): number | undefined {
+    return this.wire.residentMb?.();
+  }
   /** What its server process's start cost (over stdio, once it answered; src/transport/stdio.ts). */
-  serverStartCost(): { cpuMs: number; wallMs: number } | undefined { return this.wire.startCost?.(); }
+  serverStartCost(): { cpuMs: number; wallMs: number } | undefined {
+    return this.wire.startCost?.();
+  }
   /** Whether its server command starts a container (over stdio; src/transport/container-command.ts). */
-  serverStartsContainer(): boolean { return this.wire.startsContainer ?? false; }
+  serverStartsContainer(): boolean {
+    return this.wire.startsContainer ?? false;
+  }
   /** Time limit of its requests (ms). */
-  get timeoutMs(): number { return this.options.timeoutMs; }
+  get timeoutMs(): number {
+    return this.options.timeoutMs;
+  }
 
   /** Names the session for transcripts (a warmed-up spare gets its name when a check takes it). */
   relabel(label: string): void {
     this.label = label;
     for (const ex of this.exchanges) ex.session = label;
   }
-  get closed(): string | undefined { return this.closedReason; }
+  get closed(): string | undefined {
+    return this.closedReason;
+  }
   /**
    * Over Streamable HTTP, its next requests go on `other`'s connection, one keep-alive socket for
    * both sessions (as a client's pooled agent sends them); false where sessions have no such thing.
    */
-  joinConnectionsOf(other: McpSession): boolean { return this.wire.joinConnections?.(other.wire) ?? false; }
-  /** Over HTTP, its next requests go on new connections (a grant belongs to the session, not to a connection); a process has none. */
+  joinConnectionsOf(other: McpSession): boolean {
+    return this.wire.joinConnections?.(other.wire) ?? false;
+  }
+  /**
+   * Over HTTP, its next requests go on new connections (a grant belongs to the session, not to a connection); a process
+   * has none.
+   */
   renewConnections(): boolean {
     if (!this.wire.renewConnections) return false;
     this.wire.renewConnections();
     return true;
   }
-  /** Over HTTP, opens new connections for `count` requests about to be sent together (a request on a connection opened later arrives later). */
+  /**
+   * Over HTTP, opens new connections for `count` requests about to be sent together (a request on a connection opened
+   * later arrives later).
+   */
   async openConnections(count: number): Promise<void> {
     await this.wire.openConnections?.(count, this.options.timeoutMs);
   }
@@ -112,7 +139,9 @@ export class McpSession {
    * server stopped taking connections), not closed by the checker: why, with its last words.
    */
   lost: { reason: string; at: number; after?: string } | undefined;
-  stderrTail(): string[] { return this.wire.stderrTail(); }
+  stderrTail(): string[] {
+    return this.wire.stderrTail();
+  }
 
   /** Sends a request and resolves with the recorded exchange (never rejects). */
   request(method: string, params?: JsonObject, timeoutMs = this.options.timeoutMs, startup = false): Promise<Exchange> {
@@ -146,7 +175,10 @@ export class McpSession {
    * allowance until the server says anything, then the request limit. Throws
    * TargetUnavailableError when the server does not complete it.
    */
-  async initialize(timeoutMs = this.options.startupTimeoutMs ?? this.options.timeoutMs, since = performance.now()): Promise<JsonObject> {
+  async initialize(
+    timeoutMs = this.options.startupTimeoutMs ?? this.options.timeoutMs,
+    since = performance.now(),
+  ): Promise<JsonObject> {
     this.connectingSince = since;
     this.initializeResult = await openSession({
       era: this.era,
@@ -179,7 +211,10 @@ export class McpSession {
     return this.request('tools/call', params);
   }
 
-  /** Follows `nextCursor` to the end: every item and every page's exchange; `problem` says why it stopped early (error, timeout, cursor loop). */
+  /**
+   * Follows `nextCursor` to the end: every item and every page's exchange; `problem` says why it stopped early (error,
+   * timeout, cursor loop).
+   */
   listAll(method: string, key: string): Promise<Listing> {
     return listAll(this, method, key);
   }
@@ -220,9 +255,13 @@ export class McpSession {
     return describeOpeningFailure(ex, {
       // Only a process has a stderr; an HTTP wire's problems are already the note.
       ...(this.wire.stderrCount ? { stderr: this.wire.stderrTail() } : {}),
-      garbage: this.garbage, strayReplies: this.strayReplies,
-      timeoutMs: this.options.timeoutMs, startupTimeoutMs: this.options.startupTimeoutMs, startupOption: this.options.startupOption,
-      connectingSince: this.connectingSince, heard: this.heard,
+      garbage: this.garbage,
+      strayReplies: this.strayReplies,
+      timeoutMs: this.options.timeoutMs,
+      startupTimeoutMs: this.options.startupTimeoutMs,
+      startupOption: this.options.startupOption,
+      connectingSince: this.connectingSince,
+      heard: this.heard,
     });
   }
 
@@ -248,9 +287,10 @@ export class McpSession {
     const hasId = 'id' in message && message.id !== null && message.id !== undefined;
     if (hasId && typeof message.method === 'string') {
       // A request from the server (ping, roots/list…): we offer no client features.
-      const reply = message.method === 'ping'
-        ? { jsonrpc: '2.0', id: message.id, result: {} }
-        : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } };
+      const reply =
+        message.method === 'ping'
+          ? { jsonrpc: '2.0', id: message.id, result: {} }
+          : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } };
       void this.wire.send(reply);
       return;
     }

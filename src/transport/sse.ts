@@ -18,7 +18,10 @@ export class SseWire implements Wire {
   private closeHandlers: Array<(reason: string) => void> = [];
   private readonly problems: string[] = [];
   private readonly stream = new AbortController();
-  /** Each POST's own signal: the stream's end aborts them all through one listener (one per request on the stream's signal passed Node's limit of 10). */
+  /**
+   * Each POST's own signal: the stream's end aborts them all through one listener (one per request on the stream's
+   * signal passed Node's limit of 10).
+   */
   private readonly posts = new Set<AbortController>();
   private closedReason: string | undefined;
 
@@ -29,22 +32,42 @@ export class SseWire implements Wire {
     private readonly redact: (text: string) => string,
   ) {
     this.describe = displayUrl(url);
-    this.stream.signal.addEventListener('abort', () => { for (const post of this.posts) post.abort(); }, { once: true });
+    this.stream.signal.addEventListener(
+      'abort',
+      () => {
+        for (const post of this.posts) post.abort();
+      },
+      { once: true },
+    );
   }
 
   /**
    * Opens the event stream and waits (at most `timeoutMs`) for the endpoint event. Throws
    * TargetUnavailableError with one line that says why when there is no usable stream.
    */
-  static async connect(url: URL, headers: Record<string, string>, timeoutMs: number, limits: WireLimits = DEFAULT_LIMITS, redact: (text: string) => string = (t) => t): Promise<SseWire> {
+  static async connect(
+    url: URL,
+    headers: Record<string, string>,
+    timeoutMs: number,
+    limits: WireLimits = DEFAULT_LIMITS,
+    redact: (text: string) => string = (t) => t,
+  ): Promise<SseWire> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     let got;
     try {
-      got = await fetchSameOrigin(url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream' }, signal: controller.signal });
+      got = await fetchSameOrigin(url, {
+        method: 'GET',
+        headers: { ...headers, accept: 'text/event-stream' },
+        signal: controller.signal,
+      });
     } catch (err) {
       clearTimeout(timer);
-      throw new TargetUnavailableError(controller.signal.aborted ? `no event stream from ${displayUrl(url)} within ${timeoutMs} ms` : networkReason(displayUrl(url), err));
+      throw new TargetUnavailableError(
+        controller.signal.aborted
+          ? `no event stream from ${displayUrl(url)} within ${timeoutMs} ms`
+          : networkReason(displayUrl(url), err),
+      );
     }
     if (got.refused !== undefined) {
       clearTimeout(timer);
@@ -56,11 +79,15 @@ export class SseWire implements Wire {
     if (!res.ok || !type.includes('text/event-stream') || !res.body) {
       clearTimeout(timer);
       const body = (await readCapped(res, 4096).catch(() => '')) ?? '';
-      throw new TargetUnavailableError(`GET ${displayUrl(url)} for an SSE stream got HTTP ${res.status} ${type || 'without a content-type'}: ${clip(sanitizeLine(redact(body)), 120) || 'empty body'}`);
+      throw new TargetUnavailableError(
+        `GET ${displayUrl(url)} for an SSE stream got HTTP ${res.status} ${type || 'without a content-type'}: ${clip(sanitizeLine(redact(body)), 120) || 'empty body'}`,
+      );
     }
     let wire: SseWire | undefined;
     let announced: (endpoint: URL | string) => void = () => {};
-    const endpoint = new Promise<URL | string>((resolve) => { announced = resolve; });
+    const endpoint = new Promise<URL | string>((resolve) => {
+      announced = resolve;
+    });
     const reading = readEventStream(res.body, limits.maxMessageBytes, (event) => {
       if (!wire) {
         if (event.event !== 'endpoint') return false;
@@ -72,7 +99,9 @@ export class SseWire implements Wire {
           return true;
         }
         if (target.origin !== url.origin) {
-          announced(`the endpoint event names ${displayUrl(target)}, another origin; mcp-pd-check never sends your headers to another origin`);
+          announced(
+            `the endpoint event names ${displayUrl(target)}, another origin; mcp-pd-check never sends your headers to another origin`,
+          );
           return true;
         }
         announced(target);
@@ -81,13 +110,15 @@ export class SseWire implements Wire {
       wire.onEvent(event.event, event.data);
       return false;
     });
-    reading.then(
-      () => wire?.markClosed('the server ended its event stream'),
-      (err: unknown) => {
-        if (err instanceof EventTooLarge) wire?.garbageHandler(`${TOO_LARGE}: an event stream`);
-        wire?.markClosed(err instanceof EventTooLarge ? err.message : 'the event stream broke');
-      },
-    ).finally(() => announced('the event stream ended before it named an endpoint'));
+    reading
+      .then(
+        () => wire?.markClosed('the server ended its event stream'),
+        (err: unknown) => {
+          if (err instanceof EventTooLarge) wire?.garbageHandler(`${TOO_LARGE}: an event stream`);
+          wire?.markClosed(err instanceof EventTooLarge ? err.message : 'the event stream broke');
+        },
+      )
+      .finally(() => announced('the event stream ended before it named an endpoint'));
     controller.signal.addEventListener('abort', () => announced(`no endpoint event within ${timeoutMs} ms`));
     const named = await endpoint;
     clearTimeout(timer);
@@ -101,14 +132,22 @@ export class SseWire implements Wire {
     return wire;
   }
 
-  onMessage(handler: (m: JsonObject) => void): void { this.messageHandler = handler; }
-  onGarbage(handler: (t: string) => void): void { this.garbageHandler = handler; }
-  onRequestFailed(handler: (id: unknown, reason: string) => void): void { this.failHandler = handler; }
+  onMessage(handler: (m: JsonObject) => void): void {
+    this.messageHandler = handler;
+  }
+  onGarbage(handler: (t: string) => void): void {
+    this.garbageHandler = handler;
+  }
+  onRequestFailed(handler: (id: unknown, reason: string) => void): void {
+    this.failHandler = handler;
+  }
   onClose(handler: (reason: string) => void): void {
     if (this.closedReason) handler(this.closedReason);
     else this.closeHandlers.push(handler);
   }
-  stderrTail(): string[] { return this.problems.slice(-20); }
+  stderrTail(): string[] {
+    return this.problems.slice(-20);
+  }
 
   async send(message: JsonObject): Promise<void> {
     if (this.closedReason) return;
@@ -121,12 +160,20 @@ export class SseWire implements Wire {
     const post = new AbortController();
     this.posts.add(post);
     try {
-      const got = await fetchSameOrigin(this.endpoint, { method: 'POST', headers: { ...this.headers, 'content-type': 'application/json' }, body: JSON.stringify(message), signal: post.signal });
+      const got = await fetchSameOrigin(this.endpoint, {
+        method: 'POST',
+        headers: { ...this.headers, 'content-type': 'application/json' },
+        body: JSON.stringify(message),
+        signal: post.signal,
+      });
       if (got.refused !== undefined) return fail(got.refused);
       const res = got.res;
       const text = (await readCapped(res, 64 * 1024)) ?? '';
       if (res.status === 401) return fail(unauthorized(res, this.url, this.headers));
-      if (!res.ok) fail(`HTTP ${res.status} ${res.statusText} from the message endpoint: ${clip(sanitizeLine(this.redact(text)), 200) || 'empty body'}`);
+      if (!res.ok)
+        fail(
+          `HTTP ${res.status} ${res.statusText} from the message endpoint: ${clip(sanitizeLine(this.redact(text)), 200) || 'empty body'}`,
+        );
     } catch (err) {
       if (!this.closedReason) fail(networkReason(this.describe, err));
     } finally {

@@ -14,13 +14,23 @@ export class StdioTarget extends PooledTarget {
   /** Its servers and what they start: cleaned up at the end, and never another target's. */
   private readonly family: ProcessFamily;
 
-  constructor(private readonly command: StdioCommand, options: TargetOptions) {
+  constructor(
+    private readonly command: StdioCommand,
+    options: TargetOptions,
+  ) {
     super(options);
     this.family = new ProcessFamily(options.meter);
-    // As reports show it and a reader may paste it: a secret among its arguments is `${VAR}` (what init writes), never the value.
-    this.describe = publishableArguments([command.command, ...command.args]).args.map(quoteIfNeeded).join(' ');
+    // As reports show it and a reader may paste it: a secret among its arguments is `${VAR}` (what init writes), never
+    // the value.
+    this.describe = publishableArguments([command.command, ...command.args])
+      .args.map(quoteIfNeeded)
+      .join(' ');
     const env = Object.keys(command.env ?? {});
-    this.launch = { ...(command.cwd ? { cwd: command.cwd } : {}), ...(env.length ? { env } : {}), ...(command.inheritEnv ? { inheritEnv: true } : {}) };
+    this.launch = {
+      ...(command.cwd ? { cwd: command.cwd } : {}),
+      ...(env.length ? { env } : {}),
+      ...(command.inheritEnv ? { inheritEnv: true } : {}),
+    };
   }
 
   protected startWire(): Promise<Wire> {

@@ -60,7 +60,11 @@ function killGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals
   try {
     process.kill(-child.pid, signal);
   } catch {
-    try { child.kill(signal); } catch { /* already gone */ }
+    try {
+      child.kill(signal);
+    } catch {
+      /* already gone */
+    }
   }
 }
 
@@ -99,7 +103,12 @@ export class StdioWire implements Wire {
   private readonly exited: Promise<void>;
   readonly startsContainer: boolean;
 
-  private constructor(cmd: StdioCommand, child: ChildProcessWithoutNullStreams, private readonly limits: WireLimits, private readonly redact: (text: string) => string) {
+  private constructor(
+    cmd: StdioCommand,
+    child: ChildProcessWithoutNullStreams,
+    private readonly limits: WireLimits,
+    private readonly redact: (text: string) => string,
+  ) {
     this.describe = [cmd.command, ...cmd.args].join(' ');
     this.startsContainer = startsContainer(cmd.command, cmd.args);
     this.child = child;
@@ -129,7 +138,12 @@ export class StdioWire implements Wire {
    * Spawns the command and resolves once the process is running; rejects if it cannot start.
    * `family`: the processes of the target that starts it (cleaned up together, and only them).
    */
-  static start(cmd: StdioCommand, family: ProcessFamily, limits: WireLimits = DEFAULT_LIMITS, redact: (text: string) => string = (t) => t): Promise<StdioWire> {
+  static start(
+    cmd: StdioCommand,
+    family: ProcessFamily,
+    limits: WireLimits = DEFAULT_LIMITS,
+    redact: (text: string) => string = (t) => t,
+  ): Promise<StdioWire> {
     installExitHook();
     return new Promise((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
@@ -166,8 +180,12 @@ export class StdioWire implements Wire {
     });
   }
 
-  onMessage(handler: (m: JsonObject) => void): void { this.messageHandler = handler; }
-  onGarbage(handler: (t: string) => void): void { this.garbageHandler = handler; }
+  onMessage(handler: (m: JsonObject) => void): void {
+    this.messageHandler = handler;
+  }
+  onGarbage(handler: (t: string) => void): void {
+    this.garbageHandler = handler;
+  }
   onClose(handler: (reason: string, lost?: boolean) => void): void {
     if (this.closedReason) handler(this.closedReason);
     else this.closeHandlers.push(handler);
@@ -187,7 +205,9 @@ export class StdioWire implements Wire {
    */
   startCost(): { cpuMs: number; wallMs: number } | undefined {
     const cpuMs = this.child.pid === undefined ? undefined : groupsCpuMs(new Set([this.child.pid]));
-    return cpuMs === undefined || this.firstLineAt === undefined ? undefined : { cpuMs, wallMs: this.firstLineAt - this.startedAt };
+    return cpuMs === undefined || this.firstLineAt === undefined
+      ? undefined
+      : { cpuMs, wallMs: this.firstLineAt - this.startedAt };
   }
 
   residentMb(): number | undefined {
@@ -249,7 +269,8 @@ export class StdioWire implements Wire {
       if (line.length > this.limits.maxMessageBytes) return this.tooLarge(line);
       if (line.trim() === '') continue;
       const { value, problem } = parseMessage(line);
-      if (problem) this.garbageHandler(problem === 'not JSON' ? this.redact(line) : `${problem}: ${clip(this.redact(line), 300)}`);
+      if (problem)
+        this.garbageHandler(problem === 'not JSON' ? this.redact(line) : `${problem}: ${clip(this.redact(line), 300)}`);
       if (value && typeof value === 'object' && !Array.isArray(value)) this.messageHandler(value as JsonObject);
       else if (!problem) this.garbageHandler(this.redact(line));
     }

@@ -11,7 +11,10 @@ import type { ProcessMeter } from './process-meter.js';
  * --jobs) are several families: cleaning up after one never touches another's processes.
  */
 export class ProcessFamily {
-  /** A variable of its own name (not a shared name with its own value): a server started by a server of another family keeps both marks. */
+  /**
+   * A variable of its own name (not a shared name with its own value): a server started by a server of another family
+   * keeps both marks.
+   */
   private readonly marker = `MCP_PD_CHECK_RUN_${process.pid}_${randomUUID().replace(/-/g, '')}`;
   private readonly needle = Buffer.from(`${this.marker}=1\0`);
   /** The process groups (= sessions) of the servers it started. */

@@ -178,7 +178,11 @@ export abstract class PooledTarget implements Target {
   }
 
   /** A new session that is the next one started after `work` (see OpenOptions.after). */
-  private async openAfter(label: string, work: () => Promise<unknown>, clientInfo?: OpenOptions['clientInfo']): Promise<McpSession> {
+  private async openAfter(
+    label: string,
+    work: () => Promise<unknown>,
+    clientInfo?: OpenOptions['clientInfo'],
+  ): Promise<McpSession> {
     while (this.gate) await this.gate;
     let open!: () => void;
     this.gate = new Promise((resolve) => (open = resolve));
@@ -205,7 +209,14 @@ export abstract class PooledTarget implements Target {
     const closeStarted = () => Promise.all([...this.started].map((s) => s.close()));
     // Sessions still starting are closed first, so that no one waits out their start-up allowance.
     await closeStarted();
-    await Promise.all(spares.map((s) => s.then((x) => x.close(), () => {})));
+    await Promise.all(
+      spares.map((s) =>
+        s.then(
+          (x) => x.close(),
+          () => {},
+        ),
+      ),
+    );
     await closeStarted();
     // Sessions the run dropped on purpose are ended on the server now that nothing more is observed.
     await Promise.all([...this.started].map((s) => s.release()));
@@ -217,14 +228,25 @@ export abstract class PooledTarget implements Target {
       const spare = this.start(SPARE);
       this.spares.push(spare);
       spare.then(
-        () => { this.warming--; this.pump(); },
-        () => { this.warming--; }, // a target that fails to start is reported by open(), not here
+        () => {
+          this.warming--;
+          this.pump();
+        },
+        () => {
+          this.warming--;
+        }, // a target that fails to start is reported by open(), not here
       );
     }
   }
 
   /** Starts one session (startSession), once no session is being opened `after` other work. */
-  protected async start(label: string, budgetMs = this.startupTimeoutMs, since?: number, clientInfo?: OpenOptions['clientInfo'], throughGate = false): Promise<McpSession> {
+  protected async start(
+    label: string,
+    budgetMs = this.startupTimeoutMs,
+    since?: number,
+    clientInfo?: OpenOptions['clientInfo'],
+    throughGate = false,
+  ): Promise<McpSession> {
     // A session that must be the next one the server sees start goes first (OpenOptions.after).
     while (this.gate && !throughGate) await this.gate;
     const started = this.startSession(label, budgetMs, since, clientInfo);
@@ -241,7 +263,12 @@ export abstract class PooledTarget implements Target {
    * given (a URL: connecting is part of the attempt, and another transport may have spent some of
    * it), else from once the wire has started (a process: the allowance is for its start-up).
    */
-  protected async startSession(label: string, budgetMs: number = this.startupTimeoutMs, since?: number, clientInfo?: OpenOptions['clientInfo']): Promise<McpSession> {
+  protected async startSession(
+    label: string,
+    budgetMs: number = this.startupTimeoutMs,
+    since?: number,
+    clientInfo?: OpenOptions['clientInfo'],
+  ): Promise<McpSession> {
     // A check stopped by a time limit may still be running: it must not start servers after the run.
     if (this.disposed) throw new TargetUnavailableError('the run is over; no new session is started');
     // A slot to start in (a costly start waits for one): the wait is not the server's, so the
@@ -254,7 +281,12 @@ export abstract class PooledTarget implements Target {
     }
   }
 
-  private async startWithin(label: string, budgetMs: number, since: number | undefined, clientInfo: OpenOptions['clientInfo']): Promise<McpSession> {
+  private async startWithin(
+    label: string,
+    budgetMs: number,
+    since: number | undefined,
+    clientInfo: OpenOptions['clientInfo'],
+  ): Promise<McpSession> {
     if (this.disposed) throw new TargetUnavailableError('the run is over; no new session is started');
     const leftSince = (from: number) => Math.max(1, Math.round(budgetMs - (performance.now() - from)));
     const wire = await this.startWire(since === undefined ? budgetMs : leftSince(since));
@@ -264,7 +296,16 @@ export abstract class PooledTarget implements Target {
       await wire.close();
       throw new TargetUnavailableError('the run is over; no new session is started');
     }
-    const session = new McpSession(wire, { label, timeoutMs: this.timeoutMs, startupTimeoutMs: this.startupTimeoutMs, startupOption: this.startupOption, redactor: this.redactor, era: this.era, onLost: (s) => this.sessionLost(s), ...(clientInfo ? { clientInfo } : {}) });
+    const session = new McpSession(wire, {
+      label,
+      timeoutMs: this.timeoutMs,
+      startupTimeoutMs: this.startupTimeoutMs,
+      startupOption: this.startupOption,
+      redactor: this.redactor,
+      era: this.era,
+      onLost: (s) => this.sessionLost(s),
+      ...(clientInfo ? { clientInfo } : {}),
+    });
     this.started.add(session);
     try {
       await session.initialize(left(), from);

@@ -60,18 +60,30 @@ export interface Wire {
   alive?(): number;
   /** The resident memory of the server process and what it started, in MB (a process, where /proc tells it). */
   residentMb?(): number | undefined;
-  /** What the server's start cost, once it answered: CPU time of it and what it started, wall time to its first output (a process, where /proc tells it). */
+  /**
+   * What the server's start cost, once it answered: CPU time of it and what it started, wall time to its first output
+   * (a process, where /proc tells it).
+   */
   startCost?(): { cpuMs: number; wallMs: number } | undefined;
   /** Whether the server command starts a container (each session one: its memory is not the command's). */
   readonly startsContainer?: boolean;
   /** HTTP: the session's next requests go on new connections (as after a pause long enough for them to be dropped). */
   renewConnections?(): void;
-  /** HTTP: this session's next requests go on `other`'s one connection (both sessions share a keep-alive socket); false where there is no such thing. */
+  /**
+   * HTTP: this session's next requests go on `other`'s one connection (both sessions share a keep-alive socket); false
+   * where there is no such thing.
+   */
   joinConnections?(other: Wire): boolean;
-  /** HTTP: opens `count` new connections for that many requests about to be sent together (they leave together only on connections alike). */
+  /**
+   * HTTP: opens `count` new connections for that many requests about to be sent together (they leave together only on
+   * connections alike).
+   */
   openConnections?(count: number, timeoutMs: number): Promise<void>;
   /** Over Streamable HTTP, once the session ended: a request under its old session id (its HTTP status). */
-  afterEnd?(message: JsonObject, timeoutMs: number): Promise<{ status?: number; body?: string; problem?: string } | undefined>;
+  afterEnd?(
+    message: JsonObject,
+    timeoutMs: number,
+  ): Promise<{ status?: number; body?: string; problem?: string } | undefined>;
 }
 
 /** Raised when a target cannot be started or reached; the CLI maps it to exit code 3. */

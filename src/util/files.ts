@@ -1,7 +1,10 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
-/** Whether `path` is a folder (a small module of its own: the CLI's output paths need it without loading the transports). */
+/**
+ * Whether `path` is a folder (a small module of its own: the CLI's output paths need it without loading the
+ * transports).
+ */
 export function isDirectory(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory();
 }

@@ -27,15 +27,22 @@ function nestedText(value: unknown, level: number): string {
  */
 export function* jsonPieces(value: unknown, level: number, splitDepth: number): Generator<string> {
   const isArray = Array.isArray(value);
-  const plain = typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
-  const keys = plain ? (isArray ? [] : Object.keys(value).filter((k) => !omitted((value as Record<string, unknown>)[k]))) : [];
+  const plain =
+    typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+  const keys = plain
+    ? isArray
+      ? []
+      : Object.keys(value).filter((k) => !omitted((value as Record<string, unknown>)[k]))
+    : [];
   if (splitDepth <= 0 || !plain || (isArray ? (value as unknown[]).length === 0 : keys.length === 0)) {
     yield nestedText(value, level);
     return;
   }
   const inner = '  '.repeat(level + 1);
   yield isArray ? '[\n' : '{\n';
-  const items: Array<[string | undefined, unknown]> = isArray ? (value as unknown[]).map((v) => [undefined, omitted(v) ? null : v]) : keys.map((k) => [k, (value as Record<string, unknown>)[k]]);
+  const items: Array<[string | undefined, unknown]> = isArray
+    ? (value as unknown[]).map((v) => [undefined, omitted(v) ? null : v])
+    : keys.map((k) => [k, (value as Record<string, unknown>)[k]]);
   for (const [i, [key, item]] of items.entries()) {
     yield key === undefined ? inner : `${inner}${JSON.stringify(key)}: `;
     yield* jsonPieces(item, level + 1, splitDepth - 1);

@@ -25,7 +25,8 @@ export function pointerSegments(pointer: string): string[] {
 export function valueAt(root: unknown, pointer: string): unknown {
   let value: unknown = root;
   for (const segment of pointerSegments(pointer)) {
-    if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, segment)) return undefined;
+    if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, segment))
+      return undefined;
     value = (value as Record<string, unknown>)[segment];
   }
   return value;
@@ -34,5 +35,8 @@ export function valueAt(root: unknown, pointer: string): unknown {
 /** `/safety/pii_exposure` → `safety.pii_exposure`; `/tested_with/0/llm` → `tested_with[0].llm`. */
 export function fieldName(pointer: string): string {
   if (!pointer) return '(the top level)';
-  return pointerSegments(pointer).reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
+  return pointerSegments(pointer).reduce(
+    (acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg),
+    '',
+  );
 }

@@ -27,7 +27,10 @@ export function safeRegExp(pattern: string): RegExpLike {
   // JSON Schema's exact semantics, and the ~18 ms of loading RE2 and compiling are saved — on
   // short values, where even the one varying quantifier costs at most n² steps.
   const compiled: RegExpLike = native
-    ? { test: (text) => (text.length <= NATIVE_MAX_LENGTH ? native.test(text) : onRe2(pattern).test(text)), toString: () => `/${pattern}/` }
+    ? {
+        test: (text) => (text.length <= NATIVE_MAX_LENGTH ? native.test(text) : onRe2(pattern).test(text)),
+        toString: () => `/${pattern}/`,
+      }
     : onRe2(pattern);
   if (cache.size > MAX_CACHED) cache.clear();
   cache.set(pattern, compiled);

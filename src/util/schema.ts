@@ -12,7 +12,9 @@ import { compiledValidator } from './shipped-schemas.js';
  * It is CommonJS, so it can be required synchronously.
  */
 const require = createRequire(import.meta.url);
-let ajvModules: { Ajv: new (o: object) => Ajv; Ajv2020: new (o: object) => Ajv2020; addFormats: (ajv: Ajv | Ajv2020) => void } | undefined;
+let ajvModules:
+  | { Ajv: new (o: object) => Ajv; Ajv2020: new (o: object) => Ajv2020; addFormats: (ajv: Ajv | Ajv2020) => void }
+  | undefined;
 function ajvLib(): NonNullable<typeof ajvModules> {
   if (!ajvModules) {
     const formats = require('ajv-formats') as { default?: unknown };
@@ -45,7 +47,13 @@ function makeAjv<T extends Ajv | Ajv2020>(Cls: new (opts: object) => T): T {
   // Patterns come from servers and files: RE2, never a backtracking engine (src/safe-regexp.ts).
   // validateSchema: false — schemas are meta-validated first with the validators compiled at build
   // time (schemaProblem), so ajv need not compile the meta-schemas at run time.
-  const ajv = new Cls({ allErrors: true, strict: false, validateSchema: false, addUsedSchema: false, code: { regExp: ajvRegExpEngine } });
+  const ajv = new Cls({
+    allErrors: true,
+    strict: false,
+    validateSchema: false,
+    addUsedSchema: false,
+    code: { regExp: ajvRegExpEngine },
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -62,7 +70,10 @@ export function dialectOf(schema: Record<string, unknown>): SchemaDialect {
 /** Compiles a schema in its own dialect without keeping it in ajv's shared registry. */
 export function compileSchema(schema: unknown): CompiledSchema {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    return { dialect: '2020-12', problem: `a JSON Schema must be an object, got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}` };
+    return {
+      dialect: '2020-12',
+      problem: `a JSON Schema must be an object, got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}`,
+    };
   }
   const meta = schemaProblem(schema);
   if (meta.problem) return meta;
@@ -81,11 +92,18 @@ export function compileSchema(schema: unknown): CompiledSchema {
 /** One line per ajv error, in words: "/limit must be <= 100". */
 export function describeErrors(errors: ErrorObject[] | null | undefined): string[] {
   // ajv reports one fault once per schema branch it tried (e.g. "items must be object,boolean" ×3).
-  return [...new Set((errors ?? []).map((e) => {
-    const where = e.instancePath || '(the whole value)';
-    const extra = e.keyword === 'additionalProperties' ? ` ('${asText((e.params as { additionalProperty?: string }).additionalProperty)}')` : '';
-    return `${where} ${e.message ?? 'is invalid'}${extra}`;
-  }))];
+  return [
+    ...new Set(
+      (errors ?? []).map((e) => {
+        const where = e.instancePath || '(the whole value)';
+        const extra =
+          e.keyword === 'additionalProperties'
+            ? ` ('${asText((e.params as { additionalProperty?: string }).additionalProperty)}')`
+            : '';
+        return `${where} ${e.message ?? 'is invalid'}${extra}`;
+      }),
+    ),
+  ];
 }
 
 /**
@@ -114,7 +132,9 @@ export function quickValidate(schema: Record<string, unknown>, value: unknown): 
   if (hasPatternProperties(schema)) {
     const compiled = compileSchema(schema);
     if (compiled.problem) return [`the schema cannot be applied (${compiled.problem})`];
-    return compiled.validate!(value) ? [] : describeErrors(compiled.validate!.errors).map((e) => e.replace(/^(\S+) /, '$1: '));
+    return compiled.validate!(value)
+      ? []
+      : describeErrors(compiled.validate!.errors).map((e) => e.replace(/^(\S+) /, '$1: '));
   }
   const draft = dialectOf(schema) === 'draft-07' ? '7' : '2020-12';
   try {
@@ -122,7 +142,10 @@ export function quickValidate(schema: Record<string, unknown>, value: unknown): 
     if (result.valid) return [];
     return result.errors
       .filter((e) => !CONTAINER_KEYWORDS.has(e.keyword))
-      .map((e) => `${e.instanceLocation.replace(/^#/, '') || '(the whole value)'}: ${patternMessage(e.error).replace(/\.$/, '')}`);
+      .map(
+        (e) =>
+          `${e.instanceLocation.replace(/^#/, '') || '(the whole value)'}: ${patternMessage(e.error).replace(/\.$/, '')}`,
+      );
   } catch (err) {
     return [`the schema cannot be applied (${(err as Error).message})`];
   }
@@ -161,7 +184,9 @@ function withPatternsAsFormats(schema: unknown): unknown {
     if (typeof node.pattern !== 'string') return node;
     const { pattern, ...rest } = node;
     const check = { format: formatFor(pattern) };
-    return rest.format === undefined ? { ...rest, ...check } : { ...rest, allOf: [...(Array.isArray(rest.allOf) ? rest.allOf : []), check] };
+    return rest.format === undefined
+      ? { ...rest, ...check }
+      : { ...rest, allOf: [...(Array.isArray(rest.allOf) ? rest.allOf : []), check] };
   });
 }
 
@@ -171,7 +196,8 @@ function mapSchema(root: unknown, map: (node: Record<string, unknown>) => Record
     if (Array.isArray(value)) return value.map(copy);
     if (typeof value !== 'object' || value === null) return value;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: copy(v), enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, { value: copy(v), enumerable: true, writable: true, configurable: true });
     return map(out);
   };
   return copy(root);
@@ -190,7 +216,16 @@ function hasPatternProperties(schema: unknown): boolean {
 }
 
 /** Errors of these keywords only say "something inside failed"; the inner error says what. */
-const CONTAINER_KEYWORDS = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', 'additionalItems', 'unevaluatedProperties', 'dependentSchemas']);
+const CONTAINER_KEYWORDS = new Set([
+  'properties',
+  'items',
+  'prefixItems',
+  'allOf',
+  '$ref',
+  'additionalItems',
+  'unevaluatedProperties',
+  'dependentSchemas',
+]);
 
 /** The `pattern`s and `patternProperties` keys of a schema, at any depth (iteratively: no recursion limit). */
 function patternsOf(schema: unknown): string[] {
@@ -202,7 +237,8 @@ function patternsOf(schema: unknown): string[] {
     if (!Array.isArray(node)) {
       const record = node as Record<string, unknown>;
       if (typeof record.pattern === 'string') found.push(record.pattern);
-      if (typeof record.patternProperties === 'object' && record.patternProperties !== null) found.push(...Object.keys(record.patternProperties));
+      if (typeof record.patternProperties === 'object' && record.patternProperties !== null)
+        found.push(...Object.keys(record.patternProperties));
     }
     for (const child of Object.values(node)) if (typeof child === 'object') stack.push(child);
   }

@@ -19,21 +19,30 @@ export function mappedStack(stack: string): string {
   const mapOf = (file: string) => {
     if (!maps.has(file)) {
       try {
-        maps.set(file, new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0]));
+        maps.set(
+          file,
+          new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0]),
+        );
       } catch {
         maps.set(file, undefined);
       }
     }
     return maps.get(file);
   };
-  return stack.split('\n').map((line) => line.replace(FRAME, (whole, open: string, file: string, row: string, col: string, close: string) => {
-    const entry = mapOf(file)?.findEntry(Number(row) - 1, Number(col) - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
-    if (!entry?.originalSource || entry.originalLine === undefined) return whole;
-    // The map names sources relative to itself (../../src/…): the package's root is two folders up.
-    const source = resolve(dirname(file), entry.originalSource.replace(/^file:\/\//, ''));
-    const root = resolve(dirname(file), '..', '..');
-    return `${open}${relative(root, source)}:${entry.originalLine + 1}:${(entry.originalColumn ?? 0) + 1}${close}`;
-  })).join('\n');
+  return stack
+    .split('\n')
+    .map((line) =>
+      line.replace(FRAME, (whole, open: string, file: string, row: string, col: string, close: string) => {
+        const entry = mapOf(file)?.findEntry(Number(row) - 1, Number(col) - 1) as
+          { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
+        if (!entry?.originalSource || entry.originalLine === undefined) return whole;
+        // The map names sources relative to itself (../../src/…): the package's root is two folders up.
+        const source = resolve(dirname(file), entry.originalSource.replace(/^file:\/\//, ''));
+        const root = resolve(dirname(file), '..', '..');
+        return `${open}${relative(root, source)}:${entry.originalLine + 1}:${(entry.originalColumn ?? 0) + 1}${close}`;
+      }),
+    )
+    .join('\n');
 }
 
 /** Where an error was thrown, in src/ when the bundle's map says so: its first mapped frame. */
@@ -41,5 +50,5 @@ export function thrownAt(err: unknown): string | undefined {
   if (!(err instanceof Error) || !err.stack) return undefined;
   const frames = mappedStack(err.stack).split('\n').slice(1);
   const at = /\(((?:src|checks|reports)\/[^)]+)\)|at ((?:src|checks|reports)\/\S+)/.exec(frames.join('\n'));
-  return at ? at[1] ?? at[2] : undefined;
+  return at ? (at[1] ?? at[2]) : undefined;
 }

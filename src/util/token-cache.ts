@@ -60,7 +60,8 @@ function loaded(): Map<string, number> {
     // Anything else (a broken or foreign file) is as good as none: it is replaced at exit.
     if (Array.isArray(saved)) {
       for (const entry of saved) {
-        if (Array.isArray(entry) && typeof entry[0] === 'string' && Number.isSafeInteger(entry[1]) && entry[1] >= 0) counts.set(entry[0], entry[1] as number);
+        if (Array.isArray(entry) && typeof entry[0] === 'string' && Number.isSafeInteger(entry[1]) && entry[1] >= 0)
+          counts.set(entry[0], entry[1] as number);
       }
     }
   } catch {

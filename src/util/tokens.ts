@@ -12,7 +12,11 @@ export const TOKEN_ENCODING = 'o200k_base';
 let counter: Promise<(text: string) => number> | undefined;
 
 export function tokenCounter(): Promise<(text: string) => number> {
-  counter ??= import('gpt-tokenizer/encoding/o200k_base').then(({ countTokens }) => (text: string) => countTokens(text));
+  counter ??= import('gpt-tokenizer/encoding/o200k_base').then(
+    ({ countTokens }) =>
+      (text: string) =>
+        countTokens(text),
+  );
   return counter;
 }
 
@@ -30,7 +34,10 @@ export async function countTokensHere(texts: string[]): Promise<number[]> {
 const counted = new Map<string, number>();
 const CACHED_TEXTS = 20_000;
 
-/** Token counts of many texts: in the side thread once it was started, else on this one; each distinct text counted once. */
+/**
+ * Token counts of many texts: in the side thread once it was started, else on this one; each distinct text counted
+ * once.
+ */
 export async function countTokensOf(texts: string[]): Promise<number[]> {
   const fresh = new Map<string, number>();
   const missing: string[] = [];
@@ -78,4 +85,3 @@ export function firstSentence(text: string): string {
 export function tokenSaving(listed: number, full: number): number {
   return full > 0 ? 1 - listed / full : 0;
 }
-

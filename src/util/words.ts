@@ -52,5 +52,9 @@ export function sentences(text: string): string[] {
 
 /** The words of a tool name: get_note, getNote, get-note and get.note all give [get, note]. */
 export function nameTerms(name: string): string[] {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_.\-/]+/).filter(Boolean).map((w) => w.toLowerCase());
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_.\-/]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
 }

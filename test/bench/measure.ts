@@ -6,7 +6,12 @@ import { ROOT } from '../helpers.js';
 
 export const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
-export interface Sample { ms: number; rssMb?: number; cpuS?: number; code: number | null }
+export interface Sample {
+  ms: number;
+  rssMb?: number;
+  cpuS?: number;
+  code: number | null;
+}
 
 /** One process, timed from outside (wall time; peak RSS and CPU time, user + system, from GNU time when present). */
 export function measure(args: string[], expectCode: number | number[] = 0, program = process.execPath): Sample {
@@ -24,4 +29,3 @@ export function measure(args: string[], expectCode: number | number[] = 0, progr
   const cpuS = figures ? Number(figures[1]) + Number(figures[2]) : undefined;
   return { ms, rssMb: rss, cpuS, code: run.status };
 }
-

@@ -1,8 +1,36 @@
 // The selection rule on N synthetic tools, each with a distinct minimal description and five queries.
 import { selectionFigures, selectionProblems, type SelectionTool } from '../../src/rules/selection.js';
 
-const NOUNS = ['note', 'file', 'issue', 'invoice', 'customer', 'order', 'ticket', 'report', 'image', 'calendar', 'message', 'user', 'project', 'branch', 'commit', 'page'];
-const VERBS = ['lists', 'reads', 'creates', 'updates', 'deletes', 'searches', 'exports', 'archives', 'restores', 'shares'];
+const NOUNS = [
+  'note',
+  'file',
+  'issue',
+  'invoice',
+  'customer',
+  'order',
+  'ticket',
+  'report',
+  'image',
+  'calendar',
+  'message',
+  'user',
+  'project',
+  'branch',
+  'commit',
+  'page',
+];
+const VERBS = [
+  'lists',
+  'reads',
+  'creates',
+  'updates',
+  'deletes',
+  'searches',
+  'exports',
+  'archives',
+  'restores',
+  'shares',
+];
 
 export function syntheticTools(n: number): SelectionTool[] {
   return Array.from({ length: n }, (_, i) => {
@@ -12,7 +40,13 @@ export function syntheticTools(n: number): SelectionTool[] {
     return {
       name: `${verb.replace(/s$/, '')}_${noun}_${i}`,
       minimal: `${verb[0]!.toUpperCase()}${verb.slice(1)} ${noun}s in ${tag} for a workspace.`,
-      queries: [`${verb} the ${noun} in ${tag}`, `Use it to ${verb.replace(/s$/, '')} a ${noun}`, `${noun} ${tag} ${i}`, `Example: ${verb} ${noun} number ${i}`, `When a ${noun} must be handled in ${tag}`],
+      queries: [
+        `${verb} the ${noun} in ${tag}`,
+        `Use it to ${verb.replace(/s$/, '')} a ${noun}`,
+        `${noun} ${tag} ${i}`,
+        `Example: ${verb} ${noun} number ${i}`,
+        `When a ${noun} must be handled in ${tag}`,
+      ],
     };
   });
 }

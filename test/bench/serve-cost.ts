@@ -8,8 +8,17 @@ import { CLI, median } from '../helpers.js';
 
 const CALLS = 300;
 
-async function connect(command: string, args: string[], env: Record<string, string>): Promise<{ client: Client; pid?: number }> {
-  const transport = new StdioClientTransport({ command, args, env: { ...process.env, ...env } as Record<string, string>, stderr: 'ignore' });
+async function connect(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ client: Client; pid?: number }> {
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    env: { ...process.env, ...env } as Record<string, string>,
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
   return { client, pid: transport.pid ?? undefined };
@@ -32,7 +41,10 @@ export async function bareNodeRssMb(): Promise<number | undefined> {
 }
 
 /** Median ms of a read-only call, straight and through the proxy, and the proxy's RSS after the calls. */
-export async function serveCost(upstream: string[], env: Record<string, string>): Promise<{ directMs: number; proxiedMs: number; proxyRssMb?: number }> {
+export async function serveCost(
+  upstream: string[],
+  env: Record<string, string>,
+): Promise<{ directMs: number; proxiedMs: number; proxyRssMb?: number }> {
   const direct = await connect('node', upstream, env);
   const proxied = await connect(process.execPath, [CLI, 'serve', '--', 'node', ...upstream], env);
   await proxied.client.readResource({ uri: 'resource:///tool_descriptions?tools=read_graph' });
@@ -72,7 +84,11 @@ function usage(pid: number | undefined): { peakMb: number; rssMb: number; cpuS: 
  * sessions it keeps and the memory they add), one 200 MB line over stdio (time and peak memory),
  * and a client that never reads stdout while its requests are answered (peak memory).
  */
-export async function serveBounds(upstream: string[]): Promise<{ sessions: { kept: string; addedMb: number }; hugeLine: { cpuS: number; peakMb: number }; unread: { peakMb: number; sent: number } }> {
+export async function serveBounds(upstream: string[]): Promise<{
+  sessions: { kept: string; addedMb: number };
+  hugeLine: { cpuS: number; peakMb: number };
+  unread: { peakMb: number; sent: number };
+}> {
   const { spawn } = await import('node:child_process');
   const { serveListening } = await import('../helpers.js');
   const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
@@ -87,13 +103,24 @@ export async function serveBounds(upstream: string[]): Promise<{ sessions: { kep
   await settle();
   const before = usage(pid)?.rssMb ?? 0;
   const statuses = new Map<number, number>();
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  });
   for (let i = 0; i < 2000; i += 20) {
-    await Promise.all(Array.from({ length: 20 }, async () => {
-      const res = await fetch(listening.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
-      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-      await res.text();
-    }));
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const res = await fetch(listening.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body,
+        });
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        await res.text();
+      }),
+    );
   }
   await settle();
   const after = usage(pid)?.rssMb ?? 0;
@@ -103,7 +130,8 @@ export async function serveBounds(upstream: string[]): Promise<{ sessions: { kep
   line.stdin.on('error', () => {});
   const chunk = Buffer.alloc(1024 * 1024, 'x');
   line.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"');
-  for (let mb = 0; mb < 200; mb++) if (!line.stdin.write(chunk)) await new Promise((resolve) => line.stdin.once('drain', resolve));
+  for (let mb = 0; mb < 200; mb++)
+    if (!line.stdin.write(chunk)) await new Promise((resolve) => line.stdin.once('drain', resolve));
   line.stdin.write('"}}\n');
   await settle();
   const huge = usage(line.pid);
@@ -113,9 +141,19 @@ export async function serveBounds(upstream: string[]): Promise<{ sessions: { kep
   unread.stdout.pause(); // never read
   unread.stdin.on('error', () => {});
   const send = (m: unknown) => unread.stdin.write(`${JSON.stringify(m)}\n`);
-  send({ jsonrpc: '2.0', id: 'i', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+  send({
+    jsonrpc: '2.0',
+    id: 'i',
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  });
   send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  send({ jsonrpc: '2.0', id: 'r', method: 'resources/read', params: { uri: 'resource:///tool_descriptions?tools=echo_op' } });
+  send({
+    jsonrpc: '2.0',
+    id: 'r',
+    method: 'resources/read',
+    params: { uri: 'resource:///tool_descriptions?tools=echo_op' },
+  });
   const text = 'y'.repeat(10_000);
   let sent = 0;
   const started = performance.now();

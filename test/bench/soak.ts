@@ -27,12 +27,14 @@ const TOOLS = ['list_notes', 'get_note', 'search_notes', 'create_note', 'update_
 /** A small deterministic generator, so that a run can be repeated exactly. */
 function random(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function startServer(): Promise<{ url: string; pid: number; stop(): void }> {
   // No fetch limit: the soak measures throughput; the limiter is tested in reference-hardening.
-  const child = spawn(process.execPath, [SERVER, '--http', '0', '--fetch-limit', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [SERVER, '--http', '0', '--fetch-limit', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -51,7 +53,11 @@ function rssMb(pid: number): number {
 
 const isRefusal = (ex: Exchange) => JSON.stringify(ex.response ?? '').includes('TOOL_DESCRIPTION_REQUIRED');
 
-interface Tally { latencies: number[]; leaks: string[]; errors: string[] }
+interface Tally {
+  latencies: number[];
+  leaks: string[];
+  errors: string[];
+}
 
 async function soakSession(url: string, index: number, tally: Tally): Promise<void> {
   const session = new McpSession(new HttpWire(new URL(url), {}), { label: `s${index}`, timeoutMs: 10_000 });
@@ -64,7 +70,9 @@ async function soakSession(url: string, index: number, tally: Tally): Promise<vo
       const tool = TOOLS[Math.floor(next() * TOOLS.length)]!;
       const fetch = next() < 0.4;
       const started = performance.now();
-      const ex = fetch ? await session.readResource(`${BASE}?tools=${tool}`) : await session.callTool(tool, examples.get(tool) ?? {});
+      const ex = fetch
+        ? await session.readResource(`${BASE}?tools=${tool}`)
+        : await session.callTool(tool, examples.get(tool) ?? {});
       tally.latencies.push(performance.now() - started);
       if (!ex.response || ex.response.error) {
         tally.errors.push(`s${index} ${ex.method} ${tool}: ${ex.note ?? JSON.stringify(ex.response?.error)}`);
@@ -73,7 +81,8 @@ async function soakSession(url: string, index: number, tally: Tally): Promise<vo
       if (fetch) {
         granted.add(tool);
         const text = (ex.response.result as { contents?: Array<{ text?: string }> }).contents?.[0]?.text;
-        const input = (JSON.parse(text ?? '{}')[tool] as { examples?: Array<{ input: JsonObject }> } | undefined)?.examples?.[0]?.input;
+        const input = (JSON.parse(text ?? '{}')[tool] as { examples?: Array<{ input: JsonObject }> } | undefined)
+          ?.examples?.[0]?.input;
         if (input) examples.set(tool, input);
       } else if (!granted.has(tool) && !isRefusal(ex)) {
         tally.leaks.push(`s${index}: '${tool}' ran although this session never fetched it`);
@@ -88,7 +97,8 @@ async function soakSession(url: string, index: number, tally: Tally): Promise<vo
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 const server = await startServer();
 const guard = setTimeout(() => {
@@ -103,11 +113,17 @@ try {
   await Promise.all(Array.from({ length: SESSIONS }, (_, i) => soakSession(server.url, i, tally)));
   const seconds = (performance.now() - started) / 1000;
   const sorted = [...tally.latencies].sort((a, b) => a - b);
-  console.log(`machine: ${cpus().length} cores, node ${process.version}; server: ${SERVER.replace(/^.*\/dist\//, 'dist/')} --http (127.0.0.1), --fetch-limit 0; seed ${SEED}`);
+  console.log(
+    `machine: ${cpus().length} cores, node ${process.version}; server: ${SERVER.replace(/^.*\/dist\//, 'dist/')} --http (127.0.0.1), --fetch-limit 0; seed ${SEED}`,
+  );
   console.log(`  sessions in parallel     ${SESSIONS}`);
   console.log(`  operations               ${tally.latencies.length} (${OPS} per session; 40 % fetches, 60 % calls)`);
-  console.log(`  throughput               ${Math.round(tally.latencies.length / seconds)} operations/s over ${seconds.toFixed(1)} s`);
-  console.log(`  latency                  p50 ${percentile(sorted, 50).toFixed(1)} ms   p99 ${percentile(sorted, 99).toFixed(1)} ms   max ${sorted[sorted.length - 1]?.toFixed(1)} ms`);
+  console.log(
+    `  throughput               ${Math.round(tally.latencies.length / seconds)} operations/s over ${seconds.toFixed(1)} s`,
+  );
+  console.log(
+    `  latency                  p50 ${percentile(sorted, 50).toFixed(1)} ms   p99 ${percentile(sorted, 99).toFixed(1)} ms   max ${sorted[sorted.length - 1]?.toFixed(1)} ms`,
+  );
   console.log(`  server memory (RSS)      ${rssBefore} MB before, ${rssMb(server.pid)} MB after`);
   console.log(`  cross-session leaks      ${tally.leaks.length}`);
   console.log(`  errors                   ${tally.errors.length}`);

@@ -14,7 +14,6 @@ import { ROOT } from '../helpers.js';
 import { walkReadme } from './walk.js';
 import { PAGES } from './pages.js';
 
-
 const CLI = join(ROOT, 'dist', 'cli', 'cli.js');
 
 interface Sample {
@@ -30,19 +29,32 @@ interface Sample {
 
 /** The samples, in the order they are made (init before the lint of what it wrote). */
 const SAMPLES: Record<string, Sample> = {
-  'first-run': { command: 'mcp-pd-check -- node node_modules/@modelcontextprotocol/server-filesystem/dist/index.js ./sandbox', keep: 14 },
-  'init-filesystem': { command: 'mcp-pd-check init --out pd -- node node_modules/@modelcontextprotocol/server-filesystem/dist/index.js ./sandbox' },
+  'first-run': {
+    command: 'mcp-pd-check -- node node_modules/@modelcontextprotocol/server-filesystem/dist/index.js ./sandbox',
+    keep: 14,
+  },
+  'init-filesystem': {
+    command:
+      'mcp-pd-check init --out pd -- node node_modules/@modelcontextprotocol/server-filesystem/dist/index.js ./sandbox',
+  },
   'lint-pd': { command: 'mcp-pd-check lint pd', keep: 22 },
-  'shrunk': {
-    command: 'mcp-pd-check --seed 7 --only pd-authorization-enforced -- node dist/fixtures/servers/pd-authorization-enforced--prefix-grant.bundle.js',
-    from: /✗ pd-authorization-enforced/, keep: 9, inCheckout: true,
+  shrunk: {
+    command:
+      'mcp-pd-check --seed 7 --only pd-authorization-enforced -- node dist/fixtures/servers/pd-authorization-enforced--prefix-grant.bundle.js',
+    from: /✗ pd-authorization-enforced/,
+    keep: 9,
+    inCheckout: true,
   },
 };
 
 function run(command: string, cwd: string): Promise<string> {
   const words = (shellParse(command) as string[]).slice(1);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...words], { cwd, env: { ...process.env, NO_COLOR: '1', COLUMNS: '120' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...words], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', COLUMNS: '120' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('close', () => resolve(out));
@@ -59,7 +71,10 @@ function excerpt(output: string, sample: Sample): string {
 
 /** What may differ between two runs of the same command: how long things took. */
 function steady(text: string): string {
-  return text.replace(/\b\d+(?:\.\d+)? (ms|s|MB)\b/g, 'N $1').replace(/--seed \d+/g, '--seed N').trimEnd();
+  return text
+    .replace(/\b\d+(?:\.\d+)? (ms|s|MB)\b/g, 'N $1')
+    .replace(/--seed \d+/g, '--seed N')
+    .trimEnd();
 }
 
 const BLOCK = /<!-- sample: ([\w-]+) -->\n```(\w+)\n([\s\S]*?)\n```/g;
@@ -69,7 +84,9 @@ let program: ReturnType<typeof buildProgram> | undefined;
 function knownFlags(command: string): Set<string> {
   program ??= buildProgram();
   const cmd = command === 'check' ? program : program.commands.find((c) => c.name() === command);
-  const own = (cmd?.options ?? []).flatMap((o) => [o.long, o.short, ...(o.negate && o.long ? [o.long.replace(/^--no-/, '--')] : [])]).filter((f): f is string => f !== undefined);
+  const own = (cmd?.options ?? [])
+    .flatMap((o) => [o.long, o.short, ...(o.negate && o.long ? [o.long.replace(/^--no-/, '--')] : [])])
+    .filter((f): f is string => f !== undefined);
   return new Set([...own, '--help', '-h', '--']);
 }
 
@@ -79,17 +96,31 @@ function unknownFlags(lines: readonly string[], where: string): string[] {
   for (const line of lines) {
     const at = line.search(/(?:^|\s|\$ )(?:npx (?:--no-install |-y )?)?mcp-pd-check(?:\s|$)/);
     if (at < 0 || line.trimStart().startsWith('#')) continue;
-    const words = (shellParse(line.slice(at).replace(/^\s*\$ /, '').replace(/\s#.*$/, '').trim(), (key) => `$${key}`) as unknown[]).filter((w): w is string => typeof w === 'string');
+    const words = (
+      shellParse(
+        line
+          .slice(at)
+          .replace(/^\s*\$ /, '')
+          .replace(/\s#.*$/, '')
+          .trim(),
+        (key) => `$${key}`,
+      ) as unknown[]
+    ).filter((w): w is string => typeof w === 'string');
     if (!words.includes('mcp-pd-check')) continue;
     const rest = words.slice(words.indexOf('mcp-pd-check') + 1);
-    const sub = ['lint', 'init', 'serve', 'explain', 'list-checks', 'merge'].includes(rest[0] ?? '') ? rest.shift()! : 'check';
+    const sub = ['lint', 'init', 'serve', 'explain', 'list-checks', 'merge'].includes(rest[0] ?? '')
+      ? rest.shift()!
+      : 'check';
     const flags = knownFlags(sub);
     for (const word of rest) {
       // The server command follows -- (words that are no flag are values or the command: skipped).
       if (word === '--') break;
       if (!word.startsWith('-') || word === '-') continue;
       const flag = word.split('=')[0]!;
-      if (!flags.has(flag)) problems.push(`${where}: '${line.trim()}': ${sub === 'check' ? 'mcp-pd-check' : `mcp-pd-check ${sub}`} has no option ${flag}`);
+      if (!flags.has(flag))
+        problems.push(
+          `${where}: '${line.trim()}': ${sub === 'check' ? 'mcp-pd-check' : `mcp-pd-check ${sub}`} has no option ${flag}`,
+        );
     }
   }
   return problems;
@@ -105,21 +136,34 @@ async function helpLines(): Promise<Array<{ where: string; lines: string[] }>> {
   const out = [];
   for (const command of [[], ['lint'], ['init'], ['serve'], ['explain'], ['merge']]) {
     const text = await run(['mcp-pd-check', ...command, '--help'].join(' '), ROOT);
-    out.push({ where: `mcp-pd-check ${[...command, '--help'].join(' ')}`, lines: text.split('\n').filter((l) => /^\s+(\$ )?(npx )?mcp-pd-check /.test(l)) });
+    out.push({
+      where: `mcp-pd-check ${[...command, '--help'].join(' ')}`,
+      lines: text.split('\n').filter((l) => /^\s+(\$ )?(npx )?mcp-pd-check /.test(l)),
+    });
   }
   return out;
 }
 
-/** The selection table's figures, from the lint of the tools lists it names (../shared/external/tools-list, when there). */
+/**
+ * The selection table's figures, from the lint of the tools lists it names (../shared/external/tools-list, when there).
+ */
 const TOOLS_LISTS = join(ROOT, '..', 'shared', 'external', 'tools-list');
 const ROW = /^\| (server-)?([\w-]+) \| (\d+) \| ([^|]+?) \|/gm;
 
 async function selectionCell(file: string): Promise<{ tools: number; cell: string } | undefined> {
   const out = await run(`mcp-pd-check lint --format json ${JSON.stringify(file)}`, ROOT);
-  const summary = (JSON.parse(out) as { results: Array<{ findings: Array<{ code: string; args: Record<string, unknown> }> }> }).results
-    .flatMap((r) => r.findings).find((f) => f.code === 'selection-summary');
+  const summary = (
+    JSON.parse(out) as { results: Array<{ findings: Array<{ code: string; args: Record<string, unknown> }> }> }
+  ).results
+    .flatMap((r) => r.findings)
+    .find((f) => f.code === 'selection-summary');
   if (!summary) return undefined;
-  const { percent, queries, mrr, tools } = summary.args as { percent: number; queries: number; mrr: string; tools: number };
+  const { percent, queries, mrr, tools } = summary.args as {
+    percent: number;
+    queries: number;
+    mrr: string;
+    tools: number;
+  };
   // (the mean reciprocal rank says something once there are ten queries or more)
   return { tools, cell: `${percent} % of ${queries}${queries >= 10 ? ` (MRR ${mrr})` : ''}` };
 }
@@ -133,7 +177,9 @@ async function selectionTable(readme: string, problems: string[]): Promise<strin
     if (!fresh) continue;
     const row = `| ${m[1] ?? ''}${m[2]} | ${fresh.tools} | ${fresh.cell} |`;
     if (m[0] !== row) {
-      problems.push(`README selection table, ${m[1] ?? ''}${m[2]}: '${m[0]}' but the lint of ${m[2]}.json says '${row}'`);
+      problems.push(
+        `README selection table, ${m[1] ?? ''}${m[2]}: '${m[0]}' but the lint of ${m[2]}.json says '${row}'`,
+      );
       text = text.replace(m[0], row);
     }
   }
@@ -147,7 +193,11 @@ try {
   writeFileSync(join(scratch, 'sandbox', 'notes.txt'), 'a file to list\n');
   symlinkSync(join(ROOT, 'node_modules'), join(scratch, 'node_modules'), 'dir');
   const made = new Map<string, string>();
-  for (const [id, sample] of Object.entries(SAMPLES)) made.set(id, `$ ${sample.command}\n${excerpt(await run(sample.command, sample.inCheckout ? ROOT : scratch), sample)}`);
+  for (const [id, sample] of Object.entries(SAMPLES))
+    made.set(
+      id,
+      `$ ${sample.command}\n${excerpt(await run(sample.command, sample.inCheckout ? ROOT : scratch), sample)}`,
+    );
   const problems: string[] = [];
   for (const help of await helpLines()) problems.push(...unknownFlags(help.lines, help.where));
   const seen = new Set<string>();
@@ -167,27 +217,42 @@ try {
       {
         const [a, b] = [steady(body).split('\n'), steady(fresh).split('\n')];
         const line = a.findIndex((l, i) => l !== b[i]);
-        problems.push(`README sample '${id}' (${page}) differs from what '${SAMPLES[id]!.command}' prints, from its line ${line + 1}:\n  README: ${a[line] ?? '(nothing)'}\n  now:    ${b[line] ?? '(nothing)'}`);
+        problems.push(
+          `README sample '${id}' (${page}) differs from what '${SAMPLES[id]!.command}' prints, from its line ${line + 1}:\n  README: ${a[line] ?? '(nothing)'}\n  now:    ${b[line] ?? '(nothing)'}`,
+        );
       }
       return `<!-- sample: ${id} -->\n\`\`\`${lang}\n${fresh}\n\`\`\``;
     });
     text = await selectionTable(text, problems);
     pages.set(page, text);
   }
-  for (const id of made.keys()) if (!seen.has(id)) problems.push(`README: no block marked <!-- sample: ${id} --> in ${PAGES.join(', ')}`);
-  // Then every command line and client configuration of every page, run as written (after the samples: lint reads what init wrote).
+  for (const id of made.keys())
+    if (!seen.has(id)) problems.push(`README: no block marked <!-- sample: ${id} --> in ${PAGES.join(', ')}`);
+  // Then every command line and client configuration of every page, run as written (after the samples: lint reads what
+  // init wrote).
   const walked = await walkReadme(pages, scratch);
-  problems.push(...walked.problems, ...unknownFlags(walked.workflowLines.map((l) => l.replace(/\$\{\{[^}]*\}\}/g, 'X')), 'docs/workflows/sweep.yml'));
-  if (!walked.workflowLines.some((l) => /mcp-pd-check merge /.test(l))) problems.push('docs/workflows/sweep.yml: no mcp-pd-check merge line found');
+  problems.push(
+    ...walked.problems,
+    ...unknownFlags(
+      walked.workflowLines.map((l) => l.replace(/\$\{\{[^}]*\}\}/g, 'X')),
+      'docs/workflows/sweep.yml',
+    ),
+  );
+  if (!walked.workflowLines.some((l) => /mcp-pd-check merge /.test(l)))
+    problems.push('docs/workflows/sweep.yml: no mcp-pd-check merge line found');
   if (write) {
     for (const [page, text] of pages) writeFileSync(join(ROOT, page), text);
     process.stdout.write(`README: ${seen.size} samples written\n`);
   }
-  const left = write ? problems.filter((p) => !p.startsWith('README sample') && !p.startsWith('README selection table')) : problems;
+  const left = write
+    ? problems.filter((p) => !p.startsWith('README sample') && !p.startsWith('README selection table'))
+    : problems;
   for (const p of left) process.stdout.write(`${p}\n`);
   if (left.length) process.exitCode = 1;
   else if (!write) {
-    process.stdout.write(`README: ${seen.size} samples as printed today, every documented flag known (README and --help), ${walked.ran.length} commands and configurations run as written, ${walked.notRun.length} not run:\n`);
+    process.stdout.write(
+      `README: ${seen.size} samples as printed today, every documented flag known (README and --help), ${walked.ran.length} commands and configurations run as written, ${walked.notRun.length} not run:\n`,
+    );
     for (const { line, why } of walked.notRun) process.stdout.write(`  ${line}  (${why})\n`);
   }
 } finally {

@@ -53,21 +53,42 @@ export const IDLE_FIXTURE_SECONDS = 2;
 /** The longest shortest sequence a one-rule defect may have. */
 export const MAX_STEPS = 5;
 
-/** Every negative fixture, read from its module's `expected` export (the one place tests learn what a fixture must do). */
-export const FIXTURES: Fixture[] = await Promise.all(readdirSync(FIXTURE_SOURCES).filter((f) => f.includes('--') && f.endsWith('.ts')).sort().map(async (file) => {
-  const name = file.replace(/\.ts$/, '');
-  const module = (await import(join(ROOT, 'dist', 'fixtures', 'servers', `${name}.js`))) as { expected: Expectation; overrides: Partial<Behaviour> };
-  const e = module.expected;
-  const codes = [...e.codes].sort();
-  return {
-    name, check: e.check, expectation: e, httpOnly: e.transports?.length === 1 && e.transports[0] === 'http', expected: e.level ?? 'fail', codes,
-    ...(e.cards ? { cards: join(ROOT, e.cards) } : {}),
-    modelRule: e.level !== 'not-proven' && codes.every((c) => MODEL_CODES[e.check]?.includes(c)), overrides: module.overrides,
-    wholeRun: e.notProven !== undefined || (e.level !== 'not-proven' && codes.every((c) => MODEL_CODES[e.check]?.includes(c))),
-  };
-}));
+/**
+ * Every negative fixture, read from its module's `expected` export (the one place tests learn what a fixture must do).
+ */
+export const FIXTURES: Fixture[] = await Promise.all(
+  readdirSync(FIXTURE_SOURCES)
+    .filter((f) => f.includes('--') && f.endsWith('.ts'))
+    .sort()
+    .map(async (file) => {
+      const name = file.replace(/\.ts$/, '');
+      const module = (await import(join(ROOT, 'dist', 'fixtures', 'servers', `${name}.js`))) as {
+        expected: Expectation;
+        overrides: Partial<Behaviour>;
+      };
+      const e = module.expected;
+      const codes = [...e.codes].sort();
+      return {
+        name,
+        check: e.check,
+        expectation: e,
+        httpOnly: e.transports?.length === 1 && e.transports[0] === 'http',
+        expected: e.level ?? 'fail',
+        codes,
+        ...(e.cards ? { cards: join(ROOT, e.cards) } : {}),
+        modelRule: e.level !== 'not-proven' && codes.every((c) => MODEL_CODES[e.check]?.includes(c)),
+        overrides: module.overrides,
+        wholeRun:
+          e.notProven !== undefined ||
+          (e.level !== 'not-proven' && codes.every((c) => MODEL_CODES[e.check]?.includes(c))),
+      };
+    }),
+);
 
-/** Its own check fails (or warns) with exactly its declared codes, with hints and proof; every other check passes or skips saying why. */
+/**
+ * Its own check fails (or warns) with exactly its declared codes, with hints and proof; every other check passes or
+ * skips saying why.
+ */
 export function judgeFixtureRun(t: Test, fixture: Fixture, report: CheckReport, kind: 'stdio' | 'http'): void {
   const era = fixture.expectation.era;
   const own = report.results.find((r) => r.id === fixture.check && (!era || r.era === era));
@@ -77,39 +98,70 @@ export function judgeFixtureRun(t: Test, fixture: Fixture, report: CheckReport, 
     // Not proven: skipped with its reason, which says what would prove it; never a pass.
     t.equal(own!.status, 'skip', `${fixture.check} is not proven (skip)`);
     t.same(codesOf(own), [], 'with no failure');
-    t.ok(own!.findings.some((f) => fixture.codes.includes(f.code) && f.hint), `its reason: ${fixture.codes.join(', ')}, with what would prove it`);
+    t.ok(
+      own!.findings.some((f) => fixture.codes.includes(f.code) && f.hint),
+      `its reason: ${fixture.codes.join(', ')}, with what would prove it`,
+    );
   } else {
     t.equal(own!.status, fixture.expected, `${fixture.check} is '${fixture.expected}'`);
     const failing = own!.findings.filter((f) => f.level !== 'info');
     t.ok(failing.length > 0 && failing.every((f) => f.hint), 'with findings, each with a fix hint');
-    t.ok(failing.some((f) => f.transcript?.length), 'a finding carries the exchange that proves it');
+    t.ok(
+      failing.some((f) => f.transcript?.length),
+      'a finding carries the exchange that proves it',
+    );
     t.same(codesOf(own), fixture.codes, `exactly the codes it declares: ${fixture.codes.join(', ')}`);
   }
   for (const [id, code] of Object.entries(notProven)) {
     const r = report.results.find((x) => x.id === id && (!era || x.era === era));
     t.equal(r?.status, 'skip', `${id} is not proven`);
-    t.ok(r?.findings.some((f) => f.code === code), `${id} says why: ${code} (${r?.findings.map((f) => f.code).join(', ')})`);
+    t.ok(
+      r?.findings.some((f) => f.code === code),
+      `${id} says why: ${code} (${r?.findings.map((f) => f.code).join(', ')})`,
+    );
   }
   if (fixture.expected === 'not-proven' || Object.keys(notProven).length) {
     t.not(report.verdict?.implements, 'yes', `never yes (${report.verdict?.implements})`);
-    for (const id of [fixture.check, ...Object.keys(notProven)].filter((id) => fixture.expected === 'not-proven' || id !== fixture.check)) {
-      t.ok(report.verdict?.unproven?.some((u) => u.id === id) || report.eras?.some((e) => e.verdict?.unproven?.some((u) => u.id === id)), `the verdict names ${id} as not proven`);
+    for (const id of [fixture.check, ...Object.keys(notProven)].filter(
+      (id) => fixture.expected === 'not-proven' || id !== fixture.check,
+    )) {
+      t.ok(
+        report.verdict?.unproven?.some((u) => u.id === id) ||
+          report.eras?.some((e) => e.verdict?.unproven?.some((u) => u.id === id)),
+        `the verdict names ${id} as not proven`,
+      );
     }
   }
   if (fixture.modelRule) {
     const shortest = own!.findings.find((f) => f.sequence)?.sequence;
-    t.ok(shortest && shortest.steps.length <= MAX_STEPS, `the exploration shows a shortest sequence of at most ${MAX_STEPS} steps: ${shortest?.steps.join(' / ') ?? 'none'}`);
+    t.ok(
+      shortest && shortest.steps.length <= MAX_STEPS,
+      `the exploration shows a shortest sequence of at most ${MAX_STEPS} steps: ${shortest?.steps.join(' / ') ?? 'none'}`,
+    );
   }
-  if (era) t.same(report.eras?.filter((e) => e.checked).map((e) => e.era), ['2025-11-25', '2026-07-28'], 'both eras were checked');
+  if (era)
+    t.same(
+      report.eras?.filter((e) => e.checked).map((e) => e.era),
+      ['2025-11-25', '2026-07-28'],
+      'both eras were checked',
+    );
   // In the other era, its own check is clean too.
-  for (const r of report.results.filter((r) => r !== own && !(r.id === fixture.check && !era) && !(ALSO_FAILS[fixture.name] ?? []).includes(r.id))) {
+  for (const r of report.results.filter(
+    (r) => r !== own && !(r.id === fixture.check && !era) && !(ALSO_FAILS[fixture.name] ?? []).includes(r.id),
+  )) {
     const clean = kind === 'stdio' ? cleanStatusOverStdio(r.id, r.era) : 'pass';
     const ok = r.status === clean || (r.status === 'skip' && r.findings.some((f) => f.level === 'info'));
-    t.ok(ok, `${r.id}${r.era ? ` (${r.era})` : ''} still passes or is skipped with a reason (${r.status}: ${r.findings.map((f) => f.code).join(', ')})`);
+    t.ok(
+      ok,
+      `${r.id}${r.era ? ` (${r.era})` : ''} still passes or is skipped with a reason (${r.status}: ${r.findings.map((f) => f.code).join(', ')})`,
+    );
   }
 }
 
-/** The protocol eras a fixture is checked in: both when its fault belongs to one, else 2025-11-25 (its fault is any era's). */
+/**
+ * The protocol eras a fixture is checked in: both when its fault belongs to one, else 2025-11-25 (its fault is any
+ * era's).
+ */
 export function protocolOf(fixture: Fixture): 'all' | '2025-11-25' {
   return fixture.expectation.era ? 'all' : '2025-11-25';
 }
@@ -122,6 +174,15 @@ export function protocolOf(fixture: Fixture): 'all' | '2025-11-25' {
  * that needs a known idleness gets a minimum.
  */
 export function fixtureRunOptions(fixture: Fixture): string[] {
-  const scope = fixture.wholeRun ? ['--seed', String(TEST_SEED), '--idle', String(fixture.expectation.idle ? IDLE_FIXTURE_SECONDS : 0)] : ['--explore', '0', '--only', fixture.check];
-  return ['--format', 'json', '--protocol', protocolOf(fixture), ...scope, ...(fixture.cards ? ['--cards', fixture.cards] : [])];
+  const scope = fixture.wholeRun
+    ? ['--seed', String(TEST_SEED), '--idle', String(fixture.expectation.idle ? IDLE_FIXTURE_SECONDS : 0)]
+    : ['--explore', '0', '--only', fixture.check];
+  return [
+    '--format',
+    'json',
+    '--protocol',
+    protocolOf(fixture),
+    ...scope,
+    ...(fixture.cards ? ['--cards', fixture.cards] : []),
+  ];
 }

@@ -22,17 +22,30 @@ export const BOUNDS = ['--timeout', '60000', '--sessions', '3', '--max-duration'
  */
 export const STALLS = ['--timeout', '1000', '--startup-timeout', '2000'];
 
-export interface Run { code: number | null; stdout: string; stderr: string; ms: number; killed: boolean }
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  killed: boolean;
+}
 
 /** The CLI, killed (and failed) if it ever outlives the hang guard. */
 export function runBounded(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let killed = false;
-    const guard = setTimeout(() => { killed = true; child.kill('SIGKILL'); }, HANG_GUARD_MS);
+    const guard = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, HANG_GUARD_MS);
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (code) => {
@@ -49,7 +62,9 @@ export function survivors(fixture: string): string[] {
     try {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
       if (cmdline.includes(`hostile/${fixture}.js`)) found.push(`${pid}: ${cmdline.trim()}`);
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return found;
 }
@@ -62,7 +77,11 @@ export function assertVerdict(t: Asserts, run: Run, expectedCode: 0 | 1 | 3): Ch
   t.notOk(run.killed, 'finished within its bounds');
   t.equal(run.code, expectedCode, `exit ${expectedCode}`);
   t.notMatch(run.stderr, /\n\s+at .+:\d+:\d+\)?\n|internal error/, 'no stack trace');
-  t.notMatch(run.stderr, /[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/, 'no raw control or bidi characters on stderr');
+  t.notMatch(
+    run.stderr,
+    /[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/,
+    'no raw control or bidi characters on stderr',
+  );
   if (expectedCode === 3) {
     t.match(run.stderr, /^mcp-pd-check: cannot check '[^\n]+': [^\n]+\n$/, 'one line that says why');
     return undefined;
@@ -71,4 +90,3 @@ export function assertVerdict(t: Asserts, run: Run, expectedCode: 0 | 1 | 3): Ch
   t.same(reportSchemaErrors(report), [], 'the report is schema-valid');
   return report;
 }
-

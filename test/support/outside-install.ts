@@ -33,14 +33,23 @@ export async function installOutside(name: string, packages: string[], ready: st
   mkdirSync(dir, { recursive: true });
   if (existsSync(node) && existsSync(join(dir, ready))) return { dir, node };
   const env = { ...process.env };
-  for (const key of Object.keys(env)) if (key.startsWith('npm_') || key === 'NODE_OPTIONS' || key.startsWith('TAP')) delete env[key];
+  for (const key of Object.keys(env))
+    if (key.startsWith('npm_') || key === 'NODE_OPTIONS' || key.startsWith('TAP')) delete env[key];
   try {
     await run('npm', ['ping'], { cwd: dir, env, timeout: 60_000 });
   } catch (err) {
-    return { dir, node, unreachable: `the npm registry cannot be reached (${String((err as Error).message).split('\n')[0]})` };
+    return {
+      dir,
+      node,
+      unreachable: `the npm registry cannot be reached (${String((err as Error).message).split('\n')[0]})`,
+    };
   }
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true }));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', ...packages, OUTSIDE_NODE], { cwd: dir, env, timeout: 300_000 });
+  await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', ...packages, OUTSIDE_NODE], {
+    cwd: dir,
+    env,
+    timeout: 300_000,
+  });
   return { dir, node };
 }
 

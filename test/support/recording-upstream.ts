@@ -8,12 +8,22 @@
 // inside a character.
 import { appendFileSync } from 'node:fs';
 
-type Message = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: unknown };
+type Message = {
+  jsonrpc: '2.0';
+  id?: string | number;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: unknown;
+  error?: unknown;
+};
 
 const log = process.env.RECORD_LOG;
-const record = (entry: Record<string, unknown>) => { if (log) appendFileSync(log, `${JSON.stringify(entry)}\n`); };
+const record = (entry: Record<string, unknown>) => {
+  if (log) appendFileSync(log, `${JSON.stringify(entry)}\n`);
+};
 const tools = ['secret_op', 'echo_op', 'ask_user', 'progress_op', 'hang_op', 'exit_op'].map((name) => ({
-  name, description: `The ${name.replace('_', ' ')} tool of the recording upstream: it does what its name says.`,
+  name,
+  description: `The ${name.replace('_', ' ')} tool of the recording upstream: it does what its name says.`,
   inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
 }));
 
@@ -31,7 +41,14 @@ function write(message: Message): void {
 
 /** A name as a loose server takes it: case, spaces, separators, look-alike letters and NUL do not matter. */
 function loosely(name: string): string {
-  return name.normalize('NFKC').replace(/\u0000/g, '').replace(/[\u0435]/g, 'e').replace(/[\u043e]/g, 'o').trim().toLowerCase().replace(/-/g, '_');
+  return name
+    .normalize('NFKC')
+    .replace(/\u0000/g, '')
+    .replace(/[\u0435]/g, 'e')
+    .replace(/[\u043e]/g, 'o')
+    .trim()
+    .toLowerCase()
+    .replace(/-/g, '_');
 }
 
 let nextAsk = 0;
@@ -43,31 +60,53 @@ function call(message: Message): void {
   const name = process.env.LOOSE_NAMES === '1' ? loosely(asked_name) : asked_name;
   const args = (params.arguments ?? {}) as Record<string, unknown>;
   record({ call: asked_name, ran: name, args });
-  const reply = (text: string) => write({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text }] } });
+  const reply = (text: string) =>
+    write({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text }] } });
   switch (name) {
-    case 'secret_op': return reply('the secret operation ran');
-    case 'echo_op': return reply(String(args.text ?? ''));
+    case 'secret_op':
+      return reply('the secret operation ran');
+    case 'echo_op':
+      return reply(String(args.text ?? ''));
     case 'ask_user': {
       // After a moment, so that other clients are active meanwhile.
       setTimeout(() => {
         const id = nextAsk++;
         asked.set(id, (answer) => reply(JSON.stringify(answer.result ?? answer.error ?? null)));
-        write({ jsonrpc: '2.0', id, method: 'elicitation/create', params: { message: `For ${String(args.text ?? '')}: your name?`, requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } });
+        write({
+          jsonrpc: '2.0',
+          id,
+          method: 'elicitation/create',
+          params: {
+            message: `For ${String(args.text ?? '')}: your name?`,
+            requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+          },
+        });
       }, 150);
       return;
     }
     case 'progress_op': {
       const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
-      for (let k = 1; k <= 3; k++) setTimeout(() => write({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: k, total: 3 } }), 60 * k);
+      for (let k = 1; k <= 3; k++)
+        setTimeout(
+          () =>
+            write({
+              jsonrpc: '2.0',
+              method: 'notifications/progress',
+              params: { progressToken: token, progress: k, total: 3 },
+            }),
+          60 * k,
+        );
       setTimeout(() => reply(`progress done for ${String(args.text ?? '')}`), 250);
       return;
     }
-    case 'hang_op': return;
+    case 'hang_op':
+      return;
     case 'exit_op': {
       setTimeout(() => process.exit(9), 100);
       return;
     }
-    default: write({ jsonrpc: '2.0', id: message.id, error: { code: -32602, message: `Unknown tool: ${asked_name}` } });
+    default:
+      write({ jsonrpc: '2.0', id: message.id, error: { code: -32602, message: `Unknown tool: ${asked_name}` } });
   }
 }
 
@@ -95,18 +134,38 @@ function handle(message: Message): void {
   if (message.id === undefined) return;
   const result = (value: unknown) => write({ jsonrpc: '2.0', id: message.id, result: value });
   switch (message.method) {
-    case 'initialize': return result({ protocolVersion: '2025-11-25', capabilities: { tools: {}, resources: {} }, serverInfo: { name: 'recording-upstream', version: '1.0.0' } });
-    case 'tools/list': return result({ tools });
-    case 'resources/list': return result({ resources: [{ uri: 'file:///notes.txt', name: 'notes', mimeType: 'text/plain' }] });
-    case 'resources/templates/list': return result({ resourceTemplates: [] });
+    case 'initialize':
+      return result({
+        protocolVersion: '2025-11-25',
+        capabilities: { tools: {}, resources: {} },
+        serverInfo: { name: 'recording-upstream', version: '1.0.0' },
+      });
+    case 'tools/list':
+      return result({ tools });
+    case 'resources/list':
+      return result({ resources: [{ uri: 'file:///notes.txt', name: 'notes', mimeType: 'text/plain' }] });
+    case 'resources/templates/list':
+      return result({ resourceTemplates: [] });
     case 'resources/read': {
       const uri = String(message.params?.uri);
       // As some npm servers answer an unknown resource: an internal error that says so.
-      if (uri !== 'file:///notes.txt') return write({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `Resource not found: ${uri}` } });
+      if (uri !== 'file:///notes.txt')
+        return write({
+          jsonrpc: '2.0',
+          id: message.id,
+          error: { code: -32603, message: `Resource not found: ${uri}` },
+        });
       return result({ contents: [{ uri, mimeType: 'text/plain', text: 'the notes' }] });
     }
-    case 'tools/call': return call(message);
-    case 'ping': return result({});
-    default: write({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `Method not found: ${message.method}` } });
+    case 'tools/call':
+      return call(message);
+    case 'ping':
+      return result({});
+    default:
+      write({
+        jsonrpc: '2.0',
+        id: message.id,
+        error: { code: -32601, message: `Method not found: ${message.method}` },
+      });
   }
 }

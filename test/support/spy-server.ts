@@ -16,16 +16,20 @@ if (!log || dashes !== '--' || !command) {
 const server = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
 const calls = new Map<unknown, string>();
 
-createInterface({ input: process.stdin }).on('line', (line) => {
-  try {
-    const m = JSON.parse(line) as { id?: unknown; method?: string; params?: { name?: string } };
-    if (m.method === 'tools/call' && m.id !== undefined) {
-      calls.set(m.id, String(m.params?.name));
-      appendFileSync(`${log}.received`, `${JSON.stringify({ pid: process.pid, tool: String(m.params?.name) })}\n`);
+createInterface({ input: process.stdin })
+  .on('line', (line) => {
+    try {
+      const m = JSON.parse(line) as { id?: unknown; method?: string; params?: { name?: string } };
+      if (m.method === 'tools/call' && m.id !== undefined) {
+        calls.set(m.id, String(m.params?.name));
+        appendFileSync(`${log}.received`, `${JSON.stringify({ pid: process.pid, tool: String(m.params?.name) })}\n`);
+      }
+    } catch {
+      /* not ours to judge */
     }
-  } catch { /* not ours to judge */ }
-  server.stdin.write(`${line}\n`);
-}).on('close', () => server.stdin.end());
+    server.stdin.write(`${line}\n`);
+  })
+  .on('close', () => server.stdin.end());
 
 createInterface({ input: server.stdout }).on('line', (line) => {
   try {
@@ -35,9 +39,14 @@ createInterface({ input: server.stdout }).on('line', (line) => {
       calls.delete(m.id);
       // Whether its own argument check refused the call (it did not run): the SDKs' wording, or -32602.
       const argumentsRefused = /invalid (arguments|input|params)|validation error|"code":-32602/i.test(line);
-      appendFileSync(log, `${JSON.stringify({ pid: process.pid, tool, refused: line.includes('TOOL_DESCRIPTION_REQUIRED'), argumentsRefused })}\n`);
+      appendFileSync(
+        log,
+        `${JSON.stringify({ pid: process.pid, tool, refused: line.includes('TOOL_DESCRIPTION_REQUIRED'), argumentsRefused })}\n`,
+      );
     }
-  } catch { /* passed through as it is */ }
+  } catch {
+    /* passed through as it is */
+  }
   process.stdout.write(`${line}\n`);
 });
 

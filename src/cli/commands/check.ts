@@ -30,9 +30,18 @@ export function asCheckCommand(program: Command): Command {
       const fromConfig = await applyConfig(cmd, cmd.opts().config);
       const flags = cmd.opts<CheckFlags>();
       // Flags that only shape a fleet do nothing alone: say so rather than ignore them.
-      const fleetOnly = ['server', 'jobs', 'shard', 'outDir', 'resume'].filter((name) => cmd.getOptionValueSource(name) === 'cli').map((n) => n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
-      if (flags.serverConfig === undefined && fleetOnly.length) throw new UsageError(`${fleetOnly.map((n) => `--${n}`).join(' and ')} ${fleetOnly.length === 1 ? 'goes' : 'go'} with --server-config FILE (the servers of a config file); for one server give its command or --url alone`);
-      process.exitCode = await runCheck(words.length || flags.url ? words : fromConfig, flags, cmd.commands.map((c) => c.name()));
+      const fleetOnly = ['server', 'jobs', 'shard', 'outDir', 'resume']
+        .filter((name) => cmd.getOptionValueSource(name) === 'cli')
+        .map((n) => n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+      if (flags.serverConfig === undefined && fleetOnly.length)
+        throw new UsageError(
+          `${fleetOnly.map((n) => `--${n}`).join(' and ')} ${fleetOnly.length === 1 ? 'goes' : 'go'} with --server-config FILE (the servers of a config file); for one server give its command or --url alone`,
+        );
+      process.exitCode = await runCheck(
+        words.length || flags.url ? words : fromConfig,
+        flags,
+        cmd.commands.map((c) => c.name()),
+      );
     });
 }
 
@@ -54,14 +63,23 @@ async function runCheck(words: string[], flags: CheckFlags, subcommands: readonl
     return EXIT.ok;
   }
   const progress = out.progress(flags);
-  const prepared = prepareCheck({
-    ...options,
-    hooks: {
-      onStartWait: (s) => progress.waiting(s),
-      onCheckStart: (c, i, n) => progress.update(i, n, c.id, opensOf(c, { sessions: prepared.sessions, selected: prepared.checks.map((x) => x.id) }) || undefined),
-      onCheckEnd: collectIfLarge,
+  const prepared = prepareCheck(
+    {
+      ...options,
+      hooks: {
+        onStartWait: (s) => progress.waiting(s),
+        onCheckStart: (c, i, n) =>
+          progress.update(
+            i,
+            n,
+            c.id,
+            opensOf(c, { sessions: prepared.sessions, selected: prepared.checks.map((x) => x.id) }) || undefined,
+          ),
+        onCheckEnd: collectIfLarge,
+      },
     },
-  }, CLI_SPELLING);
+    CLI_SPELLING,
+  );
   out.redactor = prepared.redactor;
   checkOutputPaths(flags);
   const baseline = await loadBaseline(flags);

@@ -18,10 +18,14 @@ import { keptOnInterrupt } from '../signals.js';
 import { escapeRegExp } from '../../util/regexp.js';
 
 export async function runFleet(words: string[], flags: CheckFlags, out: CliOutput): Promise<number> {
-  if (words.length || flags.url) throw new InputError('give either a server command, --url or --server-config, not more than one');
-  const [{ readServerConfig }, { checkFleet, fleetExitCode, fleetRedactor, validateFleetOptions }, { prepareSweep }] = await Promise.all([
-    import('../../library/server-config.js'), import('../../library/fleet.js'), import('../sweep.js'),
-  ]);
+  if (words.length || flags.url)
+    throw new InputError('give either a server command, --url or --server-config, not more than one');
+  const [{ readServerConfig }, { checkFleet, fleetExitCode, fleetRedactor, validateFleetOptions }, { prepareSweep }] =
+    await Promise.all([
+      import('../../library/server-config.js'),
+      import('../../library/fleet.js'),
+      import('../sweep.js'),
+    ]);
   checkOutputPaths(flags);
   const config = readServerConfig(flags.serverConfig!, flags.server, parseEnv(flags.env ?? []));
   if (flags.explainPlan) return explainFleetPlan(config, flags);
@@ -35,10 +39,20 @@ export async function runFleet(words: string[], flags: CheckFlags, out: CliOutpu
   validateFleetOptions(common);
   const sweep = prepareSweep(flags, config, (text) => out.mask(text));
   for (const line of sweep.lines) out.say(`${TOOL_NAME}: ${line}\n`);
-  if (flags.outDir !== undefined) keptOnInterrupt(`the servers finished are reported in ${flags.outDir} (rerun with --resume to check only the rest)`);
+  if (flags.outDir !== undefined)
+    keptOnInterrupt(
+      `the servers finished are reported in ${flags.outDir} (rerun with --resume to check only the rest)`,
+    );
   // On a terminal, a line that says how far the fleet is (erased before the report).
   const progress = out.progress(flags);
-  const fleet = await checkFleet(config, common, flags.jobs, CLI_SPELLING, (done, total, running) => progress.fleet(done, total, running), sweep.options);
+  const fleet = await checkFleet(
+    config,
+    common,
+    flags.jobs,
+    CLI_SPELLING,
+    (done, total, running) => progress.fleet(done, total, running),
+    sweep.options,
+  );
   progress.clear();
   await emitFleet(fleet, flags, out);
   return fleetExitCode(fleet, flagOrDefault(flags as unknown as Flags, '--fail-on'));
@@ -47,19 +61,41 @@ export async function runFleet(words: string[], flags: CheckFlags, out: CliOutpu
 /** Writes a fleet's report where the flags say (stdout or --output, and every --report file), masked. */
 export async function emitFleet(fleet: FleetResult, flags: OutputFlags, out: CliOutput): Promise<void> {
   const fleetReports = await import('../../../reports/fleet.js');
-  const render: Record<string, (fleet: FleetResult, options: RenderOptions & { entryLines?: EntryLines; maxBytes?: number }) => string> = {
-    text: fleetReports.renderFleetText, json: fleetReports.renderFleetJson, junit: fleetReports.renderFleetJunit, sarif: fleetReports.renderFleetSarif,
-    github: fleetReports.renderFleetGithub, markdown: fleetReports.renderFleetMarkdown, html: fleetReports.renderFleetHtml,
+  const render: Record<
+    string,
+    (fleet: FleetResult, options: RenderOptions & { entryLines?: EntryLines; maxBytes?: number }) => string
+  > = {
+    text: fleetReports.renderFleetText,
+    json: fleetReports.renderFleetJson,
+    junit: fleetReports.renderFleetJunit,
+    sarif: fleetReports.renderFleetSarif,
+    github: fleetReports.renderFleetGithub,
+    markdown: fleetReports.renderFleetMarkdown,
+    html: fleetReports.renderFleetHtml,
   };
   const color = flags.color && !flags.output && process.stdout.isTTY === true && !process.env.NO_COLOR;
   // On stdout in a GitHub Actions log, the report is fenced off from the runner's command parser.
   const commandsOff = !flags.output && process.env.GITHUB_ACTIONS === 'true' ? crypto.randomUUID() : undefined;
   // SARIF locates every server's findings in the config file that names it, at its entry's line.
   const artifact = repositoryPath(fleet.file);
-  const entryLines = reportTargets(flags).some(([format]) => format === 'sarif') || flags.format === 'sarif' ? linesOfEntries(fleet) : undefined;
+  const entryLines =
+    reportTargets(flags).some(([format]) => format === 'sarif') || flags.format === 'sarif'
+      ? linesOfEntries(fleet)
+      : undefined;
   // JSON goes out a server at a time (a merged sweep is tens of MB); each piece masked whole.
-  const pieces = (format: string, toStdout = false, file?: string): Iterable<string> => (format === 'json' ? fleetReports.fleetJsonChunks(fleet)
-    : [render[format]!(fleet, { color: toStdout && format === 'text' && color, verbose: flags.verbose, artifact, entryLines, ...(toStdout && commandsOff ? { commandsOff } : {}), ...(isStepSummary(file) ? { maxBytes: STEP_SUMMARY_BYTES } : {}) })]);
+  const pieces = (format: string, toStdout = false, file?: string): Iterable<string> =>
+    format === 'json'
+      ? fleetReports.fleetJsonChunks(fleet)
+      : [
+          render[format]!(fleet, {
+            color: toStdout && format === 'text' && color,
+            verbose: flags.verbose,
+            artifact,
+            entryLines,
+            ...(toStdout && commandsOff ? { commandsOff } : {}),
+            ...(isStepSummary(file) ? { maxBytes: STEP_SUMMARY_BYTES } : {}),
+          }),
+        ];
   const toFile = (file: string, format: string) => {
     const fd = openSync(file, 'w');
     try {
@@ -107,7 +143,10 @@ function writePieces(pieces: Iterable<string>, out: CliOutput, write: (bytes: Ui
 
 /** --explain-plan of a fleet: the plan each server is checked with, per transport, and nothing started. */
 async function explainFleetPlan(config: ServerConfig, flags: CheckFlags): Promise<number> {
-  const [{ planCheck }, { planText }] = await Promise.all([import('../../library/check-server.js'), import('../plan.js')]);
+  const [{ planCheck }, { planText }] = await Promise.all([
+    import('../../library/check-server.js'),
+    import('../plan.js'),
+  ]);
   const options = checkOptionsFrom([], { ...flags, env: undefined });
   const checked = config.servers.filter((s) => s.problem === undefined);
   const byUrl = checked.filter((s) => s.options.url !== undefined).length;
@@ -116,7 +155,9 @@ async function explainFleetPlan(config: ServerConfig, flags: CheckFlags): Promis
     ...(byUrl ? [{ label: `${byUrl} over HTTP`, url: 'http://127.0.0.1/' }] : []),
   ];
   const head = `${TOOL_NAME}: ${config.servers.length} servers in ${config.file}${kinds.length ? `: ${kinds.map((k) => k.label).join(', ')}` : ''}; each is checked with the plan of its transport, one server at a time per --jobs. Nothing was started.\n`;
-  process.stdout.write(head + kinds.map((k) => `\n${planText(planCheck({ ...options, url: k.url }), options.protocol)}`).join(''));
+  process.stdout.write(
+    head + kinds.map((k) => `\n${planText(planCheck({ ...options, url: k.url }), options.protocol)}`).join(''),
+  );
   return EXIT.ok;
 }
 
@@ -138,7 +179,9 @@ function linesOfEntries(fleet: FleetResult): EntryLines | undefined {
     const quoted = [...new Set([JSON.stringify(name), JSON.stringify(name.replace(/@[^@/]+$/, ''))])];
     // Its key first ("notes": {), then its "name", then any mention.
     const tests = [
-      ...quoted.map((q) => (line: string) => line.trimStart().startsWith(`${q}:`) || line.trimStart().startsWith(`${q} :`)),
+      ...quoted.map(
+        (q) => (line: string) => line.trimStart().startsWith(`${q}:`) || line.trimStart().startsWith(`${q} :`),
+      ),
       ...quoted.map((q) => {
         const named = new RegExp(`"name"\\s*:\\s*${escapeRegExp(q)}`);
         return (line: string) => named.test(line);

@@ -17,9 +17,14 @@ interface InitFlags {
 }
 
 export function initCommand(): Command {
-  return withOptions(new Command('init')
-    .description('Start progressive disclosure from any MCP server: write tool_descriptions/, a minimal tools/list, Tool Card stubs, the checker\'s config and CI workflow.')
-    .argument('[command...]', 'the command that starts the server (stdio)'), 'init')
+  return withOptions(
+    new Command('init')
+      .description(
+        "Start progressive disclosure from any MCP server: write tool_descriptions/, a minimal tools/list, Tool Card stubs, the checker's config and CI workflow.",
+      )
+      .argument('[command...]', 'the command that starts the server (stdio)'),
+    'init',
+  )
     .passThroughOptions()
     .addHelpText('after', INIT_HELP)
     .action(async (words: string[], flags: InitFlags) => {
@@ -32,8 +37,14 @@ async function runInit(words: string[], flags: InitFlags): Promise<number> {
   const out = new CliOutput();
   const misplaced = flagsAfterCommandHint(words, process.argv.slice(2), 'init');
   if (misplaced) out.say(`${TOOL_NAME} init: ${misplaced}\n`);
-  const [{ initServer }, { redactorForServer }] = await Promise.all([import('../../library/init-server.js'), import('../../library/server-target.js')]);
-  const options = { ...(libraryOptions(flags as unknown as Flags, 'init', words) as InitServerOptions), configHeaders: writtenHeaders(flags.header ?? []) };
+  const [{ initServer }, { redactorForServer }] = await Promise.all([
+    import('../../library/init-server.js'),
+    import('../../library/server-target.js'),
+  ]);
+  const options = {
+    ...(libraryOptions(flags as unknown as Flags, 'init', words) as InitServerOptions),
+    configHeaders: writtenHeaders(flags.header ?? []),
+  };
   // A key among the server's arguments is masked in everything init says (the config gets ${VAR}).
   out.redactor = redactorForServer(options);
   try {

@@ -7,9 +7,12 @@ import { flagOrDefault, withOptions, type Flags, type OutputFlags } from '../opt
 import { checkOutputPaths, CliOutput } from '../output.js';
 
 export function lintCommand(): Command {
-  return withOptions(new Command('lint')
-    .description('Lint tool_descriptions folders, Tool Cards, dashdash metadata and saved tools/list files, offline.')
-    .argument('<paths...>', 'files, folders or globs'), 'lint')
+  return withOptions(
+    new Command('lint')
+      .description('Lint tool_descriptions folders, Tool Cards, dashdash metadata and saved tools/list files, offline.')
+      .argument('<paths...>', 'files, folders or globs'),
+    'lint',
+  )
     .addHelpText('after', LINT_HELP)
     .action(async (paths: string[], _flags: OutputFlags, cmd: Command) => {
       await applyConfig(cmd, cmd.opts().config);
@@ -23,7 +26,11 @@ async function runLint(paths: string[], flags: OutputFlags): Promise<number> {
   const baseline = await loadBaseline(flags);
   const { lint } = await import('../../library/lint.js');
   const progress = out.progress(flags);
-  const linted = await lint(paths, { only: flags.only, skip: flags.skip, hooks: { onCheckStart: (c, i, n) => progress.update(i, n, c.id) } });
+  const linted = await lint(paths, {
+    only: flags.only,
+    skip: flags.skip,
+    hooks: { onCheckStart: (c, i, n) => progress.update(i, n, c.id) },
+  });
   progress.clear();
   const report = await gate(linted, flags, baseline, out);
   await out.emit(report, flags);

@@ -14,7 +14,10 @@ import type { ServerOptions } from '../../library/server-options.js';
 import type { LockFormat } from '../../../reports/lock-diff.js';
 
 /** lock's own words when no server is given: the example names lock. */
-const LOCK_SPELLING = { ...CLI_SPELLING, noServer: 'give the command that starts it (mcp-pd-check lock -- node server.js) or --url http://host/mcp' };
+const LOCK_SPELLING = {
+  ...CLI_SPELLING,
+  noServer: 'give the command that starts it (mcp-pd-check lock -- node server.js) or --url http://host/mcp',
+};
 
 interface LockFlags {
   out: string;
@@ -29,9 +32,14 @@ interface LockFlags {
 }
 
 export function lockCommand(): Command {
-  return withOptions(new Command('lock')
-    .description('Write a server\'s tool surface to a lock file, or check the server against it (--check): every change to what the model reads is seen in review.')
-    .argument('[command...]', 'the command that starts the server (stdio)'), 'lock')
+  return withOptions(
+    new Command('lock')
+      .description(
+        "Write a server's tool surface to a lock file, or check the server against it (--check): every change to what the model reads is seen in review.",
+      )
+      .argument('[command...]', 'the command that starts the server (stdio)'),
+    'lock',
+  )
     .passThroughOptions()
     .addHelpText('after', LOCK_HELP)
     .action(async (words: string[], flags: LockFlags) => {
@@ -45,11 +53,15 @@ async function runLock(words: string[], flags: LockFlags): Promise<number> {
   const misplaced = flagsAfterCommandHint(words, process.argv.slice(2), 'lock');
   if (misplaced) out.say(`${TOOL_NAME} lock: ${misplaced}\n`);
   const [{ lockServer, readLockFile, compareLock }, { renderLockDiff }, { redactorForServer }] = await Promise.all([
-    import('../../library/lock-server.js'), import('../../../reports/lock-diff.js'), import('../../library/server-target.js'),
+    import('../../library/lock-server.js'),
+    import('../../../reports/lock-diff.js'),
+    import('../../library/server-target.js'),
   ]);
   // --check takes an optional file: a lock file given after other flags is read as the server command instead.
   if (flags.check === true && /\.json$/i.test(words[0] ?? '')) {
-    throw new InputError(`'${words[0]}' was read as the server command: give the lock file right after --check (--check ${words[0]}), then the server after --`);
+    throw new InputError(
+      `'${words[0]}' was read as the server command: give the lock file right after --check (--check ${words[0]}), then the server after --`,
+    );
   }
   const options = await serverOptions(words, flags);
   out.redactor = redactorForServer(options);
@@ -60,7 +72,8 @@ async function runLock(words: string[], flags: LockFlags): Promise<number> {
   const extra = reportTargets(flags);
   const unknown = extra.find(([format]) => !(LOCK_FORMATS as readonly string[]).includes(format));
   if (unknown) throw new InputError(`--report ${unknown[0]}=…: lock --check writes ${LOCK_FORMATS.join(', ')}`);
-  // The lock is read before the server starts: a missing or broken file costs nothing. --update may write the first one.
+  // The lock is read before the server starts: a missing or broken file costs nothing. --update may write the first
+  // one.
   const locked = comparing && !(flags.update && !existsSync(file)) ? readLockFile(file, LOCK_SPELLING) : undefined;
   let outcome;
   try {
@@ -70,11 +83,17 @@ async function runLock(words: string[], flags: LockFlags): Promise<number> {
     out.say(`${TOOL_NAME}: cannot read '${err.target ?? 'the server'}': ${err.message}\n`);
     return EXIT.unreachable;
   }
-  for (const u of outcome.unread) out.say(`${TOOL_NAME} lock: warning: the full description of '${u.tool}' (${u.era}) could not be read (${u.why}): locked without it\n`);
+  for (const u of outcome.unread)
+    out.say(
+      `${TOOL_NAME} lock: warning: the full description of '${u.tool}' (${u.era}) could not be read (${u.why}): locked without it\n`,
+    );
   const text = out.mask(outcome.text);
   if (!locked) {
     writeFileSync(file, text);
-    const eras = Object.entries(outcome.lock.eras).map(([era, s]) => `${era}: ${s!.totals.tools} tools, tools/list ${s!.totals.listedTokens} tokens${s!.totals.fullTokens !== undefined ? `, full descriptions ${s!.totals.fullTokens}` : ''}`);
+    const eras = Object.entries(outcome.lock.eras).map(
+      ([era, s]) =>
+        `${era}: ${s!.totals.tools} tools, tools/list ${s!.totals.listedTokens} tokens${s!.totals.fullTokens !== undefined ? `, full descriptions ${s!.totals.fullTokens}` : ''}`,
+    );
     out.say(`${TOOL_NAME} lock: wrote ${file} (${eras.join('; ')})\n`);
     return EXIT.ok;
   }
@@ -86,7 +105,9 @@ async function runLock(words: string[], flags: LockFlags): Promise<number> {
   else process.stdout.write(report);
   if (flags.update) {
     if (!diff.same) writeFileSync(file, text);
-    out.say(`${TOOL_NAME} lock: ${diff.same ? `${file} is up to date` : `rewrote ${file}: commit it with the change`}\n`);
+    out.say(
+      `${TOOL_NAME} lock: ${diff.same ? `${file} is up to date` : `rewrote ${file}: commit it with the change`}\n`,
+    );
     return EXIT.ok;
   }
   return diff.same ? EXIT.ok : EXIT.failures;
@@ -96,13 +117,22 @@ async function runLock(words: string[], flags: LockFlags): Promise<number> {
 async function serverOptions(words: string[], flags: LockFlags): Promise<ServerOptions> {
   const given = libraryOptions(flags as unknown as Flags, 'lock', words) as ServerOptions;
   if (!flags.serverConfig) return given;
-  if (words.length || given.url !== undefined) throw new InputError('give either a server command, --url or --server-config, not more than one');
+  if (words.length || given.url !== undefined)
+    throw new InputError('give either a server command, --url or --server-config, not more than one');
   const { readServerConfig } = await import('../../library/server-config.js');
   const config = readServerConfig(flags.serverConfig, flags.server, parseEnv(flags.env ?? []));
   if (config.servers.length !== 1) {
-    throw new InputError(`a lock file holds one server, and ${config.file} has ${config.servers.length}: pick one with --server NAME (${config.servers.map((s) => s.name).join(', ')}), one lock file each (--out)`);
+    throw new InputError(
+      `a lock file holds one server, and ${config.file} has ${config.servers.length}: pick one with --server NAME (${config.servers.map((s) => s.name).join(', ')}), one lock file each (--out)`,
+    );
   }
   const [server] = config.servers;
-  if (server!.problem !== undefined) throw new InputError(`server '${server!.name}' in ${config.file}: ${server!.problem}`);
-  return { ...server!.options, ...(given.timeoutMs !== undefined ? { timeoutMs: given.timeoutMs } : {}), ...(given.startupTimeoutMs !== undefined ? { startupTimeoutMs: given.startupTimeoutMs } : {}), ...(given.protocol ? { protocol: given.protocol } : {}) };
+  if (server!.problem !== undefined)
+    throw new InputError(`server '${server!.name}' in ${config.file}: ${server!.problem}`);
+  return {
+    ...server!.options,
+    ...(given.timeoutMs !== undefined ? { timeoutMs: given.timeoutMs } : {}),
+    ...(given.startupTimeoutMs !== undefined ? { startupTimeoutMs: given.startupTimeoutMs } : {}),
+    ...(given.protocol ? { protocol: given.protocol } : {}),
+  };
 }

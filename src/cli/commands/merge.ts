@@ -13,9 +13,14 @@ import { checkOutputPaths, CliOutput } from '../output.js';
 import { emitFleet } from './fleet.js';
 
 export function mergeCommand(): Command {
-  return withOptions(new Command('merge')
-    .description("Join the JSON reports of a sweep's shards (--shard k/n), --out-dir files and single servers' JSON reports into one fleet report; the exit code is the fleet's, as if it had run in one job.")
-    .argument('<reports...>', 'JSON reports, or folders of them (a downloaded artifact folder: every *.json in it)'), 'merge')
+  return withOptions(
+    new Command('merge')
+      .description(
+        "Join the JSON reports of a sweep's shards (--shard k/n), --out-dir files and single servers' JSON reports into one fleet report; the exit code is the fleet's, as if it had run in one job.",
+      )
+      .argument('<reports...>', 'JSON reports, or folders of them (a downloaded artifact folder: every *.json in it)'),
+    'merge',
+  )
     .addHelpText('after', MERGE_HELP)
     .action(async (paths: string[], _flags: OutputFlags, cmd: Command) => {
       process.exitCode = await runMerge(paths, cmd.opts<OutputFlags>());
@@ -26,13 +31,17 @@ async function runMerge(paths: string[], flags: OutputFlags): Promise<number> {
   const out = new CliOutput();
   checkOutputPaths(flags);
   const [{ mergeFleetReports }, { fleetExitCode }, { gaps, serverCount }] = await Promise.all([
-    import('../../library/fleet-merge.js'), import('../../library/fleet.js'), import('../../../reports/fleet.js'),
+    import('../../library/fleet-merge.js'),
+    import('../../library/fleet.js'),
+    import('../../../reports/fleet.js'),
   ]);
   const fleet = mergeFleetReports(paths.flatMap(jsonFiles).map(readInput));
   // Single servers' reports alone are of no fleet file: said as what they are.
   const of = fleet.shape === 'reports' ? '' : ` of ${fleet.file}`;
   const servers = serverCount(fleet);
-  out.say(`${TOOL_NAME} merge: ${servers} server${servers === 1 ? '' : 's'}${of} from ${fleet.merged} report${fleet.merged === 1 ? '' : 's'}\n`);
+  out.say(
+    `${TOOL_NAME} merge: ${servers} server${servers === 1 ? '' : 's'}${of} from ${fleet.merged} report${fleet.merged === 1 ? '' : 's'}\n`,
+  );
   for (const gap of gaps(fleet)) out.say(`${TOOL_NAME} merge: ${gap}\n`);
   await emitFleet(fleet, flags, out);
   return fleetExitCode(fleet, flagOrDefault(flags as unknown as Flags, '--fail-on'));
@@ -69,7 +78,8 @@ function readInput(source: string): MergeInput {
       for (let n; (n = readSync(fd, readBuffer, length, readBuffer.length - length, null)) > 0;) {
         length += n;
         // A file that grew since fstat (or a pipe) is read whole all the same.
-        if (length === readBuffer.length) readBuffer = Buffer.concat([readBuffer, Buffer.allocUnsafe(readBuffer.length)]);
+        if (length === readBuffer.length)
+          readBuffer = Buffer.concat([readBuffer, Buffer.allocUnsafe(readBuffer.length)]);
       }
     } finally {
       closeSync(fd);
@@ -79,7 +89,9 @@ function readInput(source: string): MergeInput {
     // (a sweep's shards are tens of MB); anything else is UTF-8.
     text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   } catch (err) {
-    throw new InputError(`merge: ${source} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new InputError(
+      `merge: ${source} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
   try {
     return { source, value: JSON.parse(text) };
@@ -88,8 +100,10 @@ function readInput(source: string): MergeInput {
     const why = (err as Error).message.replace(/\s+/g, ' ');
     const at = Number(/at position (\d+)/.exec(why)?.[1] ?? -1);
     const ended = /end of (JSON )?input|Unterminated/i.test(why) || at >= text.trimEnd().length;
-    throw new InputError(ended
-      ? `merge: ${source} is not whole JSON (${why}): was its job cut short while writing it?`
-      : `merge: ${source} is not JSON (${why}): give the JSON reports of --format json or --report json=FILE`);
+    throw new InputError(
+      ended
+        ? `merge: ${source} is not whole JSON (${why}): was its job cut short while writing it?`
+        : `merge: ${source} is not JSON (${why}): give the JSON reports of --format json or --report json=FILE`,
+    );
   }
 }

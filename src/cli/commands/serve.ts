@@ -29,9 +29,14 @@ Examples:
   $ ${TOOL_NAME} serve --url https://mcp.example.com/mcp --header 'Authorization: Bearer $TOKEN'`;
 
 export function serveCommand(): Command {
-  return withOptions(new Command('serve')
-    .description('Put progressive disclosure in front of any MCP server, with no change to it: a proxy over stdio (or Streamable HTTP with --listen).')
-    .argument('[command...]', 'the command that starts the upstream server (stdio)'), 'serve')
+  return withOptions(
+    new Command('serve')
+      .description(
+        'Put progressive disclosure in front of any MCP server, with no change to it: a proxy over stdio (or Streamable HTTP with --listen).',
+      )
+      .argument('[command...]', 'the command that starts the upstream server (stdio)'),
+    'serve',
+  )
     .passThroughOptions()
     .addHelpText('after', SERVE_HELP)
     .action(async (words: string[], flags: Flags) => {
@@ -44,24 +49,35 @@ async function runServe(words: string[], flags: Flags): Promise<number> {
   const misplaced = flagsAfterCommandHint(words, process.argv.slice(2), 'serve');
   if (misplaced) out.say(`${TOOL_NAME} serve: ${misplaced}\n`);
   const { serve } = await import('../../library/serve.js');
-  // What goes wrong on the way (a message dropped, a client's transport failing) is said, one line each; the proxy goes on.
+  // What goes wrong on the way (a message dropped, a client's transport failing) is said, one line each; the proxy goes
+  // on.
   const onError = (err: Error) => out.say(`${TOOL_NAME} serve: ${err.message}\n`);
   // serve's own words when no upstream is given: the example names serve.
-  const spelling = { ...CLI_SPELLING, noServer: 'give the command that starts it (mcp-pd-check serve --descriptions pd -- node server.js) or --url http://host/mcp' };
+  const spelling = {
+    ...CLI_SPELLING,
+    noServer:
+      'give the command that starts it (mcp-pd-check serve --descriptions pd -- node server.js) or --url http://host/mcp',
+  };
   const serving = await serve({ ...(libraryOptions(flags, 'serve', words) as ServeOptions), onError }, spelling);
   for (const warning of serving.warnings) out.say(`${TOOL_NAME} serve: warning: ${warning}\n`);
-  if (serving.url) out.say(`${TOOL_NAME} serve: listening on ${serving.url}\n${TOOL_NAME} serve: accepting ${serving.accepts ?? ''}\n`);
+  if (serving.url)
+    out.say(
+      `${TOOL_NAME} serve: listening on ${serving.url}\n${TOOL_NAME} serve: accepting ${serving.accepts ?? ''}\n`,
+    );
   // Ending the upstream ends the proxy, with the upstream's exit code (below).
   const stop = () => void serving.close().catch(() => {});
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   // stdio: the client closing our stdin ends the session: the upstream's stdin is closed in turn.
   if (!serving.url) process.stdin.once('end', stop);
-  const failed = serving.ready.then(() => new Promise<never>(() => {}), (err: Error) => {
-    if (err instanceof InputError) out.say(`${TOOL_NAME} serve: ${err.message}\n`);
-    else out.say(`${TOOL_NAME} serve: the upstream server's tools could not be listed: ${err.message}\n`);
-    return err instanceof InputError ? EXIT.usage : EXIT.unreachable;
-  });
+  const failed = serving.ready.then(
+    () => new Promise<never>(() => {}),
+    (err: Error) => {
+      if (err instanceof InputError) out.say(`${TOOL_NAME} serve: ${err.message}\n`);
+      else out.say(`${TOOL_NAME} serve: the upstream server's tools could not be listed: ${err.message}\n`);
+      return err instanceof InputError ? EXIT.usage : EXIT.unreachable;
+    },
+  );
   const code = await Promise.race([serving.exited, failed]);
   await serving.close().catch(() => {});
   return code;

@@ -15,9 +15,18 @@ export function idleSessionOf(moves: readonly Move[]): number | undefined {
 export function skeleton(moves: readonly Move[], tool: string): Move[] | undefined {
   const last = moves[moves.length - 1];
   if (!last || last.kind === 'together' || last.kind === 'pause') return undefined;
-  const start = moves.findIndex((m) => m.kind !== 'together' && m.kind !== 'pause' && m.session === last.session && concerns(m, tool) && m.kind !== 'missing');
+  const start = moves.findIndex(
+    (m) =>
+      m.kind !== 'together' &&
+      m.kind !== 'pause' &&
+      m.session === last.session &&
+      concerns(m, tool) &&
+      m.kind !== 'missing',
+  );
   if (start < 0 || start === moves.length - 1) return undefined;
-  const between = moves.slice(start + 1, -1).filter((m) => m.kind === 'together' || m.session !== last.session || m.kind === 'pause');
+  const between = moves
+    .slice(start + 1, -1)
+    .filter((m) => m.kind === 'together' || m.session !== last.session || m.kind === 'pause');
   return [moves[start]!, ...between, last];
 }
 
@@ -31,9 +40,20 @@ const MAX_SEQUELS = 6;
 export function sequels(moves: readonly Move[], tool: string): Move[][] {
   const last = moves[moves.length - 1];
   if (!last || last.kind !== 'call' || last.tool !== tool) return [];
-  const fetch = moves.findIndex((m) => m.kind === 'fetch' && m.session === last.session && m.names.some((n) => n === tool));
+  const fetch = moves.findIndex(
+    (m) => m.kind === 'fetch' && m.session === last.session && m.names.some((n) => n === tool),
+  );
   if (fetch < 0) return [];
-  const between = moves.slice(fetch + 1, -1).filter((m) => m.kind !== 'together' && m.kind !== 'pause' && m.kind !== 'end' && m.session === last.session && (m.kind === 'missing' || !concerns(m, tool)));
+  const between = moves
+    .slice(fetch + 1, -1)
+    .filter(
+      (m) =>
+        m.kind !== 'together' &&
+        m.kind !== 'pause' &&
+        m.kind !== 'end' &&
+        m.session === last.session &&
+        (m.kind === 'missing' || !concerns(m, tool)),
+    );
   return between.slice(0, MAX_SEQUELS).map((m) => [moves[fetch]!, m, last]);
 }
 
@@ -105,10 +125,13 @@ export function lastPair(moves: readonly Move[]): Move[] | undefined {
   return undefined;
 }
 
-/** Whether a move concerns a tool: it names the tool, or it is a pause or an end (time and sessions matter to grants). */
+/**
+ * Whether a move concerns a tool: it names the tool, or it is a pause or an end (time and sessions matter to grants).
+ */
 export function concerns(move: Move, tool: string): boolean {
   if (move.kind === 'together') return move.moves.some((m) => concerns(m, tool));
-  if (move.kind === 'fetch') return move.names.some((n) => n === tool || n.trim() === tool || resembled(n, [tool]) !== undefined);
+  if (move.kind === 'fetch')
+    return move.names.some((n) => n === tool || n.trim() === tool || resembled(n, [tool]) !== undefined);
   if (move.kind === 'call') return move.tool === tool;
   return move.kind === 'pause' || move.kind === 'end' || move.kind === 'missing';
 }

@@ -1,4 +1,7 @@
-/** The exploration's default budget, in requests: it adds well under a second to a run against the reference server (npm run bench). */
+/**
+ * The exploration's default budget, in requests: it adds well under a second to a run against the reference server (npm
+ * run bench).
+ */
 export const DEFAULT_EXPLORE = 60;
 /**
  * The least time the idle session stays idle between a fetch and the call (s): a fixed window, so
@@ -7,6 +10,8 @@ export const DEFAULT_EXPLORE = 60;
  * the run is added; `--idle` raises it (0: the run's own length, whatever it is).
  */
 export const DEFAULT_IDLE_SECONDS = 2;
-/** The longest pause between two moves of a session (ms): long enough for state that expires to show, short enough for a run. A longer wait is the idle session's. */
+/**
+ * The longest pause between two moves of a session (ms): long enough for state that expires to show, short enough for a
+ * run. A longer wait is the idle session's.
+ */
 export const MAX_PAUSE_MS = 200;
-

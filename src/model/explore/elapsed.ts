@@ -53,7 +53,8 @@ export class MoveTimes {
       if (before && move.kind !== 'pause' && before.kind !== 'pause') {
         const gap = (this.sent.get(move) ?? NaN) - (this.sent.get(before) ?? NaN);
         const [from, to] = [this.order.get(before), this.order.get(move)];
-        const dropped = from !== undefined && to !== undefined && candidate.indexOf(move) - candidate.indexOf(before) < to - from;
+        const dropped =
+          from !== undefined && to !== undefined && candidate.indexOf(move) - candidate.indexOf(before) < to - from;
         if (dropped && gap >= MIN_GAP_MS) out.push({ kind: 'pause', session: move.session, ms: quantized(gap) });
       }
       out.push(move);

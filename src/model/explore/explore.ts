@@ -68,10 +68,18 @@ export interface Exploration {
  * they are cheap (six at once); and the idle session, when there is one. Its situations run in them at the same time,
  * beside the checks.
  */
-export function explorationSessions(cost: 'process' | 'cheap', budget: number, idleSession = false, idleBorrowed = false): { live: number; total: number } {
+export function explorationSessions(
+  cost: 'process' | 'cheap',
+  budget: number,
+  idleSession = false,
+  idleBorrowed = false,
+): { live: number; total: number } {
   // The idle session is one more, of its own (nothing else is played in it while it waits) — unless the run lends one.
   const idle = idleSession && !idleBorrowed ? 1 : 0;
-  const own = cost === 'process' ? { live: 2, total: 2 + Math.floor(budget / 100) } : { live: 6, total: 6 + Math.max(3, Math.floor(budget / 10)) };
+  const own =
+    cost === 'process'
+      ? { live: 2, total: 2 + Math.floor(budget / 100) }
+      : { live: 6, total: 6 + Math.max(3, Math.floor(budget / 10)) };
   return { live: own.live + idle, total: own.total + idle };
 }
 
@@ -103,7 +111,11 @@ export function laboratory(deps: ExploreDeps, world: World, seed: number, until:
   const { target, marks } = deps;
   if (!deps.resource) return undefined;
   const stage: Stage = {
-    open: (label) => target.open(label), reserve: (count) => target.reserve(count), resource: deps.resource, call: (session, tool) => deps.call(session, tool), mark: (session) => marks.mark(session),
+    open: (label) => target.open(label),
+    reserve: (count) => target.reserve(count),
+    resource: deps.resource,
+    call: (session, tool) => deps.call(session, tool),
+    mark: (session) => marks.mark(session),
     ...(deps.readThroughTool ? { readThroughTool: deps.readThroughTool } : {}),
   };
   // Judged with the checks' sessions (as they are when it is judged): what they hold shows where a grant came from.
@@ -111,7 +123,9 @@ export function laboratory(deps: ExploreDeps, world: World, seed: number, until:
     const context = target.sessionsStarted().filter((s) => !marks.openedBy(s) && !played.sessions.includes(s));
     const own = new Set(played.exchanges.flat());
     const scope = (s: McpSession) => (played.sessions.includes(s) ? s.exchanges : marks.checksExchanges(s));
-    return judge(world, [...context, ...played.sessions], scope, deps.prior).breaks.filter((b) => b.level !== 'info' && own.has(b.proof[b.proof.length - 1]!) && (deps.applies?.(b) ?? true));
+    return judge(world, [...context, ...played.sessions], scope, deps.prior).breaks.filter(
+      (b) => b.level !== 'info' && own.has(b.proof[b.proof.length - 1]!) && (deps.applies?.(b) ?? true),
+    );
   };
   return { stage, judged, seed, until, cheapSessions: target.cheapSessions === true, marks };
 }
@@ -123,24 +137,67 @@ export function laboratory(deps: ExploreDeps, world: World, seed: number, until:
  * settles (the checks that run meanwhile are done); each rule it breaks is shrunk to the shortest
  * sequence that still breaks it, reported as numbered steps with their transcript.
  */
-export async function explore(deps: ExploreDeps, world: World, options: ExploreOptions, judgeAfter: Promise<unknown> = Promise.resolve()): Promise<Exploration> {
-  const out: Exploration = { seed: options.seed, budget: options.budget, requests: 0, sessions: 0, replays: 0, found: [] };
+export async function explore(
+  deps: ExploreDeps,
+  world: World,
+  options: ExploreOptions,
+  judgeAfter: Promise<unknown> = Promise.resolve(),
+): Promise<Exploration> {
+  const out: Exploration = {
+    seed: options.seed,
+    budget: options.budget,
+    requests: 0,
+    sessions: 0,
+    replays: 0,
+    found: [],
+  };
   const lab = laboratory(deps, world, options.seed, options.until);
   if (!lab) return { ...out, skipped: 'no tool_descriptions resource answers' };
   const byRank = (t: string) => (world.readOnly.has(t) ? 0 : 1);
   // The tool form of the resource is read through, not called (a call of it is a read).
-  const callable = world.tools.filter((t) => !t.includes(',') && t !== world.descriptionsTool && deps.callable(t, false) && deps.callable(t, true)).sort((a, b) => byRank(a) - byRank(b));
+  const callable = world.tools
+    .filter(
+      (t) => !t.includes(',') && t !== world.descriptionsTool && deps.callable(t, false) && deps.callable(t, true),
+    )
+    .sort((a, b) => byRank(a) - byRank(b));
   const limits = explorationSessions(options.sessions, options.budget);
-  const { moves, blocks } = generate({ world, tools: world.tools.filter((t) => !t.includes(',')), callable, readOnly: callable.filter((t) => world.readOnly.has(t)), liveSessions: limits.live, totalSessions: limits.total, maxPauseMs: MAX_PAUSE_MS, ...(options.idle ? { idleMs: options.idle.minMs } : {}), endsMatter: options.sessions === 'cheap' }, new Random(options.seed), options.budget);
+  const { moves, blocks } = generate(
+    {
+      world,
+      tools: world.tools.filter((t) => !t.includes(',')),
+      callable,
+      readOnly: callable.filter((t) => world.readOnly.has(t)),
+      liveSessions: limits.live,
+      totalSessions: limits.total,
+      maxPauseMs: MAX_PAUSE_MS,
+      ...(options.idle ? { idleMs: options.idle.minMs } : {}),
+      endsMatter: options.sessions === 'cheap',
+    },
+    new Random(options.seed),
+    options.budget,
+  );
   // The run started its sessions ahead (they are in its plan): no reservation of its own here.
   // The idle session waits for the rest of the run (`idle.until`), at least its minimum.
-  const first = await play(moves, { ...lab.stage, reserve: undefined, ...(options.idle?.until ? { idleUntil: options.idle.until } : {}), ...(options.idle?.borrow ? { borrowIdle: options.idle.borrow } : {}), closeWhenBusyDone: options.sessions === 'process' }, blocks, options.onBusyDone);
+  const first = await play(
+    moves,
+    {
+      ...lab.stage,
+      reserve: undefined,
+      ...(options.idle?.until ? { idleUntil: options.idle.until } : {}),
+      ...(options.idle?.borrow ? { borrowIdle: options.idle.borrow } : {}),
+      closeWhenBusyDone: options.sessions === 'process',
+    },
+    blocks,
+    options.onBusyDone,
+  );
   // How long it really was idle: what the report says. A replay waits the stated window (--idle),
   // not the run's length: on a loaded machine the run, so the idleness, is longer, and a replay that
   // waited it too made shrinking depend on the load. Without a window (--idle 0), the run's length.
   if (first.idleMs !== undefined) {
     out.idleMs = first.idleMs;
-    for (const m of moves) if (m.kind === 'pause' && m.idle) m.ms = options.idle?.minMs ? Math.min(first.idleMs, options.idle.minMs) : first.idleMs;
+    for (const m of moves)
+      if (m.kind === 'pause' && m.idle)
+        m.ms = options.idle?.minMs ? Math.min(first.idleMs, options.idle.minMs) : first.idleMs;
     const held = idleHoldOf(moves, first, options.since ?? 0);
     if (held) out.idleHold = held;
   }
@@ -157,7 +214,13 @@ export async function explore(deps: ExploreDeps, world: World, options: ExploreO
   const fallback = new Map<string, Found>();
   for (const { brk, at } of breaks) {
     const key = `${brk.check}\u0000${brk.code}`;
-    if (shown.has(key) || (attempts.get(key) ?? 0) >= ATTEMPTS_PER_RULE || shown.size + fallback.size >= MAX_SHRUNK + (fallback.has(key) ? 1 : 0) || performance.now() >= options.until) continue;
+    if (
+      shown.has(key) ||
+      (attempts.get(key) ?? 0) >= ATTEMPTS_PER_RULE ||
+      shown.size + fallback.size >= MAX_SHRUNK + (fallback.has(key) ? 1 : 0) ||
+      performance.now() >= options.until
+    )
+      continue;
     attempts.set(key, (attempts.get(key) ?? 0) + 1);
     const block = moves.slice(0, at + 1).filter((_, i) => blocks[i] === blocks[at] && blocks[at] !== -1);
     const { found, replays, reproduced } = await shortest(lab, moves.slice(0, at + 1), brk, block, first);
@@ -172,7 +235,8 @@ export async function explore(deps: ExploreDeps, world: World, options: ExploreO
     shown.add(`${found.check}\u0000${found.code}`);
     out.found.push(found);
   }
-  for (const found of fallback.values()) if (!out.found.some((f) => f.check === found.check && f.code === found.code)) out.found.push(found);
+  for (const found of fallback.values())
+    if (!out.found.some((f) => f.check === found.check && f.code === found.code)) out.found.push(found);
   return out;
 }
 
@@ -187,9 +251,18 @@ function idleHoldOf(moves: readonly Move[], played: Played, since: number): Idle
   const call = played.exchanges[callAt]?.[0];
   const tool = moves[callAt]?.kind === 'call' ? (moves[callAt] as { tool: string }).tool : undefined;
   const [fetched, called] = [fetch && timesOf(fetch), call && timesOf(call)];
-  if (!fetch || !call || !tool || !fetched?.done || !called || classifyCall(call).kind !== 'authorized') return undefined;
+  if (!fetch || !call || !tool || !fetched?.done || !called || classifyCall(call).kind !== 'authorized')
+    return undefined;
   const seconds = (t: number) => Math.round((t - since) / 10) / 100;
-  return { session: call.session, tool, fetchedAt: seconds(fetched.done), calledAt: seconds(called.sent), idleMs: played.idleMs, newConnection: played.renewed === true, proof: [fetch, call] };
+  return {
+    session: call.session,
+    tool,
+    fetchedAt: seconds(fetched.done),
+    calledAt: seconds(called.sent),
+    idleMs: played.idleMs,
+    newConnection: played.renewed === true,
+    proof: [fetch, call],
+  };
 }
 
 /**

@@ -34,14 +34,29 @@ export function historyOf(brk: RuleBreak, sessions: readonly McpSession[], mirro
       const sent = timesOf(ex)?.sent;
       if (sent === undefined || sent > until || afterEndOf(ex)) continue;
       const op = opOf(ex, mirror);
-      const move: Move | undefined = op.kind === 'read' ? { kind: 'fetch', session: n, names: op.items, ...(ex.method === 'tools/call' && mirror ? { viaTool: mirror } : {}) }
-        : op.kind === 'read-missing' ? { kind: 'missing', session: n, empty: op.uri.includes('tools=') }
-        : op.kind === 'call' ? { kind: 'call', session: n, tool: op.tool }
-        : op.kind === 'list' ? { kind: 'list', session: n }
-        : undefined;
+      const move: Move | undefined =
+        op.kind === 'read'
+          ? {
+              kind: 'fetch',
+              session: n,
+              names: op.items,
+              ...(ex.method === 'tools/call' && mirror ? { viaTool: mirror } : {}),
+            }
+          : op.kind === 'read-missing'
+            ? { kind: 'missing', session: n, empty: op.uri.includes('tools=') }
+            : op.kind === 'call'
+              ? { kind: 'call', session: n, tool: op.tool }
+              : op.kind === 'list'
+                ? { kind: 'list', session: n }
+                : undefined;
       if (move) events.push({ at: sent, session: n, move });
     }
-    if (session.endedAt !== undefined && session.endedAt < until) events.push({ at: session.endedAt, session: n, move: { kind: 'end', session: n, terminate: session.endedBy === 'terminated' } });
+    if (session.endedAt !== undefined && session.endedAt < until)
+      events.push({
+        at: session.endedAt,
+        session: n,
+        move: { kind: 'end', session: n, terminate: session.endedBy === 'terminated' },
+      });
   });
   events.sort((a, b) => a.at - b.at);
   const moves: Move[] = [];
@@ -49,7 +64,8 @@ export function historyOf(brk: RuleBreak, sessions: readonly McpSession[], mirro
   for (const e of events) {
     SENT.set(e.move, e.at);
     const before = lastAt.get(e.session);
-    if (before !== undefined && e.at - before > GAP_MS) moves.push({ kind: 'pause', session: e.session, ms: Math.round(Math.min(MAX_PAUSE_MS, e.at - before)) });
+    if (before !== undefined && e.at - before > GAP_MS)
+      moves.push({ kind: 'pause', session: e.session, ms: Math.round(Math.min(MAX_PAUSE_MS, e.at - before)) });
     moves.push(e.move);
     lastAt.set(e.session, e.at);
   }

@@ -28,14 +28,22 @@ export function describeMove(move: Move): string {
     case 'fetch': {
       const names = move.names.map((n) => JSON.stringify(n).slice(1, -1));
       const shown = names.length > 4 ? `${names.slice(0, 2).join(',')},… (${names.length} names)` : names.join(',');
-      return move.viaTool ? `${sessionName(move.session)} calls ${move.viaTool} for ${shown}` : `${sessionName(move.session)} reads ?tools=${shown}`;
+      return move.viaTool
+        ? `${sessionName(move.session)} calls ${move.viaTool} for ${shown}`
+        : `${sessionName(move.session)} reads ?tools=${shown}`;
     }
-    case 'missing': return `${sessionName(move.session)} reads the resource ${move.empty ? 'with an empty ?tools=' : 'without ?tools='}`;
-    case 'call': return `${sessionName(move.session)} calls ${move.tool}`;
-    case 'list': return `${sessionName(move.session)} lists the tools`;
-    case 'end': return `${sessionName(move.session)} ends${move.terminate ? ' (the client terminates it)' : ' (the client goes away)'}`;
-    case 'pause': return `${sessionName(move.session)} stays idle for ${move.ms} ms`;
-    case 'together': return `at the same time: ${move.moves.map(describeMove).join('; ')}`;
+    case 'missing':
+      return `${sessionName(move.session)} reads the resource ${move.empty ? 'with an empty ?tools=' : 'without ?tools='}`;
+    case 'call':
+      return `${sessionName(move.session)} calls ${move.tool}`;
+    case 'list':
+      return `${sessionName(move.session)} lists the tools`;
+    case 'end':
+      return `${sessionName(move.session)} ends${move.terminate ? ' (the client terminates it)' : ' (the client goes away)'}`;
+    case 'pause':
+      return `${sessionName(move.session)} stays idle for ${move.ms} ms`;
+    case 'together':
+      return `at the same time: ${move.moves.map(describeMove).join('; ')}`;
   }
 }
 

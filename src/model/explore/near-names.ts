@@ -17,5 +17,7 @@ export function nearName(tool: string, kind: NearKind, tools: readonly string[])
     spaces: ` ${tool}`,
   }[kind];
   if (kind === 'spaces') return candidate;
-  return candidate && candidate !== tool && !tools.includes(candidate) && !tools.includes(candidate.trim()) ? candidate : undefined;
+  return candidate && candidate !== tool && !tools.includes(candidate) && !tools.includes(candidate.trim())
+    ? candidate
+    : undefined;
 }

@@ -11,7 +11,14 @@ import { describeMove, type Move } from './moves.js';
 export function numberedSteps(moves: readonly Move[], exchanges: readonly Exchange[][]): string[] {
   return moves.map((move, i) => {
     const answers = (exchanges[i] ?? []).map(answerOf);
-    const said = move.kind === 'pause' ? '' : answers.length ? ` → ${answers.join('; ')}` : move.kind === 'call' ? ' → not called (the call plan does not allow it)' : '';
+    const said =
+      move.kind === 'pause'
+        ? ''
+        : answers.length
+          ? ` → ${answers.join('; ')}`
+          : move.kind === 'call'
+            ? ' → not called (the call plan does not allow it)'
+            : '';
     return `${i + 1}. ${describeMove(move)}${said}`;
   });
 }
@@ -27,7 +34,9 @@ export function answerOf(ex: Exchange): string {
     if (outcome.kind === 'refused') return `refused with ${outcome.signal.code}`;
     const code = anySignalledCode(ex);
     if (ex.response?.error) return `a JSON-RPC error${code ? ` (${code})` : ''}`;
-    return (ex.response?.result as { isError?: boolean } | undefined)?.isError ? `it ran and failed${code ? ` (${code})` : ''}` : 'it ran';
+    return (ex.response?.result as { isError?: boolean } | undefined)?.isError
+      ? `it ran and failed${code ? ` (${code})` : ''}`
+      : 'it ran';
   }
   if (ex.method === 'tools/list') {
     const tools = (ex.response?.result as { tools?: unknown[] } | undefined)?.tools;
@@ -37,7 +46,13 @@ export function answerOf(ex: Exchange): string {
     if (findSignalledError(ex, MISSING_TOOL_SELECTION)) return MISSING_TOOL_SELECTION;
     const payload = resourceJson(ex);
     if (!isPlainObject(payload.value)) return clip(payload.problem ?? 'no JSON object', 80);
-    const parts = Object.entries(payload.value).map(([key, value]) => (isDescriptionEntry(value) ? `a description under '${key}'` : isPlainObject(value) && 'error' in value ? `a not-found entry for '${key}'` : `'${key}'`));
+    const parts = Object.entries(payload.value).map(([key, value]) =>
+      isDescriptionEntry(value)
+        ? `a description under '${key}'`
+        : isPlainObject(value) && 'error' in value
+          ? `a not-found entry for '${key}'`
+          : `'${key}'`,
+    );
     return parts.length ? clip(parts.join(', '), 200) : 'an empty object';
   }
   return ex.response?.error ? 'an error' : 'an answer';

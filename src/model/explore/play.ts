@@ -49,12 +49,19 @@ export interface Played {
  * situations in different sessions run at the same time. `onBusyDone` is told once every move is
  * done but the idle sessions' tails (an idle pause and what follows it in its session).
  */
-export async function play(moves: readonly Move[], stage: Stage, blocks?: readonly number[], onBusyDone?: () => void): Promise<Played> {
+export async function play(
+  moves: readonly Move[],
+  stage: Stage,
+  blocks?: readonly number[],
+  onBusyDone?: () => void,
+): Promise<Played> {
   stage.reserve?.(sessionsOf(moves).length);
   const sessions = new Map<number, McpSession>();
   const opened: McpSession[] = [];
   const borrowed: McpSession[] = [];
-  const idleSession = moves.find((m): m is Extract<Move, { kind: 'pause' }> => m.kind === 'pause' && m.idle === true)?.session;
+  const idleSession = moves.find(
+    (m): m is Extract<Move, { kind: 'pause' }> => m.kind === 'pause' && m.idle === true,
+  )?.session;
   const sessionOf = async (n: number): Promise<McpSession> => {
     let session = sessions.get(n);
     if (!session) {
@@ -85,7 +92,8 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
         while (left() > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(left())));
         if (move.idle) {
           idleMs = Math.round(performance.now() - since);
-          // After a pause that long a client's connections may be gone: the call comes on a new one (a grant is the session's).
+          // After a pause that long a client's connections may be gone: the call comes on a new one (a grant is the
+          // session's).
           renewed = sessions.get(move.session)?.renewConnections() ?? false;
         }
         return [];
@@ -93,17 +101,26 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
       case 'together': {
         // Every session and its connections first, so that the requests really leave together.
         const perSession = new Map<number, number>();
-        for (const m of move.moves) if (m.kind !== 'together') perSession.set(m.session, (perSession.get(m.session) ?? 0) + 1);
+        for (const m of move.moves)
+          if (m.kind !== 'together') perSession.set(m.session, (perSession.get(m.session) ?? 0) + 1);
         for (const [n, count] of perSession) await (await sessionOf(n)).openConnections(count);
         return (await Promise.all(move.moves.map(run))).flat();
       }
       default: {
         const session = await sessionOf(move.session);
         if (move.kind === 'fetch') {
-          const read = move.viaTool && stage.readThroughTool ? stage.readThroughTool(session, move.viaTool, move.names) : session.readResource(descriptionsUri(stage.resource, move.names));
+          const read =
+            move.viaTool && stage.readThroughTool
+              ? stage.readThroughTool(session, move.viaTool, move.names)
+              : session.readResource(descriptionsUri(stage.resource, move.names));
           return done(move.session, [await read]);
         }
-        if (move.kind === 'missing') return done(move.session, [await session.readResource(move.empty ? `${stage.resource}${stage.resource.includes('?') ? '&' : '?'}tools=` : stage.resource)]);
+        if (move.kind === 'missing')
+          return done(move.session, [
+            await session.readResource(
+              move.empty ? `${stage.resource}${stage.resource.includes('?') ? '&' : '?'}tools=` : stage.resource,
+            ),
+          ]);
         if (move.kind === 'list') return done(move.session, [await session.request('tools/list')]);
         if (move.kind === 'call') {
           const ex = await stage.call(session, move.tool);
@@ -119,7 +136,12 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
   if (!blocks) {
     for (const move of moves) exchanges.push(await run(move));
     onBusyDone?.();
-    return { sessions: opened, exchanges, ...(idleMs !== undefined ? { idleMs, renewed } : {}), ...(borrowed.length ? { borrowed } : {}) };
+    return {
+      sessions: opened,
+      exchanges,
+      ...(idleMs !== undefined ? { idleMs, renewed } : {}),
+      ...(borrowed.length ? { borrowed } : {}),
+    };
   }
   const lastInSession = new Map<number, Promise<unknown>>();
   const lastInBlock = new Map<number, Promise<unknown>>();
@@ -130,9 +152,11 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
       ...used.map((n) => lastInSession.get(n) ?? Promise.all(ends)),
       ...(blocks[i] !== undefined && blocks[i]! >= 0 ? [lastInBlock.get(blocks[i]!)] : []),
     ];
-    const done = Promise.all(after).then(() => run(move)).then((ex) => {
-      exchanges[i] = ex;
-    });
+    const done = Promise.all(after)
+      .then(() => run(move))
+      .then((ex) => {
+        exchanges[i] = ex;
+      });
     for (const n of used) lastInSession.set(n, done);
     if (blocks[i] !== undefined && blocks[i]! >= 0) lastInBlock.set(blocks[i]!, done);
     if (move.kind === 'end') ends.push(done);
@@ -141,13 +165,22 @@ export async function play(moves: readonly Move[], stage: Stage, blocks?: readon
   if (onBusyDone) {
     const waiting = idleTails(moves);
     const busyDone = () => {
-      const done = stage.closeWhenBusyDone ? [...sessions].filter(([n, session]) => n !== idleSession && !borrowed.includes(session)).map(([, session]) => session.close()) : [];
+      const done = stage.closeWhenBusyDone
+        ? [...sessions]
+            .filter(([n, session]) => n !== idleSession && !borrowed.includes(session))
+            .map(([, session]) => session.close())
+        : [];
       void Promise.allSettled(done).then(onBusyDone);
     };
     void Promise.all(all.filter((_, i) => !waiting.has(i))).then(busyDone, busyDone);
   }
   await Promise.all(all);
-  return { sessions: opened, exchanges, ...(idleMs !== undefined ? { idleMs, renewed } : {}), ...(borrowed.length ? { borrowed } : {}) };
+  return {
+    sessions: opened,
+    exchanges,
+    ...(idleMs !== undefined ? { idleMs, renewed } : {}),
+    ...(borrowed.length ? { borrowed } : {}),
+  };
 }
 
 /** The moves that only wait: each idle pause, and every later move of its session. */

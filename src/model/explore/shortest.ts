@@ -8,7 +8,17 @@ import { numberedSteps } from './outcome.js';
 import { play, type Played, type Stage } from './play.js';
 import { shrink } from './shrink.js';
 import { MoveTimes } from './elapsed.js';
-import { concerns, fetchesThenLast, fetchOfCall, fetchPauseCall, idleSessionOf, lastPair, ownSession, sequels, skeleton } from './candidates.js';
+import {
+  concerns,
+  fetchesThenLast,
+  fetchOfCall,
+  fetchPauseCall,
+  idleSessionOf,
+  lastPair,
+  ownSession,
+  sequels,
+  skeleton,
+} from './candidates.js';
 
 /** A rule the exploration found broken, with the shortest sequence that breaks it. */
 export interface Found extends RuleBreak {
@@ -39,11 +49,20 @@ export interface Lab {
 
 /**
  * The shortest sequence that still breaks a rule of `brk`'s criterion (which of them a minimal
- * sequence breaks names the cause best; with `sameCode`, the very rule): `block` first (the situation the break happened in),
+ * sequence breaks names the cause best; with `sameCode`, the very rule): `block` first (the situation the break
+ * happened in),
  * then delta debugging. Undefined when not even `moves` breaks it again (a race, or state that
  * new sessions do not have); `first` is then the proof, if it is given.
  */
-export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: Move[] = [], first?: Played, sameCode = false, sentAt?: ReadonlyMap<Move, number>): Promise<{ found?: Found; replays: number; reproduced?: boolean }> {
+export async function shortest(
+  lab: Lab,
+  moves: Move[],
+  brk: RuleBreak,
+  block: Move[] = [],
+  first?: Played,
+  sameCode = false,
+  sentAt?: ReadonlyMap<Move, number>,
+): Promise<{ found?: Found; replays: number; reproduced?: boolean }> {
   let last: { played: Played; moves: Move[]; brk: RuleBreak } | undefined;
   // The few targeted candidates below that do not break it again are tried once more waiting, where
   // they drop steps, about as long as those took (state that expires with time: a grant's TTL).
@@ -69,7 +88,11 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
     // What comes after the move it broke at is no part of it.
     const at = run.exchanges.findIndex((list) => list.includes(again.proof[again.proof.length - 1]!));
     const upTo = at >= 0 ? at + 1 : renamed.length;
-    last = { played: { sessions: run.sessions, exchanges: run.exchanges.slice(0, upTo) }, moves: renamed.slice(0, upTo), brk: again };
+    last = {
+      played: { sessions: run.sessions, exchanges: run.exchanges.slice(0, upTo) },
+      moves: renamed.slice(0, upTo),
+      brk: again,
+    };
     seen.set(key, { upTo, last });
     return candidate.slice(0, upTo);
   };
@@ -128,7 +151,8 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
     const found = await fromCandidate(own, own.length);
     if (found) return found;
   }
-  // Then its skeleton: the first step of that session about the tool, the time and the other sessions' steps after it, the last step;
+  // Then its skeleton: the first step of that session about the tool, the time and the other sessions' steps after it,
+  // the last step;
   // for a rule about no one tool (the listing), the session's fetches and the last step.
   const bones = brk.tool === undefined ? fetchesThenLast(moves) : skeleton(moves, brk.tool);
   if (bones && bones.length < moves.length) {
@@ -143,7 +167,17 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
   if (!start) {
     start = await reproduces(moves);
     if (!start) {
-      return first ? { replays: played, reproduced: false, found: foundOf(lab, { played: { sessions: first.sessions, exchanges: first.exchanges.slice(0, moves.length) }, moves, brk }) } : { replays: played };
+      return first
+        ? {
+            replays: played,
+            reproduced: false,
+            found: foundOf(lab, {
+              played: { sessions: first.sessions, exchanges: first.exchanges.slice(0, moves.length) },
+              moves,
+              brk,
+            }),
+          }
+        : { replays: played };
     }
   }
   // Then only what concerns the tool it is about (and the pauses and ends around it): most rules are about one tool.
@@ -169,13 +203,21 @@ export async function shortest(lab: Lab, moves: Move[], brk: RuleBreak, block: M
       return { replays: played, reproduced: true, found: foundOf(lab, last!) };
     }
   }
-  const proof = last ?? (first ? { played: { sessions: first.sessions, exchanges: first.exchanges.slice(0, moves.length) }, moves, brk } : undefined);
+  const proof =
+    last ??
+    (first
+      ? { played: { sessions: first.sessions, exchanges: first.exchanges.slice(0, moves.length) }, moves, brk }
+      : undefined);
   if (!proof) return { replays: played };
   return { replays: played, reproduced: last !== undefined, found: foundOf(lab, proof) };
 }
 
 function foundOf(lab: Lab, proof: { played: Played; moves: Move[]; brk: RuleBreak }): Found {
-  return { ...proof.brk, proof: proof.played.exchanges.flat(), sequence: { seed: lab.seed, steps: numberedSteps(proof.moves, proof.played.exchanges) } };
+  return {
+    ...proof.brk,
+    proof: proof.played.exchanges.flat(),
+    sequence: { seed: lab.seed, steps: numberedSteps(proof.moves, proof.played.exchanges) },
+  };
 }
 
 /** Closes the sessions a play opened (not those it was lent). */

@@ -19,12 +19,17 @@ export interface ShrinkBudget {
  * inside `together` goes with it. Returns the sequence it ended with (the original when nothing
  * could be dropped).
  */
-export async function shrink(moves: readonly Move[], stillFails: (moves: Move[]) => Promise<boolean | Move[] | undefined>, budget: ShrinkBudget): Promise<{ moves: Move[]; replays: number }> {
+export async function shrink(
+  moves: readonly Move[],
+  stillFails: (moves: Move[]) => Promise<boolean | Move[] | undefined>,
+  budget: ShrinkBudget,
+): Promise<{ moves: Move[]; replays: number }> {
   let current = [...moves];
   let replays = 0;
   let parts = 2;
   const before = budget.made?.() ?? 0;
-  const spent = () => (budget.made ? budget.made() - before : replays) >= budget.replays || performance.now() >= budget.until;
+  const spent = () =>
+    (budget.made ? budget.made() - before : replays) >= budget.replays || performance.now() >= budget.until;
   while (current.length > 1 && !spent()) {
     const size = Math.ceil(current.length / parts);
     let dropped = false;

@@ -24,14 +24,33 @@ export interface GeneratorInput {
   totalSessions: number;
   /** Longest pause (ms): long enough for state that expires to show, short enough for a run. */
   maxPauseMs: number;
-  /** The idle session: one session's idleness between a fetch and a call, beside the rest of the work (its least length, ms; undefined: no idle session). */
+  /**
+   * The idle session: one session's idleness between a fetch and a call, beside the rest of the work (its least length,
+   * ms; undefined: no idle session).
+   */
   idleMs?: number;
   /** Over HTTP an ended session's id must be answered 404 afterwards. */
   endsMatter: boolean;
 }
 
 /** The situations the generator makes, each a few moves; every one comes at least once (in an order the seed picks). */
-export const TEMPLATES = ['idle', 'paused', 'reads-together', 'near-fetch', 'near-call', 'grant-kept', 'twice-unfetched', 'other-fetched', 'batch', 'in-flight', 'other-session', 'ended', 'listing', 'missing-then-call', 'refused-read'] as const;
+export const TEMPLATES = [
+  'idle',
+  'paused',
+  'reads-together',
+  'near-fetch',
+  'near-call',
+  'grant-kept',
+  'twice-unfetched',
+  'other-fetched',
+  'batch',
+  'in-flight',
+  'other-session',
+  'ended',
+  'listing',
+  'missing-then-call',
+  'refused-read',
+] as const;
 export type Template = (typeof TEMPLATES)[number];
 /** What comes between a fetch and the next call of the tool: none of it may take the grant away. */
 export const BETWEEN = ['missing', 'unknown', 'list', 'call-other', 'pause', 'fetch-other', 'fetch-elsewhere'] as const;
@@ -41,7 +60,16 @@ export const BESIDE = ['pair', 'repeated', 'unknown', 'spaces'] as const;
 export type Beside = (typeof BESIDE)[number];
 
 /** Situations whose call a right server refuses (the tool is not fetched in that session). */
-export const REFUSED_AT: readonly Template[] = ['near-fetch', 'near-call', 'twice-unfetched', 'other-fetched', 'other-session', 'ended', 'missing-then-call', 'refused-read'];
+export const REFUSED_AT: readonly Template[] = [
+  'near-fetch',
+  'near-call',
+  'twice-unfetched',
+  'other-fetched',
+  'other-session',
+  'ended',
+  'missing-then-call',
+  'refused-read',
+];
 
 /** Names in a read meant to be too many (a server may refuse more than it takes, §10.3). */
 const OVERSIZED = 100;
@@ -52,7 +80,10 @@ export interface Sim {
   opened: number;
   /** Sessions with moves still to come (a pause and its call): never ended to make room. */
   busy: Set<number>;
-  /** Requests each session carries so far: situations go to the least loaded, so that sessions run at the same time finish together. */
+  /**
+   * Requests each session carries so far: situations go to the least loaded, so that sessions run at the same time
+   * finish together.
+   */
   load: Map<number, number>;
   /**
    * Once every situation came once, random ones fill the budget only where a session is about as
@@ -69,15 +100,29 @@ const SLACK = 4;
  * A live session that lacks `tool`, opening a new one if the limits allow — ending one that holds
  * it to make room, if need be (its end goes into `prelude`) — or undefined.
  */
-function lacking(tool: string, input: GeneratorInput, rng: Random, sim: Sim, not?: number, prelude?: Move[]): number | undefined {
+function lacking(
+  tool: string,
+  input: GeneratorInput,
+  rng: Random,
+  sim: Sim,
+  not?: number,
+  prelude?: Move[],
+): number | undefined {
   const candidates = [...sim.live].filter(([n, state]) => n !== not && !state.grants.has(tool)).map(([n]) => n);
   const lightest = () => {
     const least = Math.min(...candidates.map((n) => sim.load.get(n) ?? 0));
-    if (sim.balanced && least > Math.min(...[...sim.live.keys()].map((n) => sim.load.get(n) ?? 0)) + SLACK) return undefined;
+    if (sim.balanced && least > Math.min(...[...sim.live.keys()].map((n) => sim.load.get(n) ?? 0)) + SLACK)
+      return undefined;
     return rng.pick(candidates.filter((n) => (sim.load.get(n) ?? 0) === least));
   };
   // Up to the live limit, a new session (it carries nothing yet) before a loaded one.
-  if (candidates.length && (sim.live.size >= input.liveSessions || sim.opened >= input.totalSessions || candidates.some((n) => !sim.load.get(n)))) return lightest();
+  if (
+    candidates.length &&
+    (sim.live.size >= input.liveSessions ||
+      sim.opened >= input.totalSessions ||
+      candidates.some((n) => !sim.load.get(n)))
+  )
+    return lightest();
   if (sim.opened < input.totalSessions && sim.live.size >= input.liveSessions && prelude) {
     const retired = [...sim.live.keys()].find((n) => n !== not && !sim.busy.has(n));
     if (retired !== undefined) {
@@ -93,12 +138,23 @@ function lacking(tool: string, input: GeneratorInput, rng: Random, sim: Sim, not
   return candidates.length ? lightest() : undefined;
 }
 
-export function makeSituation(template: Template, variant: { near: NearKind; between: Between; beside: Beside }, input: GeneratorInput, rng: Random, sim: Sim, prelude: Move[], later: Move[]): Move[] | undefined {
+export function makeSituation(
+  template: Template,
+  variant: { near: NearKind; between: Between; beside: Beside },
+  input: GeneratorInput,
+  rng: Random,
+  sim: Sim,
+  prelude: Move[],
+  later: Move[],
+): Move[] | undefined {
   const { near } = variant;
   // Where the call is expected to be refused, a read-only tool; where authorized, any callable one.
   const refusedAt = REFUSED_AT.includes(template);
   // A tool some live session lacks, where there is one: sessions fill up with grants as the run goes.
-  const lackedIn = (pool: readonly string[]) => pool.filter((t) => [...sim.live.values()].some((state) => !state.grants.has(t)) || sim.opened < input.totalSessions);
+  const lackedIn = (pool: readonly string[]) =>
+    pool.filter(
+      (t) => [...sim.live.values()].some((state) => !state.grants.has(t)) || sim.opened < input.totalSessions,
+    );
   const readOnly = refusedAt ? lackedIn(input.readOnly) : [];
   const pool = readOnly.length ? readOnly : lackedIn(input.callable).length ? lackedIn(input.callable) : input.callable;
   const tool = pool.length ? rng.pick(pool) : undefined;
@@ -128,12 +184,19 @@ export function makeSituation(template: Template, variant: { near: NearKind; bet
       const s = lacking(pair[0]!, input, rng, sim, undefined, prelude);
       if (s === undefined || sim.live.get(s)?.grants.has(pair[1]!)) return undefined;
       grant(s, pair);
-      return [{ kind: 'together', moves: pair.map((tool) => ({ kind: 'fetch' as const, session: s, names: [tool] })) }, ...pair.map((tool) => ({ kind: 'call' as const, session: s, tool }))];
+      return [
+        { kind: 'together', moves: pair.map((tool) => ({ kind: 'fetch' as const, session: s, names: [tool] })) },
+        ...pair.map((tool) => ({ kind: 'call' as const, session: s, tool })),
+      ];
     }
     case 'near-call': {
       // A call of a name that resembles a read-only tool's, in a session that lacks the tool: a
       // right server answers it as an unknown tool (§4.3: names match exactly).
-      const target = input.readOnly.includes(tool ?? '') ? tool! : input.readOnly.length ? rng.pick(input.readOnly) : undefined;
+      const target = input.readOnly.includes(tool ?? '')
+        ? tool!
+        : input.readOnly.length
+          ? rng.pick(input.readOnly)
+          : undefined;
       if (target === undefined || !(NEAR_CALL_KINDS as readonly string[]).includes(near)) return undefined;
       const name = nearName(target, near, input.tools);
       const s = name === undefined ? undefined : lacking(target, input, rng, sim, undefined, prelude);
@@ -146,7 +209,12 @@ export function makeSituation(template: Template, variant: { near: NearKind; bet
       const s = name === undefined ? undefined : lacking(target, input, rng, sim, undefined, prelude);
       if (s === undefined || name === undefined) return undefined;
       if (near === 'spaces') grant(s, [name]);
-      return tool ? [{ kind: 'fetch', session: s, names: [name] }, { kind: 'call', session: s, tool }] : [{ kind: 'fetch', session: s, names: [name] }];
+      return tool
+        ? [
+            { kind: 'fetch', session: s, names: [name] },
+            { kind: 'call', session: s, tool },
+          ]
+        : [{ kind: 'fetch', session: s, names: [name] }];
     }
     case 'paused': {
       // A grant outlasts time while its session lives (§5.1): fetched, then the longest pause, then
@@ -169,7 +237,9 @@ export function makeSituation(template: Template, variant: { near: NearKind; bet
       grant(s, [tool]);
       const other = rng.pick(input.tools.filter((t) => t !== tool).concat(tool));
       // The least loaded other session: one in a long pause would hold the situation up.
-      const elsewhere = [...sim.live.keys()].filter((n) => n !== s).sort((a, b) => (sim.load.get(a) ?? 0) - (sim.load.get(b) ?? 0))[0];
+      const elsewhere = [...sim.live.keys()]
+        .filter((n) => n !== s)
+        .sort((a, b) => (sim.load.get(a) ?? 0) - (sim.load.get(b) ?? 0))[0];
       const choices: Record<Between, Move | undefined> = {
         missing: { kind: 'missing', session: s, empty: rng.chance(0.5) },
         unknown: { kind: 'fetch', session: s, names: ['pd_check_no_such_tool'] },
@@ -195,7 +265,12 @@ export function makeSituation(template: Template, variant: { near: NearKind; bet
       // A refusal neither grants nor is used up: the second unfetched call is refused too.
       if (!tool) return undefined;
       const s = lacking(tool, input, rng, sim, undefined, prelude);
-      return s === undefined ? undefined : [{ kind: 'call', session: s, tool }, { kind: 'call', session: s, tool }];
+      return s === undefined
+        ? undefined
+        : [
+            { kind: 'call', session: s, tool },
+            { kind: 'call', session: s, tool },
+          ];
     }
     case 'other-fetched': {
       // Fetching one tool authorizes that one only, however alike the names.
@@ -207,19 +282,30 @@ export function makeSituation(template: Template, variant: { near: NearKind; bet
       const s = lacking(tool, input, rng, sim, undefined, prelude);
       if (s === undefined) return undefined;
       grant(s, [other]);
-      return [{ kind: 'fetch', session: s, names: [other] }, { kind: 'call', session: s, tool }];
+      return [
+        { kind: 'fetch', session: s, names: [other] },
+        { kind: 'call', session: s, tool },
+      ];
     }
     case 'batch': {
       // ?tools=a,b grants both; a repeated name counts once; an unknown name spoils nothing.
       if (!tool) return undefined;
       const s = lacking(tool, input, rng, sim, undefined, prelude);
       if (s === undefined) return undefined;
-      const partner = input.callable.find((t) => t !== tool && !sim.live.get(s)?.grants.has(t)) ?? input.tools.find((t) => t !== tool);
-      const second = { pair: partner ?? tool, repeated: tool, unknown: 'pd_check_no_such_tool', spaces: ` ${partner ?? tool}` }[variant.beside];
+      const partner =
+        input.callable.find((t) => t !== tool && !sim.live.get(s)?.grants.has(t)) ??
+        input.tools.find((t) => t !== tool);
+      const second = {
+        pair: partner ?? tool,
+        repeated: tool,
+        unknown: 'pd_check_no_such_tool',
+        spaces: ` ${partner ?? tool}`,
+      }[variant.beside];
       const names = rng.chance(0.5) ? [tool, second] : [second, tool];
       grant(s, names);
       const calls: Move[] = [{ kind: 'call', session: s, tool }];
-      if (variant.beside === 'pair' && second !== tool && input.callable.includes(second)) calls.push({ kind: 'call', session: s, tool: second });
+      if (variant.beside === 'pair' && second !== tool && input.callable.includes(second))
+        calls.push({ kind: 'call', session: s, tool: second });
       return [{ kind: 'fetch', session: s, names }, ...calls];
     }
     case 'in-flight': {
@@ -228,7 +314,16 @@ export function makeSituation(template: Template, variant: { near: NearKind; bet
       const s = lacking(tool, input, rng, sim, undefined, prelude);
       if (s === undefined) return undefined;
       grant(s, [tool]);
-      return [{ kind: 'together', moves: [{ kind: 'fetch', session: s, names: [tool] }, { kind: 'call', session: s, tool }] }, { kind: 'call', session: s, tool }];
+      return [
+        {
+          kind: 'together',
+          moves: [
+            { kind: 'fetch', session: s, names: [tool] },
+            { kind: 'call', session: s, tool },
+          ],
+        },
+        { kind: 'call', session: s, tool },
+      ];
     }
     case 'other-session': {
       // A grant belongs to the session that fetched: another session, alongside, is refused.
@@ -237,8 +332,22 @@ export function makeSituation(template: Template, variant: { near: NearKind; bet
       const b = a === undefined ? undefined : lacking(tool, input, rng, sim, a);
       if (a === undefined || b === undefined) return undefined;
       grant(a, [tool]);
-      const fetchThenCall: Move[] = [{ kind: 'fetch', session: a, names: [tool] }, { kind: 'call', session: b, tool }];
-      return rng.chance(0.5) ? fetchThenCall : [fetchThenCall[0]!, { kind: 'together', moves: [{ kind: 'call', session: a, tool }, { kind: 'call', session: b, tool }] }];
+      const fetchThenCall: Move[] = [
+        { kind: 'fetch', session: a, names: [tool] },
+        { kind: 'call', session: b, tool },
+      ];
+      return rng.chance(0.5)
+        ? fetchThenCall
+        : [
+            fetchThenCall[0]!,
+            {
+              kind: 'together',
+              moves: [
+                { kind: 'call', session: a, tool },
+                { kind: 'call', session: b, tool },
+              ],
+            },
+          ];
     }
     case 'ended': {
       // An ended session's grants are gone: a session started after it has none.
@@ -249,7 +358,10 @@ export function makeSituation(template: Template, variant: { near: NearKind; bet
       sim.live.delete(a);
       const b = lacking(tool, input, rng, sim, a);
       if (b === undefined) return undefined;
-      const out: Move[] = [{ kind: 'fetch', session: a, names: [tool] }, { kind: 'end', session: a, terminate: rng.chance(0.5) || input.endsMatter }];
+      const out: Move[] = [
+        { kind: 'fetch', session: a, names: [tool] },
+        { kind: 'end', session: a, terminate: rng.chance(0.5) || input.endsMatter },
+      ];
       return [...out, { kind: 'call', session: b, tool }];
     }
     case 'listing': {
@@ -257,7 +369,10 @@ export function makeSituation(template: Template, variant: { near: NearKind; bet
       const s = lacking(any, input, rng, sim, undefined, prelude);
       if (s === undefined) return undefined;
       grant(s, [any]);
-      return [{ kind: 'fetch', session: s, names: [any] }, { kind: 'list', session: s }];
+      return [
+        { kind: 'fetch', session: s, names: [any] },
+        { kind: 'list', session: s },
+      ];
     }
     case 'refused-read': {
       // A read of more names than a server must take (§10.3) may be refused; refused, it grants nothing.
@@ -265,13 +380,21 @@ export function makeSituation(template: Template, variant: { near: NearKind; bet
       const s = lacking(tool, input, rng, sim, undefined, prelude);
       if (s === undefined) return undefined;
       const names = [tool, ...Array.from({ length: OVERSIZED }, (_, k) => `pd_check_no_such_tool_${k + 1}`)];
-      return [{ kind: 'fetch', session: s, names }, { kind: 'call', session: s, tool }];
+      return [
+        { kind: 'fetch', session: s, names },
+        { kind: 'call', session: s, tool },
+      ];
     }
     case 'missing-then-call': {
       // A read without a selection grants nothing.
       if (!tool) return undefined;
       const s = lacking(tool, input, rng, sim, undefined, prelude);
-      return s === undefined ? undefined : [{ kind: 'missing', session: s, empty: rng.chance(0.5) }, { kind: 'call', session: s, tool }];
+      return s === undefined
+        ? undefined
+        : [
+            { kind: 'missing', session: s, empty: rng.chance(0.5) },
+            { kind: 'call', session: s, tool },
+          ];
     }
   }
 }

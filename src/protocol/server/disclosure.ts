@@ -1,7 +1,16 @@
 // The server side of progressive disclosure (PD v2.1), written once: what the reference server and
 // `serve` both answer. The model (src/model/) is the same rules seen from the client's side.
 import { checkFetchSize } from './limits.js';
-import { missingToolSelection, parseSelection, RESOURCE_DESCRIPTION, RESOURCE_URI, selectionOfArguments, toolDescriptionRequired, unknownTool, type ToolSelection } from './payloads.js';
+import {
+  missingToolSelection,
+  parseSelection,
+  RESOURCE_DESCRIPTION,
+  RESOURCE_URI,
+  selectionOfArguments,
+  toolDescriptionRequired,
+  unknownTool,
+  type ToolSelection,
+} from './payloads.js';
 
 /** What a server discloses: its tools' names (as tools/list has them) and each one's full description. */
 export interface Catalog {
@@ -39,9 +48,18 @@ export function answerToolForm(args: unknown, catalog: Catalog): ReadAnswer {
  * A read's answer as the tool form returns it: the same JSON as text (a missing selection as a
  * tool error, isError); a refused read is the same JSON-RPC error, thrown by the caller.
  */
-export function toolFormResult(answer: Extract<ReadAnswer, { kind: 'answer' }>): { isError?: true; content: Array<{ type: 'text'; text: string }> } {
-  const missing = answer.grants.length === 0 && typeof answer.body.error === 'object' && (answer.body.error as { code?: unknown } | null)?.code === 'MISSING_TOOL_SELECTION';
-  return { ...(missing ? { isError: true as const } : {}), content: [{ type: 'text', text: JSON.stringify(answer.body) }] };
+export function toolFormResult(answer: Extract<ReadAnswer, { kind: 'answer' }>): {
+  isError?: true;
+  content: Array<{ type: 'text'; text: string }>;
+} {
+  const missing =
+    answer.grants.length === 0 &&
+    typeof answer.body.error === 'object' &&
+    (answer.body.error as { code?: unknown } | null)?.code === 'MISSING_TOOL_SELECTION';
+  return {
+    ...(missing ? { isError: true as const } : {}),
+    content: [{ type: 'text', text: JSON.stringify(answer.body) }],
+  };
 }
 
 function answerSelection(selection: ToolSelection, catalog: Catalog): ReadAnswer {
@@ -66,7 +84,10 @@ function answerSelection(selection: ToolSelection, catalog: Catalog): ReadAnswer
 }
 
 /** The resources/read result carrying a body as JSON text. */
-export function readResult(uri: string, body: unknown): { contents: Array<{ uri: string; mimeType: string; text: string }> } {
+export function readResult(
+  uri: string,
+  body: unknown,
+): { contents: Array<{ uri: string; mimeType: string; text: string }> } {
   return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body) }] };
 }
 
@@ -76,15 +97,26 @@ export function readResult(uri: string, body: unknown): { contents: Array<{ uri:
  * isError and the error as JSON text (string codes cannot be JSON-RPC error codes). Undefined
  * when the call may go ahead (granted, or not a listed tool: the server's own business).
  */
-export function gateCall(tool: string, catalog: Catalog, granted: (tool: string) => boolean, descriptionsTool?: string): { isError: true; content: Array<{ type: 'text'; text: string }> } | undefined {
+export function gateCall(
+  tool: string,
+  catalog: Catalog,
+  granted: (tool: string) => boolean,
+  descriptionsTool?: string,
+): { isError: true; content: Array<{ type: 'text'; text: string }> } | undefined {
   // The tool form of the resource is how a fetch is made: the one tool callable unfetched.
   if (!catalog.full(tool) || tool === descriptionsTool || granted(tool)) return undefined;
   return refusal(tool, descriptionsTool);
 }
 
 /** The TOOL_DESCRIPTION_REQUIRED tool result for `tool` (naming the tool form, when there is one). */
-export function refusal(tool: string, descriptionsTool?: string): { isError: true; content: Array<{ type: 'text'; text: string }> } {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(toolDescriptionRequired(tool, descriptionsTool)) }] };
+export function refusal(
+  tool: string,
+  descriptionsTool?: string,
+): { isError: true; content: Array<{ type: 'text'; text: string }> } {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: JSON.stringify(toolDescriptionRequired(tool, descriptionsTool)) }],
+  };
 }
 
 /** The tool_descriptions resource as resources/list shows it (§4.1–4.2). */

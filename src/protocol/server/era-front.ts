@@ -6,14 +6,25 @@ import { eraOfRequest, LEGACY_ERA, META, MODERN_ERA, type Era } from '../../tran
 import type { JsonObject } from '../../transport/types.js';
 
 /** Results that a 2026 client may cache, and so carry `ttlMs` and `cacheScope`. */
-const CACHEABLE = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/read']);
+const CACHEABLE = new Set([
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
+  'resources/read',
+]);
 /** Methods of 2025-11-25 that 2026-07-28 no longer has (subscriptions/listen replaced resources/subscribe). */
 const GONE = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
-/** The id of the initialize the front sends for a 2026 client (never a client's id: those are numbers or plain strings). */
+/**
+ * The id of the initialize the front sends for a 2026 client (never a client's id: those are numbers or plain strings).
+ */
 const OPENING_ID = '\u0000era-front-initialize';
 
 export interface EraFrontOptions {
-  /** Where the server's messages go (to the client); `related` is the client's request a notification or request is about. */
+  /**
+   * Where the server's messages go (to the client); `related` is the client's request a notification or request is
+   * about.
+   */
   toClient(message: JsonObject, related?: string | number): void;
   /** Where the client's messages go (to the 2025 server). */
   toServer(message: JsonObject): void;
@@ -45,7 +56,12 @@ export class EraFront {
     if (this.era === undefined && isRequest) {
       const era = eraOfRequest(message) ?? (method === 'initialize' ? LEGACY_ERA : undefined);
       if (era === MODERN_ERA && this.options.modern !== false) this.startModern(message);
-      else if (era === LEGACY_ERA && this.options.legacy === false) return this.refuse(message, -32602, `Unsupported protocol version: this server speaks ${MODERN_ERA} only (send server/discover)`);
+      else if (era === LEGACY_ERA && this.options.legacy === false)
+        return this.refuse(
+          message,
+          -32602,
+          `Unsupported protocol version: this server speaks ${MODERN_ERA} only (send server/discover)`,
+        );
       else this.era = LEGACY_ERA;
     }
     if (this.era !== MODERN_ERA) return this.options.toServer(message);
@@ -69,7 +85,8 @@ export class EraFront {
       for (const m of this.waiting.splice(0)) this.answerModern(m, m.method as string);
       return;
     }
-    const method = message.id !== undefined && message.method === undefined ? this.methods.get(key(message.id)) : undefined;
+    const method =
+      message.id !== undefined && message.method === undefined ? this.methods.get(key(message.id)) : undefined;
     if (method === undefined) return this.options.toClient(message, related);
     this.methods.delete(key(message.id));
     this.toModernClient(method, this.modernAnswer(method, message));
@@ -84,7 +101,12 @@ export class EraFront {
     this.era = MODERN_ERA;
     const meta = ((first.params as JsonObject | undefined)?._meta ?? {}) as JsonObject;
     const clientInfo = meta[META.clientInfo] ?? { name: 'unknown 2026-07-28 client', version: '0' };
-    this.options.toServer({ jsonrpc: '2.0', id: OPENING_ID, method: 'initialize', params: { protocolVersion: LEGACY_ERA, capabilities: meta[META.clientCapabilities] ?? {}, clientInfo } });
+    this.options.toServer({
+      jsonrpc: '2.0',
+      id: OPENING_ID,
+      method: 'initialize',
+      params: { protocolVersion: LEGACY_ERA, capabilities: meta[META.clientCapabilities] ?? {}, clientInfo },
+    });
     this.options.toServer({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
 
@@ -92,10 +114,19 @@ export class EraFront {
     if (method === 'server/discover') {
       this.methods.delete(key(message.id));
       const { protocolVersion: _v, serverInfo, capabilities, ...rest } = this.opening!;
-      const meta = typeof rest._meta === 'object' && rest._meta !== null ? rest._meta as JsonObject : {};
+      const meta = typeof rest._meta === 'object' && rest._meta !== null ? (rest._meta as JsonObject) : {};
       return this.toModernClient(method, {
-        jsonrpc: '2.0', id: message.id,
-        result: { ...rest, supportedVersions: this.options.legacy === false ? [MODERN_ERA] : [MODERN_ERA, LEGACY_ERA], capabilities: capabilities ?? {}, resultType: 'complete', ttlMs: 0, cacheScope: 'public', _meta: { ...meta, [META.serverInfo]: serverInfo } },
+        jsonrpc: '2.0',
+        id: message.id,
+        result: {
+          ...rest,
+          supportedVersions: this.options.legacy === false ? [MODERN_ERA] : [MODERN_ERA, LEGACY_ERA],
+          capabilities: capabilities ?? {},
+          resultType: 'complete',
+          ttlMs: 0,
+          cacheScope: 'public',
+          _meta: { ...meta, [META.serverInfo]: serverInfo },
+        },
       });
     }
     if (GONE.has(method)) {
@@ -109,7 +140,9 @@ export class EraFront {
   private modernAnswer(method: string, message: JsonObject): JsonObject {
     const error = message.error as JsonObject | undefined;
     if (error) {
-      return method === 'resources/read' && error.code === -32002 ? { ...message, error: { ...error, code: -32602 } } : message;
+      return method === 'resources/read' && error.code === -32002
+        ? { ...message, error: { ...error, code: -32602 } }
+        : message;
     }
     const result = (message.result ?? {}) as JsonObject;
     const cache = CACHEABLE.has(method) ? { ttlMs: 0, cacheScope: this.options.cacheScope?.(method) ?? 'private' } : {};

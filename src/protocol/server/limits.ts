@@ -21,10 +21,15 @@ export class FetchLimiter {
     while (this.times.length && now - this.times[0]! >= WINDOW_MS) this.times.shift();
     if (this.times.length >= this.perMinute) {
       const retryAfter = Math.max(1, Math.ceil((this.times[0]! + WINDOW_MS - now) / 1000));
-      throw Object.assign(new Error(`Rate limit exceeded: at most ${this.perMinute} tool description fetches per minute per session; retry after ${retryAfter} s`), {
-        code: -32000,
-        data: { code: 'RATE_LIMITED', retryAfter, limit: this.perMinute, window: '1 minute' },
-      });
+      throw Object.assign(
+        new Error(
+          `Rate limit exceeded: at most ${this.perMinute} tool description fetches per minute per session; retry after ${retryAfter} s`,
+        ),
+        {
+          code: -32000,
+          data: { code: 'RATE_LIMITED', retryAfter, limit: this.perMinute, window: '1 minute' },
+        },
+      );
     }
     this.times.push(now);
   }
@@ -33,8 +38,13 @@ export class FetchLimiter {
 /** Refuses a fetch that names too many tools, before any work is done for it. */
 export function checkFetchSize(names: string[]): void {
   if (names.length <= MAX_NAMES_PER_FETCH) return;
-  throw Object.assign(new Error(`Too many tools in one fetch: ${names.length} (at most ${MAX_NAMES_PER_FETCH}); fetch them in smaller groups`), {
-    code: -32602,
-    data: { code: 'TOO_MANY_TOOLS', requested: names.length, max: MAX_NAMES_PER_FETCH },
-  });
+  throw Object.assign(
+    new Error(
+      `Too many tools in one fetch: ${names.length} (at most ${MAX_NAMES_PER_FETCH}); fetch them in smaller groups`,
+    ),
+    {
+      code: -32602,
+      data: { code: 'TOO_MANY_TOOLS', requested: names.length, max: MAX_NAMES_PER_FETCH },
+    },
+  );
 }

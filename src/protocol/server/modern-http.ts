@@ -22,25 +22,54 @@ export function isModernRequest(req: IncomingMessage, body: unknown): boolean {
   if (typeof header === 'string') return !LEGACY_VERSIONS.has(header);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const meta = metaOf(body as JsonObject);
-  return (meta !== undefined && (META.protocolVersion in meta || META.clientCapabilities in meta)) || (body as JsonObject).method === 'server/discover';
+  return (
+    (meta !== undefined && (META.protocolVersion in meta || META.clientCapabilities in meta)) ||
+    (body as JsonObject).method === 'server/discover'
+  );
 }
 
 /** Why a 2026 request is refused before it is served (HTTP 400), if it is: the answer goes out under its id. */
-export function refuseModernRequest(req: IncomingMessage, message: JsonObject, supported: readonly string[]): { status: number; answer: JsonObject } | undefined {
+export function refuseModernRequest(
+  req: IncomingMessage,
+  message: JsonObject,
+  supported: readonly string[],
+): { status: number; answer: JsonObject } | undefined {
   if (message.id === undefined || message.id === null) return undefined;
-  const refuse = (code: number, text: string, data?: JsonObject) => ({ status: 400, answer: { jsonrpc: '2.0', id: message.id, error: { code, message: text, ...(data ? { data } : {}) } } });
+  const refuse = (code: number, text: string, data?: JsonObject) => ({
+    status: 400,
+    answer: { jsonrpc: '2.0', id: message.id, error: { code, message: text, ...(data ? { data } : {}) } },
+  });
   const meta = metaOf(message);
   const version = meta?.[META.protocolVersion];
-  if (meta === undefined) return refuse(INVALID_PARAMS, 'Invalid params: a 2026-07-28 request carries params._meta with the protocol version and the client capabilities');
-  if (typeof version !== 'string') return refuse(INVALID_PARAMS, `Invalid params: _meta has no ${META.protocolVersion}`);
-  if (typeof meta[META.clientCapabilities] !== 'object' || meta[META.clientCapabilities] === null) return refuse(INVALID_PARAMS, `Invalid params: _meta has no ${META.clientCapabilities}`);
+  if (meta === undefined)
+    return refuse(
+      INVALID_PARAMS,
+      'Invalid params: a 2026-07-28 request carries params._meta with the protocol version and the client capabilities',
+    );
+  if (typeof version !== 'string')
+    return refuse(INVALID_PARAMS, `Invalid params: _meta has no ${META.protocolVersion}`);
+  if (typeof meta[META.clientCapabilities] !== 'object' || meta[META.clientCapabilities] === null)
+    return refuse(INVALID_PARAMS, `Invalid params: _meta has no ${META.clientCapabilities}`);
   const header = req.headers['mcp-protocol-version'];
-  if (header !== undefined && header !== version) return refuse(HEADER_MISMATCH, `Header mismatch: MCP-Protocol-Version says '${String(header)}' but _meta says '${version}'`);
-  if (version !== MODERN_ERA) return refuse(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${version}`, { supported: [...supported], requested: version });
+  if (header !== undefined && header !== version)
+    return refuse(
+      HEADER_MISMATCH,
+      `Header mismatch: MCP-Protocol-Version says '${String(header)}' but _meta says '${version}'`,
+    );
+  if (version !== MODERN_ERA)
+    return refuse(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${version}`, {
+      supported: [...supported],
+      requested: version,
+    });
   for (const [name, value] of Object.entries(modernHeaders(message))) {
     const got = req.headers[name];
-    if (got === undefined) return refuse(HEADER_MISMATCH, `Header mismatch: the ${name} header is missing (it must be ${value})`);
-    if (got !== value) return refuse(HEADER_MISMATCH, `Header mismatch: the ${name} header says '${String(got)}' but the body says '${value}'`);
+    if (got === undefined)
+      return refuse(HEADER_MISMATCH, `Header mismatch: the ${name} header is missing (it must be ${value})`);
+    if (got !== value)
+      return refuse(
+        HEADER_MISMATCH,
+        `Header mismatch: the ${name} header says '${String(got)}' but the body says '${value}'`,
+      );
   }
   return undefined;
 }
@@ -54,5 +83,5 @@ export function modernStatus(answer: JsonObject): number {
 function metaOf(message: JsonObject): JsonObject | undefined {
   const params = message.params as JsonObject | undefined;
   const meta = typeof params === 'object' && params !== null ? params._meta : undefined;
-  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? meta as JsonObject : undefined;
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as JsonObject) : undefined;
 }

@@ -27,20 +27,37 @@ export function descriptionsToolEntry(resource = RESOURCE_URI): Record<string, u
   return {
     name: DESCRIPTIONS_TOOL,
     title: 'Get tool descriptions',
-    description: 'Returns the full descriptions (parameters, examples) of the tools you name; call it first: every other tool is refused until its description was fetched.',
+    description:
+      'Returns the full descriptions (parameters, examples) of the tools you name; call it first: every other tool is refused until its description was fetched.',
     inputSchema: {
       type: 'object',
-      properties: { tools: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'The names of the tools to describe, exactly as tools/list gives them.' } },
+      properties: {
+        tools: {
+          type: 'array',
+          items: { type: 'string' },
+          minItems: 1,
+          description: 'The names of the tools to describe, exactly as tools/list gives them.',
+        },
+      },
       required: ['tools'],
       additionalProperties: false,
     },
-    annotations: { title: 'Get tool descriptions', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: {
+      title: 'Get tool descriptions',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
     _meta: { [MIRRORS_KEY]: resource },
   };
 }
 
 /** The tool form's full description (its examples name `exampleTools`, the server's own). */
-export function descriptionsToolFull(exampleTools: readonly string[], resource = RESOURCE_URI): Record<string, unknown> {
+export function descriptionsToolFull(
+  exampleTools: readonly string[],
+  resource = RESOURCE_URI,
+): Record<string, unknown> {
   const entry = descriptionsToolEntry(resource);
   const [a = 'TOOL_NAME', b] = exampleTools;
   return {
@@ -49,27 +66,60 @@ export function descriptionsToolFull(exampleTools: readonly string[], resource =
     description: `Returns the full descriptions of the tools you name — what each does, its complete input schema, examples and errors — exactly as a read of ${resource}?tools=NAMES returns them, and authorizes those tools for this session. Read-only.`,
     inputSchema: entry.inputSchema,
     examples: [
-      { description: 'The description of one tool', input: { tools: [a] }, explanation: `Returns { "${a}": { name, description, inputSchema, examples } }; ${a} may then be called.` },
-      ...(b !== undefined ? [{ description: 'Two tools at once', input: { tools: [a, b] }, explanation: 'Both descriptions, each under its name; both tools are authorized.' }] : []),
+      {
+        description: 'The description of one tool',
+        input: { tools: [a] },
+        explanation: `Returns { "${a}": { name, description, inputSchema, examples } }; ${a} may then be called.`,
+      },
+      ...(b !== undefined
+        ? [
+            {
+              description: 'Two tools at once',
+              input: { tools: [a, b] },
+              explanation: 'Both descriptions, each under its name; both tools are authorized.',
+            },
+          ]
+        : []),
     ],
     usage_guidance: {
-      common_patterns: [`Pick tools from tools/list by their short descriptions, call ${entry.name as string} with their names, then call them.`],
-      important_notes: ['An unknown name gets an entry with an error and the available tools; it authorizes nothing.', 'Every other tool is refused until its description was fetched, by this tool or by the resource.'],
+      common_patterns: [
+        `Pick tools from tools/list by their short descriptions, call ${entry.name as string} with their names, then call them.`,
+      ],
+      important_notes: [
+        'An unknown name gets an entry with an error and the available tools; it authorizes nothing.',
+        'Every other tool is refused until its description was fetched, by this tool or by the resource.',
+      ],
     },
-    error_guidance: { common_errors: [{ error: 'No tool selected', cause: 'No tool name was given.', solution: 'Pass "tools": ["NAME"] with at least one name from tools/list.' }] },
+    error_guidance: {
+      common_errors: [
+        {
+          error: 'No tool selected',
+          cause: 'No tool name was given.',
+          solution: 'Pass "tools": ["NAME"] with at least one name from tools/list.',
+        },
+      ],
+    },
     annotations: entry.annotations,
   };
 }
 
-/** The workflow, for a server's `instructions` (clients put them before the model); `toolForm`: the tool form's name, if offered. */
+/**
+ * The workflow, for a server's `instructions` (clients put them before the model); `toolForm`: the tool form's name, if
+ * offered.
+ */
 export function workflowInstructions(toolForm?: string): string {
-  const fetch = toolForm ? `call ${toolForm} with {"tools": ["NAME"]}, or read ${RESOURCE_URI}?tools=NAME` : `read ${RESOURCE_URI}?tools=NAME`;
+  const fetch = toolForm
+    ? `call ${toolForm} with {"tools": ["NAME"]}, or read ${RESOURCE_URI}?tools=NAME`
+    : `read ${RESOURCE_URI}?tools=NAME`;
   return `Tools use progressive disclosure: pick a tool from tools/list, fetch its full description — ${fetch} — then call it. A tool called before its description was fetched is refused with TOOL_DESCRIPTION_REQUIRED.`;
 }
 
 export type ToolSelection = { kind: 'missing' } | { kind: 'tools'; names: string[] } | { kind: 'not-this-resource' };
 
-/** The selection a call of the tool form makes: `tools` as a list of names (or one comma-separated string), as `?tools=` does. */
+/**
+ * The selection a call of the tool form makes: `tools` as a list of names (or one comma-separated string), as `?tools=`
+ * does.
+ */
 export function selectionOfArguments(args: unknown): Exclude<ToolSelection, { kind: 'not-this-resource' }> {
   const names = (selectedByCall(args) ?? []).map((n) => n.trim());
   return names.length ? { kind: 'tools', names } : { kind: 'missing' };
@@ -80,7 +130,10 @@ export function parseSelection(uri: string): ToolSelection {
   const [base, query = ''] = uri.split('#')[0]!.split('?', 2) as [string, string?];
   if (base !== RESOURCE_URI) return { kind: 'not-this-resource' };
   const raw = new URLSearchParams(query).get('tools');
-  const names = (raw ?? '').split(',').map((n) => n.trim()).filter(Boolean);
+  const names = (raw ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   return names.length ? { kind: 'tools', names } : { kind: 'missing' };
 }
 
