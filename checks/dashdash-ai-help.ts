@@ -105,11 +105,11 @@ export default defineLiveCheck({
             parse?: (text: string) => unknown;
             default?: { parse: (text: string) => unknown };
           };
-          meta = (yaml.parse ?? yaml.default!.parse)(fm[1]!);
+          meta = (yaml.parse ?? yaml.default!.parse)(fm[1]);
         } catch (err) {
           ctx.fail(
             'front-matter-not-yaml',
-            { problem: clip((err as Error).message.split('\n')[0]!, 160) },
+            { problem: clip((err as Error).message.split('\n')[0], 160) },
             { transcript },
           );
         }

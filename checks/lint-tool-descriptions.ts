@@ -55,7 +55,7 @@ export default defineLintCheck({
       for (const file of group.slice(1)) {
         ctx.fail(
           'duplicate-in-folder',
-          { name: (file.source!.value as { name: string }).name, first: group[0]!.display, second: file.display },
+          { name: (file.source!.value as { name: string }).name, first: group[0].display, second: file.display },
           { location: ctx.at(file, '/name') },
         );
       }

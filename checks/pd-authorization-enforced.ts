@@ -24,7 +24,7 @@ async function sequels(
 ): Promise<void> {
   // The other read names a tool outside the first ones tested, where there is one (their refusals unfetched still
   // come).
-  const other = all.length > 1 ? all[all.length - 1]! : undefined;
+  const other = all.length > 1 ? all[all.length - 1] : undefined;
   await session.readResource(descriptionsUri(base, [granted, ...extra]));
   await Promise.all([
     session.request('tools/list', {}),
@@ -95,7 +95,7 @@ export default defineLiveCheck({
     // tools outside the sample; with few, for the last read-only tool (one that may be called
     // unfetched) and distinct unknown names.
     const spare = all.slice(SAMPLE, SAMPLE + OVERSIZED_READ + 1);
-    const probed = [...tools].reverse().find((t) => ctx.tools.isReadOnly(t)) ?? tools[tools.length - 1]!;
+    const probed = [...tools].reverse().find((t) => ctx.tools.isReadOnly(t)) ?? tools[tools.length - 1];
     const oversized =
       spare.length > OVERSIZED_READ
         ? spare
@@ -107,7 +107,7 @@ export default defineLiveCheck({
       ...(all.length > 1 ? [descriptionsUri(base, oversized)] : []),
     ];
     await Promise.all(failing.map((uri) => session.readResource(uri)));
-    await Promise.all([call(tools[0]!), ...(all.length > 1 && oversized[0] !== tools[0] ? [call(oversized[0]!)] : [])]);
+    await Promise.all([call(tools[0]), ...(all.length > 1 && oversized[0] !== tools[0] ? [call(oversized[0])] : [])]);
 
     // 2. Each fetch authorizes that tool, call after call, and no other: once it is fetched, its
     // calls and the next tool's (unfetched) go together. The first grant also meets every one-step

@@ -111,12 +111,12 @@ export default defineLiveCheck({
     // state).
     const names = ctx.discovery.toolNames.filter((n) => !n.includes(','));
     const selections: Array<string[] | undefined> = [
-      [names[0]!],
-      ...(names.length > 1 ? [[names[0]!, names[1]!]] : []),
+      [names[0]],
+      ...(names.length > 1 ? [[names[0], names[1]]] : []),
       [UNKNOWN],
-      [names[0]!, UNKNOWN],
+      [names[0], UNKNOWN],
       undefined,
-      [names[0]!, ...Array.from({ length: OVERSIZED }, (_, k) => `${UNKNOWN}_${k + 1}`)],
+      [names[0], ...Array.from({ length: OVERSIZED }, (_, k) => `${UNKNOWN}_${k + 1}`)],
     ];
     const probe: McpSession = ctx.probe();
     const pairs = await Promise.all(

@@ -42,7 +42,7 @@ export default defineLiveCheck({
     // Small reads first: a server that returns every tool shows it only when asked for fewer.
     // Their keys are judged by the model, with every other read of the run.
     const got = await Promise.all(
-      [[names[0]!], ...(names.length > 1 ? [[names[0]!, names[1]!]] : []), [names[0]!, UNKNOWN_NAME]].map((requested) =>
+      [[names[0]], ...(names.length > 1 ? [[names[0], names[1]]] : []), [names[0], UNKNOWN_NAME]].map((requested) =>
         fetchDescriptions(ctx.probe(), base, requested),
       ),
     );
@@ -58,7 +58,7 @@ export default defineLiveCheck({
           g.entries &&
           Object.keys(g.entries).length === requestedOf(g.uri).length &&
           requestedOf(g.uri).every(
-            (n) => isDescriptionEntry(g.entries![n]) && typeof g.entries![n]!.inputSchema === 'object',
+            (n) => isDescriptionEntry(g.entries![n]) && typeof g.entries![n].inputSchema === 'object',
           ),
       );
     if (exact)

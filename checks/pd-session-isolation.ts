@@ -65,7 +65,7 @@ export default defineLiveCheck({
     // Each fetcher's own tool is one that answers (a tool that gave no answer is called no more, so
     // it could show nothing: neither its grant working, nor a later session refused it).
     const answering = tools.filter((t) => !ctx.gaveNoAnswer(t));
-    const own = (k: number) => (answering.length ? answering : tools)[k % (answering.length || tools.length)]!;
+    const own = (k: number) => (answering.length ? answering : tools)[k % (answering.length || tools.length)];
     /** The session fetches its own tool, and keeps the entry for its calls' arguments. */
     const fetchOwn = async (session: McpSession, k: number) => {
       const tool = own(k);
@@ -77,16 +77,16 @@ export default defineLiveCheck({
     // connection: one keep-alive socket for two sessions, as a client's pooled agent sends them (Node's
     // fetch keeps one pool per origin). A server that keeps grants by connection hands that
     // session's grant to the clean one, which fetched nothing: its call of that tool in the burst runs.
-    const sharing = !shared && singles[0] !== undefined && clean!.joinConnectionsOf(singles[0]);
+    const sharing = !shared && singles[0] !== undefined && clean.joinConnectionsOf(singles[0]);
     await Promise.all(singles.map(fetchOwn));
-    if (sharing) ctx.info('one-connection', { session: singles[0]!.label, tool: own(0) });
+    if (sharing) ctx.info('one-connection', { session: singles[0].label, tool: own(0) });
     const callOwn = (session: McpSession, k: number) =>
       ctx.call(session, own(k), { entry: entries.get(session)?.get(own(k)) });
     // Each its own tool once: the grant works before the sessions crowd in.
     await Promise.all(singles.map(callOwn));
 
     // Every session calls every tool, all at once (the door decides what may be called where).
-    const sessions = [ctx.probe(), clean!, ...singles];
+    const sessions = [ctx.probe(), clean, ...singles];
     const burst = await Promise.all(
       sessions.map((session) =>
         Promise.all(
@@ -98,7 +98,7 @@ export default defineLiveCheck({
     // now, the refusal was another session's state taken for this one's (the model tells it from
     // a grant that lapsed).
     for (const [k, session] of singles.entries()) {
-      const refused = burst[k + 2]![tools.indexOf(own(k))];
+      const refused = burst[k + 2][tools.indexOf(own(k))];
       if (refused && classifyCall(refused).kind === 'refused') await callOwn(session, k);
     }
 
@@ -107,10 +107,10 @@ export default defineLiveCheck({
       burst.flat().filter((ex): ex is Exchange => ex !== undefined),
     );
     if (shared) {
-      await fetchOwn(clean!, 0);
-      await callOwn(clean!, 0);
+      await fetchOwn(clean, 0);
+      await callOwn(clean, 0);
     }
-    const ending = shared ? [clean!] : singles;
+    const ending = shared ? [clean] : singles;
 
     // The sessions opened here end — half told (HTTP DELETE), half simply dropped, as clients
     // that vanish — and a session opened after them must start bare: it is the very next session

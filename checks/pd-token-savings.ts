@@ -45,8 +45,8 @@ export default defineLiveCheck({
       let listed = 0;
       let estimate = 0;
       for (const [i, tool] of named.entries()) {
-        const now = counts[2 * i]!;
-        const minimal = counts[2 * i + 1]!;
+        const now = counts[2 * i];
+        const minimal = counts[2 * i + 1];
         listed += now;
         estimate += minimal;
         ctx.info(
@@ -75,8 +75,8 @@ export default defineLiveCheck({
     let full = 0;
     for (const [i, tool] of both.entries()) {
       const name = tool.name as string;
-      const m = counts[2 * i]!;
-      const f = counts[2 * i + 1]!;
+      const m = counts[2 * i];
+      const f = counts[2 * i + 1];
       listed += m;
       full += f;
       ctx.info(

@@ -66,17 +66,17 @@ export default defineLiveCheck({
     );
     // Its proof: a read of one name and one of several, each answered with every description asked for.
     const answered = (k: number) =>
-      got[k] && reads[k]!.every((n) => isDescriptionEntry(entryFor(got[k]!.entries, n))) ? got[k] : undefined;
-    const single = reads.findIndex((r, k) => r.length === 1 && requestable.includes(r[0]!) && answered(k));
+      got[k] && reads[k].every((n) => isDescriptionEntry(entryFor(got[k].entries, n))) ? got[k] : undefined;
+    const single = reads.findIndex((r, k) => r.length === 1 && requestable.includes(r[0]) && answered(k));
     const multi = reads.findIndex((r, k) => r.length >= 2 && answered(k));
     if (single >= 0 && (multi >= 0 || requestable.length < 2)) {
       const pair =
         multi >= 0
-          ? `, and ?tools=${reads[multi]!.slice(0, 3).join(',')}${reads[multi]!.length > 3 ? ',…' : ''} returned all ${reads[multi]!.length}`
+          ? `, and ?tools=${reads[multi].slice(0, 3).join(',')}${reads[multi].length > 3 ? ',…' : ''} returned all ${reads[multi].length}`
           : ' (the server lists one tool, so no pair could be asked for)';
-      ctx.prove('proof', { one: reads[single]![0]!, pair }, [
-        got[single]!.exchange,
-        ...(multi >= 0 ? [got[multi]!.exchange] : []),
+      ctx.prove('proof', { one: reads[single][0], pair }, [
+        got[single].exchange,
+        ...(multi >= 0 ? [got[multi].exchange] : []),
       ]);
     }
   },

@@ -39,6 +39,6 @@ export default defineLiveCheck({
     );
     const entry = entryFor(got[0]?.entries, UNKNOWN_TOOL);
     if (isPlainObject(entry) && entry.error !== undefined && Array.isArray(entry.available_tools))
-      ctx.prove('proof', { name: UNKNOWN_TOOL, count: entry.available_tools.length }, [got[0]!.exchange]);
+      ctx.prove('proof', { name: UNKNOWN_TOOL, count: entry.available_tools.length }, [got[0].exchange]);
   },
 });

@@ -81,7 +81,7 @@ export async function startHttpServer(
     const url = new URL(req.url ?? '/', 'http://localhost');
     const card = /^\/\.well-known\/mcp-tools\/([A-Za-z0-9_.-]+)\.json$/.exec(url.pathname);
     if (card) {
-      const body = req.method === 'GET' ? behaviourWith(options.overrides).toolCard(card[1]!) : undefined;
+      const body = req.method === 'GET' ? behaviourWith(options.overrides).toolCard(card[1]) : undefined;
       if (body !== undefined) send(res, 200, body);
       else send(res, 404, { error: `No Tool Card for '${card[1]}'` });
       return;
@@ -208,7 +208,7 @@ export async function startHttpServer(
     const [client, serverSide] = InMemoryTransport.createLinkedPair();
     const answer = new Promise<JsonObject>((resolve) => {
       client.onmessage = (m) => {
-        if ('id' in m && m.id === message.id && !('method' in m)) resolve(m as JsonObject);
+        if ('id' in m && m.id === message.id && !('method' in m)) resolve(m);
       };
     });
     await server.connect(serverSide);

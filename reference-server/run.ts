@@ -51,7 +51,7 @@ export async function runServer(
   let fetchLimit: number | undefined;
   const allowedOrigins: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    const arg = argv[i];
     if (arg === '--http' || arg === '--host' || arg === '--fetch-limit' || arg === '--allowed-origin') {
       const value = argv[++i];
       if (value === undefined) return fail(`${arg} needs a value`);

@@ -251,11 +251,11 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
   )._oninitialize.bind(server);
   server.setRequestHandler(InitializeRequestSchema, async (req) => {
     state.client = req.params.clientInfo;
-    return { ...(await sdkInitialize(req)), ...behaviour.initializeExtras() } as never;
+    return { ...(await sdkInitialize(req)), ...behaviour.initializeExtras() };
   });
   // ai_help is not an MCP method, so it has no SDK schema: serve it from the fallback handler.
   server.fallbackRequestHandler = async (req) => {
-    if (req.method === 'ai_help') return behaviour.aiHelp((req.params ?? {}) as Record<string, unknown>) as never;
+    if (req.method === 'ai_help') return behaviour.aiHelp(req.params ?? {});
     throw Object.assign(new Error(`Method not found: ${req.method}`), { code: -32601 });
   };
   // MCP ping: an empty result (the SDK's own handler); a fixture's server may not answer it.
@@ -291,7 +291,7 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
       behaviour,
       state,
       req.params.name,
-      (req.params.arguments ?? {}) as Record<string, unknown>,
+      req.params.arguments ?? {},
       gated,
       options.beforeRun && ((tool) => options.beforeRun!(tool, running)),
     );
@@ -304,8 +304,7 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
     const sdkHandle = transport.onmessage!;
     const handle: typeof sdkHandle = latency
       ? (message, extra) => {
-          const ms =
-            'method' in message ? latency(message.method, (message.params ?? {}) as Record<string, unknown>) : 0;
+          const ms = 'method' in message ? latency(message.method, message.params ?? {}) : 0;
           if (ms === Infinity) return;
           if (ms > 0) setTimeout(() => sdkHandle(message, extra), ms);
           else sdkHandle(message, extra);
@@ -325,12 +324,12 @@ export function createReferenceServer(overrides: Partial<Behaviour> = {}, option
     });
     transport.onmessage = (message, ex) => {
       extra = ex;
-      front.fromClient(message as never);
+      front.fromClient(message);
       state.era = front.era;
     };
     transport.send = (message, opts) => {
       sendOptions = opts;
-      front.fromServer(message as never);
+      front.fromServer(message);
       return Promise.resolve();
     };
   };

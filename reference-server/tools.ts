@@ -1,4 +1,4 @@
-import { Notebook } from './notes.js';
+import { type Notebook } from './notes.js';
 
 type Args = Record<string, unknown>;
 

@@ -83,10 +83,10 @@ export function gaps(fleet: FleetResult): string[] {
 export function renderFleetText(fleet: FleetResult, options: RenderOptions): string {
   const head = HEAD;
   const rows = fleet.entries.map(row);
-  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) =>
     cells
-      .map((c, i) => c.padEnd(width[i]!))
+      .map((c, i) => c.padEnd(width[i]))
       .join('  ')
       .trimEnd();
   const out = [headline(fleet), '', line(head), ...rows.map(line), ''];
@@ -201,12 +201,12 @@ export function renderFleetSarif(
       notChecked.push({ level: 'error', message: { text: `${e.name}: ${e.error ?? 'not checked'}` } });
       continue;
     }
-    const run = (JSON.parse(renderSarif(e.report, options.artifact ?? fleet.file)) as { runs: SarifRun[] }).runs[0]!;
+    const run = (JSON.parse(renderSarif(e.report, options.artifact ?? fleet.file)) as { runs: SarifRun[] }).runs[0];
     successful &&= run.invocations[0]?.executionSuccessful !== false;
     for (const rule of run.tool.driver.rules) if (!ruleIndex.has(rule.id)) ruleIndex.set(rule.id, rules.push(rule) - 1);
     const line = options.entryLines?.get(e.name);
     for (const r of run.results) {
-      const location = r.locations[0]!;
+      const location = r.locations[0];
       // A live finding (located at the config, its tool as a logical location) goes to its server's line.
       if (location.logicalLocations) {
         if (line !== undefined) location.physicalLocation.region.startLine = line;

@@ -205,7 +205,7 @@ export function resultNames(
  */
 export function tableResults(report: Pick<CheckReport, 'eras' | 'results'>): CheckResult[] {
   const quiet = (r: CheckResult) => !r.findings.some((f) => f.level !== 'info');
-  return acrossEras(report, report.results, (all) => all.every(quiet) && all.every((x) => x.status === all[0]!.status));
+  return acrossEras(report, report.results, (all) => all.every(quiet) && all.every((x) => x.status === all[0].status));
 }
 
 /**

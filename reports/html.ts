@@ -123,7 +123,7 @@ function finding(e: Entry): string {
     (e.others.length ? `<div class="muted">…${esc(othersLine(e, 20))}</div>` : '') +
     (f.hint ? `<div class="hint">Fix: ${esc(f.hint)}</div>` : '') +
     (f.sequence
-      ? `<div class="sequence">${esc(sequenceLines(f)[0]!)}<ol>${f.sequence.steps.map((step) => `<li>${esc(step.replace(/^\d+\. /, ''))}</li>`).join('')}</ol></div>`
+      ? `<div class="sequence">${esc(sequenceLines(f)[0])}<ol>${f.sequence.steps.map((step) => `<li>${esc(step.replace(/^\d+\. /, ''))}</li>`).join('')}</ol></div>`
       : '') +
     (ex
       ? `<details><summary>JSON-RPC exchange</summary><pre>${esc(ex.length > 50_000 ? `${ex.slice(0, 50_000)}\n…` : ex)}</pre></details>`

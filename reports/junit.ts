@@ -34,7 +34,7 @@ function describe(f: Finding): string {
 }
 
 function testcase(report: CheckReport, r: CheckResult): string {
-  const open = `    <testcase classname="${xml(r.id.split('-')[0]!)}" name="${xml(`${resultName(report, r)}: ${r.title}`)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
+  const open = `    <testcase classname="${xml(r.id.split('-')[0])}" name="${xml(`${resultName(report, r)}: ${r.title}`)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
   const problems = r.findings.filter((f) => f.level !== 'info');
   const body = problems.map(describe).join('\n\n');
   const first = xml(problems[0]?.message ?? '');

@@ -83,7 +83,7 @@ function github(diff: LockDiff, file: string, lockText: string): string {
   const lines = lockLines(lockText);
   const out = diff.changes.map((change) => {
     const line =
-      ('tool' in change ? lines.get(`${change.eras[0]}/${change.tool}`) : undefined) ?? lines.get(change.eras[0]!) ?? 1;
+      ('tool' in change ? lines.get(`${change.eras[0]}/${change.tool}`) : undefined) ?? lines.get(change.eras[0]) ?? 1;
     const message = [headline(change, TEXT_MARKS), ...details(change, TEXT_MARKS)].join('\n');
     return `::error file=${property(file)},line=${line},title=${property(`tool surface: ${change.kind.replace('-', ' ')}`)}::${data(message)}`;
   });

@@ -46,7 +46,7 @@ export function tokensText(t: Tokens): string {
     : `${formatNumber(t.before)} → ${formatNumber(t.after)} (${delta(t)})`;
 }
 
-const eraList = (eras: string[]) => (eras.length > 1 ? eras.join(' and ') : eras[0]!);
+const eraList = (eras: string[]) => (eras.length > 1 ? eras.join(' and ') : eras[0]);
 
 /** The change's first line: what happened to which tool, in which eras. */
 export function headline(change: SurfaceChange, marks: Marks): string {

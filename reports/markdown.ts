@@ -65,7 +65,7 @@ export function renderMarkdown(report: CheckReport, verbose = false, depth = 2, 
     '',
     ...(v ? [`**Progressive disclosure: ${VERDICT[v.implements]}** — ${cell(reportVerdictSentence(report))}`, ''] : []),
     ...notCalledSentences(v?.notCalled ?? [], (tools) => tools.join(', ')).flatMap((s) => [
-      `${s.heading[0]!.toUpperCase()}${s.heading.slice(1)}: ${cell(s.text)}.`,
+      `${s.heading[0].toUpperCase()}${s.heading.slice(1)}: ${cell(s.text)}.`,
       '',
     ]),
     ...(reachOf(report) ? [`Reach: ${cell(reachSentence(reachOf(report)!))}`, ''] : []),

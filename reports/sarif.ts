@@ -26,7 +26,7 @@ function rule(r: CheckResult) {
       ...(doc ? { markdown: doc.markdown } : {}),
     },
     defaultConfiguration: { level: LEVEL[r.severity] },
-    properties: { tags: [...new Set([r.spec.doc, r.id.split('-')[0]!])] },
+    properties: { tags: [...new Set([r.spec.doc, r.id.split('-')[0]])] },
   };
 }
 

@@ -146,7 +146,7 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     // Checks the run's time cut before they started say the same: one line, as the skipped do.
     const notRun =
       group.status === 'error' && !options.verbose
-        ? results.filter((r) => r.findings.length === 1 && r.findings[0]!.code === 'not-run')
+        ? results.filter((r) => r.findings.length === 1 && r.findings[0].code === 'not-run')
         : [];
     if (notRun.length > 1) {
       out.push(
@@ -158,8 +158,8 @@ export function renderText(report: CheckReport, options: TextOptions): string {
         )}`,
       );
       out.push(
-        `      ${sanitizeLine(notRun[0]!.findings[0]!.message.replace('this check', 'these checks'))}`,
-        `        ${c.gray(`fix: ${sanitizeLine(notRun[0]!.findings[0]!.hint ?? '')}`)}`,
+        `      ${sanitizeLine(notRun[0].findings[0].message.replace('this check', 'these checks'))}`,
+        `        ${c.gray(`fix: ${sanitizeLine(notRun[0].findings[0].hint ?? '')}`)}`,
       );
     }
     // A check that passed in every era checked is one line.
@@ -271,7 +271,7 @@ function nextSteps(report: CheckReport, command: string, launch: ReportTarget['l
   // the line can be pasted.
   const variables = [
     ...new Set([
-      ...[...server.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1]!),
+      ...[...server.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1]),
       ...(launch?.env ?? []).map(sanitizeLine),
     ]),
   ];

@@ -75,7 +75,7 @@ function wireTo(handle: () => (m: Message) => JsonObject): Wire {
   return {
     describe: 'in-process',
     send: async (m) => {
-      const reply = handle()(m as Message);
+      const reply = handle()(m);
       queueMicrotask(() => deliver({ jsonrpc: '2.0', id: m.id ?? null, ...reply }));
     },
     onMessage: (h) => void (deliver = h),

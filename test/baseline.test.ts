@@ -52,7 +52,7 @@ t.test('a baseline makes a failing server pass the gate; fixing it makes the ent
   t.equal(text.code, 0);
   t.match(
     text.stdout,
-    /ACCEPTED \(2, by the baseline .*baseline\.json: they fail, and do not fail the gate\)\n  ≈ pd-description-required/,
+    /ACCEPTED \(2, by the baseline .*baseline\.json: they fail, and do not fail the gate\)\n {2}≈ pd-description-required/,
     'accepted checks have their own section, with the baseline named',
   );
   t.notMatch(text.stdout, /✓ pd-description-required/, 'and are never shown as passed');

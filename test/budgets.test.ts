@@ -13,7 +13,7 @@ const ONLY = ['--only', 'mcp-tool-budget', '--explore', '0', '--protocol', '2025
 async function figures(): Promise<{ tools: number; tokens: number }> {
   const run = await runCli([...ONLY, '--format', 'json', '--', 'node', REFERENCE]);
   const report = JSON.parse(run.stdout) as CheckReport;
-  const size = report.results[0]!.findings.find((f) => f.code === 'list-size')!;
+  const size = report.results[0].findings.find((f) => f.code === 'list-size')!;
   return { tools: Number(size.args.tools), tokens: Number(size.args.tokens) };
 }
 
@@ -67,11 +67,11 @@ t.test('config file and library: the same budgets', async (t) => {
       maxTools,
       maxTokens,
     });
-  t.equal((await library(tools, tokens)).results[0]!.status, 'pass');
+  t.equal((await library(tools, tokens)).results[0].status, 'pass');
   const over = await library(tools, tokens - 1);
-  t.equal(over.results[0]!.status, 'fail');
+  t.equal(over.results[0].status, 'fail');
   t.same(
-    over.results[0]!.findings.filter((f) => f.level === 'error').map((f) => f.code),
+    over.results[0].findings.filter((f) => f.level === 'error').map((f) => f.code),
     ['over-max-tokens'],
   );
   t.same(over.options?.maxTokens, tokens - 1, 'the report records the budget');

@@ -116,9 +116,7 @@ function escape(text: string): string {
 t.test('every README or guide section a check doc or a message cites exists in the page it names', async (t) => {
   const headingsOf = (page: string) =>
     new Set(
-      [...readFileSync(join(ROOT, page), 'utf8').matchAll(/^#{1,4} (.+)$/gm)].map((m) =>
-        m[1]!.replace(/`/g, '').trim(),
-      ),
+      [...readFileSync(join(ROOT, page), 'utf8').matchAll(/^#{1,4} (.+)$/gm)].map((m) => m[1].replace(/`/g, '').trim()),
     );
   const sources = [
     ...readdirSync(DOCS).map((f) => ({ file: `docs/checks/${f}`, text: readFileSync(join(DOCS, f), 'utf8') })),
@@ -131,7 +129,7 @@ t.test('every README or guide section a check doc or a message cites exists in t
   for (const { file, text } of sources) {
     for (const m of text.matchAll(/(README|docs\/[\w-]+\.md)[,:] "([^"]+)"/g)) {
       // A heading with a parenthesis after its words ("The model (src/model/)") is cited by its words.
-      const page = m[1] === 'README' ? 'README.md' : m[1]!;
+      const page = m[1] === 'README' ? 'README.md' : m[1];
       t.ok(
         existsSync(join(ROOT, page)) && [...headingsOf(page)].some((h) => h === m[2] || h.startsWith(`${m[2]} (`)),
         `${file} cites the section "${m[2]}" of ${page}, which exists`,

@@ -94,7 +94,7 @@ function fixtureCases(check: LiveCheck): InvalidCase[] {
     // (A check that is no criterion runs alone without an exploration: its sequences are proven in whole runs.)
     const shortest = fixture.modelRule && check.spec.criterion !== undefined ? MAX_STEPS : undefined;
     const expected =
-      fixture.expected === 'not-proven' ? { codes: [], notProven: fixture.codes[0]! } : { codes: fixture.codes };
+      fixture.expected === 'not-proven' ? { codes: [], notProven: fixture.codes[0] } : { codes: fixture.codes };
     cases.push({
       name: `fixture ${fixture.name}`,
       server: ref(fixture.overrides, check.needs === 'http' ? 'http' : 'stdio', era),
@@ -585,7 +585,7 @@ t.test('every live check has in-process cases', async (t) => {
 
 for (const check of LIVE_CHECKS) {
   t.test(`${check.id}: valid and invalid cases, in-process`, async (t) => {
-    const own = CASES[check.id]!;
+    const own = CASES[check.id];
     const reference = ref({}, check.needs === 'http' ? 'http' : 'stdio', eraOf(check));
     const invalid = [...fixtureCases(check), ...own.invalid];
     // A fault of the HTTP layer is proven by its fixture over real HTTP (fixtures.test, fixture-matrix.test).
@@ -679,6 +679,6 @@ t.test('a resource that works but is not listed: found from the refusals, the re
     LIVE_CHECKS.filter((c) => c.id === 'pd-tools-parameter'),
     ref({ listResources: () => [] }),
   );
-  t.equal(alone.results[0]!.status, 'pass');
+  t.equal(alone.results[0].status, 'pass');
   t.same(alone.verdict?.resource, { uri: 'resource:///tool_descriptions', source: 'default' });
 });

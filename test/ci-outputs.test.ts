@@ -280,7 +280,7 @@ t.test(
     const tools = readdirSync(join(ROOT, 'reference-server', 'tool_descriptions')).length + 1;
     t.equal(bars.length, 2 * tools, `two bars for each of the ${tools} tools`);
     for (let i = 0; i < bars.length; i += 2) {
-      const [full, minimal] = [bars[i]!, bars[i + 1]!];
+      const [full, minimal] = [bars[i], bars[i + 1]];
       t.match(full.title, /: full description \d+ tokens$/);
       const tokens = (title: string) => Number(/ (\d+) tokens$/.exec(title)?.[1]);
       const drawn = full.width / minimal.width;

@@ -51,24 +51,24 @@ t.test('the first run writes the cache, the next uses it, and both say the same'
     new RegExp(`^main-[0-9a-f]{16}-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`),
     "named by the bundle's hash, Node's version and the machine",
   );
-  const written = statSync(join(cacheFolder, files[0]!)).mtimeMs;
-  const bytes = readFileSync(join(cacheFolder, files[0]!));
+  const written = statSync(join(cacheFolder, files[0])).mtimeMs;
+  const bytes = readFileSync(join(cacheFolder, files[0]));
   const second = lint();
   t.equal(second.code, 1);
   t.equal(findings(second.stdout), findings(first.stdout), 'the same report from the cache');
-  t.equal(statSync(join(cacheFolder, files[0]!)).mtimeMs, written, 'a cache V8 accepts is not written again');
-  t.ok(readFileSync(join(cacheFolder, files[0]!)).equals(bytes), 'same bytes');
+  t.equal(statSync(join(cacheFolder, files[0])).mtimeMs, written, 'a cache V8 accepts is not written again');
+  t.ok(readFileSync(join(cacheFolder, files[0])).equals(bytes), 'same bytes');
 });
 
 t.test('a cache V8 refuses (another build, a broken file) is rewritten, and the run is the same', async (t) => {
   const reference = lint();
   const [file] = cacheFiles();
   t.ok(file, 'a cache to break');
-  writeFileSync(join(cacheFolder, file!), 'not V8 code at all');
+  writeFileSync(join(cacheFolder, file), 'not V8 code at all');
   const run = lint();
   t.equal(run.code, reference.code);
   t.equal(findings(run.stdout), findings(reference.stdout), 'the same report');
-  t.not(readFileSync(join(cacheFolder, file!), 'utf8'), 'not V8 code at all', 'the broken cache was replaced');
+  t.not(readFileSync(join(cacheFolder, file), 'utf8'), 'not V8 code at all', 'the broken cache was replaced');
   t.same(cacheFiles(), [file], 'and nothing else is left in the folder (no partial file)');
 });
 

@@ -136,7 +136,7 @@ class ScriptedWire implements Wire {
     const held = this.held ?? [];
     this.held = undefined;
     for (const i of order) {
-      this.answer(held[i]!);
+      this.answer(held[i]);
       await new Promise((done) => setImmediate(done));
     }
   }
@@ -230,8 +230,8 @@ function sameEverywhere(t: Test, found: Map<string, string[]>, expected: string[
 // selections, listings, and calls — in one session and across two.
 t.test('a read of a tool in flight with a call of it: the call may be answered either way', async (t) => {
   const scenario = async ([a]: Client[], together: Together) => {
-    await together(a!.wire, () => [a!.read(['alpha']), a!.call('alpha')]);
-    await a!.call('beta'); // unfetched: refused
+    await together(a.wire, () => [a.read(['alpha']), a.call('alpha')]);
+    await a.call('beta'); // unfetched: refused
   };
   sameEverywhere(t, await inEveryOrder('none', ['A'], scenario, 2), [], 'a correct server');
 });
@@ -240,9 +240,9 @@ t.test(
   'a refused read of too many names beside reads that grant, and a call of a tool of both (the batch-limit peer)',
   async (t) => {
     const scenario = async ([a]: Client[], together: Together) => {
-      await a!.call('beta'); // unfetched: refused (the server gates it)
-      await together(a!.wire, () => [a!.read(OVERSIZED), a!.read(['alpha']), a!.call('alpha')]);
-      await a!.call('beta'); // named only by the refused read
+      await a.call('beta'); // unfetched: refused (the server gates it)
+      await together(a.wire, () => [a.read(OVERSIZED), a.read(['alpha']), a.call('alpha')]);
+      await a.call('beta'); // named only by the refused read
     };
     sameEverywhere(t, await inEveryOrder('none', ['A'], scenario, 3), [], 'a correct server');
     sameEverywhere(
@@ -256,10 +256,10 @@ t.test(
 
 t.test('two reads in flight together, one refused, then calls', async (t) => {
   const scenario = async ([a]: Client[], together: Together) => {
-    await a!.call('beta'); // unfetched: refused (the server gates it)
-    await together(a!.wire, () => [a!.read(OVERSIZED), a!.read(['alpha'])]);
-    await a!.call('alpha');
-    await a!.call('beta');
+    await a.call('beta'); // unfetched: refused (the server gates it)
+    await together(a.wire, () => [a.read(OVERSIZED), a.read(['alpha'])]);
+    await a.call('alpha');
+    await a.call('beta');
   };
   sameEverywhere(t, await inEveryOrder('none', ['A'], scenario, 2), [], 'a correct server');
   sameEverywhere(
@@ -272,18 +272,18 @@ t.test('two reads in flight together, one refused, then calls', async (t) => {
 
 t.test('a missing selection in flight with a read, then the call', async (t) => {
   const scenario = async ([a]: Client[], together: Together) => {
-    await together(a!.wire, () => [a!.read([]), a!.read(['alpha']), a!.call('alpha')]);
-    await a!.call('alpha');
-    await a!.call('beta');
+    await together(a.wire, () => [a.read([]), a.read(['alpha']), a.call('alpha')]);
+    await a.call('alpha');
+    await a.call('beta');
   };
   sameEverywhere(t, await inEveryOrder('none', ['A'], scenario, 3), [], 'a correct server');
 });
 
 t.test('a listing in flight with a call of a granted tool', async (t) => {
   const scenario = async ([a]: Client[], together: Together) => {
-    await a!.read(['alpha']);
-    await together(a!.wire, () => [a!.list(), a!.read(['beta']), a!.call('alpha')]);
-    await a!.call('alpha');
+    await a.read(['alpha']);
+    await together(a.wire, () => [a.list(), a.read(['beta']), a.call('alpha')]);
+    await a.call('alpha');
   };
   sameEverywhere(t, await inEveryOrder('none', ['A'], scenario, 3), [], 'a correct server');
   sameEverywhere(
@@ -298,11 +298,11 @@ t.test(
   'reads in flight together in one session, then a call of what they granted in another that read nothing',
   async (t) => {
     const scenario = async ([a, b]: Client[], together: Together) => {
-      await a!.call('gamma'); // unfetched: refused in each session (the server gates it)
-      await b!.call('gamma');
-      await together(a!.wire, () => [a!.read(OVERSIZED), a!.read(['alpha'])]);
-      await b!.call('alpha'); // the other session's grant
-      await a!.call('alpha');
+      await a.call('gamma'); // unfetched: refused in each session (the server gates it)
+      await b.call('gamma');
+      await together(a.wire, () => [a.read(OVERSIZED), a.read(['alpha'])]);
+      await b.call('alpha'); // the other session's grant
+      await a.call('alpha');
     };
     sameEverywhere(t, await inEveryOrder('none', ['A', 'B'], scenario, 2), [], 'a correct server');
     sameEverywhere(
@@ -319,13 +319,13 @@ t.test('more requests in flight together than an order search could try: the cal
   // judgement tried every order of up to seven, and took the sent order beyond).
   const reads = (a: Client) => [
     a.read(OVERSIZED),
-    ...Array.from({ length: 10 }, (_, i) => a.read([TOOLS[i % 3]!])),
+    ...Array.from({ length: 10 }, (_, i) => a.read([TOOLS[i % 3]])),
     a.read([]),
   ];
   const scenario = async ([a]: Client[], together: Together) => {
-    await a!.call('beta'); // unfetched: refused
-    await together(a!.wire, () => [a!.call('alpha'), ...reads(a!)]);
-    await a!.call('alpha');
+    await a.call('beta'); // unfetched: refused
+    await together(a.wire, () => [a.call('alpha'), ...reads(a)]);
+    await a.call('alpha');
   };
   const sent = Array.from({ length: 13 }, (_, i) => i);
   const orders = [sent, [...sent].reverse(), [...sent.slice(1), 0]];

@@ -144,7 +144,7 @@ t.test('every report format works for a fleet of two servers, a bad entry being 
   );
   t.match(run.stdout, /━━ needs-input ━━\n {2}.*\$\{input:token\} has no value/, 'the whole problem under its server');
 
-  const sarif = JSON.parse(readFileSync(files.sarif!, 'utf8')) as {
+  const sarif = JSON.parse(readFileSync(files.sarif, 'utf8')) as {
     runs: Array<{
       invocations: Array<{
         executionSuccessful: boolean;
@@ -162,17 +162,17 @@ t.test('every report format works for a fleet of two servers, a bad entry being 
   );
   t.equal(sarif.runs.length, 1, 'one run for the fleet (code scanning takes at most 20 runs a file)');
   t.equal(
-    sarif.runs[0]!.invocations[0]!.executionSuccessful,
+    sarif.runs[0].invocations[0].executionSuccessful,
     false,
     'a run that did not succeed: one server was not checked',
   );
   t.match(
-    sarif.runs[0]!.invocations[0]!.toolExecutionNotifications,
+    sarif.runs[0].invocations[0].toolExecutionNotifications,
     [{ message: { text: /^needs-input: / } }],
     'the server not checked is said',
   );
 
-  const junit = readFileSync(files.junit!, 'utf8');
+  const junit = readFileSync(files.junit, 'utf8');
   t.equal((junit.match(/<testsuite /g) ?? []).length, 3, 'JUnit: a suite per server (no server lost)');
   t.match(
     junit,
@@ -181,7 +181,7 @@ t.test('every report format works for a fleet of two servers, a bad entry being 
   );
   t.match(junit, /<testsuite name="notes"/);
 
-  const html = readFileSync(files.html!, 'utf8');
+  const html = readFileSync(files.html, 'utf8');
   t.equal((html.match(/<html/g) ?? []).length, 1, 'HTML: one document');
   t.equal((html.match(/<section id="server-\d+" class="server">/g) ?? []).length, 3, 'a section per server');
   const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
@@ -191,20 +191,20 @@ t.test('every report format works for a fleet of two servers, a bad entry being 
     'no element id twice',
   );
 
-  const markdown = readFileSync(files.markdown!, 'utf8');
+  const markdown = readFileSync(files.markdown, 'utf8');
   t.match(markdown, /^## mcp-pd-check: 3 servers from /);
   t.match(markdown, /^### notes: ✅/m);
   t.match(markdown, /^### notes-too: ✅/m);
   t.match(markdown, /^### needs-input: not checked/m);
 
-  const github = readFileSync(files.github!, 'utf8');
+  const github = readFileSync(files.github, 'utf8');
   t.match(
     github,
     /^::notice title=notes%3A mcp-pd-check%3A progressive disclosure yes::/m,
     'annotations name their server',
   );
   t.match(github, /^::error title=needs-input%3A not checked::/m);
-  t.equal((JSON.parse(readFileSync(files.json!, 'utf8')) as { servers: unknown[] }).servers.length, 3);
+  t.equal((JSON.parse(readFileSync(files.json, 'utf8')) as { servers: unknown[] }).servers.length, 3);
 });
 
 t.test(
@@ -403,8 +403,8 @@ t.test(
     t.match(report.verdict?.summary ?? '', /^For clients of 2025-11-25 and 2026-07-28 alike — No: /);
     const { erasSentence } = await import('../src/core/verdict-sentence.js');
     const [legacy, later] = report.eras!.map((e) => e.verdict!);
-    const differing = { ...later!, failing: later!.failing.slice(1) };
-    t.notMatch(erasSentence([legacy!, differing]), /alike/, 'the same words over different failures are not "alike"');
+    const differing = { ...later, failing: later.failing.slice(1) };
+    t.notMatch(erasSentence([legacy, differing]), /alike/, 'the same words over different failures are not "alike"');
   },
 );
 

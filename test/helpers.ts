@@ -52,7 +52,7 @@ export function runCli(
   const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], {
-      env: env as NodeJS.ProcessEnv,
+      env: env,
       cwd: options.cwd ?? ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -132,7 +132,7 @@ export function startHttp(bundle: string, env: Record<string, string> = {}): Pro
       if (!m) return;
       clearTimeout(timer);
       resolve({
-        url: m[1]!,
+        url: m[1],
         stop: () =>
           new Promise((done) => {
             if (child.exitCode !== null) return done();
@@ -160,7 +160,7 @@ export const REFERENCE_CARDS = join(ROOT, 'reference-server', '.well-known', 'mc
 
 export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 /** `serve --listen 0` (CLI bundle) as a process; resolves with its URL once it listens. */
@@ -171,10 +171,10 @@ export async function serveListening(args: string[], env: Record<string, string>
   });
   let said = '';
   const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       said += chunk.toString();
       const m = /listening on (http:\/\/\S+)/.exec(said);
-      if (m) resolve(m[1]!);
+      if (m) resolve(m[1]);
     });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${said}`)));
   });

@@ -444,7 +444,7 @@ t.test('text from a hostile server is inert in every output format', async (t) =
     join(HOSTILE, 'hostile-text.js'),
   ]);
   t.equal(run.code, 1);
-  const read = (f: string) => readFileSync(files[f]!, 'utf8');
+  const read = (f: string) => readFileSync(files[f], 'utf8');
   const controls = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
 
   t.match(run.stdout, /evil\\x1b\[1m_tool/, 'text: the escape is shown, not performed');

@@ -94,7 +94,7 @@ function assertFirstContact(
   // A tool that is not read-only is called only with arguments its schema refuses, and after one
   // call ran unfetched only on a server whose argument check answered it (DESIGN, "Calling tools").
   const firstRun = spied.findIndex((c) => !c.refused);
-  const validates = firstRun >= 0 && spied[firstRun]!.argumentsRefused;
+  const validates = firstRun >= 0 && spied[firstRun].argumentsRefused;
   const later = spied.slice(firstRun + 1).filter((c) => !readOnly.has(c.tool));
   t.same(
     validates ? later.filter((c) => !c.argumentsRefused) : later,

@@ -34,7 +34,7 @@ function wireTo(server: (m: Message) => unknown): Wire {
   return {
     describe: 'in-process',
     send: async (m) => {
-      const reply = server(m as Message) as JsonObject | undefined;
+      const reply = server(m) as JsonObject | undefined;
       if (reply) queueMicrotask(() => deliver({ jsonrpc: '2.0', id: m.id ?? null, ...reply }));
     },
     onMessage: (h) => void (deliver = h),
@@ -84,7 +84,7 @@ t.test(
       let onConnection: (id: unknown, connection: number) => void = () => {};
       const route = { connection: 0, store: 0 };
       const wire = {
-        ...wireTo((m) => (onConnection(m.id, route.connection), stores[route.store]!(m))),
+        ...wireTo((m) => (onConnection(m.id, route.connection), stores[route.store](m))),
         onConnection: (h: typeof onConnection) => void (onConnection = h),
       };
       return { session: new McpSession(wire, { label, timeoutMs: 60_000 }), route };

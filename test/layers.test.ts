@@ -29,7 +29,7 @@ const LAYERS: string[][] = [
 function folderOf(file: string): string {
   const parts = relative(ROOT, file).split('/');
   if (parts[0] === 'src') return parts.length > 2 ? `src/${parts[1]}` : 'src';
-  return parts[0]!;
+  return parts[0];
 }
 
 function sources(dir: string): string[] {
@@ -54,7 +54,7 @@ function edges(): Map<string, Map<string, string>> {
       if (file.includes(`${join(ROOT, 'src', 'generated')}`)) continue;
       const from = folderOf(file);
       for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-        const to = folderOf(normalize(join(dirname(file), m[1] ?? m[2]!)));
+        const to = folderOf(normalize(join(dirname(file), m[1] ?? m[2])));
         if (to === from) continue;
         const out = graph.get(from) ?? graph.set(from, new Map()).get(from)!;
         if (!out.has(to)) out.set(to, relative(ROOT, file));
@@ -121,7 +121,7 @@ function fileGraph(): Map<string, string[]> {
     for (const file of sources(join(ROOT, top))) {
       if (file.includes(join(ROOT, 'src', 'generated'))) continue;
       const targets = [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((m) =>
-        relative(ROOT, normalize(join(dirname(file), m[1] ?? m[2]!))).replace(/\.js$/, '.ts'),
+        relative(ROOT, normalize(join(dirname(file), m[1] ?? m[2]))).replace(/\.js$/, '.ts'),
       );
       graph.set(relative(ROOT, file), targets);
     }

@@ -139,7 +139,7 @@ const SEEDS = [
     'mcp-tools/' + f,
     join(ROOT, 'reference-server', '.well-known', 'mcp-tools', f),
   ]),
-].map(([path, file]) => ({ path: path!, text: readFileSync(file!, 'utf8') }));
+].map(([path, file]) => ({ path: path, text: readFileSync(file, 'utf8') }));
 
 const edit = fc.record({
   at: fc.nat(),
@@ -173,7 +173,7 @@ t.test(
         fc.nat({ max: SEEDS.length - 1 }),
         fc.array(edit, { minLength: 1, maxLength: 5 }),
         async (which, edits) => {
-          const seed = SEEDS[which]!;
+          const seed = SEEDS[which];
           let text = seed.text;
           for (const e of edits) {
             const at = e.at % (text.length + 1);

@@ -68,7 +68,7 @@ t.test('a destructive tool that takes no parameters is never called, fetched or 
   const script: Script = (message, session) => {
     if (!handlers.has(session)) handlers.set(session, progressiveServer(tools, full));
     if (message.method === 'tools/call') calls.push(String((message.params as { name?: unknown }).name));
-    return handlers.get(session)!(message as Message) as ReturnType<Script>;
+    return handlers.get(session)!(message) as ReturnType<Script>;
   };
   for (const kind of ['stdio', 'http'] as const) {
     calls.length = 0;
@@ -93,7 +93,7 @@ function recordingServer(
   const handlers = new Map<number, (m: Message) => unknown>();
   const script: Script = (message, session) => {
     if (!handlers.has(session)) handlers.set(session, progressiveServer(tools, full as never));
-    const reply = handlers.get(session)!(message as Message) as ReturnType<Script>;
+    const reply = handlers.get(session)!(message) as ReturnType<Script>;
     if (message.method === 'tools/call') {
       const params = message.params as { name?: unknown; arguments?: unknown };
       // It ran unless the server refused it for want of its description.
@@ -271,9 +271,9 @@ t.test(
       level: 'fail' as const,
       proof: [ex],
     });
-    const played = { sessions: [], exchanges: [[a!], [b!]] };
+    const played = { sessions: [], exchanges: [[a], [b]] };
     t.same(
-      inMoveOrder(played, [brk(b!), brk(a!)]).map((x) => x.at),
+      inMoveOrder(played, [brk(b), brk(a)]).map((x) => x.at),
       [0, 1],
       'the instance at the earlier move first, whichever the judge met first',
     );

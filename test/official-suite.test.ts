@@ -98,7 +98,7 @@ t.test(
       ).catch(() => undefined);
       const [folder] = readdirSync(out);
       if (!t.ok(folder, `${scenario}: the suite wrote its results`)) continue;
-      const checks = JSON.parse(readFileSync(join(out, folder!, 'checks.json'), 'utf8')) as SuiteCheck[];
+      const checks = JSON.parse(readFileSync(join(out, folder, 'checks.json'), 'utf8')) as SuiteCheck[];
       const failed = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
       const untestable = failed.filter((c) => c.details?.untestable === true && NEEDS_DIAGNOSTIC_TOOLS.includes(c.id));
       t.same(

@@ -46,7 +46,7 @@ t.test('the packed tarball works from an empty folder', async (t) => {
     encoding: 'utf8',
   });
   t.equal(explain.status, 0, explain.stderr);
-  t.match(explain.stdout, /\nHow to fix\n  Answer per name/, 'the check docs ship in the package');
+  t.match(explain.stdout, /\nHow to fix\n {2}Answer per name/, 'the check docs ship in the package');
   // Every link the installed package gives resolves in it: the doc of the check, the design it cites, its licence.
   const doc = /\n {2}doc: +(file:\S+)/.exec(explain.stdout)?.[1];
   t.ok(

@@ -142,7 +142,7 @@ t.test('a listing that clears the grants fails criterion 6 whatever the seed (20
       { reference: overrides },
       { seed, explore: 0 },
     );
-    if (report.results[0]!.findings.some((f) => f.code === 'grant-not-kept')) caught.push(seed);
+    if (report.results[0].findings.some((f) => f.code === 'grant-not-kept')) caught.push(seed);
   }
   t.equal(caught.length, 20, `caught with every seed, even without exploring (${caught.length} of 20)`);
 });
@@ -175,9 +175,9 @@ const failsAtWork: Script = (() => {
   ];
   const sessions = new Map<number, (m: Message) => unknown>();
   return (message, session) => {
-    if (!sessions.has(session)) sessions.set(session, progressiveServer(tools, full as never));
+    if (!sessions.has(session)) sessions.set(session, progressiveServer(tools, full));
     if (message.method === 'tools/call') return { error: { code: -32603, message: 'fetch failed' } };
-    return sessions.get(session)!(message as Message) as ReturnType<Script>;
+    return sessions.get(session)!(message) as ReturnType<Script>;
   };
 })();
 

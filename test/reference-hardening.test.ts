@@ -18,7 +18,7 @@ async function open(url: string, label: string): Promise<McpSession> {
 const errorOf = (ex: Exchange) =>
   ex.response?.error as { code: number; message: string; data?: JsonObject } | undefined;
 const textOf = (ex: Exchange) =>
-  JSON.parse((ex.response?.result as { content: Array<{ text: string }> }).content[0]!.text) as JsonObject;
+  JSON.parse((ex.response?.result as { content: Array<{ text: string }> }).content[0].text) as JsonObject;
 const refused = (ex: Exchange) => JSON.stringify(ex.response).includes('TOOL_DESCRIPTION_REQUIRED');
 
 t.test('description fetches are rate limited per session, with a clear error that authorizes nothing', async (t) => {
@@ -65,7 +65,7 @@ t.test('bad requests get clear errors; the server stays up and other sessions ar
   t.match(notFound?.message, /^Resource not found: resource:\/\/\/nope/);
   const garbled = await a.readResource(`${BASE}?tools=%E0%A4%A,%ZZ,get_note`);
   t.notOk(errorOf(garbled), 'malformed percent-encoding is read leniently');
-  t.match(JSON.parse((garbled.response!.result as { contents: Array<{ text: string }> }).contents[0]!.text), {
+  t.match(JSON.parse((garbled.response!.result as { contents: Array<{ text: string }> }).contents[0].text), {
     get_note: { name: 'get_note' },
   });
   t.same(

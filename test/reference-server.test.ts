@@ -43,7 +43,7 @@ t.test('the reference server passes every check: the text report on stdout, JSON
   // Over stdio the process is the session: 2026-07-28 loses only ping (and gains its own result rules).
   t.same(report.summary, { passed: PASSED, failed: 0, warnings: 0, skipped: SKIPPED, errors: 0 });
   t.match(
-    report.results.find((r) => r.id === 'toolcard-well-known')!.findings[0]!.message,
+    report.results.find((r) => r.id === 'toolcard-well-known')!.findings[0].message,
     /needs a Streamable HTTP target/,
   );
   t.equal(report.target.kind, 'stdio');
@@ -74,7 +74,7 @@ t.test('the reference server passes every check: the text report on stdout, JSON
     /server: mcp-pd-reference-server \S+, protocol 2025-11-25 and 2026-07-28\n/,
     'the eras it was checked in',
   );
-  t.match(run.stdout, /  ✓ pd-session-isolation #8 /, 'a check that passed in both eras is one line');
+  t.match(run.stdout, / {2}✓ pd-session-isolation #8 /, 'a check that passed in both eras is one line');
   t.notMatch(run.stdout, /\u001b\[/, 'no escape sequences');
 
   // The HTML report is self-contained and charts tokens per tool.

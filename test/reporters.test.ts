@@ -75,37 +75,37 @@ function nastyReport(): CheckReport {
 
 t.test('the nastiest strings are neutralised by every reporter', async (t) => {
   const report = nastyReport();
-  const text = REPORTERS.text!(report, { color: false });
+  const text = REPORTERS.text(report, { color: false });
   t.notMatch(text, /[\u0000\u001b\u202e]/, 'text: no control or bidi characters');
   t.notMatch(text, /^::error::forged/m, 'text: no forged line');
 
-  const junit = REPORTERS.junit!(report, { color: false });
+  const junit = REPORTERS.junit(report, { color: false });
   t.notMatch(junit, /<script>|[\u0000\u001b]/, 'junit: escaped, no characters XML cannot hold');
   t.equal((junit.match(/<testcase /g) ?? []).length, 2);
   t.match(junit, /&lt;script&gt;/);
 
-  const github = REPORTERS.github!(report, { color: false });
+  const github = REPORTERS.github(report, { color: false });
   const commands = github.trimEnd().split('\n');
   t.equal(commands.length, 3, 'one line per finding plus the summary: nothing injected');
   for (const line of commands) t.match(line, /^::(error|warning|notice) [^:]*::/, 'every line is one of ours');
   t.notMatch(github, /\n::error::forged/);
 
-  const md = REPORTERS.markdown!(report, { color: false });
+  const md = REPORTERS.markdown(report, { color: false });
   const outsideCode = md.replace(/^(`{3,})[\s\S]*?^\1$/gm, '');
   t.notMatch(outsideCode, /<script>/, 'markdown: no raw HTML outside code blocks');
   t.notMatch(md, /[\u0000\u001b\u202e]/, 'markdown: no control or bidi characters anywhere');
   const fences = md.match(/^`{3,}/gm) ?? [];
   t.equal(fences.length % 2, 0, 'markdown: code fences are balanced');
 
-  const sarif = JSON.parse(REPORTERS.sarif!(report, { color: false }));
+  const sarif = JSON.parse(REPORTERS.sarif(report, { color: false }));
   t.same(sarifErrors(sarif), [], 'sarif: valid against the SARIF 2.1.0 schema');
 
-  const html = REPORTERS.html!(report, { color: false });
+  const html = REPORTERS.html(report, { color: false });
   t.notMatch(html, /<script/i, 'html: no script element, injected or otherwise');
   t.notMatch(html, /[\u0000\u001b\u202e]/, 'html: no control or bidi characters');
   t.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
   t.equal(
-    JSON.parse(REPORTERS.json!(report, { color: false })).results[0].findings[0].message,
+    JSON.parse(REPORTERS.json(report, { color: false })).results[0].findings[0].message,
     NASTY,
     'json keeps the data exactly (JSON escaping makes it inert)',
   );
@@ -139,7 +139,7 @@ t.test('one run writes JUnit, SARIF, GitHub and Markdown next to the text report
   t.ok(
     sarif.runs[0].results.some(
       (r: { ruleId: string; locations: Array<{ logicalLocations?: unknown[] }> }) =>
-        r.ruleId === 'pd-description-required' && r.locations[0]!.logicalLocations,
+        r.ruleId === 'pd-description-required' && r.locations[0].logicalLocations,
     ),
     'live findings have logical locations',
   );
@@ -213,7 +213,7 @@ t.test('list-checks lists every check, in text and JSON', async (t) => {
 
 t.test("the HTML chart of a server without the resource shows today's cost and the estimate", async (t) => {
   const { report } = await checkJson(['node', fixtureBundle('plain-mcp-server')]);
-  const html = REPORTERS.html!(report, { color: false });
+  const html = REPORTERS.html(report, { color: false });
   t.equal(report.verdict?.implements, 'no');
   t.equal(
     (html.match(/<title>[a-z]+: tools\/list today \d+ tokens<\/title>/g) ?? []).length,

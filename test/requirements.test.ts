@@ -21,7 +21,7 @@ function rows(text: string): Row[] {
     .filter((line) => /^\|[A-Z]+-[^|]*\|/.test(line))
     .map((line) => {
       const cells = line.split('|');
-      return { id: cells[1]!.trim(), testable: cells[5]!.trim() };
+      return { id: cells[1].trim(), testable: cells[5].trim() };
     });
 }
 

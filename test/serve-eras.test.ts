@@ -95,14 +95,14 @@ t.test('a 2026-07-28 client over stdio: the process is its session, so a call wa
   const answers = new Map<number, Record<string, unknown>>();
   let buffer = '';
   const waiters = new Map<number, () => void>();
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     buffer += chunk.toString();
     let nl: number;
     while ((nl = buffer.indexOf('\n')) >= 0) {
       const message = JSON.parse(buffer.slice(0, nl)) as { id?: number };
       buffer = buffer.slice(nl + 1);
       if (typeof message.id === 'number') {
-        answers.set(message.id, message as Record<string, unknown>);
+        answers.set(message.id, message);
         waiters.get(message.id)?.();
       }
     }
@@ -110,7 +110,7 @@ t.test('a 2026-07-28 client over stdio: the process is its session, so a call wa
   let next = 0;
   const ask = (method: string, params: Record<string, unknown> = {}) => {
     const id = ++next;
-    child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: ENVELOPE } })}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: ENVELOPE } })}\n`);
     return new Promise<Record<string, unknown>>((resolve) => waiters.set(id, () => resolve(answers.get(id)!)));
   };
   const discovered = (await ask('server/discover')).result as {
@@ -141,9 +141,9 @@ t.test('a 2026-07-28 client over stdio: the process is its session, so a call wa
   const read = (await ask('resources/read', { uri: 'resource:///tool_descriptions?tools=get_note' })).result as {
     contents: Array<{ text: string }>;
   };
-  t.match(read.contents[0]!.text, /get_note/, 'the full description');
+  t.match(read.contents[0].text, /get_note/, 'the full description');
   const answered = (await ask('tools/call', call)).result as { isError?: boolean; content: Array<{ text: string }> };
-  t.equal(answered.content[0]!.text, 'Buy milk', "after the fetch, the upstream's answer");
+  t.equal(answered.content[0].text, 'Buy milk', "after the fetch, the upstream's answer");
   const ping = (await ask('ping')).error as { code: number } | undefined;
   t.equal(ping?.code, -32601, 'ping is not a 2026-07-28 method');
 });

@@ -157,7 +157,7 @@ t.test("crossed clients: B cannot answer A's elicitation (id 0), nor can a POST 
   a.setRequestHandler(ElicitRequestSchema, async () => {
     asked();
     await forgedSent;
-    return { action: 'accept', content: { name: 'Ada' } } as never;
+    return { action: 'accept', content: { name: 'Ada' } };
   });
   await a.connect(new StreamableHTTPClientTransport(new URL(server.url)));
   t.teardown(() => a.close());
@@ -390,7 +390,7 @@ t.test(
     serve.write(line.subarray(cut));
     const answer = await serve.answerTo('e');
     t.equal(
-      (answer.result as { content: Array<{ text: string }> }).content[0]!.text,
+      (answer.result as { content: Array<{ text: string }> }).content[0].text,
       text,
       'the answer, written by the upstream in two pieces, arrives whole',
     );
@@ -452,7 +452,7 @@ t.test('no answer: a request the upstream never answers gets an error, and the u
 
 /** The CPU time (user + system, ms) a process has used, from /proc. */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
@@ -462,7 +462,7 @@ function processState(pid: number): string {
   try {
     return readFileSync(`/proc/${pid}/stat`, 'utf8')
       .replace(/^.*\) /s, '')
-      .split(' ')[0]!;
+      .split(' ')[0];
   } catch {
     return 'gone';
   }
@@ -475,7 +475,7 @@ function upstreamPid(serve: StdioServe): number {
     .filter(Boolean)
     .map(Number);
   if (children.length !== 1) throw new Error(`serve has ${children.length} children`);
-  return children[0]!;
+  return children[0];
 }
 
 t.test(
@@ -534,10 +534,10 @@ t.test(
       .filter(Boolean)
       .map(Number);
     t.equal(pids.length, 1, 'serve started its upstream');
-    process.kill(pids[0]!, 'SIGSTOP');
+    process.kill(pids[0], 'SIGSTOP');
     let stopped = true;
     t.teardown(() => {
-      if (stopped) process.kill(pids[0]!, 'SIGCONT');
+      if (stopped) process.kill(pids[0], 'SIGCONT');
     });
     const initialize = () =>
       fetch(server.url, {
@@ -552,7 +552,7 @@ t.test(
       /did not answer initialize within 1 s/,
       'a client that waited for the same initialize: the same error, not a hang',
     );
-    process.kill(pids[0]!, 'SIGCONT');
+    process.kill(pids[0], 'SIGCONT');
     stopped = false;
     t.match(
       await initialize(),
@@ -670,7 +670,7 @@ t.test(
       child.stderr.on('data', (chunk: Buffer) => {
         said += chunk.toString();
         const m = /listening on http:\/\/0\.0\.0\.0:(\d+)\/mcp[\s\S]*accepting /.exec(said);
-        if (m) resolve(m[1]!);
+        if (m) resolve(m[1]);
       });
       child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${said}`)));
     });

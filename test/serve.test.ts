@@ -162,7 +162,7 @@ t.test(
       stdio: ['pipe', 'ignore', 'pipe'],
     });
     let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => {
+    child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString();
     });
     const init2 = {
@@ -171,7 +171,7 @@ t.test(
       method: 'initialize',
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
     };
-    child.stdin!.write(
+    child.stdin.write(
       `${JSON.stringify(init2)}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`,
     );
     const code = await new Promise((resolve) => child.once('exit', resolve));
@@ -238,7 +238,7 @@ t.test(
             : message.method === 'tools/call'
               ? { content: [{ type: 'text', text: 'ran' }] }
               : {};
-      void upstreamSide.send({ jsonrpc: '2.0', id: message.id, result } as JSONRPCMessage);
+      void upstreamSide.send({ jsonrpc: '2.0', id: message.id, result });
     };
     const hub = new Hub(hubUpstream);
     hub.attach(hubClient);
@@ -252,7 +252,7 @@ t.test(
     const ask = (id: string | number, method: string, params: Record<string, unknown> = {}) =>
       new Promise<Record<string, unknown>>((resolve) => {
         waiting.set(id, () => resolve(replies.get(id)!));
-        void clientSide.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage);
+        void clientSide.send({ jsonrpc: '2.0', id, method, params });
       });
     const init = await ask('init-7', 'initialize', {
       protocolVersion: '2025-11-25',
@@ -263,7 +263,7 @@ t.test(
       (init.capabilities as Record<string, unknown>).resources,
       'the resources capability is declared for the tool_descriptions resource',
     );
-    await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage);
+    await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const first = await ask(41, 'tools/list');
     t.same(
       (first.tools as Array<{ name: string; description: string }>)
@@ -281,7 +281,7 @@ t.test(
       "fetched: forwarded, the answer under the client's own id",
     );
     tools = [...tools, { name: 'beta', description: 'Beta does another thing.', inputSchema: { type: 'object' } }];
-    await upstreamSide.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' } as JSONRPCMessage);
+    await upstreamSide.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     await new Promise((resolve) => setTimeout(resolve, 10));
     const second = await ask(45, 'tools/list');
     t.same(

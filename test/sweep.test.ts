@@ -138,13 +138,13 @@ t.test(
     };
     t.equal(sarif.runs.length, 1, 'one run');
     const configLines = readFileSync(config, 'utf8').split('\n');
-    const results = sarif.runs[0]!.results;
+    const results = sarif.runs[0].results;
     t.ok(results.length > 0, `${results.length} results`);
     for (const r of results) {
-      const line = configLines[r.locations[0]!.physicalLocation.region.startLine - 1] ?? '';
+      const line = configLines[r.locations[0].physicalLocation.region.startLine - 1] ?? '';
       if (!line.includes(JSON.stringify(r.properties.server)))
         t.fail(
-          `${r.properties.server}'s alert is at line ${r.locations[0]!.physicalLocation.region.startLine}: ${line.slice(0, 80)}`,
+          `${r.properties.server}'s alert is at line ${r.locations[0].physicalLocation.region.startLine}: ${line.slice(0, 80)}`,
         );
       if (!r.message.text.startsWith(`${r.properties.server}: `))
         t.fail(`its text names its server: ${r.message.text.slice(0, 80)}`);
@@ -191,7 +191,7 @@ t.test('merge refuses the same server twice and shards of another fleet, and nam
   t.equal(duplicate.stderr.trim().split('\n').length, 1, 'one line');
   t.equal(duplicate.stdout, '', 'no report');
   // The same shard reported differently (a job run twice): refused too.
-  claimed.servers[0]!.durationMs = 1;
+  claimed.servers[0].durationMs = 1;
   writeFileSync(twice, JSON.stringify(claimed));
   t.match((await runCli(['merge', shardFile(2), twice])).stderr, /is in both .*\(shard 2\/3\), reported differently/);
 
@@ -379,7 +379,7 @@ t.test(
       stderr,
       /interrupted \(SIGTERM\); the servers finished are reported in .*out \(rerun with --resume to check only the rest\)/,
     );
-    const done = reported().map((f) => read(join(out, f)).servers[0]!.name);
+    const done = reported().map((f) => read(join(out, f)).servers[0].name);
     t.ok(done.length >= 2 && done.length < names.length, `killed halfway: ${done.join(', ')} reported`);
     t.same(
       readdirSync(out).filter((f) => f.startsWith('.')),
@@ -387,7 +387,7 @@ t.test(
       'no half-written file left in view (each is renamed whole)',
     );
     for (const f of reported())
-      t.equal(read(join(out, f)).servers[0]!.report?.verdict?.implements, 'yes', `${f}: a whole report`);
+      t.equal(read(join(out, f)).servers[0].report?.verdict?.implements, 'yes', `${f}: a whole report`);
     // Merged alone, the killed run's files cannot name the servers it did not reach: a row says how many.
     const partial = await runCli(['merge', out, '--format', 'junit']);
     t.equal(partial.code, 2, 'a sweep with a hole');
@@ -407,8 +407,8 @@ t.test(
     );
 
     // One reported file cut short (as a disk that filled up would): not trusted, its server checked again.
-    const cut = reported()[0]!;
-    const cutName = read(join(out, cut)).servers[0]!.name;
+    const cut = reported()[0];
+    const cutName = read(join(out, cut)).servers[0].name;
     truncateSync(join(out, cut), 200);
     writeFileSync(starts, '');
     const resumed = await runCli([...args, '--resume', '--output', join(sweep, 'fleet.json')]);
@@ -436,7 +436,7 @@ t.test(
     t.equal((JSON.parse(again.stdout) as FleetJson).servers.length, names.length);
 
     // A report of another fleet in the folder (shared, or the fleet's file changed): not resumed, and said.
-    const foreign = read(join(out, reported()[0]!));
+    const foreign = read(join(out, reported()[0]));
     foreign.fleet.digest = `sha256:${'0'.repeat(64)}`;
     writeFileSync(join(out, 'another-fleet.json'), JSON.stringify(foreign));
     const mixed = await runCli([...args, '--resume']);

@@ -54,7 +54,7 @@ async function toolsOnly(t: Test, transport: Transport, tool: string, args: Reco
     'and the refusal names the tool form',
   );
   const described = await client.callTool({ name: 'get_tool_descriptions', arguments: { tools: [tool] } });
-  const body = JSON.parse((described.content as Array<{ text: string }>)[0]!.text) as Record<
+  const body = JSON.parse((described.content as Array<{ text: string }>)[0].text) as Record<
     string,
     { inputSchema?: unknown }
   >;
@@ -119,7 +119,7 @@ t.test('a 2026-07-28 client over stdio (the process is its session): the same wa
       buffer += chunk.toString();
       for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
         const m = JSON.parse(buffer.slice(0, i)) as { id?: number };
-        if (typeof m.id === 'number') answers.set(m.id, m as Record<string, unknown>);
+        if (typeof m.id === 'number') answers.set(m.id, m);
         buffer = buffer.slice(i + 1);
       }
     });

@@ -279,7 +279,7 @@ t.test('token counts kept from earlier calls (the cache) are the counts the toke
   t.same(first, await countTokensHere(texts), 'as the tokenizer counts them, duplicates included');
   t.equal(first[1], first[2]);
   // Asked again, mixed with a new text: the kept counts come back with the new one in its place.
-  const again = await countTokensOf([texts[0]!, 'A new one.', texts[1]!]);
+  const again = await countTokensOf([texts[0], 'A new one.', texts[1]]);
   t.same(again, [first[0], (await countTokensHere(['A new one.']))[0], first[1]]);
 });
 

@@ -18,5 +18,5 @@ export interface CheckFlags extends OutputFlags {
 
 /** The flags of a live run, as the library's options. */
 export function checkOptionsFrom(words: string[], flags: CheckFlags): CheckServerOptions {
-  return libraryOptions(flags as unknown as Flags, 'check', words) as CheckServerOptions;
+  return libraryOptions(flags as unknown as Flags, 'check', words);
 }

@@ -1,7 +1,7 @@
 // The flags of every command, built from the one option table (src/library/option-table.ts): the
 // commander options, what the flags become in the library's options, and how the library's
 // errors name options here (as flags).
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { Spelling } from '../library/server-options.js';
 import { attributeOf, OPTIONS, optionFor, type CommandName, type OptionSpec } from '../library/option-table.js';
 import type { FailOn } from '../core/exit-codes.js';

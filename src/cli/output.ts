@@ -42,7 +42,7 @@ export class CliOutput {
     const report = safeReport(unsafe, this.redactor);
     for (const [format, file] of reportTargets(flags)) {
       try {
-        writeFileSync(file, REPORTERS[format]!(report, { color: false, verbose: flags.verbose, ...extra }));
+        writeFileSync(file, REPORTERS[format](report, { color: false, verbose: flags.verbose, ...extra }));
       } catch (err) {
         this.say(`${TOOL_NAME}: could not write ${file} (${(err as Error).message})\n`);
       }
@@ -51,7 +51,7 @@ export class CliOutput {
     const color = flags.color && !toFile && process.stdout.isTTY === true && !process.env.NO_COLOR;
     // In a GitHub Actions log, a report on stdout is fenced off from the runner's command parser.
     const commandsOff = !toFile && process.env.GITHUB_ACTIONS === 'true' ? crypto.randomUUID() : undefined;
-    const text = REPORTERS[flags.format]!(report, { color, commandsOff, verbose: flags.verbose, ...extra });
+    const text = REPORTERS[flags.format](report, { color, commandsOff, verbose: flags.verbose, ...extra });
     if (!toFile) {
       process.stdout.write(text);
       return;

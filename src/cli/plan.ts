@@ -75,10 +75,9 @@ function collapse(steps: PlanStep[]): Row[] {
   const rows: Row[] = [];
   for (let i = 0; i < steps.length;) {
     let j = i + 1;
-    while (j < steps.length && sessionsText(steps[j]!) === sessionsText(steps[i]!) && steps[j]!.use === steps[i]!.use)
-      j++;
-    const first = steps[i]!;
-    const last = steps[j - 1]!;
+    while (j < steps.length && sessionsText(steps[j]) === sessionsText(steps[i]) && steps[j].use === steps[i].use) j++;
+    const first = steps[i];
+    const last = steps[j - 1];
     rows.push(
       j - i >= 3
         ? {

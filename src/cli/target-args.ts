@@ -83,13 +83,13 @@ export function flagsAfterCommandHint(
   if (separated >= 0 && separated < start) return undefined;
   const ours = new Set(
     OPTIONS.filter((o) => o.commands.includes(command)).flatMap((o) => [
-      o.flag.split(' ')[0]!,
+      o.flag.split(' ')[0],
       ...(o.short ? [o.short] : []),
     ]),
   );
   const found = words
     .slice(1)
-    .map((w) => w.split('=')[0]!)
+    .map((w) => w.split('=')[0])
     .filter((w) => ours.has(w));
   if (!found.length) return undefined;
   return `note: ${[...new Set(found)].join(', ')} after the server command ${found.length === 1 ? 'goes' : 'go'} to the server, not to ${command === 'check' ? 'the checker' : command}; put them before the command if they were meant for ${command === 'check' ? 'it' : `mcp-pd-check ${command}`}`;

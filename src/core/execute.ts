@@ -1,6 +1,6 @@
 import type { CheckDefinition } from './check.js';
 import { severityOf } from './check.js';
-import { FindingSink, SkipCheck } from './findings.js';
+import { type FindingSink, SkipCheck } from './findings.js';
 import type { CheckResult, Finding, FindingLevel } from '../generated/report.js';
 import type { Messages } from './messages.js';
 import { SlowStartError, TargetUnavailableError } from '../transport/types.js';

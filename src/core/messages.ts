@@ -58,5 +58,5 @@ export function hintOf(spec: MessageSpec): string | undefined {
 
 /** The placeholder names of a template (for tests: every arg a message uses is given). */
 export function placeholders(template: string): string[] {
-  return [...template.matchAll(/\{([A-Za-z_][\w]*)(?:\|[^{}]*)?\}/g)].map((m) => m[1]!);
+  return [...template.matchAll(/\{([A-Za-z_][\w]*)(?:\|[^{}]*)?\}/g)].map((m) => m[1]);
 }

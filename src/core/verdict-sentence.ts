@@ -104,7 +104,7 @@ export function erasSentence(verdicts: readonly VerdictData[]): string {
   const said = verdicts.map((v) => verdictSentence(v));
   // "Alike" only when the eras fail the same criteria too: the same words can cover different failures.
   const sameFailures = verdicts.every(
-    (v) => JSON.stringify(v.failing ?? []) === JSON.stringify(verdicts[0]!.failing ?? []),
+    (v) => JSON.stringify(v.failing ?? []) === JSON.stringify(verdicts[0].failing ?? []),
   );
   if (sameFailures && said.every((x) => x === said[0]))
     return `For clients of ${verdicts.map((v) => v.era ?? '?').join(' and ')} alike — ${said[0]}`;

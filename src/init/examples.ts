@@ -66,7 +66,7 @@ function closingBrace(text: string, start: number): number {
   let depth = 0;
   let inString = false;
   for (let i = start; i < text.length && i < start + 10_000; i++) {
-    const c = text[i]!;
+    const c = text[i];
     if (inString) {
       if (c === '\\') i++;
       else if (c === '"') inString = false;

@@ -36,18 +36,18 @@ export function findableDescriptions(tools: ReadonlyArray<Record<string, unknown
     queriesOf(undefined, typeof tool.description === 'string' ? tool.description : ''),
   );
   const describe = () =>
-    tools.map((tool, i) => ({ name: String(tool.name), minimal: options[i]![choice[i]!] ?? '', queries: queries[i]! }));
+    tools.map((tool, i) => ({ name: String(tool.name), minimal: options[i][choice[i]] ?? '', queries: queries[i] }));
   let figures = selectionFigures(describe());
   for (let round = 0; round < ROUNDS; round++) {
     let changed = false;
     figures.tools.forEach((f, i) => {
-      if (f.queries > 0 && f.top1 < LOW_TOP1 && choice[i]! + 1 < options[i]!.length) {
-        choice[i]!++;
+      if (f.queries > 0 && f.top1 < LOW_TOP1 && choice[i] + 1 < options[i].length) {
+        choice[i]++;
         changed = true;
       }
     });
     if (!changed) break;
     figures = selectionFigures(describe());
   }
-  return { descriptions: tools.map((_, i) => options[i]![choice[i]!] ?? ''), figures };
+  return { descriptions: tools.map((_, i) => options[i][choice[i]] ?? ''), figures };
 }

@@ -83,7 +83,7 @@ export async function planInit(source: InitSource, where: { configPath?: string 
   });
   tools.forEach((tool, i) => {
     const name = tool.name as string;
-    files.push(json(`tool_descriptions/${name}.json`, full[i]!));
+    files.push(json(`tool_descriptions/${name}.json`, full[i]));
     files.push(json(`.well-known/mcp-tools/${name}.json`, toolCardStub(tool, source)));
   });
   // The tool form of the resource, for clients whose model only calls tools (serve offers it; a server of its own may
@@ -110,9 +110,9 @@ export async function planInit(source: InitSource, where: { configPath?: string 
   );
   const perTool = tools.map((tool, i) => ({
     tool: tool.name as string,
-    before: counts[3 * i]!,
-    after: counts[3 * i + 1]!,
-    full: counts[3 * i + 2]!,
+    before: counts[3 * i],
+    after: counts[3 * i + 1],
+    full: counts[3 * i + 2],
   }));
   const after = sum(perTool.map((t) => t.after));
   const fullTokens = sum(perTool.map((t) => t.full));

@@ -61,7 +61,7 @@ export function fleetPart(source: string, value: unknown): FleetPart | undefined
     return {
       name: raw.name,
       ...(typeof raw.target === 'string' ? { target: raw.target } : {}),
-      ...(raw.report !== undefined ? { report: raw.report as CheckReport } : {}),
+      ...(raw.report !== undefined ? { report: raw.report } : {}),
       ...(typeof raw.error === 'string'
         ? { error: raw.error }
         : raw.report === undefined
@@ -73,10 +73,7 @@ export function fleetPart(source: string, value: unknown): FleetPart | undefined
       durationMs: typeof raw.durationMs === 'number' ? raw.durationMs : 0,
     };
   });
-  const names =
-    Array.isArray(fleet.names) && fleet.names.every((n) => typeof n === 'string')
-      ? (fleet.names as string[])
-      : undefined;
+  const names = Array.isArray(fleet.names) && fleet.names.every((n) => typeof n === 'string') ? fleet.names : undefined;
   return {
     source,
     file: fleet.file,
@@ -115,7 +112,7 @@ export function mergeFleetReports(inputs: readonly MergeInput[]): FleetResult {
   });
   const fleets = parts.filter((p) => p.shape !== 'reports');
   const first = fleets[0];
-  const other = fleets.find((p) => p.digest !== first!.digest);
+  const other = fleets.find((p) => p.digest !== first.digest);
   if (first && other) {
     throw new InputError(
       `merge: ${other.source} is of another fleet than ${first.source} (${other.file}, digest ${other.digest.slice(0, 19)}… vs ${first.file}, ${first.digest.slice(0, 19)}…): merge the shards of one sweep only`,
@@ -123,10 +120,10 @@ export function mergeFleetReports(inputs: readonly MergeInput[]): FleetResult {
   }
   // Shards of one sweep share their n: cut otherwise, the same fleet would be split twice.
   const sharded = fleets.filter((p) => p.shard);
-  const otherCut = sharded.find((p) => p.shard!.n !== sharded[0]!.shard!.n);
+  const otherCut = sharded.find((p) => p.shard!.n !== sharded[0].shard!.n);
   if (otherCut) {
     throw new InputError(
-      `merge: ${where(otherCut)} and ${where(sharded[0]!)} cut the same fleet into ${otherCut.shard!.n} and ${sharded[0]!.shard!.n} shards: merge the shards of one sweep only (one n)`,
+      `merge: ${where(otherCut)} and ${where(sharded[0])} cut the same fleet into ${otherCut.shard!.n} and ${sharded[0].shard!.n} shards: merge the shards of one sweep only (one n)`,
     );
   }
   // A server twice: the same entry of the same shard (a shard's report beside its own --out-dir

@@ -96,7 +96,7 @@ export async function checkFleet(
   const tell = () => onProgress?.(done, config.servers.length, [...running]);
   const worker = async () => {
     for (let i = next++; i < config.servers.length; i = next++) {
-      const server = config.servers[i]!;
+      const server = config.servers[i];
       running.add(server.name);
       tell();
       await checkOne(i, server);

@@ -147,7 +147,7 @@ export function publishableHeaders(names: readonly string[], written: Record<str
   const headers: Record<string, string> = {};
   for (const name of names) {
     headers[name] = new RegExp(ENV_REFERENCE.source).test(written[name] ?? '')
-      ? written[name]!
+      ? written[name]
       : `${REVIEW} the ${name} value from an environment variable, e.g. $${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
   }
   return headers;
@@ -186,7 +186,7 @@ function withEnvironment(
     folderFromCwd,
     ...(variables.length ? { variables } : {}),
     ...(keys.length
-      ? { env: Object.fromEntries(keys.map((key) => [key, secret.has(key) ? `\${${key}}` : given[key]!])) }
+      ? { env: Object.fromEntries(keys.map((key) => [key, secret.has(key) ? `\${${key}}` : given[key]])) }
       : {}),
     ...(plain.length ? { plainEnv: plain } : {}),
   };

@@ -588,7 +588,7 @@ export const OPTIONS: readonly OptionSpec[] = [
 
 /** The attribute name commander gives a flag: `--max-duration <s>` → maxDuration, `--no-color` → color. */
 export function attributeOf(spec: Pick<OptionSpec, 'flag'>): string {
-  const long = spec.flag.split(/[ <[]/)[0]!.replace(/^--(no-)?/, '');
+  const long = spec.flag.split(/[ <[]/)[0].replace(/^--(no-)?/, '');
   return long.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 

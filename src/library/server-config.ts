@@ -133,7 +133,7 @@ function resolver(file: string, given: Record<string, string>): Resolve {
   return (value, entry, secrets) =>
     value.replace(REFERENCE, (_m, kind: string | undefined, braced: string | undefined, bare: string | undefined) => {
       const name = (braced ?? bare)!;
-      if (kind === undefined && braced !== undefined && known[braced] !== undefined) return known[braced]!;
+      if (kind === undefined && braced !== undefined && known[braced] !== undefined) return known[braced];
       const found = kind === 'input' ? (given[name] ?? process.env[name]) : (process.env[name] ?? given[name]);
       if (found === undefined) {
         throw new InputError(

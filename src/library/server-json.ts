@@ -174,7 +174,7 @@ function fromRemote(where: string, remote: Record<string, unknown>, resolve: Res
       continue;
     }
     headers[h.name] = fillVariables(resolve(given, name, secrets), h.variables, where, `header ${h.name}`, secrets);
-    if (h.isSecret === true) secrets.push({ value: headers[h.name]!, source: `header ${h.name}` });
+    if (h.isSecret === true) secrets.push({ value: headers[h.name], source: `header ${h.name}` });
   }
   const url = fillVariables(resolve(remote.url, name), remote.variables, where, 'its url', secrets);
   return {

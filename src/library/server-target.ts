@@ -101,7 +101,7 @@ export function redactorForServer(
   const words = commandWords(options.command);
   const argv = quotedCommand(words, options.cwd)
     ? [
-        ...shellParse(words[0]!, (key) => process.env[key] ?? '').filter((w): w is string => typeof w === 'string'),
+        ...shellParse(words[0], (key) => process.env[key] ?? '').filter((w): w is string => typeof w === 'string'),
         ...words.slice(1),
       ]
     : words;
@@ -136,7 +136,7 @@ export function commandFrom(
 ): StdioCommand {
   let argv = [...words];
   if (quotedCommand(words, cwd)) {
-    const parsed = shellParse(words[0]!, (key) => process.env[key] ?? '');
+    const parsed = shellParse(words[0], (key) => process.env[key] ?? '');
     const operator = parsed.find((p) => typeof p !== 'string');
     if (operator) {
       throw new InputError(
@@ -148,7 +148,7 @@ export function commandFrom(
   if (argv.length === 0 || !argv[0]) throw new InputError(`no server to check: ${spell.noServer}`);
   // `mcp-pd-check serve -- …` (the config init writes) is this very checker, however it was installed.
   if (argv[0] === TOOL_NAME) argv = [...selfCommand(), ...argv.slice(1)];
-  return { command: argv[0]!, args: argv.slice(1), cwd, env };
+  return { command: argv[0], args: argv.slice(1), cwd, env };
 }
 
 /**

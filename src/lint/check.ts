@@ -6,5 +6,5 @@ export type LintCheck = Readonly<CheckDefinition<LintContext>>;
 
 /** A lint check; `ctx.fail('code', …)` accepts only the codes of `messages` (and the shared ones). */
 export function defineLintCheck<M extends Messages>(definition: CheckDefinition<LintContext<Codes<M>>, M>): LintCheck {
-  return defineCheck(definition as never) as unknown as LintCheck;
+  return defineCheck(definition as never);
 }

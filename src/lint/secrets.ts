@@ -112,8 +112,8 @@ export async function detectSecrets(
   }
   for (const hit of await engine.lint(joined)) {
     let i = starts.length - 1;
-    while (i > 0 && starts[i]! > hit.start) i--;
-    const [pointer] = candidates[i]!;
+    while (i > 0 && starts[i] > hit.start) i--;
+    const [pointer] = candidates[i];
     const masked = mask(joined.slice(hit.start, hit.end).trim());
     if (found.some((f) => f.pointer === pointer && f.masked === masked)) continue;
     found.push({ kind: 'credential', what: hit.what, masked, pointer });

@@ -127,10 +127,10 @@ export class JsonSource {
     let hi = this.lineStarts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.lineStarts[mid]! <= offset) lo = mid;
+      if (this.lineStarts[mid] <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo + 1, column: offset - this.lineStarts[lo]! + 1 };
+    return { line: lo + 1, column: offset - this.lineStarts[lo] + 1 };
   }
 
   /** Keys that appear twice in one object (JSON.parse keeps one silently): one pass, no tree. */
@@ -159,7 +159,7 @@ export class JsonSource {
         },
         onObjectProperty: (key, offset) => {
           pendingKey = key;
-          const top = frames[frames.length - 1]!;
+          const top = frames[frames.length - 1];
           const here = this.position(offset);
           const first = top.seen.get(key);
           if (first) this.duplicateKeys.push({ key, pointer: `${top.pointer}/${escapeSegment(key)}`, first, ...here });

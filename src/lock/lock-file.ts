@@ -45,7 +45,7 @@ export async function buildLock(server: string | undefined, listings: readonly E
     ]),
   );
   const counts = await countTokensOf(texts);
-  const tokensOf = new Map(texts.map((text, i) => [text, counts[i]!]));
+  const tokensOf = new Map(texts.map((text, i) => [text, counts[i]]));
   const count = (value: unknown) => tokensOf.get(JSON.stringify(value)) ?? 0;
   const eras: Record<string, EraSurface> = {};
   for (const { listing, byName } of sorted) eras[listing.era] = eraSurface(listing, byName, count);

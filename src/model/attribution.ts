@@ -186,7 +186,7 @@ export function attribute(
   const fetchedOther = reads.filter((r) => r.returned.size > 0);
   if (fetchedOther.length) {
     const fetched = [...new Set(fetchedOther.flatMap((r) => [...r.returned]))];
-    return own(fetchedOther[fetchedOther.length - 1]!, 'fetch-authorized-other', { tool, fetched });
+    return own(fetchedOther[fetchedOther.length - 1], 'fetch-authorized-other', { tool, fetched });
   }
   const failed = reads.find((r) => r.returned.size === 0);
   if (failed)

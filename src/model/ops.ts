@@ -55,7 +55,7 @@ export function opOf(ex: Exchange, mirror?: string): Op {
 
 /** The `tools` parameter of a URI split on commas, decoded, spaces kept; undefined without one. */
 export function toolsParameter(uri: string): string[] | undefined {
-  const query = uri.split('#')[0]!.split('?').slice(1).join('?');
+  const query = uri.split('#')[0].split('?').slice(1).join('?');
   if (!query) return undefined;
   for (const part of query.split('&')) {
     const eq = part.indexOf('=');
@@ -99,8 +99,8 @@ export const NEAR_CALL_KINDS = ['case', 'spaces', 'separator'] as const satisfie
 /** The listed tool an unknown name most resembles (exact case first), if any. */
 export function resembled(name: string, tools: readonly string[]): { tool: string; how: Resemblance } | undefined {
   if (tools.length === 1) {
-    const how = resemblance(name, tools[0]!);
-    return how ? { tool: tools[0]!, how } : undefined;
+    const how = resemblance(name, tools[0]);
+    return how ? { tool: tools[0], how } : undefined;
   }
   const index = indexOf(tools);
   const trimmed = name.trim();

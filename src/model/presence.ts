@@ -27,7 +27,7 @@ export function presenceBreaks(presence: ReadonlyMap<string, readonly Presence[]
         args: { tool },
         level: 'fail',
         tool,
-        proof: [(misplaced ?? missing[0])!.ex],
+        proof: [(misplaced ?? missing[0]).ex],
       });
     }
     if (missing.length === reads.length) continue;

@@ -107,7 +107,7 @@ export class SessionStates {
     this.known.set(session, entry);
     // In the order they were sent, as far as they are answered (a pending one holds the rest back).
     while (entry.next < session.exchanges.length) {
-      const ex = session.exchanges[entry.next]!;
+      const ex = session.exchanges[entry.next];
       if (!ex.response && !ex.noResponse) break;
       transition(world, entry.model, opOf(ex, world.descriptionsTool), ex);
       entry.next++;

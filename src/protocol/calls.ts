@@ -18,7 +18,7 @@ export function exampleArguments(full: JsonObject | undefined): JsonObject {
     .map((e) => (e as JsonObject).input as JsonObject);
   if (!inputs.length) return {};
   const schema = full?.inputSchema;
-  return (isPlainObject(schema) && inputs.find((input) => quickValidate(schema, input).length === 0)) || inputs[0]!;
+  return (isPlainObject(schema) && inputs.find((input) => quickValidate(schema, input).length === 0)) || inputs[0];
 }
 
 /**

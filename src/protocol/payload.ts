@@ -33,11 +33,11 @@ export function resourceJson(ex: Exchange): ResourcePayload {
   // The tool form of the resource answers a read as a tool result: the same JSON, as text.
   if (ex.method === 'tools/call') {
     const content = Array.isArray(result?.content)
-      ? (result!.content as JsonObject[]).find((c) => isPlainObject(c) && typeof c.text === 'string')
+      ? (result.content as JsonObject[]).find((c) => isPlainObject(c) && typeof c.text === 'string')
       : undefined;
     if (content) return parseJsonText(content.text as string);
     return isPlainObject(result?.structuredContent)
-      ? { value: result!.structuredContent }
+      ? { value: result.structuredContent }
       : { problem: 'a tool result without text content' };
   }
   const contents = result?.contents;

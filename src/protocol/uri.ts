@@ -21,11 +21,11 @@ export function descriptionsUri(base: string, names: string[]): string {
 
 /** The `tools` names a URI asks for, trimmed (the guide trims spaces after commas). */
 export function requestedTools(uri: string): string[] | undefined {
-  const query = uri.split('#')[0]!.split('?')[1];
+  const query = uri.split('#')[0].split('?')[1];
   if (query === undefined) return undefined;
   for (const part of query.split('&')) {
     const [key, value = ''] = part.split('=');
-    if (safeDecode(key!) === 'tools') return value.split(',').map((v) => safeDecode(v).trim());
+    if (safeDecode(key) === 'tools') return value.split(',').map((v) => safeDecode(v).trim());
   }
   return undefined;
 }

@@ -102,9 +102,7 @@ export function dashdashToolProblems(
   }
   if (context.parameters && typeof dd.cliEquivalent === 'string') {
     const params = context.parameters;
-    const unknown = [...dd.cliEquivalent.matchAll(/\{([^{}]+)\}/g)]
-      .map((m) => m[1]!)
-      .filter((p) => !params.includes(p));
+    const unknown = [...dd.cliEquivalent.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]).filter((p) => !params.includes(p));
     if (unknown.length) {
       problems.push({
         code: 'cli-placeholder-unknown',

@@ -181,7 +181,7 @@ export function selectionFigures(listed: readonly SelectionTool[]): SelectionFig
       queries: n,
       top1: n ? top / n : 1,
       mrr: n ? rr / n : 1,
-      ...(winner !== undefined ? { winner: tools[winner]!.name } : {}),
+      ...(winner !== undefined ? { winner: tools[winner].name } : {}),
     };
   });
   return { tools: out, queries: all, top1: all ? firsts / all : 1, mrr: all ? rrSum / all : 1 };
@@ -218,17 +218,17 @@ export function selectionProblems(
   const distinctive =
     tools.length >= 4 ? sets.map((set) => new Set([...set].filter((w) => common.get(w)! * 2 <= tools.length))) : sets;
   for (let i = 0; i < tools.length; i++) {
-    const own = sets[i]!;
+    const own = sets[i];
     // "Get the note." for get_note: nothing but the name's words (a plural or -s form counted as the word).
-    const name = new Set(nameTerms(tools[i]!.name));
+    const name = new Set(nameTerms(tools[i].name));
     const meaning = [...own].filter((w) => !FILLER.has(w));
     if (own.size > 0 && meaning.every((w) => name.has(w) || name.has(w.replace(/e?s$/, '')))) {
       problems.push({
-        tool: tools[i]!.name,
+        tool: tools[i].name,
         code: 'restates-name',
         pointer: '',
         level: 'warn',
-        args: { tool: tools[i]!.name, text: tools[i]!.minimal.slice(0, 80) },
+        args: { tool: tools[i].name, text: tools[i].minimal.slice(0, 80) },
       });
     }
   }
@@ -249,19 +249,19 @@ export function selectionProblems(
   for (const pair of [...pairs].sort((a, b) => {
     const [a1, a2] = a.split(',').map(Number);
     const [b1, b2] = b.split(',').map(Number);
-    return a1! - b1! || a2! - b2!;
+    return a1 - b1 || a2 - b2;
   })) {
     const [i, j] = pair.split(',').map(Number) as [number, number];
-    const mine = distinctive[i]!;
-    const other = distinctive[j]!;
+    const mine = distinctive[i];
+    const other = distinctive[j];
     const shared = [...mine].filter((w) => other.has(w));
     if (shared.length / (mine.size + other.size - shared.length) >= NEAR_DUPLICATE) {
       problems.push({
-        tool: tools[i]!.name,
+        tool: tools[i].name,
         code: 'near-duplicate',
         pointer: '',
         level: 'warn',
-        args: { tool: tools[i]!.name, other: tools[j]!.name, shared: shared.slice(0, 8).join(', ') },
+        args: { tool: tools[i].name, other: tools[j].name, shared: shared.slice(0, 8).join(', ') },
       });
     }
   }
@@ -278,7 +278,7 @@ function unique(tools: readonly SelectionTool[]): SelectionTool[] {
   const once = tools.filter((t) => !seen.has(t.name) && seen.add(t.name));
   if (once.length <= MAX_RANKED_TOOLS) return once;
   const step = once.length / MAX_RANKED_TOOLS;
-  return Array.from({ length: MAX_RANKED_TOOLS }, (_, k) => once[Math.floor(k * step)]!);
+  return Array.from({ length: MAX_RANKED_TOOLS }, (_, k) => once[Math.floor(k * step)]);
 }
 
 /** A light stem: 'reads' and 'read', 'notes' and 'note' are one term (not 'class', not 'is'). */

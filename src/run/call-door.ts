@@ -8,7 +8,7 @@ import type { CallPolicy } from './options.js';
 import {
   argumentsKey,
   CallLedger,
-  CallMemory,
+  type CallMemory,
   SAFE_CALLS_WHY,
   type CallIntent,
   type CallPlan,

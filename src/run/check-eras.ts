@@ -50,7 +50,7 @@ export async function checkEras(
   const t0 = performance.now();
   const deadline = deadlineOf(extra.maxDurationMs, t0);
   const targets: Target[] = [];
-  const outcomes = probeEras((era) => targets[targets.push(inEra(era)) - 1]!, choice);
+  const outcomes = probeEras((era) => targets[targets.push(inEra(era)) - 1], choice);
   // No era's sessions start ahead while another era's probe has not answered: its start beside them
   // (ten server processes on two cores) would be late for the checker's doing.
   const probed = Promise.allSettled(outcomes);
@@ -126,11 +126,11 @@ export async function checkEras(
       if (!probe || (probe.session && deadline && performance.now() >= deadline.at)) {
         // The run's time went to the eras before it: this one is said, not checked.
         probes.push({
-          era: probeOrder(choice)[i]!,
-          target: targets[i]!,
+          era: probeOrder(choice)[i],
+          target: targets[i],
           why: `the run reached --max-duration (${deadline!.seconds} s) before this era`,
         });
-        await targets[i]!.dispose();
+        await targets[i].dispose();
         continue;
       }
       probes.push(probe);
@@ -144,7 +144,7 @@ export async function checkEras(
         for (let j = i + 1; j < outcomes.length; j++) {
           if (probeEnded.has(j)) continue;
           probeEnded.add(j);
-          await endProbe((await settledBy(outcomes[j]!, deadline))?.session);
+          await endProbe((await settledBy(outcomes[j], deadline))?.session);
         }
       }
       // (One the run's deadline kept from ending then ends now.)

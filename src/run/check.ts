@@ -6,5 +6,5 @@ export type LiveCheck = Readonly<CheckDefinition<LiveContext>>;
 
 /** A live check; `ctx.fail('code', …)` accepts only the codes of `messages` (and the shared ones). */
 export function defineLiveCheck<M extends Messages>(definition: CheckDefinition<LiveContext<Codes<M>>, M>): LiveCheck {
-  return defineCheck(definition as never) as unknown as LiveCheck;
+  return defineCheck(definition as never);
 }

@@ -172,7 +172,7 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
    */
   unprovenIfSilent(what: string, answers: readonly Exchange[]): void {
     if (answers.some((ex) => !ex.noResponse || reachedTool(ex))) return;
-    if (answers.length) this.skip('unproven', { what, note: answers[0]!.note ?? answers[0]!.noResponse });
+    if (answers.length) this.skip('unproven', { what, note: answers[0].note ?? answers[0].noResponse });
     // None made: when the door declined them because those tools gave no answer before (in another
     // check), nothing was proven either.
     const declined = this.run.door.ledger.refusedToCall.find(
@@ -197,7 +197,7 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
     this.add(
       'info',
       'inconclusive',
-      { subject: subject[0]!.toUpperCase() + subject.slice(1), note: ex.note ?? ex.noResponse ?? 'no response' },
+      { subject: subject[0].toUpperCase() + subject.slice(1), note: ex.note ?? ex.noResponse ?? 'no response' },
       { ...(tool !== undefined ? { location: { tool } } : {}), transcript: [ex] },
     );
   }

@@ -35,14 +35,14 @@ export async function fetchAllDescriptions(run: Run): Promise<void> {
     });
     groups.forEach((group, i) => {
       for (const name of group) {
-        if (got[i]!.exchange.noResponse) {
-          unanswered.set(name, got[i]!.exchange);
+        if (got[i].exchange.noResponse) {
+          unanswered.set(name, got[i].exchange);
           continue;
         }
-        const entry = entryFor(got[i]!.entries, name);
+        const entry = entryFor(got[i].entries, name);
         if (isPlainObject(entry) && !('error' in entry)) {
           full.set(name, Object.freeze(entry));
-          reads.set(name, got[i]!.exchange);
+          reads.set(name, got[i].exchange);
         }
       }
     });

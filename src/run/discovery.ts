@@ -66,7 +66,7 @@ export async function discover(
     const resourceEntries = resources.items.filter(isPlainObject);
     const listed = resourceEntries.find((r) => typeof r.uri === 'string' && isToolDescriptionsUri(r.uri));
     const discovery: Discovery = {
-      serverInfo: isPlainObject(init.serverInfo) ? (init.serverInfo as Discovery['serverInfo']) : undefined,
+      serverInfo: isPlainObject(init.serverInfo) ? init.serverInfo : undefined,
       protocolVersion: typeof init.protocolVersion === 'string' ? init.protocolVersion : undefined,
       capabilities: isPlainObject(init.capabilities) ? init.capabilities : {},
       initializeResult: init,
@@ -101,7 +101,7 @@ async function listTools(
   session: McpSession,
 ): Promise<{ listing: Listing; askedAgain?: { firstMs: number; windowMs: number } }> {
   const first = await session.listAll('tools/list', 'tools');
-  if (first.items.length || first.exchanges.length !== 1 || first.exchanges[0]!.noResponse !== 'timeout')
+  if (first.items.length || first.exchanges.length !== 1 || first.exchanges[0].noResponse !== 'timeout')
     return { listing: first };
   const windowMs = session.timeoutMs * LISTING_RETRY_FACTOR;
   const again = await listAll(

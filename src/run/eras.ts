@@ -67,7 +67,7 @@ export function noEraError(probes: readonly EraProbe[]): Error {
   const down = probes.map((p) => p.error).find((e) => e && !(e instanceof EraRefusedError));
   if (down) return down;
   if (probes.length === 1) {
-    const only = probes[0]!;
+    const only = probes[0];
     // A transport asked for that the server does not offer is said as such (its message says what to do).
     if (only.error?.message.includes('--transport sse')) return only.error;
     const other = only.era === LEGACY_ERA ? MODERN_ERA : LEGACY_ERA;
@@ -109,7 +109,7 @@ export function mergeEraReports(
   durationMs: number,
   leftOutBecause?: string,
 ): CheckReport {
-  const first = reports[0]!.report;
+  const first = reports[0].report;
   const results = reports.flatMap(({ era, report }) => report.results.map((r) => ({ ...r, era })));
   const verdicts: Verdict[] = reports.flatMap(({ era, report }) =>
     report.verdict ? [{ ...report.verdict, era }] : [],
@@ -138,7 +138,7 @@ function combinedVerdict(verdicts: Verdict[]): Verdict {
   ];
   const failing = union((v) => v.failing);
   const data: VerdictData = {
-    ...verdicts[0]!,
+    ...verdicts[0],
     implements: weakest.implements,
     failing,
     failingCriteria: failing.map(
@@ -147,7 +147,7 @@ function combinedVerdict(verdicts: Verdict[]): Verdict {
     notTestable: union((v) => v.notTestable),
   };
   // A tool is "not called" only when no era called it (one era may have left it to the other: the same call again).
-  const notCalled = (verdicts[0]!.notCalled ?? []).filter((n) =>
+  const notCalled = (verdicts[0].notCalled ?? []).filter((n) =>
     verdicts.every((v) => v.notCalled?.some((m) => m.tool === n.tool)),
   );
   if (notCalled.length) data.notCalled = notCalled;
@@ -167,7 +167,7 @@ export async function openFirstEra(
   choice: ProtocolChoice,
 ): Promise<{ target: Target; session: McpSession }> {
   const targets: Target[] = [];
-  const outcomes = probeEras((era) => targets[targets.push(makeTarget(era)) - 1]!, choice);
+  const outcomes = probeEras((era) => targets[targets.push(makeTarget(era)) - 1], choice);
   const probes: EraProbe[] = [];
   for (const [i, outcome] of outcomes.entries()) {
     const probe = await outcome;

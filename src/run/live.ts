@@ -14,7 +14,7 @@ import { judgeChecks, judgeRun } from './judgement.js';
 import type { LeftBehind } from '../model/judge.js';
 import type { PhaseId } from './phases.js';
 import { Run, SESSION_CRITERIA } from './run.js';
-import { CallMemory } from './call-ledger.js';
+import { type CallMemory } from './call-ledger.js';
 import { callOthersUnfetched, callReadOnlyUnfetched } from './unfetched-calls.js';
 import { verdictOf } from './verdict.js';
 import { latch } from '../util/concurrency.js';

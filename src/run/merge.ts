@@ -65,7 +65,7 @@ export function mergeJudgement(sinkOf: SinkOf, judgement: Judgement): void {
   const said = new Set<string>();
   for (const i of judgement.inconclusive) {
     const sink = sinkOf(i.check);
-    const subject = i.subject[0]!.toUpperCase() + i.subject.slice(1);
+    const subject = i.subject[0].toUpperCase() + i.subject.slice(1);
     const key = `${i.check}\u0000${subject}`;
     if (!sink || said.has(key) || sink.findings.some((f) => f.code === 'inconclusive' && f.args.subject === subject))
       continue;

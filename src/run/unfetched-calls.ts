@@ -41,7 +41,7 @@ export async function callReadOnlyUnfetched(run: Run): Promise<void> {
   // One at a time until the server has refused one (it enforces descriptions): a server that
   // does not is shown by its first call, and no other tool runs for nothing.
   let next = 0;
-  while (next < readOnly.length && ledger.refusals === 0 && !ledger.ranUnfetched) await call(readOnly[next++]!);
+  while (next < readOnly.length && ledger.refusals === 0 && !ledger.ranUnfetched) await call(readOnly[next++]);
   await mapLimit(readOnly.slice(next), AT_ONCE, call);
 }
 

@@ -77,9 +77,9 @@ function urlSecrets(
   const found: Array<{ value: string; variable: string; source: string; rewrite: (placeholder: string) => string }> =
     [];
   const password = URL_PASSWORD.exec(text);
-  if (password && worthMasking(password[2]!)) {
+  if (password && worthMasking(password[2])) {
     found.push({
-      value: password[2]!,
+      value: password[2],
       variable: `${prefix}PASSWORD`,
       source: "a URL's password",
       rewrite: (p) => text.replace(URL_PASSWORD, `$1${p}$3`),
@@ -89,7 +89,7 @@ function urlSecrets(
   for (const m of text.matchAll(QUERY_PARAMETER)) {
     const [whole, sep, key, value] = m as unknown as [string, string, string, string];
     if (!isSecretFlag(key) || !worthMasking(value)) continue;
-    const at = m.index!;
+    const at = m.index;
     found.push({
       value,
       variable: variableOf(key),
@@ -125,7 +125,7 @@ export function argumentSecrets(args: readonly string[]): ArgumentSecret[] {
       add(index, s.value, s.source, s.variable, (p) => `${head}${s.rewrite(p)}`);
   };
   for (let i = 0; i < args.length; i++) {
-    const word = args[i]!;
+    const word = args[i];
     const flagWithValue = /^(--?[A-Za-z][\w.-]*)=([\s\S]*)$/.exec(word);
     const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/.exec(word);
     const flag = /^--?[A-Za-z][\w.-]*$/.test(word) ? word : undefined;
@@ -141,10 +141,10 @@ export function argumentSecrets(args: readonly string[]): ArgumentSecret[] {
       flag &&
       isSecretFlag(flag) &&
       i + 1 < args.length &&
-      !args[i + 1]!.startsWith('-') &&
-      worthMasking(args[i + 1]!)
+      !args[i + 1].startsWith('-') &&
+      worthMasking(args[i + 1])
     ) {
-      add(i + 1, args[i + 1]!, flag, variableOf(flag), (p) => p);
+      add(i + 1, args[i + 1], flag, variableOf(flag), (p) => p);
       i++;
     } else {
       inUrl(i, word, word, 'SERVER_URL_');
@@ -166,8 +166,7 @@ export function publishableArguments(args: readonly string[]): {
   for (const s of secrets) {
     // Several secrets in one word (a URL's password and its key): the later ones are replaced in
     // what the earlier left.
-    out[s.index] =
-      out[s.index] === args[s.index] ? s.rewritten : out[s.index]!.split(s.value).join(`\${${s.variable}}`);
+    out[s.index] = out[s.index] === args[s.index] ? s.rewritten : out[s.index].split(s.value).join(`\${${s.variable}}`);
   }
   return { args: out, variables: secrets.map((s) => ({ variable: s.variable, source: s.source })) };
 }

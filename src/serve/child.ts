@@ -45,8 +45,8 @@ export class ChildTransport implements Transport {
       this.options.maxBytes,
       (why, bytes) => this.onDropped?.(why, bytes),
     );
-    child.stdout!.on('data', (chunk: Buffer) => reader.push(chunk));
-    child.stdin!.on('error', () => {}); // a closed pipe is reported by the exit
+    child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
+    child.stdin.on('error', () => {}); // a closed pipe is reported by the exit
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', (err: NodeJS.ErrnoException) =>

@@ -82,22 +82,22 @@ export class Hub {
         .send(message as JSONRPCMessage, related !== undefined ? { relatedRequestId: related } : undefined)
         .catch((err: Error) => this.onError(err));
     const front = new EraFront({
-      toServer: (message) => this.handle(client, message as Message),
+      toServer: (message) => this.handle(client, message),
       toClient,
       // The listing and the resource list are the same for every client; a read is the client's own.
       cacheScope: (method) => (method === 'resources/read' ? 'private' : 'public'),
     });
     const client = this.routes.add({
-      send: async (message, related) => front.fromServer(message as JsonObject, related),
+      send: async (message, related) => front.fromServer(message, related),
       gated: options.gated ?? true,
     });
     transport.onmessage = (raw) => {
-      const checked = checkClientMessage(raw as unknown);
+      const checked = checkClientMessage(raw);
       if (checked.kind === 'invalid') {
         if (checked.reply) toClient(checked.reply);
         return;
       }
-      front.fromClient(checked.message as JsonObject);
+      front.fromClient(checked.message);
     };
     // A session that ends takes its grants with it; what it still waited for upstream is cancelled.
     transport.onclose = () => this.link.leave(client);

@@ -70,7 +70,7 @@ function idIn(head: string): string | number | undefined {
   const m = /^\s*\{(?:[^{}[\]"]|"(?:[^"\\]|\\.)*")*?"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")\s*[,}]/.exec(head);
   if (!m) return undefined;
   try {
-    return JSON.parse(m[1]!) as string | number;
+    return JSON.parse(m[1]) as string | number;
   } catch {
     return undefined;
   }

@@ -144,7 +144,7 @@ export async function listen(
       }),
     );
     const answer = await hub.answerAlone(checked.message, disconnected);
-    if (answer) json(res, modernStatus(answer as JsonObject), answer);
+    if (answer) json(res, modernStatus(answer), answer);
   }
 
   const sweeper = setInterval(

@@ -143,7 +143,7 @@ export class Routes {
    * the clients subscribed to it; anything else (a log message) the one client it can be for.
    */
   notificationTargets(message: Message & { method: string }): Target[] {
-    const params = (message.params ?? {}) as Record<string, unknown>;
+    const params = message.params ?? {};
     if (message.method === 'notifications/progress') {
       const to = this.progress.get(String(params.progressToken));
       return to && typeof params.progressToken === 'string'
@@ -182,15 +182,15 @@ export class Routes {
    */
   private target(client: Client, message: Message): Target {
     const own = [...this.pending.values()].filter((p) => p.client === client);
-    return own.length === 1 ? { client, message, related: own[0]!.id } : { client, message };
+    return own.length === 1 ? { client, message, related: own[0].id } : { client, message };
   }
 
   private soleClient(): { client: Client } | { reason: string } {
     const waiting = [...new Set([...this.pending.values()].map((p) => p.client))];
-    if (waiting.length === 1) return { client: waiting[0]! };
+    if (waiting.length === 1) return { client: waiting[0] };
     if (waiting.length > 1)
       return { reason: `${waiting.length} clients have requests in flight, and nothing says which one it is for` };
-    if (this.clients.size === 1) return { client: [...this.clients][0]! };
+    if (this.clients.size === 1) return { client: [...this.clients][0] };
     return {
       reason: this.clients.size
         ? `${this.clients.size} clients are connected and none has a request in flight`

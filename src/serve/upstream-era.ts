@@ -32,7 +32,7 @@ export class UpstreamEra implements Transport {
   ) {}
 
   async start(): Promise<void> {
-    this.inner.onmessage = (message) => this.fromUpstream(message as unknown as JsonObject);
+    this.inner.onmessage = (message) => this.fromUpstream(message);
     this.inner.onclose = () => this.onclose?.();
     this.inner.onerror = (err) => this.onerror?.(err);
     await this.inner.start();
@@ -84,7 +84,7 @@ export class UpstreamEra implements Transport {
       id: DISCOVER_ID,
       method: 'server/discover',
       params: withEnvelope({}, this.clientInfo, this.capabilities),
-    } as JSONRPCMessage);
+    });
   }
 
   private fromUpstream(message: JsonObject): void {

@@ -40,7 +40,7 @@ export class UpstreamLink {
     this.upstreamName = options.upstreamName;
     this.onError = options.onError;
     this.onToolsChanged = options.onToolsChanged;
-    upstream.onmessage = (message) => this.fromUpstream(message as unknown);
+    upstream.onmessage = (message) => this.fromUpstream(message);
   }
 
   /** A message to the upstream as it is (a notification, an answer under serve's id for it). */
@@ -85,7 +85,7 @@ export class UpstreamLink {
         clearTimeout(timer);
         resolve(message);
       });
-      this.upstream.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage).catch((err: Error) => {
+      this.upstream.send({ jsonrpc: '2.0', id, method, params }).catch((err: Error) => {
         this.own.get(id)?.(errorReply(id, -32603, err.message));
         this.own.delete(id);
       });
@@ -148,7 +148,7 @@ export class UpstreamLink {
         jsonrpc: '2.0',
         method: 'notifications/cancelled',
         params: { requestId: upstreamId, reason: `no answer within ${seconds} s` },
-      } as JSONRPCMessage)
+      })
       .catch(() => {});
   }
 
@@ -161,7 +161,7 @@ export class UpstreamLink {
           jsonrpc: '2.0',
           method: 'notifications/cancelled',
           params: { requestId: upstreamId, reason: 'the client went away' },
-        } as JSONRPCMessage)
+        })
         .catch(() => {});
     for (const upstreamId of asked)
       void this.upstream
@@ -204,7 +204,7 @@ export class UpstreamLink {
    */
   private serverRequest(message: Message & { id: Id; method: string }): void {
     if (message.method === 'ping') {
-      void this.upstream.send({ jsonrpc: '2.0', id: message.id, result: {} } as JSONRPCMessage).catch(() => {});
+      void this.upstream.send({ jsonrpc: '2.0', id: message.id, result: {} }).catch(() => {});
       return;
     }
     const routed = this.routes.ask(message, `${OWN}a${this.next++}`);

@@ -82,7 +82,7 @@ export function checkClientMessage(raw: unknown): Checked {
       ? { kind: 'notification', message: raw as Message & { method: string } }
       : { kind: 'invalid' };
   }
-  const problem = paramsProblem(method, (params ?? {}) as Record<string, unknown>);
+  const problem = paramsProblem(method, params ?? {});
   if (problem) return { kind: 'invalid', reply: errorReply(id, INVALID_PARAMS, `Invalid params: ${problem}`) };
   return { kind: 'request', message: raw as Message & { id: Id; method: string } };
 }

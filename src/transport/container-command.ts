@@ -41,7 +41,7 @@ export function startsContainer(command: string, args: readonly string[]): boole
   )
     return false;
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
+    const arg = args[i];
     if (VALUED.has(arg)) i++;
     else if (!arg.startsWith('-')) return arg === 'run';
   }

@@ -58,7 +58,7 @@ export function unauthorized(res: HttpResponse, url: URL, headers: Record<string
   const challenge = res.headers.get('www-authenticate');
   const scheme = challenge ? /^\s*([\w-]+)/.exec(challenge)?.[1] : undefined;
   const named = challenge
-    ? [...challenge.matchAll(/"(https?:\/\/[^"\s]+)"|(https?:\/\/[^\s",]+)/g)].map((m) => m[1] ?? m[2]!)
+    ? [...challenge.matchAll(/"(https?:\/\/[^"\s]+)"|(https?:\/\/[^\s",]+)/g)].map((m) => m[1] ?? m[2])
     : [];
   const where = named.map((u) => {
     let origin = '';
@@ -100,7 +100,7 @@ export function networkReason(where: string, err: unknown): string {
   if (/CERT|certificate|self[- ]signed/i.test(`${code ?? ''} ${message}`))
     return `the TLS certificate of ${where} was refused (${code ?? message.split('\n')[0]})`;
   if (code === 'ECONNRESET') return `${where} closed the connection (ECONNRESET)`;
-  return `the HTTP request failed: ${message.split('\n')[0]!.replace(/:[^:]*openssl[^:]*:\d+:?\s*$/i, '')}`;
+  return `the HTTP request failed: ${message.split('\n')[0].replace(/:[^:]*openssl[^:]*:\d+:?\s*$/i, '')}`;
 }
 
 /** The body as text, or undefined when it is larger than `max` bytes (read no further). */

@@ -13,7 +13,7 @@ export function telling(tail: string[]): string | undefined {
   const lines = tail.filter((l) => !/A complete log of this run can be found in/.test(l));
   const missing = (l: string) => NOT_FOUND.test(l) && TROUBLE.test(l);
   for (const telling of [missing, (l: string) => TROUBLE.test(l)]) {
-    for (let i = lines.length - 1; i >= 0; i--) if (telling(lines[i]!)) return lines[i];
+    for (let i = lines.length - 1; i >= 0; i--) if (telling(lines[i])) return lines[i];
   }
   return lines[lines.length - 1] ?? tail[tail.length - 1];
 }

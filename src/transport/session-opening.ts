@@ -133,9 +133,9 @@ export function describeOpeningFailure(ex: Exchange, facts: OpeningFacts): strin
   const said = facts.stderr ? telling(facts.stderr.filter((l) => !/^mcp-pd-check serve:/.test(l))) : undefined;
   const last = said && !ex.note?.includes('it said on stderr') ? `; it said on stderr: "${clip(said, 200)}"` : '';
   const garbage = facts.garbage.length
-    ? `; it wrote non-JSON to stdout: "${clip(facts.garbage[0]!, 120)}"`
+    ? `; it wrote non-JSON to stdout: "${clip(facts.garbage[0], 120)}"`
     : facts.strayReplies.length
-      ? `; it answered under an id that no request had: ${clip(facts.strayReplies[0]!, 120)}`
+      ? `; it answered under an id that no request had: ${clip(facts.strayReplies[0], 120)}`
       : '';
   const opening = ex.method;
   if (ex.noResponse === 'closed') return `no answer to ${opening}: ${ex.note}${last}${garbage}`;

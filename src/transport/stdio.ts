@@ -5,7 +5,7 @@ import { finished } from 'node:stream/promises';
 import { TargetUnavailableError, type JsonObject, type Wire } from './types.js';
 import { clip, sanitizeLine, asText } from '../util/text.js';
 import { DEFAULT_LIMITS, megabytes, parseMessage, TOO_LARGE, type WireLimits } from './limits.js';
-import { killAllStragglers, ProcessFamily } from './stragglers.js';
+import { killAllStragglers, type ProcessFamily } from './stragglers.js';
 import { startsContainer } from './container-command.js';
 import { groupsCpuMs, groupsResidentKb } from './proc.js';
 import { defaultEnvironment } from './server-environment.js';

@@ -9,7 +9,7 @@ export async function mapLimit<T, R>(
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await work(items[i]!, i);
+      out[i] = await work(items[i], i);
     }
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));

@@ -9,14 +9,14 @@ export function distance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        row[j] = Math.min(row[j]!, before[j - 2]! + 1);
+        row[j] = Math.min(row[j], before[j - 2] + 1);
     }
     before = previous;
     previous = row;
   }
-  return previous[b.length]!;
+  return previous[b.length];
 }
 
 /** Of `known`, the one closest to `word` (case aside) within `max` edits, if any: the "did you mean". */

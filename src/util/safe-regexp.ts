@@ -76,7 +76,7 @@ export function backtracksLittle(pattern: string): boolean {
   let varying = 0;
   let atom = false;
   for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
+    const c = pattern[i];
     if (c === '(' || c === ')' || c === '|') return false;
     if (c === '\\') {
       const next = pattern[i + 1];

@@ -33,8 +33,10 @@ export function mappedStack(stack: string): string {
     .split('\n')
     .map((line) =>
       line.replace(FRAME, (whole, open: string, file: string, row: string, col: string, close: string) => {
-        const entry = mapOf(file)?.findEntry(Number(row) - 1, Number(col) - 1) as
-          { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
+        // findEntry answers {} where no mapping covers the place.
+        const entry: { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined = mapOf(
+          file,
+        )?.findEntry(Number(row) - 1, Number(col) - 1);
         if (!entry?.originalSource || entry.originalLine === undefined) return whole;
         // The map names sources relative to itself (../../src/…): the package's root is two folders up.
         const source = resolve(dirname(file), entry.originalSource.replace(/^file:\/\//, ''));

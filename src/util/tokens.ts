@@ -50,8 +50,8 @@ export async function countTokensOf(texts: string[]): Promise<number[]> {
   if (missing.length) {
     const counts = await onSideThread({ kind: 'tokens', texts: missing }, () => countTokensHere(missing));
     missing.forEach((text, i) => {
-      fresh.set(text, counts[i]!);
-      keepCount(text, counts[i]!);
+      fresh.set(text, counts[i]);
+      keepCount(text, counts[i]);
     });
   }
   for (const [text, count] of fresh) if (counted.size < CACHED_TEXTS) counted.set(text, count);

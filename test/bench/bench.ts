@@ -464,7 +464,7 @@ function heavyRun(env: string[]): {
     rmSync(dirname(out), { recursive: true, force: true });
     return { sample, cost };
   });
-  const last = runs[runs.length - 1]!.cost;
+  const last = runs[runs.length - 1].cost;
   const heavyMb = last?.heavyMb;
   return {
     sample: medianOfSamples(runs.map((r) => r.sample)),

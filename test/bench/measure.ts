@@ -17,7 +17,7 @@ export interface Sample {
 export function measure(args: string[], expectCode: number | number[] = 0, program = process.execPath): Sample {
   const command = TIME ? [TIME, '-f', '%U %S %M', program, ...args] : [program, ...args];
   const started = performance.now();
-  const run = spawnSync(command[0]!, command.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+  const run = spawnSync(command[0], command.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
   const ms = performance.now() - started;
   const expected = Array.isArray(expectCode) ? expectCode : [expectCode];
   if (!expected.includes(run.status ?? -1)) {

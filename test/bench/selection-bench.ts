@@ -34,12 +34,12 @@ const VERBS = [
 
 export function syntheticTools(n: number): SelectionTool[] {
   return Array.from({ length: n }, (_, i) => {
-    const verb = VERBS[i % VERBS.length]!;
-    const noun = NOUNS[Math.floor(i / VERBS.length) % NOUNS.length]!;
+    const verb = VERBS[i % VERBS.length];
+    const noun = NOUNS[Math.floor(i / VERBS.length) % NOUNS.length];
     const tag = `zone${Math.floor(i / (VERBS.length * NOUNS.length))}`;
     return {
       name: `${verb.replace(/s$/, '')}_${noun}_${i}`,
-      minimal: `${verb[0]!.toUpperCase()}${verb.slice(1)} ${noun}s in ${tag} for a workspace.`,
+      minimal: `${verb[0].toUpperCase()}${verb.slice(1)} ${noun}s in ${tag} for a workspace.`,
       queries: [
         `${verb} the ${noun} in ${tag}`,
         `Use it to ${verb.replace(/s$/, '')} a ${noun}`,
@@ -60,5 +60,5 @@ export function timeSelection(n: number, runs = 5): number {
     times.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  return times[Math.floor(times.length / 2)];
 }

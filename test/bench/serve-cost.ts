@@ -72,7 +72,7 @@ function usage(pid: number | undefined): { peakMb: number; rssMb: number; cpuS: 
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return { peakMb: kb('VmHWM') / 1024, rssMb: kb('VmRSS') / 1024, cpuS: (Number(stat[11]) + Number(stat[12])) / 100 };
   } catch {
     return undefined;

@@ -13,7 +13,7 @@ import { REFERENCE } from '../helpers.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(name);
-  return i > 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 };
 const SESSIONS = Number(arg('--sessions', '64'));
 const OPS = Number(arg('--ops', '200'));
@@ -40,7 +40,7 @@ function startServer(): Promise<{ url: string; pid: number; stop(): void }> {
     child.stdout.on('data', (d) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ url: m[1]!, pid: child.pid!, stop: () => child.kill('SIGTERM') });
+      if (m) resolve({ url: m[1], pid: child.pid!, stop: () => child.kill('SIGTERM') });
     });
     child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening: ${out}`)));
   });
@@ -67,7 +67,7 @@ async function soakSession(url: string, index: number, tally: Tally): Promise<vo
   try {
     await session.initialize();
     for (let op = 0; op < OPS; op++) {
-      const tool = TOOLS[Math.floor(next() * TOOLS.length)]!;
+      const tool = TOOLS[Math.floor(next() * TOOLS.length)];
       const fetch = next() < 0.4;
       const started = performance.now();
       const ex = fetch
@@ -98,7 +98,7 @@ async function soakSession(url: string, index: number, tally: Tally): Promise<vo
 }
 
 const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 const server = await startServer();
 const guard = setTimeout(() => {

@@ -116,7 +116,7 @@ function unknownFlags(lines: readonly string[], where: string): string[] {
       // The server command follows -- (words that are no flag are values or the command: skipped).
       if (word === '--') break;
       if (!word.startsWith('-') || word === '-') continue;
-      const flag = word.split('=')[0]!;
+      const flag = word.split('=')[0];
       if (!flags.has(flag))
         problems.push(
           `${where}: '${line.trim()}': ${sub === 'check' ? 'mcp-pd-check' : `mcp-pd-check ${sub}`} has no option ${flag}`,
@@ -128,7 +128,7 @@ function unknownFlags(lines: readonly string[], where: string): string[] {
 
 /** The lines of the README's shell blocks. */
 function shellLines(readme: string): string[] {
-  return [...readme.matchAll(/```sh\n([\s\S]*?)\n```/g)].flatMap((block) => block[1]!.split('\n'));
+  return [...readme.matchAll(/```sh\n([\s\S]*?)\n```/g)].flatMap((block) => block[1].split('\n'));
 }
 
 /** The example lines of every command's --help (indented lines that run mcp-pd-check). */
@@ -218,7 +218,7 @@ try {
         const [a, b] = [steady(body).split('\n'), steady(fresh).split('\n')];
         const line = a.findIndex((l, i) => l !== b[i]);
         problems.push(
-          `README sample '${id}' (${page}) differs from what '${SAMPLES[id]!.command}' prints, from its line ${line + 1}:\n  README: ${a[line] ?? '(nothing)'}\n  now:    ${b[line] ?? '(nothing)'}`,
+          `README sample '${id}' (${page}) differs from what '${SAMPLES[id].command}' prints, from its line ${line + 1}:\n  README: ${a[line] ?? '(nothing)'}\n  now:    ${b[line] ?? '(nothing)'}`,
         );
       }
       return `<!-- sample: ${id} -->\n\`\`\`${lang}\n${fresh}\n\`\`\``;

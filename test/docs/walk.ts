@@ -64,7 +64,7 @@ interface Walked {
 function commandLines(readme: string): string[] {
   const lines: string[] = [];
   for (const block of readme.matchAll(/```sh\n([\s\S]*?)\n```/g)) {
-    const joined = block[1]!.replace(/\\\n\s*/g, '');
+    const joined = block[1].replace(/\\\n\s*/g, '');
     for (const raw of joined.split('\n')) {
       const line = raw.replace(/\s+#.*$/, '').trim();
       if (line && !line.startsWith('#')) lines.push(line);
@@ -76,7 +76,7 @@ function commandLines(readme: string): string[] {
 /** The client configurations the README shows (JSON blocks with mcpServers or servers). */
 function configBlocks(readme: string): Array<{ shape: 'mcpServers' | 'servers'; text: string }> {
   return [...readme.matchAll(/```json\n([\s\S]*?)\n```/g)]
-    .map((m) => m[1]!)
+    .map((m) => m[1])
     .filter((text) => /"(mcpServers|servers)"/.test(text))
     .map((text) => ({ shape: /"mcpServers"/.test(text) ? ('mcpServers' as const) : ('servers' as const), text }));
 }
@@ -205,7 +205,7 @@ function httpReference(): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [REFERENCE, '--http', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout!.on('data', (d) => {
+    child.stdout.on('data', (d) => {
       out += d;
       const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(out)?.[0];
       if (url) resolve({ url, child });
@@ -219,7 +219,7 @@ async function helpLines(env: NodeJS.ProcessEnv, cwd: string): Promise<string[]>
   const lines: string[] = [];
   for (const command of ['', 'lint', 'init', 'serve', 'explain', 'merge']) {
     const { out } = await sh(`mcp-pd-check ${command} --help`, cwd, env);
-    for (const m of out.matchAll(/^\s+\$ (mcp-pd-check .*)$/gm)) lines.push(m[1]!.split(/\s{2,}/)[0]!.trim());
+    for (const m of out.matchAll(/^\s+\$ (mcp-pd-check .*)$/gm)) lines.push(m[1].split(/\s{2,}/)[0].trim());
   }
   return lines;
 }
@@ -230,7 +230,7 @@ async function helpLines(env: NodeJS.ProcessEnv, cwd: string): Promise<string[]>
  * with the stand-ins and no baseline yet — and must end with exit 0.
  */
 function runWorkflows(readme: string, scratch: string, env: NodeJS.ProcessEnv, walked: Walked): void {
-  for (const [i, block] of [...readme.matchAll(/```ya?ml\n([\s\S]*?)\n```/g)].map((m) => m[1]!).entries()) {
+  for (const [i, block] of [...readme.matchAll(/```ya?ml\n([\s\S]*?)\n```/g)].map((m) => m[1]).entries()) {
     let doc: { jobs?: Record<string, { steps?: Array<{ uses?: string; with?: Record<string, unknown> }> }> };
     try {
       doc = parseYaml(block) as typeof doc;

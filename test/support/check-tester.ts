@@ -69,8 +69,7 @@ class InProcessWire implements Wire {
       async (m) => {
         if (m.id === undefined || m.id === null || typeof m.method !== 'string') return;
         const reply = await script(m, session);
-        if (reply && !wire.closed)
-          queueMicrotask(() => wire.messageHandler({ jsonrpc: '2.0', id: m.id, ...reply } as JsonObject));
+        if (reply && !wire.closed) queueMicrotask(() => wire.messageHandler({ jsonrpc: '2.0', id: m.id, ...reply }));
       },
       async () => {},
     );
@@ -198,12 +197,12 @@ export async function testCheck(
 ): Promise<void> {
   for (const c of cases.valid) {
     const report = await runInProcess([check], c.server, c.options);
-    const result = report.results[0]!;
+    const result = report.results[0];
     t.equal(result.status, c.status ?? 'pass', `${check.id} valid: ${c.name} (${JSON.stringify(codesOf(result))})`);
   }
   for (const c of cases.invalid) {
     const report = await runInProcess([check], c.server, c.options);
-    const result = report.results[0]!;
+    const result = report.results[0];
     t.same(
       codesOf(result),
       [...c.codes].sort(),

@@ -1,6 +1,6 @@
 // What the hostile-server tests share: a CLI run with a hang guard, the verdict rules, and a
 // search for processes a fixture left behind.
-import t from 'tap';
+import type t from 'tap';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

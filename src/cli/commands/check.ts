@@ -1,6 +1,6 @@
 // The main command: a live run against a server. Flags and config → the library's options →
 // the report → baseline, output, exit code.
-import { Command } from 'commander';
+import { type Command } from 'commander';
 import { opensOf } from '../../core/check.js';
 import { EXIT, exitCodeFor } from '../../core/exit-codes.js';
 import { TargetUnavailableError } from '../../transport/types.js';

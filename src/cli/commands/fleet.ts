@@ -87,7 +87,7 @@ export async function emitFleet(fleet: FleetResult, flags: OutputFlags, out: Cli
     format === 'json'
       ? fleetReports.fleetJsonChunks(fleet)
       : [
-          render[format]!(fleet, {
+          render[format](fleet, {
             color: toStdout && format === 'text' && color,
             verbose: flags.verbose,
             artifact,

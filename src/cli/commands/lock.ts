@@ -127,10 +127,10 @@ async function serverOptions(words: string[], flags: LockFlags): Promise<ServerO
     );
   }
   const [server] = config.servers;
-  if (server!.problem !== undefined)
-    throw new InputError(`server '${server!.name}' in ${config.file}: ${server!.problem}`);
+  if (server.problem !== undefined)
+    throw new InputError(`server '${server.name}' in ${config.file}: ${server.problem}`);
   return {
-    ...server!.options,
+    ...server.options,
     ...(given.timeoutMs !== undefined ? { timeoutMs: given.timeoutMs } : {}),
     ...(given.startupTimeoutMs !== undefined ? { startupTimeoutMs: given.startupTimeoutMs } : {}),
     ...(given.protocol ? { protocol: given.protocol } : {}),

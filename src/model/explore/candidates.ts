@@ -27,7 +27,7 @@ export function skeleton(moves: readonly Move[], tool: string): Move[] | undefin
   const between = moves
     .slice(start + 1, -1)
     .filter((m) => m.kind === 'together' || m.session !== last.session || m.kind === 'pause');
-  return [moves[start]!, ...between, last];
+  return [moves[start], ...between, last];
 }
 
 /** Sequels tried one by one, at most. */
@@ -54,7 +54,7 @@ export function sequels(moves: readonly Move[], tool: string): Move[][] {
         m.session === last.session &&
         (m.kind === 'missing' || !concerns(m, tool)),
     );
-  return between.slice(0, MAX_SEQUELS).map((m) => [moves[fetch]!, m, last]);
+  return between.slice(0, MAX_SEQUELS).map((m) => [moves[fetch], m, last]);
 }
 
 /**
@@ -65,9 +65,9 @@ export function fetchPauseCall(moves: readonly Move[], tool: string): Move[] | u
   const found = fetchOfCall(moves, tool);
   const last = moves[moves.length - 1];
   if (!found || !last || last.kind !== 'call') return undefined;
-  const from = moves.findIndex((m) => m === found[0] || (m.kind === 'together' && m.moves.includes(found[0]!)));
+  const from = moves.findIndex((m) => m === found[0] || (m.kind === 'together' && m.moves.includes(found[0])));
   const pauses = moves.slice(from + 1, -1).filter((m) => m.kind === 'pause' && m.session === last.session);
-  return pauses.length ? [found[0]!, ...pauses, last] : undefined;
+  return pauses.length ? [found[0], ...pauses, last] : undefined;
 }
 
 /**
@@ -115,7 +115,7 @@ export function lastPair(moves: readonly Move[]): Move[] | undefined {
   const last = moves[moves.length - 1];
   if (!last || last.kind === 'together' || last.kind === 'pause') return undefined;
   for (let i = moves.length - 2; i >= 0; i--) {
-    const m = moves[i]!;
+    const m = moves[i];
     if (m.kind === 'pause' && m.session === last.session) continue;
     if (m.kind !== 'together' && m.kind !== 'pause' && m.session === last.session) {
       const pause = moves.slice(i + 1, -1).filter((p) => p.kind === 'pause' && p.session === last.session);

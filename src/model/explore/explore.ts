@@ -124,7 +124,7 @@ export function laboratory(deps: ExploreDeps, world: World, seed: number, until:
     const own = new Set(played.exchanges.flat());
     const scope = (s: McpSession) => (played.sessions.includes(s) ? s.exchanges : marks.checksExchanges(s));
     return judge(world, [...context, ...played.sessions], scope, deps.prior).breaks.filter(
-      (b) => b.level !== 'info' && own.has(b.proof[b.proof.length - 1]!) && (deps.applies?.(b) ?? true),
+      (b) => b.level !== 'info' && own.has(b.proof[b.proof.length - 1]) && (deps.applies?.(b) ?? true),
     );
   };
   return { stage, judged, seed, until, cheapSessions: target.cheapSessions === true, marks };
@@ -277,6 +277,6 @@ export function inMoveOrder(played: Played, breaks: readonly RuleBreak[]): Array
 /** The move whose exchanges hold the break's diverging exchange (the last of its proof). */
 function moveOf(played: Played, brk: RuleBreak): number {
   const diverging = brk.proof[brk.proof.length - 1];
-  const i = played.exchanges.findIndex((list) => list.includes(diverging!));
+  const i = played.exchanges.findIndex((list) => list.includes(diverging));
   return i < 0 ? played.exchanges.length - 1 : i;
 }

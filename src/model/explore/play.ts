@@ -150,7 +150,7 @@ export async function play(
     const used = sessionsOf([move]);
     const after = [
       ...used.map((n) => lastInSession.get(n) ?? Promise.all(ends)),
-      ...(blocks[i] !== undefined && blocks[i]! >= 0 ? [lastInBlock.get(blocks[i]!)] : []),
+      ...(blocks[i] !== undefined && blocks[i] >= 0 ? [lastInBlock.get(blocks[i])] : []),
     ];
     const done = Promise.all(after)
       .then(() => run(move))
@@ -158,7 +158,7 @@ export async function play(
         exchanges[i] = ex;
       });
     for (const n of used) lastInSession.set(n, done);
-    if (blocks[i] !== undefined && blocks[i]! >= 0) lastInBlock.set(blocks[i]!, done);
+    if (blocks[i] !== undefined && blocks[i] >= 0) lastInBlock.set(blocks[i], done);
     if (move.kind === 'end') ends.push(done);
     return done;
   });
@@ -188,7 +188,7 @@ function idleTails(moves: readonly Move[]): Set<number> {
   const out = new Set<number>();
   moves.forEach((move, i) => {
     if (move.kind !== 'pause' || !move.idle) return;
-    for (let j = i; j < moves.length; j++) if (sessionsOf([moves[j]!]).includes(move.session)) out.add(j);
+    for (let j = i; j < moves.length; j++) if (sessionsOf([moves[j]]).includes(move.session)) out.add(j);
   });
   return out;
 }

@@ -23,7 +23,7 @@ export class Random {
   }
 
   pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)]!;
+    return items[Math.floor(this.next() * items.length)];
   }
 
   chance(p: number): boolean {
@@ -34,7 +34,7 @@ export class Random {
     const out = [...items];
     for (let i = out.length - 1; i > 0; i--) {
       const j = Math.floor(this.next() * (i + 1));
-      [out[i], out[j]] = [out[j]!, out[i]!];
+      [out[i], out[j]] = [out[j], out[i]];
     }
     return out;
   }

@@ -86,7 +86,7 @@ export async function shortest(
     await closeAll(run);
     if (!again) return undefined;
     // What comes after the move it broke at is no part of it.
-    const at = run.exchanges.findIndex((list) => list.includes(again.proof[again.proof.length - 1]!));
+    const at = run.exchanges.findIndex((list) => list.includes(again.proof[again.proof.length - 1]));
     const upTo = at >= 0 ? at + 1 : renamed.length;
     last = {
       played: { sessions: run.sessions, exchanges: run.exchanges.slice(0, upTo) },

@@ -181,8 +181,8 @@ export function makeSituation(
       // read, changed and written back per request loses one (§5.1); both tools are then called.
       const pair = rng.shuffle(input.callable).slice(0, 2);
       if (pair.length < 2) return undefined;
-      const s = lacking(pair[0]!, input, rng, sim, undefined, prelude);
-      if (s === undefined || sim.live.get(s)?.grants.has(pair[1]!)) return undefined;
+      const s = lacking(pair[0], input, rng, sim, undefined, prelude);
+      if (s === undefined || sim.live.get(s)?.grants.has(pair[1])) return undefined;
       grant(s, pair);
       return [
         { kind: 'together', moves: pair.map((tool) => ({ kind: 'fetch' as const, session: s, names: [tool] })) },
@@ -339,7 +339,7 @@ export function makeSituation(
       return rng.chance(0.5)
         ? fetchThenCall
         : [
-            fetchThenCall[0]!,
+            fetchThenCall[0],
             {
               kind: 'together',
               moves: [

@@ -18,9 +18,9 @@ export class FetchLimiter {
   /** Counts a fetch, or throws the rate-limit error (the fetch then authorizes nothing). */
   take(now = Date.now()): void {
     if (this.perMinute <= 0) return;
-    while (this.times.length && now - this.times[0]! >= WINDOW_MS) this.times.shift();
+    while (this.times.length && now - this.times[0] >= WINDOW_MS) this.times.shift();
     if (this.times.length >= this.perMinute) {
-      const retryAfter = Math.max(1, Math.ceil((this.times[0]! + WINDOW_MS - now) / 1000));
+      const retryAfter = Math.max(1, Math.ceil((this.times[0] + WINDOW_MS - now) / 1000));
       throw Object.assign(
         new Error(
           `Rate limit exceeded: at most ${this.perMinute} tool description fetches per minute per session; retry after ${retryAfter} s`,

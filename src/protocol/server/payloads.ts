@@ -127,7 +127,7 @@ export function selectionOfArguments(args: unknown): Exclude<ToolSelection, { ki
 
 /** Reads `tools` from a resource URI; names are comma-separated, trimmed, empty ones dropped. */
 export function parseSelection(uri: string): ToolSelection {
-  const [base, query = ''] = uri.split('#')[0]!.split('?', 2) as [string, string?];
+  const [base, query = ''] = uri.split('#')[0].split('?', 2) as [string, string?];
   if (base !== RESOURCE_URI) return { kind: 'not-this-resource' };
   const raw = new URLSearchParams(query).get('tools');
   const names = (raw ?? '')
