@@ -1,7 +1,7 @@
 import { LEGACY_ERA } from '../src/transport/era.js';
 import { defineLiveCheck } from '../src/run/check.js';
 import { isPlainObject } from '../src/protocol/payload.js';
-import { clip } from '../src/util/text.js';
+import { clip, asText } from '../src/util/text.js';
 
 const messages = {
   'ping-unanswered': {
@@ -28,7 +28,7 @@ export default defineLiveCheck({
     if (ex.response?.error !== undefined || result === undefined) {
       const error = ex.response?.error as { code?: unknown; message?: unknown } | undefined;
       const problem = error
-        ? `error ${String(error.code)} (${clip(String(error.message ?? ''), 120)})`
+        ? `error ${String(error.code)} (${clip(asText(error.message ?? ''), 120)})`
         : (ex.note ?? 'no response');
       ctx.fail('ping-unanswered', { problem }, { transcript: [ex] });
       return;

@@ -1,7 +1,7 @@
 import { MODERN_ERA } from '../src/transport/era.js';
 import { defineLiveCheck } from '../src/run/check.js';
 import { isPlainObject } from '../src/protocol/payload.js';
-import { clip } from '../src/util/text.js';
+import { clip, asText } from '../src/util/text.js';
 
 /** A URI no server serves: under the scheme progressive disclosure uses, beside tool_descriptions. */
 export const NO_SUCH_RESOURCE = 'resource:///mcp-pd-check/no-such-resource';
@@ -54,7 +54,7 @@ export default defineLiveCheck({
       if (error.code === LEGACY_NOT_FOUND) return ctx.fail('legacy-not-found-code', { uri }, proof);
       return ctx.fail(
         'wrong-not-found-code',
-        { uri, code: String(error.code), text: clip(String(error.message ?? ''), 100) },
+        { uri, code: String(error.code), text: clip(asText(error.message ?? ''), 100) },
         proof,
       );
     }

@@ -2,6 +2,7 @@ import { defineLiveCheck } from '../src/run/check.js';
 import type { CheckResult, ClientBudgets } from '../src/generated/report.js';
 import { budgetFits, type BudgetFit } from '../src/core/client-budgets.js';
 import { countTokensOf, preloadTokenizer, TOKEN_ENCODING } from '../src/util/tokens.js';
+import { asText } from '../src/util/text.js';
 
 const messages = {
   'list-size': '{tools|tool} listed; tools/list costs {tokens} tokens ({encoding}).',
@@ -74,7 +75,7 @@ function clientBudgets(result: CheckResult | undefined): ClientBudgets | undefin
       fit: f.args.fit as BudgetFit['fit'],
       figure: String(f.args.figure),
       limit: String(f.args.limit),
-      ...(f.args.what ? { what: String(f.args.what) } : {}),
+      ...(f.args.what ? { what: asText(f.args.what) } : {}),
       drops: f.args.drops === true,
     }));
   return {

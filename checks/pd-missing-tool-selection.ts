@@ -2,6 +2,7 @@ import { defineLiveCheck } from '../src/run/check.js';
 import { MODEL_MESSAGES } from '../src/model/rules.js';
 import { MISSING_TOOL_SELECTION } from '../src/protocol/calls.js';
 import { findSignalledError } from '../src/protocol/errors.js';
+import { asText } from '../src/util/text.js';
 
 /** What the model expects of a read without a selection (src/model/missing-selection.ts). */
 const messages = {
@@ -38,7 +39,7 @@ export default defineLiveCheck({
       ctx.prove(
         'proof',
         {
-          uri: String((signalled.ex.request.params as { uri?: unknown } | undefined)?.uri ?? base),
+          uri: asText((signalled.ex.request.params as { uri?: unknown } | undefined)?.uri ?? base),
           form: signalled.signal!.form,
         },
         [signalled.ex],

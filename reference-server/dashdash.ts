@@ -6,6 +6,7 @@
  */
 import { TOOLS } from './tools.js';
 import { SERVER_NAME } from './server-info.js';
+import { asText } from '../src/util/text.js';
 
 export const SERVER_DASHDASH = {
   specVersion: '0.2.0',
@@ -129,9 +130,9 @@ export function aiHelp(params: { format?: unknown; section?: unknown } = {}): Re
   const format = params.format ?? 'markdown';
   const section = params.section ?? null;
   if (format !== 'markdown' && format !== 'json')
-    throw Object.assign(new Error(`Unknown format '${String(format)}': use markdown or json`), { code: -32602 });
-  if (section !== null && !(AI_HELP_SECTIONS as string[]).includes(String(section))) {
-    throw Object.assign(new Error(`Unknown section '${String(section)}'; available: ${AI_HELP_SECTIONS.join(', ')}`), {
+    throw Object.assign(new Error(`Unknown format '${asText(format)}': use markdown or json`), { code: -32602 });
+  if (section !== null && !(AI_HELP_SECTIONS as string[]).includes(asText(section))) {
+    throw Object.assign(new Error(`Unknown section '${asText(section)}'; available: ${AI_HELP_SECTIONS.join(', ')}`), {
       code: -32602,
       data: { available: AI_HELP_SECTIONS },
     });

@@ -106,7 +106,7 @@ export function renderText(report: CheckReport, options: TextOptions): string {
         const skip = r.findings[r.findings.length - 1];
         return (
           skip?.code === 'needs-era' &&
-          !String(skip.args.eras ?? '')
+          !asText(skip.args.eras ?? '')
             .split(' and ')
             .some((era) => checkedEras.has(era))
         );

@@ -6,6 +6,7 @@ import type { Spelling } from '../library/server-options.js';
 import { attributeOf, OPTIONS, optionFor, type CommandName, type OptionSpec } from '../library/option-table.js';
 import type { FailOn } from '../core/exit-codes.js';
 import { parseEnv, parseHeaders } from './target-args.js';
+import { asText } from '../util/text.js';
 
 export { DEFAULT_BASELINE, DEFAULT_CONFIG } from '../library/option-table.js';
 
@@ -72,7 +73,7 @@ function commanderOption(spec: OptionSpec, name: CommandName): Option {
     spec.default !== undefined &&
     spec.kind !== 'boolean' &&
     !(Array.isArray(spec.default) && !spec.default.length)
-      ? String(spec.default)
+      ? asText(spec.default)
       : undefined);
   const option = new Option(
     flags,

@@ -27,6 +27,7 @@ import { commandWords, serverTarget } from './server-target.js';
 import { TargetUnavailableError } from '../transport/types.js';
 import { argumentSecrets, publishableArguments } from '../safety/arguments.js';
 import { environmentSecrets, isSecretName } from '../safety/redact.js';
+import { asText } from '../util/text.js';
 
 /** Where init writes, and where the tools come from: a saved tools/list (`from`) or a live server. */
 export interface InitServerOptions extends ServerOptions {
@@ -321,7 +322,7 @@ function refuseOtherServer(out: string, plan: InitPlan, given: string, spell: Sp
       if (server(had) !== server(made))
         otherConfig = Array.isArray(had.command)
           ? had.command.map(String).join(' ')
-          : String(had.url ?? 'another server');
+          : asText(had.url ?? 'another server');
     } catch {
       /* a config that is not JSON is the lint's to say; it names no server to compare */
     }

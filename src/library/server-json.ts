@@ -5,6 +5,7 @@ import { InputError } from '../core/input-error.js';
 import { isPlainObject } from '../protocol/payload.js';
 import type { KnownSecret } from '../safety/redact.js';
 import { entry, worth, type ConfiguredServer, type Resolve } from './configured-server.js';
+import { asText } from '../util/text.js';
 
 /** How each registry type is started at its pinned version. */
 const RUNNERS: Record<string, (id: string, version: string | undefined) => string[]> = {
@@ -66,12 +67,12 @@ export function serverJsonCandidates(
   const packages = Array.isArray(json.packages) ? json.packages.filter(isPlainObject) : [];
   const remotes = Array.isArray(json.remotes) ? json.remotes.filter(isPlainObject) : [];
   const out: Candidate[] = packages.map((pkg, i) => {
-    const name = packages.length > 1 ? `${base} (${String(pkg.registryType ?? 'package')} ${i + 1})` : base;
-    const label = `${String(pkg.registryType ?? 'a')} package '${String(pkg.identifier ?? i + 1)}'`;
+    const name = packages.length > 1 ? `${base} (${asText(pkg.registryType ?? 'package')} ${i + 1})` : base;
+    const label = `${asText(pkg.registryType ?? 'a')} package '${asText(pkg.identifier ?? i + 1)}'`;
     return {
       name,
       label,
-      build: () => fromPackage(`${where}, package '${String(pkg.identifier ?? i)}'`, pkg, json, resolve, name),
+      build: () => fromPackage(`${where}, package '${asText(pkg.identifier ?? i)}'`, pkg, json, resolve, name),
     };
   });
   remotes.forEach((remote, i) => {
@@ -105,7 +106,7 @@ function fromPackage(
   if (transport !== undefined && transport !== 'stdio')
     throw new CandidateError(
       where,
-      `its transport is ${String(transport)}; a package is started and checked over stdio (run it yourself and give its URL with --url)`,
+      `its transport is ${asText(transport)}; a package is started and checked over stdio (run it yourself and give its URL with --url)`,
     );
   const secrets: KnownSecret[] = [];
   const env: Record<string, string> = {};
@@ -132,7 +133,7 @@ function fromPackage(
             resolve(a.value, name, secrets),
             a.variables,
             where,
-            `argument ${String(a.name ?? a.value)}`,
+            `argument ${asText(a.name ?? a.value)}`,
             secrets,
           )
         : typeof a.default === 'string'
@@ -153,7 +154,7 @@ function fromPackage(
 function fromRemote(where: string, remote: Record<string, unknown>, resolve: Resolve, name: string): ConfiguredServer {
   if (typeof remote.url !== 'string') throw new CandidateError(where, 'it has no url');
   if (remote.type !== undefined && remote.type !== 'streamable-http' && remote.type !== 'sse')
-    throw new CandidateError(where, `unknown transport type '${String(remote.type)}' (streamable-http or sse)`);
+    throw new CandidateError(where, `unknown transport type '${asText(remote.type)}' (streamable-http or sse)`);
   const secrets: KnownSecret[] = [];
   const headers: Record<string, string> = {};
   for (const h of (Array.isArray(remote.headers) ? remote.headers : []).filter(isPlainObject)) {

@@ -7,6 +7,7 @@
 // look-alike letters, NUL), as some servers do; SPLIT_WRITES=1 writes each line in two pieces, cut
 // inside a character.
 import { appendFileSync } from 'node:fs';
+import { asText } from '../../src/util/text.js';
 
 type Message = {
   jsonrpc: '2.0';
@@ -66,7 +67,7 @@ function call(message: Message): void {
     case 'secret_op':
       return reply('the secret operation ran');
     case 'echo_op':
-      return reply(String(args.text ?? ''));
+      return reply(asText(args.text ?? ''));
     case 'ask_user': {
       // After a moment, so that other clients are active meanwhile.
       setTimeout(() => {
@@ -77,7 +78,7 @@ function call(message: Message): void {
           id,
           method: 'elicitation/create',
           params: {
-            message: `For ${String(args.text ?? '')}: your name?`,
+            message: `For ${asText(args.text ?? '')}: your name?`,
             requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
           },
         });
@@ -96,7 +97,7 @@ function call(message: Message): void {
             }),
           60 * k,
         );
-      setTimeout(() => reply(`progress done for ${String(args.text ?? '')}`), 250);
+      setTimeout(() => reply(`progress done for ${asText(args.text ?? '')}`), 250);
       return;
     }
     case 'hang_op':
