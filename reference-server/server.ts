@@ -12,7 +12,6 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
   type ReadResourceResult,
-  type Resource,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { existsSync, readFileSync } from 'node:fs';
@@ -160,7 +159,9 @@ export const referenceBehaviour: Behaviour = {
   aiHelp: (params) => aiHelp(params),
   toolCard: (tool) => {
     const file = join(CARDS_DIR, `${tool}.json`);
-    return /^[A-Za-z0-9_.-]+$/.test(tool) && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+    return /^[A-Za-z0-9_.-]+$/.test(tool) && existsSync(file)
+      ? (JSON.parse(readFileSync(file, 'utf8')) as unknown)
+      : undefined;
   },
 
   validateArguments(tool, args) {

@@ -8,7 +8,7 @@ import { LIVE_CHECKS } from '../checks/index.js';
 import { referenceBehaviour, type Behaviour } from '../reference-server/server.js';
 import type { LiveCheck } from '../src/run/check.js';
 import { LEGACY_ERA, MODERN_ERA, type Era } from '../src/transport/era.js';
-import { cleanStatusOverStdio, REFERENCE_CARDS, ROOT, tempDir } from './helpers.js';
+import { cleanStatusOverStdio, REFERENCE_CARDS, tempDir } from './helpers.js';
 import {
   runInProcess,
   testCheck,
@@ -136,7 +136,7 @@ const CASES: Record<string, { valid?: ValidCase[]; invalid: InvalidCase[] }> = {
         name: 'a paragraph',
         server: ref(
           mapTools((t, i) =>
-            i === 0 ? { ...t, description: `${t.description} ${'More words here. '.repeat(30)}` } : t,
+            i === 0 ? { ...t, description: `${String(t.description)} ${'More words here. '.repeat(30)}` } : t,
           ),
         ),
         codes: ['long-description'],

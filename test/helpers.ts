@@ -110,7 +110,7 @@ export interface RunningServer {
   url: string;
   /** Its process. */
   pid?: number;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /** Starts a server bundle with --http 0 (a port the OS picks, on 127.0.0.1) and waits for its URL. */

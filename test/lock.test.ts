@@ -67,7 +67,7 @@ for (const transport of ['stdio', 'http'] as const) {
   t.test(`lock --check over ${transport}: as locked exits 0; each change exits 1 naming only its tool`, async (t) => {
     const dir = tempDir();
     const file = join(dir, 'mcp-tools.lock.json');
-    const servers: Array<{ stop(): Promise<void> }> = [];
+    const servers: Array<{ stop: () => Promise<void> }> = [];
     t.teardown(() => Promise.all(servers.map((s) => s.stop())));
     // Over stdio, one era (a process less per run); the server gets only the --env it is given.
     const target = async (change: string): Promise<string[]> => {

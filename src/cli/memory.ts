@@ -1,10 +1,12 @@
 import { createRequire } from 'node:module';
+import type * as V8 from 'node:v8';
+import type * as Vm from 'node:vm';
 
 /** Past this much heap, a full collection runs between checks. */
 const HEAP_LIMIT = 96 * 1024 * 1024;
 let collect: (() => void) | undefined;
 /** node:v8, loaded on the first check's end (it costs ~1–2 ms of a start that never gets here: --version, lint). */
-let v8: typeof import('node:v8') | undefined;
+let v8: typeof V8 | undefined;
 
 /**
  * A run against a server with thousands of tools makes much short-lived garbage (messages of
@@ -16,11 +18,11 @@ let v8: typeof import('node:v8') | undefined;
 export function collectIfLarge(): void {
   // V8's heap statistics, not process.memoryUsage(): that one also reads the RSS from /proc, and
   // called after each check it cost a run over HTTP ~10 ms of its thread.
-  v8 ??= createRequire(import.meta.url)('node:v8') as typeof import('node:v8');
+  v8 ??= createRequire(import.meta.url)('node:v8') as typeof V8;
   if (v8.getHeapStatistics().used_heap_size < HEAP_LIMIT) return;
   if (!collect) {
     v8.setFlagsFromString('--expose-gc');
-    collect = (createRequire(import.meta.url)('node:vm') as typeof import('node:vm')).runInNewContext(
+    collect = (createRequire(import.meta.url)('node:vm') as typeof Vm).runInNewContext(
       'gc',
     ) as () => void;
   }

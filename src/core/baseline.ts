@@ -4,6 +4,7 @@ import type { BaselineEntry, CheckReport, CheckResult, Finding } from '../genera
 import type { Baseline } from '../generated/baseline.js';
 import { statusOf } from './execute.js';
 import { summarize } from './build-report.js';
+import type * as Crypto from 'node:crypto';
 
 /**
  * A finding's identity across runs: its check, its code and where it is (tool, or file and JSON
@@ -16,11 +17,11 @@ export function fingerprint(checkId: string, f: Pick<Finding, 'code' | 'location
   return sha256().update(parts.join('\n')).digest('hex').slice(0, 16);
 }
 
-let createHash: typeof import('node:crypto').createHash | undefined;
+let createHash: typeof Crypto.createHash | undefined;
 
 /** node:crypto on first use (once): importing it costs ~3 ms of every start, and most runs have no baseline. */
-function sha256(): import('node:crypto').Hash {
-  createHash ??= (createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto')).createHash;
+function sha256(): Crypto.Hash {
+  createHash ??= (createRequire(import.meta.url)('node:crypto') as typeof Crypto).createHash;
   return createHash('sha256');
 }
 

@@ -38,7 +38,7 @@ export interface ServerOptions {
  * its flags (`--url`), so that one validation speaks both languages.
  */
 export interface Spelling {
-  option(key: string): string;
+  option: (key: string) => string;
   /** How to name a server in "no server to check" (an example the caller can copy). */
   noServer: string;
 }

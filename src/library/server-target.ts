@@ -20,7 +20,7 @@ export interface ServerTarget {
   /** The target in the 2025-11-25 era. */
   target: Target;
   /** The same server, in a given protocol era (each a target of its own; nothing starts until opened). */
-  inEra(era: Era): Target;
+  inEra: (era: Era) => Target;
   redactor: Redactor;
   /** The command or URL as reports and errors show it. */
   describe: string;

@@ -222,7 +222,7 @@ export function judge(
     });
   }
   const evidence = evidenceOf(ran, refusedTools, refusals);
-  const proven = new Map();
+  const proven: Parameters<typeof attribute>[2] = new Map();
   for (const call of ran) out.breaks.push(attribute(call, evidence, proven));
   for (const l of lost)
     out.breaks.push(

@@ -112,9 +112,9 @@ export async function checkEras(
   // A later era's probe lists its server while the era before runs, once that one's listing shows a
   // server small enough for two eras' listings to be held at once (as their runs overlap).
   const early = new Map<number, Promise<{ discovery: Discovery; session: McpSession } | undefined>>();
-  const discoverEarly = (i: number, d: Discovery) => {
+  const discoverEarly = (i: number) => {
     const outcome = outcomes[i];
-    if (!schedule().laterEraListsEarly || !outcome || early.has(i)) return;
+    if (!schedule().laterEraListsEarly || outcome === undefined || early.has(i)) return;
     const listing = outcome.then((p) => (p.session ? discover(p.target, undefined, p.session) : undefined));
     listing.catch(() => {});
     early.set(i, listing);
@@ -178,7 +178,7 @@ export async function checkEras(
           tools ??= listed;
           return schedule();
         },
-        onDiscovered: (d) => discoverEarly(i + 1, d),
+        onDiscovered: () => discoverEarly(i + 1),
         onLeftBehind: (l) => {
           tellLeft(l);
           quiet();

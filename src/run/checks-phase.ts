@@ -85,7 +85,7 @@ export class CheckRuns {
 
   /** The sessions the checks opened and kept for the end of the run. */
   async closeSessions(): Promise<void> {
-    await Promise.all(this.states.map((s) => s.ctx?.closeAll()));
+    await Promise.all(this.states.map((s) => s.ctx?.closeAll() ?? Promise.resolve()));
   }
 
   /** The sinks of the checks that ran to the end (the model's findings join them). */

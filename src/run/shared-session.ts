@@ -25,7 +25,7 @@ export class SharedSession {
   /** The session, once every check before `checkId` has ended; `open` opens it if no one did. */
   async take(checkId: string, open: () => Promise<McpSession>): Promise<McpSession> {
     const before = this.order.slice(0, this.order.indexOf(checkId));
-    await Promise.all(before.map((id) => this.endedBy.get(id)));
+    await Promise.all(before.map((id) => this.endedBy.get(id) ?? Promise.resolve()));
     this.session ??= open();
     return this.session;
   }

@@ -14,7 +14,6 @@ import {
   toolFormResult,
 } from '../protocol/server/disclosure.js';
 import { EraFront } from '../protocol/server/era-front.js';
-import type { JsonObject } from '../transport/types.js';
 import { Disclosed, type DescriptionFolder, type Tool } from './descriptions.js';
 import { checkClientMessage, errorReply, INVALID_PARAMS, type Id, type Message } from './validate.js';
 import { Routes, type Client } from './routes.js';

@@ -40,7 +40,7 @@ export async function listAll(
     }
     const list = result[key];
     if (!Array.isArray(list)) return { items, exchanges, problem: `${method} result has no '${key}' array` };
-    items.push(...list);
+    items.push(...(list as unknown[]));
     const next = result.nextCursor;
     if (next === undefined || next === null) return { items, exchanges };
     if (typeof next !== 'string')

@@ -186,7 +186,7 @@ function withPatternsAsFormats(schema: unknown): unknown {
     const check = { format: formatFor(pattern) };
     return rest.format === undefined
       ? { ...rest, ...check }
-      : { ...rest, allOf: [...(Array.isArray(rest.allOf) ? rest.allOf : []), check] };
+      : { ...rest, allOf: [...(Array.isArray(rest.allOf) ? (rest.allOf as unknown[]) : []), check] };
   });
 }
 

@@ -3,7 +3,6 @@
 // enforced in tests. The floor is what no checker can beat: as many sessions of the reference
 // server as a default run starts over stdio (its session plan, per protocol era), started in
 // parallel, each doing initialize and tools/list.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';

@@ -27,7 +27,7 @@ export function asCheckCommand(program: Command): Command {
     .enablePositionalOptions()
     .passThroughOptions()
     .action(async (words: string[], _flags: CheckFlags, cmd: Command) => {
-      const fromConfig = await applyConfig(cmd, cmd.opts().config);
+      const fromConfig = await applyConfig(cmd, cmd.opts<{ config?: string }>().config);
       const flags = cmd.opts<CheckFlags>();
       // Flags that only shape a fleet do nothing alone: say so rather than ignore them.
       const fleetOnly = ['server', 'jobs', 'shard', 'outDir', 'resume']

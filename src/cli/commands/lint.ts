@@ -15,7 +15,7 @@ export function lintCommand(): Command {
   )
     .addHelpText('after', LINT_HELP)
     .action(async (paths: string[], _flags: OutputFlags, cmd: Command) => {
-      await applyConfig(cmd, cmd.opts().config);
+      await applyConfig(cmd, cmd.opts<{ config?: string }>().config);
       process.exitCode = await runLint(paths, cmd.opts<OutputFlags>());
     });
 }

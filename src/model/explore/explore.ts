@@ -97,7 +97,7 @@ export interface ExploreDeps {
   /** Whether the door would call `tool` in a session that has not (`fetched` false) or has fetched it. */
   callable(tool: string, fetched: boolean): boolean;
   /** A read through the tool form of the resource (replays of a fetch made that way). */
-  readThroughTool?(session: McpSession, tool: string, names: string[]): Promise<Exchange>;
+  readThroughTool?: (session: McpSession, tool: string, names: string[]) => Promise<Exchange>;
   /** Which exchanges of each session the exploration sent. */
   marks: ExplorationMarks;
   /** What an earlier run against the same server left behind (the other protocol era's sessions). */

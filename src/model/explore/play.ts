@@ -150,7 +150,7 @@ export async function play(
     const used = sessionsOf([move]);
     const after = [
       ...used.map((n) => lastInSession.get(n) ?? Promise.all(ends)),
-      ...(blocks[i] !== undefined && blocks[i] >= 0 ? [lastInBlock.get(blocks[i])] : []),
+      ...(blocks[i] !== undefined && blocks[i] >= 0 ? [lastInBlock.get(blocks[i]) ?? Promise.resolve()] : []),
     ];
     const done = Promise.all(after)
       .then(() => run(move))

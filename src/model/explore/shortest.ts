@@ -123,7 +123,8 @@ export async function shortest(
     if (focus?.length && focus.length < kept.length) {
       kept = (await reproduces(focus)) ?? kept;
     }
-    const shrunk = await shrink(kept, reproduces, { replays: more, until, made });
+    // Shrinking leaves its shortest reproduction in `last` (reproduces keeps it).
+    await shrink(kept, reproduces, { replays: more, until, made });
     return { replays: played, reproduced: true, found: foundOf(lab, last!) };
   };
   // A grant lost over a pause (the idle session's): the tool's fetch, the pause, the call — three
@@ -199,7 +200,7 @@ export async function shortest(
       if (timed.length === candidate.length) continue;
       const kept = await reproduces(timed);
       if (!kept) continue;
-      const shrunk = await shrink(kept, reproduces, { replays: kept.length, until: lab.until, made });
+      await shrink(kept, reproduces, { replays: kept.length, until: lab.until, made });
       return { replays: played, reproduced: true, found: foundOf(lab, last!) };
     }
   }

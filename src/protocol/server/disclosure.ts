@@ -73,7 +73,7 @@ function answerSelection(selection: ToolSelection, catalog: Catalog): ReadAnswer
   }
   // Keyed by the client's names: a tool called __proto__ or constructor is a key like any other,
   // never the body's prototype (JSON.stringify writes a null-prototype object's own keys).
-  const body: Record<string, unknown> = Object.create(null);
+  const body = Object.create(null) as Record<string, unknown>;
   const grants: string[] = [];
   for (const name of selection.names) {
     const full = catalog.full(name);

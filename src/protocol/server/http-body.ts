@@ -18,6 +18,6 @@ export async function readJson(req: IncomingMessage, limit: number): Promise<unk
 
 /** Whether a body (a message or a batch) starts with initialize: the only request without a session. */
 export function isInitialize(body: unknown): boolean {
-  const first = Array.isArray(body) ? body[0] : body;
+  const first: unknown = Array.isArray(body) ? body[0] : body;
   return typeof first === 'object' && first !== null && (first as { method?: unknown }).method === 'initialize';
 }
