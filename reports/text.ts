@@ -1,24 +1,19 @@
-import { budgetSentence, reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { CheckReport, CheckResult, Finding, ReportTarget, TranscriptExchange } from '../src/generated/report.js';
-import { clip, formatNumber, inlineJson, listing, plural, sanitizeLine, asText, shellWord } from '../src/util/text.js';
+import type { CheckReport, CheckResult, ReportTarget } from '../src/generated/report.js';
+import { clip, formatNumber, listing, plural, sanitizeLine, asText, shellWord } from '../src/util/text.js';
 import {
   acrossEras,
-  budgetsOf,
   entries,
   erasChecked,
-  notCalledSentences,
-  reachOf,
-  othersLine,
   resultName,
   resultNames,
   shownStatus,
   targetLine,
-  type Entry,
   type ShownStatus,
 } from './group.js';
 import { fenceOffCommands } from './ci-fence.js';
-import { noAnswerText, sequenceLines } from './exchange-text.js';
+import { renderEntry } from './text-findings.js';
+import { renderVerdict } from './text-verdict.js';
 
 export interface TextOptions {
   color: boolean;
@@ -250,12 +245,6 @@ function costText(cost: CheckReport['cost']): string {
   return `; ${plural(cost.processes, 'server process', 'server processes')} (${cost.atOnce} at once${memory}${heavy}${costly})`;
 }
 
-const VERDICT_PAINT = {
-  yes: (c: ChalkInstance) => c.green,
-  partly: (c: ChalkInstance) => c.yellow,
-  no: (c: ChalkInstance) => c.red,
-};
-
 function r0IsPass(status: ShownStatus): boolean {
   return status === 'pass';
 }
@@ -287,184 +276,4 @@ function nextSteps(report: CheckReport, command: string, launch: ReportTarget['l
         ]
       : []),
   ];
-}
-
-/** The verdict block that opens a live report: does the server implement progressive disclosure? */
-function renderVerdict(report: CheckReport, c: ChalkInstance, verbose: boolean): string[] {
-  const v = report.verdict;
-  if (!v) return [];
-  const lines = [
-    '',
-    VERDICT_PAINT[v.implements](c).bold(`PROGRESSIVE DISCLOSURE: ${v.implements.toUpperCase()}`),
-    `  ${sanitizeLine(reportVerdictSentence(report))}`,
-  ];
-  // The verdict is about progressive disclosure; other checks can still fail the run: said, so that a yes and an exit 1
-  // agree.
-  const others = report.results
-    .filter((r) => (r.status === 'fail' || r.status === 'error') && !r.spec.criterion)
-    .map((r) => r.id);
-  if (v.implements === 'yes' && others.length)
-    lines.push(
-      c.yellow(
-        `  yes for progressive disclosure; other checks fail (${listing([...new Set(others)], 6).replace(/'/g, '')}): they fail the run (exit 1)`,
-      ),
-    );
-  if (v.selection) lines.push(c.gray(`  found by their minimal descriptions: ${selectionLine(v.selection)}`));
-  if (v.notTestable.length) lines.push(c.gray(`  not testable without the resource: ${v.notTestable.join(', ')}`));
-  const reach = reachOf(report);
-  if (reach)
-    lines.push((reach.toolForm && reach.toolFormWorks ? c.gray : c.yellow)(`  ${sanitizeLine(reachSentence(reach))}`));
-  const budgets = budgetsOf(report);
-  // A first contact keeps to what matters: the budget line when a client is past its limit (-v: always).
-  const firstContact = v.implements === 'no' && !verbose;
-  if (budgets && (!firstContact || budgets.clients.some((b) => b.fit === 'over')))
-    lines.push(
-      (budgets.clients.some((b) => b.fit === 'over' && b.drops) ? c.yellow : c.gray)(
-        `  ${sanitizeLine(budgetSentence(budgets))}`,
-      ),
-    );
-  // What would prove the unproven criteria: the hint their own finding carries.
-  const unprovenIds = new Set((v.unproven ?? []).map((u) => u.id));
-  const unprovenHint = report.results
-    .filter((r) => r.status === 'skip' && unprovenIds.has(r.id))
-    .map((r) => [...r.findings].reverse().find((f) => f.level === 'info' && f.hint)?.hint)
-    .find((h) => h);
-  if (v.unproven?.length && unprovenHint)
-    lines.push(c.gray(`  to prove ${v.unproven.length === 1 ? 'it' : 'them'}: ${sanitizeLine(unprovenHint)}`));
-  for (const s of notCalledSentences(v.notCalled ?? [], (tools) => listing(tools, 6)))
-    lines.push(c.gray(`  ${s.heading}: ${sanitizeLine(s.text)}`));
-  const e = report.exploration;
-  if (e && !e.skipped) {
-    const found = e.found
-      ? `; ${plural(e.found, 'broken rule')} shrunk to a shortest sequence (${plural(e.replays, 'replay')})`
-      : ', nothing diverged from the model';
-    // Over stdio the idle session is the probe, lent once the checks are done: not one of its own.
-    const lent = e.idleHold?.session === 'probe';
-    lines.push(
-      c.gray(
-        `  explored: ${plural(e.requests, 'request')} in ${lent ? `${plural(e.sessions - 1, 'session')} of its own and the probe` : `${plural(e.sessions, 'session')} of its own`}${e.idleMs !== undefined ? ` (${lent ? 'the probe' : 'one'} idle ${(e.idleMs / 1000).toFixed(1)} s${e.idleHold ? `: '${e.idleHold.tool}' fetched at ${e.idleHold.fetchedAt.toFixed(2)} s, still let through at ${e.idleHold.calledAt.toFixed(2)} s${e.idleHold.newConnection ? ' on a new connection' : ''}` : ''})` : ''}, seed ${e.seed}${e.seedFrom === 'listing' ? ' (a digest of its tools/list: the same on every run of this server)' : e.seedFrom === 'random' ? ' (--seed random)' : ''}${found} (--seed ${e.seed} replays it)`,
-      ),
-    );
-  }
-  return lines;
-}
-
-/**
- * The selection figures in words, with how many tools gave queries (a tool whose description has one sentence gives
- * none).
- */
-function selectionLine(s: NonNullable<NonNullable<CheckReport['verdict']>['selection']>): string {
-  const asked = s.tools.filter((t) => t.queries > 0).length;
-  const listed = s.listed ?? s.tools.length;
-  const of =
-    asked < listed
-      ? ` (queries from ${asked} of ${listed} tools: the others' descriptions give no sentence that is theirs alone)`
-      : '';
-  return `${Math.round(s.top1 * 100)} % of ${plural(s.queries, 'query', 'queries')} from the tools' own descriptions rank their tool first (BM25, MRR ${s.mrr.toFixed(2)})${of}`;
-}
-
-/** A finding, with the same code on other tools folded into one line under it. */
-function renderEntry(e: Entry, c: ChalkInstance, width: number, shown: Set<string>): string[] {
-  const lines = renderFinding(e.finding, c, width, shown);
-  if (e.others.length) lines.splice(1, 0, `        ${c.gray(`+ ${sanitizeLine(othersLine(e))}`)}`);
-  return lines;
-}
-
-/** `shown` holds the exchanges already printed for this check: each is printed once. */
-function renderFinding(f: Finding, c: ChalkInstance, width: number, shown: Set<string>): string[] {
-  const lines: string[] = [];
-  const tag = f.accepted
-    ? c.gray(`${f.level} (accepted by baseline)`)
-    : f.level === 'error'
-      ? c.red('error')
-      : f.level === 'warning'
-        ? c.yellow('warning')
-        : c.gray('info');
-  const loc = f.location;
-  const where = loc?.file
-    ? ` ${c.underline(sanitizeLine(`${loc.file}${loc.line ? `:${loc.line}:${loc.column ?? 1}` : ''}`))}`
-    : loc?.tool
-      ? c.gray(` [${sanitizeLine(loc.tool)}]`)
-      : '';
-  const message = sanitizeLine(f.message);
-  lines.push(`      ${tag}${where} ${f.level === 'info' ? c.gray(message) : message}`);
-  if (f.hint) lines.push(`        ${c.cyan('fix:')} ${sanitizeLine(f.hint)}`);
-  const [heading, ...steps] = sequenceLines(f);
-  if (heading)
-    lines.push(`        ${c.cyan(heading)}`, ...steps.map((step) => `          ${sanitizeLine(clip(step, width))}`));
-  // The proof of a failure is shown in full; warnings and info stay one-liners.
-  if (f.level === 'error' && !f.accepted && f.transcript?.length) {
-    const recent = f.transcript.slice(-4);
-    const sessions = [...new Set(recent.map((ex) => ex.session))];
-    if (sessions.length === 2) {
-      // Two sessions (an isolation failure): show them side by side.
-      lines.push(
-        ...sideBySide(
-          sessions.map((s) =>
-            recent.filter((ex) => ex.session === s).flatMap((ex) => renderExchange(ex, c, Math.floor(width / 2) - 12)),
-          ),
-          width,
-        ),
-      );
-      return lines;
-    }
-    const fresh = recent.filter((ex) => !shown.has(exchangeKey(ex)));
-    for (const ex of fresh) {
-      shown.add(exchangeKey(ex));
-      lines.push(...renderExchange(ex, c, width));
-    }
-    if (fresh.length < recent.length)
-      lines.push(c.gray(`        (${plural(recent.length - fresh.length, 'exchange')} shown above)`));
-    if (f.transcript.length > 4)
-      lines.push(c.gray(`        (${f.transcript.length - 4} earlier exchanges in the JSON report)`));
-  }
-  return lines;
-}
-
-/** Two columns of already-rendered lines (ANSI colour codes do not count towards the width). */
-function sideBySide(columns: string[][], width: number): string[] {
-  const half = Math.floor(width / 2) - 2;
-  const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '').length;
-  const [left = [], right = []] = columns.map((col) => col.map((l) => l.replace(/^ {8}/, '')));
-  const rows = Math.max(left.length, right.length);
-  const out: string[] = [];
-  for (let i = 0; i < rows; i++) {
-    const l = left[i] ?? '';
-    out.push(`        ${l}${' '.repeat(Math.max(1, half - visible(l)))}│ ${right[i] ?? ''}`);
-  }
-  return out;
-}
-
-function exchangeKey(ex: TranscriptExchange): string {
-  return `${ex.session}#${asText((ex.request as { id?: unknown }).id)}`;
-}
-
-function renderExchange(ex: TranscriptExchange, c: ChalkInstance, width: number): string[] {
-  const request = ex.request as { params?: unknown; truncatedByChecker?: boolean; preview?: string };
-  const sent = request.truncatedByChecker
-    ? sanitizeLine(clip(request.preview ?? '', width))
-    : inlineJson(request.params ?? {}, width);
-  const lines = [c.gray(`        ${sanitizeLine(ex.session)} → ${sanitizeLine(ex.method)} `) + sent];
-  if (ex.response) {
-    const r = ex.response as {
-      result?: unknown;
-      error?: unknown;
-      truncatedByChecker?: boolean;
-      originalChars?: number;
-      preview?: string;
-    };
-    // A message too large to keep whole is a preview: say so, and show it.
-    const body = r.truncatedByChecker
-      ? `${c.gray(`(${r.originalChars !== undefined ? formatNumber(r.originalChars) : 'many'} characters, shown in part)`)} ${sanitizeLine(clip(r.preview ?? '', width))}`
-      : 'error' in r
-        ? `error ${inlineJson(r.error, width)}`
-        : inlineJson(r.result, width);
-    lines.push(c.gray(`        ${sanitizeLine(ex.session)} ← `) + body);
-  } else {
-    lines.push(
-      c.gray(`        ${sanitizeLine(ex.session)} ← `) +
-        (ex.progress ? (s: string) => s : c.red)(sanitizeLine(clip(noAnswerText(ex), width))),
-    );
-  }
-  return lines;
 }

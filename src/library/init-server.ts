@@ -21,13 +21,11 @@ import { readFullDescriptions } from '../protocol/fetch.js';
 import type { Target } from '../transport/target.js';
 import type { McpSession } from '../transport/session.js';
 import { openFirstEra, type ProtocolChoice } from '../run/eras.js';
-import { REVIEW } from '../init/review.js';
-import { ENV_REFERENCE, LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
+import { LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-options.js';
 import { commandWords, serverTarget } from './server-target.js';
 import { TargetUnavailableError } from '../transport/types.js';
-import { argumentSecrets, publishableArguments } from '../safety/arguments.js';
-import { environmentSecrets, isSecretName } from '../safety/redact.js';
 import { asText } from '../util/text.js';
+import { publishableCommand, publishableHeaders, publishableUrl, withEnvironment } from './init-publishable.js';
 
 /** Where init writes, and where the tools come from: a saved tools/list (`from`) or a live server. */
 export interface InitServerOptions extends ServerOptions {
@@ -127,81 +125,7 @@ function sourceFromFile(file: string, spell: Spelling): InitSource {
   return { tools: objects };
 }
 
-/**
- * The URL as the config may keep it: the config is committed, so credentials (user:password@)
- * and query values never go into it; a URL that had them is marked for review instead.
- */
-export function publishableUrl(text: string): string {
-  const url = new URL(text);
-  if (!url.username && !url.password && !url.search) return text;
-  url.username = '';
-  url.password = '';
-  for (const key of [...url.searchParams.keys()]) url.searchParams.set(key, '…');
-  return `${REVIEW} ${url.href} (credentials and query values were left out: give secrets as headers with $VARIABLES)`;
-}
-
-/**
- * Headers as the config may keep them: a value written with $VARIABLES is kept as
- * written (the secret stays in the environment); a literal value is never written.
- */
-export function publishableHeaders(names: readonly string[], written: Record<string, string>): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const name of names) {
-    headers[name] = new RegExp(ENV_REFERENCE.source).test(written[name] ?? '')
-      ? written[name]
-      : `${REVIEW} the ${name} value from an environment variable, e.g. $${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
-  }
-  return headers;
-}
-
 /** Reads a live server: initialize, every page of tools/list, and ai_help when it speaks dashdash. */
-/**
- * The server's environment (--env) as the committed config holds it: a variable whose name or value
- * looks secret (the redaction rules) is read from the environment where the check runs (`${KEY}`,
- * named among the variables to set), never written; the others (HOME, TZ) are written as given, so
- * that the config runs the server as the user did.
- */
-function withEnvironment(
-  command: ReturnType<typeof publishableCommand>,
-  given: Record<string, string>,
-  cwd: string,
-  folderFromCwd: string,
-): Pick<InitSource, 'command' | 'variables' | 'env' | 'cwd' | 'folderFromCwd' | 'plainEnv'> {
-  const keys = Object.keys(given);
-  const secret = new Set(
-    keys.filter(
-      (key) =>
-        isSecretName(key) ||
-        environmentSecrets({ [key]: given[key] }).length > 0 ||
-        argumentSecrets([`--${key.toLowerCase()}=${given[key]}`]).length > 0,
-    ),
-  );
-  const variables = [
-    ...(command.variables ?? []),
-    ...keys.filter((key) => secret.has(key)).map((key) => ({ variable: key, source: `--env ${key}` })),
-  ];
-  const plain = keys.filter((key) => !secret.has(key));
-  return {
-    ...command,
-    cwd,
-    folderFromCwd,
-    ...(variables.length ? { variables } : {}),
-    ...(keys.length
-      ? { env: Object.fromEntries(keys.map((key) => [key, secret.has(key) ? `\${${key}}` : given[key]])) }
-      : {}),
-    ...(plain.length ? { plainEnv: plain } : {}),
-  };
-}
-
-/** The command as the committed config holds it: secrets among its arguments become `${VAR}`. */
-function publishableCommand(words: string[]): {
-  command: string[];
-  variables?: Array<{ variable: string; source: string }>;
-} {
-  const { args, variables } = publishableArguments(words);
-  return { command: args, ...(variables.length ? { variables } : {}) };
-}
-
 async function sourceFromServer(
   target: Target,
   how: Pick<InitSource, 'command' | 'variables' | 'env' | 'cwd' | 'folderFromCwd' | 'url' | 'headers'>,
