@@ -12,10 +12,15 @@ const DOCS = join(ROOT, 'docs', 'checks');
 const TESTS = join(ROOT, 'test');
 const THIS_FILE = 'check-docs.test.ts';
 
-/** The test sources (not this one), where a check's id must appear as an expectation. */
-const testSources = readdirSync(TESTS)
-  .filter((f) => f.endsWith('.test.ts') && f !== THIS_FILE)
-  .map((f) => ({ file: f, text: readFileSync(join(TESTS, f), 'utf8') }));
+/** The test sources (not this one) and the case tables they run (test/support), where a check's id must appear as an expectation. */
+const testSources = [
+  ...readdirSync(TESTS)
+    .filter((f) => f.endsWith('.test.ts') && f !== THIS_FILE)
+    .map((f) => ({ file: f, text: readFileSync(join(TESTS, f), 'utf8') })),
+  ...readdirSync(join(TESTS, 'support'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => ({ file: `support/${f}`, text: readFileSync(join(TESTS, 'support', f), 'utf8') })),
+];
 const fixtures = readdirSync(FIXTURE_SOURCES);
 
 t.test('every check has a doc with its four sections, each filled', async (t) => {

@@ -4,14 +4,13 @@
 // no tool that is not read-only is ever called unfetched.
 import t, { type Test } from 'tap';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LIVE_CHECKS } from '../checks/index.js';
 import type { CheckReport } from '../src/generated/report.js';
 import { CLI, ROOT, reportSchemaErrors, runCli, tempDir } from './helpers.js';
-
-const MODULES = join(ROOT, 'node_modules', '@modelcontextprotocol');
-const SPY = join(ROOT, 'dist', 'test', 'support', 'spy-server.js');
+import { snapshot } from './support/folder-snapshot.js';
+import { assertNotCalledIsTrue, MODULES, type Spied, spiedCalls, SPY } from './support/npm-servers.js';
 
 /** What every check does on a server that does not implement progressive disclosure (or dashdash, or Tool Cards). */
 const PLAIN_SERVER: Record<string, string> = {
@@ -53,12 +52,6 @@ const PLAIN_SERVER: Record<string, string> = {
   // tool?").
   'pd-selection-fidelity': 'warn',
 };
-
-interface Spied {
-  tool: string;
-  refused: boolean;
-  argumentsRefused: boolean;
-}
 
 /** The tools each server's own annotations mark read-only (from its tools/list in the report's probe). */
 function readOnlyTools(report: CheckReport): Set<string> {
@@ -106,44 +99,6 @@ function assertFirstContact(
     [],
     'indeed no such tool ran at all',
   );
-}
-
-function spiedCalls(log: string): Spied[] {
-  return existsSync(log)
-    ? readFileSync(log, 'utf8')
-        .trim()
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Spied)
-    : [];
-}
-
-/** Every tool the server received a call of, answered or not (the spy's LOG.received). */
-function receivedTools(log: string): Set<string> {
-  return new Set(spiedCalls(`${log}.received`).map((c) => c.tool));
-}
-
-/** The report says a tool was not called only when the server received no call of it. */
-function assertNotCalledIsTrue(t: Test, report: CheckReport, log: string): void {
-  const received = receivedTools(log);
-  const claimed = (report.verdict?.notCalled ?? []).map((n) => n.tool);
-  t.same(
-    claimed.filter((tool) => received.has(tool)),
-    [],
-    `no tool said not called was received (said: ${claimed.join(', ') || 'none'})`,
-  );
-}
-
-/** A folder's files and their contents, to see that a run changed nothing. */
-function snapshot(dir: string): string {
-  return readdirSync(dir, { recursive: true })
-    .map(String)
-    .sort()
-    .map((f) => {
-      const p = join(dir, f);
-      return statSync(p).isDirectory() ? `${f}/` : `${f}:${readFileSync(p, 'utf8')}`;
-    })
-    .join('\n');
 }
 
 t.test('@modelcontextprotocol/server-filesystem: a verdict, token figures, and nothing written', async (t) => {
@@ -248,70 +203,6 @@ t.test('@modelcontextprotocol/server-everything over stdio: a verdict, no second
     'neither the slow tool nor get-env ran',
   );
 });
-
-// The way from no to yes on servers nobody here wrote: `init`, then `serve` with that folder in front of
-// the real server (the spy between them sees what reached it). server-everything's
-// trigger-long-running-operation runs 10 s, past the checker's 5 s timeout: no answer proves nothing,
-// so no criterion may fail for it.
-const PD_SERVED: Array<[string, string[], Record<string, string>, string?]> = [
-  [
-    'server-everything',
-    [join(MODULES, 'server-everything', 'dist', 'index.js'), 'stdio'],
-    {},
-    'trigger-long-running-operation',
-  ],
-  [
-    'server-memory',
-    [join(MODULES, 'server-memory', 'dist', 'index.js')],
-    { MEMORY_FILE_PATH: join(tempDir(), 'memory.jsonl') },
-  ],
-];
-for (const [name, command, env, slowTool] of PD_SERVED) {
-  t.test(
-    `init, then serve in front of @modelcontextprotocol/${name}: yes, no criterion fails for a slow tool, and every claim of not calling holds`,
-    async (t) => {
-      const out = tempDir();
-      const envFlags = Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
-      const init = await runCli(['init', ...envFlags, '--out', out, '--', 'node', ...command]);
-      t.equal(init.code, 0, init.stderr);
-      const lint = await runCli(['lint', '--format', 'json', out]);
-      t.equal((JSON.parse(lint.stdout) as CheckReport).summary.failed, 0, "init's folder lints with 0 failures");
-      const log = join(tempDir(), 'calls.jsonl');
-      const run = await runCli([
-        '--format',
-        'json',
-        ...envFlags,
-        '--',
-        process.execPath,
-        CLI,
-        'serve',
-        '--descriptions',
-        out,
-        '--',
-        'node',
-        SPY,
-        log,
-        '--',
-        'node',
-        ...command,
-      ]);
-      const report = JSON.parse(run.stdout) as CheckReport;
-      t.same(reportSchemaErrors(report), []);
-      t.equal(report.verdict?.implements, 'yes', report.verdict?.summary ?? run.stderr);
-      t.equal(run.code, 0, 'exit 0');
-      const failed = report.results
-        .filter((r) => r.status === 'fail')
-        .map((r) => `${r.id}: ${r.findings.find((f) => f.level === 'error')?.message}`);
-      t.same(failed, [], 'no check fails');
-      assertNotCalledIsTrue(t, report, log);
-      if (slowTool)
-        t.ok(
-          receivedTools(log).has(slowTool),
-          `the slow tool '${slowTool}' was met (and judged inconclusive, not failed)`,
-        );
-    },
-  );
-}
 
 // Its HTTP modes listen on every interface; a private network namespace keeps them unreachable.
 const netns = spawnSync('unshare', ['-rn', 'true']).status === 0;

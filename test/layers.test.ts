@@ -179,14 +179,19 @@ t.test('no two files import each other, however far round (type-only and dynamic
 });
 
 t.test(
-  'no room over 300 lines in src, checks, reports or reference-server (generated files aside): a file that grows is split by job',
+  'no room over 350 lines in src, checks, reports, reference-server or test (generated files aside), as the formatter writes them: a file that grows is split by job',
   async (t) => {
-    const big = ['src', 'checks', 'reports', 'reference-server']
+    // The files are read as they are: npm run format:check (in .ci/run) holds them to Prettier's layout,
+    // so a line count here is a count of formatted lines, never of lines squeezed to fit.
+    const counted = ['src', 'checks', 'reports', 'reference-server', 'test']
       .flatMap((top) => sources(join(ROOT, top)))
       .filter((file) => !file.includes(join(ROOT, 'src', 'generated')))
-      .map((file) => [relative(ROOT, file), readFileSync(file, 'utf8').split('\n').length - 1] as const)
-      .filter(([, lines]) => lines > 300);
+      .map((file) => [relative(ROOT, file), readFileSync(file, 'utf8').split('\n').length - 1] as const);
+    const big = counted.filter(([, lines]) => lines > 350);
     t.same(big, [], big.map(([file, lines]) => `${file}: ${lines} lines`).join(', ') || 'none');
+    // Most rooms are small: a guide, not a limit (the figure is in the test's name when it fails).
+    const small = counted.filter(([, lines]) => lines <= 250).length;
+    t.ok(small / counted.length >= 0.75, `${small} of ${counted.length} files at 250 lines or fewer`);
   },
 );
 

@@ -3,84 +3,27 @@
 // enforced in tests. The floor is what no checker can beat: as many sessions of the reference
 // server as a default run starts over stdio (its session plan, per protocol era), started in
 // parallel, each doing initialize and tools/list.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULT_SESSIONS } from '../../src/run/session-plan.js';
 import { DEFAULT_IDLE_SECONDS } from '../../src/model/explore/defaults.js';
 import { planCheck } from '../../src/library/check-server.js';
-import { CLI, median, REFERENCE, ROOT, startHttp } from '../helpers.js';
-import { bareNodeRssMb, MEMORY_SERVER, serveBounds, serveCost } from './serve-cost.js';
-import { timeSelection } from './selection-bench.js';
+import { CLI, REFERENCE, ROOT, startHttp } from '../helpers.js';
+import { bareNodeRssMb } from './serve-cost.js';
 import { installOfficialSuite, OFFICIAL_SUITE } from '../support/outside-install.js';
-import { renderTable, writeReadmeTable, type TableRow } from './readme-table.js';
+import { renderTable, writeReadmeTable } from './readme-table.js';
 import { measure, TIME, type Sample } from './measure.js';
 import { benchFleet } from './fleet-bench.js';
+import { heavyRows } from './heavy-rows.js';
+import { npmServerRows } from './npm-server-rows.js';
+import { medianCpu, medianOf, medianOfSamples, row, RUNS, setFloorMs, table, textRow } from './rows.js';
+import { scaleRows } from './scale-rows.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const PD_SERVER = join(ROOT, 'dist', 'test', 'bench', 'pd-server.js');
-const MODULES = join(ROOT, 'node_modules', '@modelcontextprotocol');
-
-/** The median CPU time (s) of samples that have one. */
-function medianCpu(samples: Sample[]): number | undefined {
-  const cpu = samples.map((s) => s.cpuS).filter((c): c is number => c !== undefined);
-  return cpu.length ? median(cpu) : undefined;
-}
-
-function medianOf(sample: () => Sample, runs = RUNS): { ms: number; rssMb?: number } {
-  return medianOfSamples(Array.from({ length: runs }, sample));
-}
-
-function medianOfSamples(samples: Sample[]): { ms: number; rssMb?: number } {
-  const rss = samples.map((s) => s.rssMb).filter((r): r is number => r !== undefined);
-  return { ms: median(samples.map((s) => s.ms)), rssMb: rss.length ? median(rss) : undefined };
-}
-
-/** Every figure, for the table of docs/performance.md (`--write`). */
-const table: TableRow[] = [];
-/** A goal that can be judged: time and peak memory at most. */
-interface Limit {
-  ms?: number;
-  mb?: number;
-}
-let floorMs = 0;
-function row(what: string, m: { ms: number; rssMb?: number }, target = '', limit?: Limit): void {
-  const ratio = floorMs ? `${(m.ms / floorMs).toFixed(2)}× floor` : '';
-  const rss = m.rssMb !== undefined ? `${Math.round(m.rssMb)} MB` : 'n/a';
-  const met =
-    limit === undefined
-      ? ''
-      : (limit.ms === undefined || m.ms <= limit.ms) && (limit.mb === undefined || (m.rssMb ?? 0) <= limit.mb)
-        ? ' (met)'
-        : ' (not met)';
-  console.log(
-    `  ${what.padEnd(58)} ${`${Math.round(m.ms)} ms`.padStart(9)}  ${ratio.padStart(12)}  peak ${rss.padStart(7)}  ${target}${met}`,
-  );
-  table.push({
-    what: what.trim(),
-    median: m.ms >= 10_000 ? `${(m.ms / 1000).toFixed(1)} s` : `${Math.round(m.ms).toLocaleString('en-US')} ms`,
-    rss: m.rssMb !== undefined ? rss : '',
-    goal: `${target.replace(/^target:? ?/, '')}${met}`,
-  });
-}
-
-/** A row printed as text (its figures are not one time and one peak). */
-function textRow(what: string, figures: string, goal: string): void {
-  console.log(`  ${what.padEnd(58)} ${figures}  ${goal}`);
-  // "(target …)" loses its parentheses; "target … (met)" keeps its own.
-  table.push({
-    what,
-    median: figures,
-    rss: '',
-    goal: goal.startsWith('(') ? goal.replace(/^\(target:? ?/, '').replace(/\)$/, '') : goal.replace(/^target:? ?/, ''),
-  });
-}
-
-const HEAVY = join(ROOT, 'dist', 'fixtures', 'servers', 'heavy-start.bundle.js');
 /** A bare node's resident memory, for the heavy rows (measured once). */
 const bareRssMb = (await bareNodeRssMb()) ?? 0;
 if (process.env.BENCH_ONLY === 'heavy') {
-  heavyRows();
+  heavyRows(bareRssMb);
   process.exit(0);
 }
 const plan = planCheck({});
@@ -134,7 +77,8 @@ for (let i = 0; i < RUNS; i++) {
 }
 await server.stop();
 rmSync(dirname(floorScript), { recursive: true, force: true });
-floorMs = medianOfSamples(floorSamples).ms;
+const floorMs = medianOfSamples(floorSamples).ms;
+setFloorMs(floorMs);
 row(`floor (${N} sessions, initialize + tools/list)`, medianOfSamples(floorSamples));
 row(
   'mcp-pd-check vs the reference server, stdio, defaults',
@@ -231,95 +175,9 @@ row(
 );
 await slowHttp.stop();
 
-heavyRows();
+heavyRows(bareRssMb);
 
-// Scale: generated at bench time, never committed.
-row(
-  'a progressive-disclosure server with 1,000 tools (stdio)',
-  medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '1000']), 3),
-  'target ≤ 3 s',
-  { ms: 3000 },
-);
-row(
-  'a progressive-disclosure server with 10,000 tools (stdio)',
-  medianOf(() => measure([CLI, '--format', 'json', '--', 'node', PD_SERVER, '10000']), 3),
-  'target ≤ 15 s, ≤ 300 MB',
-  { ms: 15_000, mb: 300 },
-);
-const lockFile = join(mkdtempSync(join(tmpdir(), 'mcp-pd-lock-bench-')), 'mcp-tools.lock.json');
-row(
-  'mcp-pd-check lock of a server with 1,000 tools (stdio, both eras)',
-  medianOf(() => measure([CLI, 'lock', '--out', lockFile, '--', 'node', PD_SERVER, '1000']), 3),
-  'target ≤ 2 s',
-  { ms: 2000 },
-);
-row(
-  'mcp-pd-check lock --check of the same (as locked)',
-  medianOf(() => measure([CLI, 'lock', '--check', lockFile, '--', 'node', PD_SERVER, '1000']), 3),
-  'target ≤ 2 s',
-  { ms: 2000 },
-);
-
-// init --from a saved tools/list of 1,000 tools (generated here), into a fresh folder each time.
-const initDir = mkdtempSync(join(tmpdir(), 'mcp-pd-init-bench-'));
-writeFileSync(
-  join(initDir, 'tools.json'),
-  JSON.stringify({
-    tools: Array.from({ length: 1000 }, (_, i) => ({
-      name: `tool_${i}`,
-      description: `Tool ${i} does one thing. Details of its arguments and results follow here.`,
-      inputSchema: {
-        type: 'object',
-        properties: {
-          id: { type: 'string', pattern: '^[a-z]+-\\d+$' },
-          limit: { type: 'integer', minimum: 1, maximum: 100 },
-          when: { type: 'string', format: 'date-time' },
-        },
-        required: ['id'],
-        additionalProperties: false,
-      },
-      annotations: { readOnlyHint: i % 2 === 0 },
-    })),
-  }),
-);
-let initRun = 0;
-row(
-  'mcp-pd-check init --from a tools/list of 1,000 tools',
-  medianOf(
-    () => measure([CLI, 'init', '--out', join(initDir, `out-${initRun++}`), '--from', join(initDir, 'tools.json')]),
-    3,
-  ),
-  'target ≤ 3 s',
-  { ms: 3000 },
-);
-rmSync(initDir, { recursive: true, force: true });
-
-const corpus = mkdtempSync(join(tmpdir(), 'mcp-pd-lint-bench-'));
-for (const files of [10_000, 100_000]) {
-  const dir = join(corpus, String(files), 'tool_descriptions');
-  generateDescriptions(dir, files);
-  row(
-    `lint of ${files.toLocaleString('en-US')} tool description files`,
-    medianOf(() => measure([CLI, 'lint', '--format', 'json', dir]), 3),
-    files === 10_000 ? 'target ≤ 2 s' : 'target ≤ 20 s, ≤ 1 GiB',
-    files === 10_000 ? { ms: 2000 } : { ms: 20_000, mb: 1024 },
-  );
-  rmSync(join(corpus, String(files)), { recursive: true, force: true });
-}
-rmSync(corpus, { recursive: true, force: true });
-
-// The selection rule (pd-selection-fidelity, lint, init): BM25 over names and minimal descriptions.
-timeSelection(100);
-for (const [n, target] of [
-  [100, 'target ≤ 50 ms'],
-  [1000, 'target ≤ 1 s'],
-] as const) {
-  textRow(
-    `selection fidelity of ${n.toLocaleString('en-US')} tools (5 queries each, in-process)`,
-    `${Math.round(timeSelection(n, n === 100 ? 7 : 3))} ms`,
-    target,
-  );
-}
+scaleRows();
 
 // npm start on a built tree: the incremental build has nothing to do.
 row(
@@ -329,96 +187,7 @@ row(
   { ms: 5000 },
 );
 
-// Real servers from npm, as a user's first run meets them (a verdict of 'no' exits 1).
-const sandbox = mkdtempSync(join(tmpdir(), 'mcp-pd-bench-sandbox-'));
-row(
-  '@modelcontextprotocol/server-everything behind serve (stdio, both eras)',
-  medianOf(
-    () =>
-      measure(
-        [
-          CLI,
-          '--format',
-          'json',
-          '--',
-          'node',
-          CLI,
-          'serve',
-          '--',
-          'node',
-          join(MODULES, 'server-everything', 'dist', 'index.js'),
-          'stdio',
-        ],
-        0,
-      ),
-    3,
-  ),
-  'target: yes within 8 s',
-  { ms: 8000 },
-);
-row(
-  '@modelcontextprotocol/server-everything (stdio)',
-  medianOf(() =>
-    measure(
-      [CLI, '--format', 'json', '--', 'node', join(MODULES, 'server-everything', 'dist', 'index.js'), 'stdio'],
-      1,
-    ),
-  ),
-);
-row(
-  '@modelcontextprotocol/server-filesystem (stdio)',
-  medianOf(() =>
-    measure(
-      [CLI, '--format', 'json', '--', 'node', join(MODULES, 'server-filesystem', 'dist', 'index.js'), sandbox],
-      1,
-    ),
-  ),
-);
-row(
-  '@modelcontextprotocol/server-memory (stdio)',
-  medianOf(() =>
-    measure(
-      [
-        CLI,
-        '--format',
-        'json',
-        '--env',
-        `MEMORY_FILE_PATH=${join(sandbox, 'memory.jsonl')}`,
-        '--',
-        'node',
-        join(MODULES, 'server-memory', 'dist', 'index.js'),
-      ],
-      1,
-    ),
-  ),
-);
-
-// serve: a call is two messages (request, answer), each passing the proxy once.
-const cost = await serveCost([MEMORY_SERVER(MODULES)], { MEMORY_FILE_PATH: join(sandbox, 'serve-memory.jsonl') });
-const perMessage = (cost.proxiedMs - cost.directMs) / 2;
-const bare = await bareNodeRssMb();
-textRow(
-  'serve: a call of server-memory read_graph, straight / through it',
-  `${cost.directMs.toFixed(2)} / ${cost.proxiedMs.toFixed(2)} ms, +${perMessage.toFixed(2)} ms per message; proxy RSS ${cost.proxyRssMb !== undefined ? `${Math.round(cost.proxyRssMb)} MB` : 'n/a'}${cost.proxyRssMb !== undefined && bare !== undefined ? `, ${Math.round(cost.proxyRssMb - bare)} MB over an idle node` : ''}`,
-  'target ≤ 1 ms per message, ≤ 30 MB over an idle node',
-);
-const bounds = await serveBounds([process.execPath, join(ROOT, 'dist', 'test', 'support', 'recording-upstream.js')]);
-textRow(
-  'serve --listen: 2,000 initialize POSTs',
-  `+${Math.round(bounds.sessions.addedMb)} MB; answered ${bounds.sessions.kept} (--max-sessions 256)`,
-  'target: bounded',
-);
-textRow(
-  'serve: one 200 MB line from a client',
-  `${bounds.hugeLine.cpuS.toFixed(2)} s CPU, peak ${Math.round(bounds.hugeLine.peakMb)} MB`,
-  'target: linear time, ≤ 100 MB',
-);
-textRow(
-  'serve: a client that never reads stdout',
-  `peak ${Math.round(bounds.unread.peakMb)} MB, ${bounds.unread.sent.toLocaleString('en-US')} requests of 10 KB written`,
-  'target ≤ 100 MB',
-);
-rmSync(sandbox, { recursive: true, force: true });
+await npmServerRows();
 
 // Sweeps (issue 57): a fleet on one machine, the same in shards, their merge. Minutes: BENCH_FLEET=0 leaves them out.
 if (process.env.BENCH_FLEET !== '0')
@@ -431,108 +200,5 @@ if (process.argv.includes('--write')) {
     writeReadmeTable(renderTable(table, machine))
       ? 'docs/performance.md: the Performance table written'
       : 'docs/performance.md: no bench markers found, nothing written',
-  );
-}
-
-/**
- * Default runs of the heavy-start fixture (its load given by --env): the median time and peak RSS
- * (GNU time: the largest process of the run), the server processes the report says it started, the
- * servers' memory at their peak together (the report's cost, sampled from /proc), and what its
- * probe held when the run found the server heavy.
- */
-function heavyRun(env: string[]): {
-  sample: { ms: number; rssMb?: number };
-  cost: string;
-  serversMb: number;
-  heavyMb?: number;
-} {
-  const runs = Array.from({ length: 3 }, () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'mcp-pd-heavy-')), 'report.json');
-    const sample = measure([CLI, '--format', 'json', '--output', out, ...env, '--', 'node', HEAVY]);
-    const cost = (
-      JSON.parse(readFileSync(out, 'utf8')) as {
-        cost?: {
-          processes: number;
-          atOnce: number;
-          peakMemoryMb?: number;
-          heavyMb?: number;
-          costlyStart?: { cpuMs: number; startsAtOnce: number };
-        };
-      }
-    ).cost;
-    rmSync(dirname(out), { recursive: true, force: true });
-    return { sample, cost };
-  });
-  const last = runs[runs.length - 1].cost;
-  const heavyMb = last?.heavyMb;
-  return {
-    sample: medianOfSamples(runs.map((r) => r.sample)),
-    cost: last
-      ? `${last.processes} server processes, ${last.atOnce} at once${heavyMb !== undefined ? ' (heavy: the eras one after the other)' : ''}${last.costlyStart ? ` (costly to start, ${last.costlyStart.cpuMs} ms of CPU measured: ${last.costlyStart.startsAtOnce} starts at a time)` : ''}`
-      : 'no cost in the report',
-    serversMb: Math.round(median(runs.map((r) => r.cost?.peakMemoryMb ?? 0))),
-    ...(heavyMb !== undefined ? { heavyMb } : {}),
-  };
-}
-
-/** N tool descriptions, each with its own schema (as in a real catalogue: no cache helps). */
-function generateDescriptions(dir: string, count: number): void {
-  mkdirSync(dir, { recursive: true });
-  for (let i = 0; i < count; i++) {
-    const name = `tool_${i}`;
-    writeFileSync(
-      join(dir, `${name}.json`),
-      JSON.stringify(
-        {
-          name,
-          description: `Tool number ${i}: does one thing of kind ${i} and returns the result as JSON.`,
-          inputSchema: {
-            type: 'object',
-            properties: {
-              id: { type: 'string', pattern: '^[a-z]+-\\d+$' },
-              limit: { type: 'integer', minimum: 1, maximum: 100 + i },
-            },
-            required: ['id'],
-            additionalProperties: false,
-          },
-          examples: [{ description: 'Basic', input: { id: `item-${i}`, limit: 10 } }],
-          usage_guidance: { common_patterns: ['Call it with an id.'] },
-          error_guidance: {
-            common_errors: [{ error: 'NOT_FOUND', cause: 'Unknown id.', solution: 'List ids first.' }],
-          },
-        },
-        null,
-        2,
-      ),
-    );
-  }
-}
-
-/**
- * Heavy servers (issue 54) and servers costly to start (issue 69): every session over stdio is a
- * server process, so what a start costs is paid once per process of the run's plan. Side by side
- * with the reference server, run here too. BENCH_ONLY=heavy: these rows alone.
- */
-function heavyRows(): void {
-  const reference = heavyRun([]);
-  const cpuHeavy = heavyRun(['--env', 'HEAVY_CPU_MS=1000']);
-  row('the reference server again, stdio, both eras (for the two rows below)', reference.sample, `${reference.cost}`);
-  row(
-    '  a server that burns 1 s of CPU at every start',
-    cpuHeavy.sample,
-    `${(cpuHeavy.sample.ms / reference.sample.ms).toFixed(1)}× the reference server, target ≤ 3×; ${cpuHeavy.cost}`,
-    { ms: 3 * reference.sample.ms },
-  );
-  const memoryHeavy = heavyRun(['--env', 'HEAVY_MB=150']);
-  // One server: what its probe held, as the run read it (else 150 MB over a bare node's).
-  const oneServerMb = memoryHeavy.heavyMb ?? 150 + bareRssMb;
-  // The checker's own peak is the reference run's (GNU time's figure is the largest process's, and
-  // there the checker is; here it would be a server, counted twice). Its memory does not follow the server's.
-  const checkerMb = reference.sample.rssMb ?? 0;
-  const runPeakMb = Math.round(memoryHeavy.serversMb + checkerMb);
-  textRow(
-    '  a server that holds 150 MB at every start: peak memory of the run',
-    `${runPeakMb.toLocaleString('en-US')} MB (checker ≈ ${Math.round(checkerMb)} MB + servers at their peak ${memoryHeavy.serversMb.toLocaleString('en-US')} MB; one server ≈ ${Math.round(oneServerMb)} MB); ${memoryHeavy.cost}`,
-    `target ≤ 4× one server${runPeakMb <= 4 * oneServerMb ? ' (met)' : ' (not met)'}`,
   );
 }
