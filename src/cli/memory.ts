@@ -22,9 +22,7 @@ export function collectIfLarge(): void {
   if (v8.getHeapStatistics().used_heap_size < HEAP_LIMIT) return;
   if (!collect) {
     v8.setFlagsFromString('--expose-gc');
-    collect = (createRequire(import.meta.url)('node:vm') as typeof Vm).runInNewContext(
-      'gc',
-    ) as () => void;
+    collect = (createRequire(import.meta.url)('node:vm') as typeof Vm).runInNewContext('gc') as () => void;
   }
   collect();
 }
