@@ -11,6 +11,8 @@ const LEVEL: Record<Finding['level'], 'error' | 'warning' | 'note'> = {
 };
 
 function rule(r: CheckResult) {
+  // A plugin's check is documented by the plugin: its own URL, its title and spec (docs/plugins.md).
+  if (r.plugin) return pluginRule(r);
   const doc = readCheckDoc(r.id);
   return {
     id: r.id,
@@ -27,6 +29,23 @@ function rule(r: CheckResult) {
     },
     defaultConfiguration: { level: LEVEL[r.severity] },
     properties: { tags: [...new Set([r.spec.doc, r.id.split('-')[0]])] },
+  };
+}
+
+/** The rule of a plugin's check: its namespaced id, its title, the help URI its spec gives. */
+function pluginRule(r: CheckResult) {
+  const url = r.spec.url ?? '';
+  return {
+    id: r.id,
+    name: r.id
+      .replace(/\//g, '.')
+      .replace(/(^|[-.])([a-z0-9])/g, (_m, d: string, c: string) => `${d === '.' ? '.' : ''}${c.toUpperCase()}`),
+    shortDescription: { text: r.title },
+    fullDescription: { text: `${r.title} (plugin ${r.plugin!.name} ${r.plugin!.version}, ${r.spec.level}).` },
+    ...(/^https?:\/\//.test(url) ? { helpUri: url } : {}),
+    help: { text: `${r.title}. Documented by the plugin ${r.plugin!.name}: ${url}` },
+    defaultConfiguration: { level: LEVEL[r.severity] },
+    properties: { tags: [r.plugin!.name, 'plugin'] },
   };
 }
 

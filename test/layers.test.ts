@@ -19,7 +19,7 @@ const LAYERS: string[][] = [
   ['src/run'],
   ['src/lock'],
   ['checks', 'reference-server'],
-  ['src/library'],
+  ['src/library', 'src/plugin', 'src/testing'],
   ['reports'],
   ['src/cli', 'src/action'],
   ['src'],

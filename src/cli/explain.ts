@@ -1,6 +1,6 @@
 import { Chalk } from 'chalk';
 import type { CheckDefinition } from '../core/check.js';
-import { severityOf } from '../core/check.js';
+import { checkSeverity } from '../core/check.js';
 import { checkDocUrl, DOC_SECTIONS, readCheckDoc } from '../core/check-docs.js';
 import { TOOL_NAME } from '../util/version.js';
 import { UsageError } from './usage-error.js';
@@ -10,7 +10,7 @@ import { SHARED_MESSAGES } from '../core/findings.js';
 import { CONTEXT_MESSAGES } from '../run/context.js';
 import { CLIENT_REACH_NOTE, CLIENTS } from '../core/client-reach.js';
 
-type AnyCheck = Pick<CheckDefinition<unknown>, 'id' | 'title' | 'spec' | 'needs' | 'messages'>;
+type AnyCheck = Pick<CheckDefinition<unknown>, 'id' | 'title' | 'spec' | 'needs' | 'messages' | 'plugin' | 'severity'>;
 
 const NEEDS: Record<AnyCheck['needs'], string> = {
   session: 'one live session (stdio or --url)',
@@ -60,7 +60,7 @@ export function findCheck<T extends AnyCheck>(all: readonly T[], id: string): T 
 /** What `explain <id>` prints: the check's metadata (from its definition), then its doc. */
 export function explainText(check: AnyCheck, color: boolean): string {
   const c = new Chalk({ level: color ? 1 : 0 });
-  const severity = severityOf(check.spec.level);
+  const severity = checkSeverity(check);
   const spec =
     `${check.spec.doc} §${check.spec.section}, ${check.spec.level} (${OUTCOME[severity]})` +
     (check.spec.criterion !== undefined ? `, criterion ${check.spec.criterion} of 9` : '');
@@ -75,12 +75,14 @@ export function explainText(check: AnyCheck, color: boolean): string {
         ]
       : []),
     `  needs:         ${NEEDS[check.needs]}`,
-    `  doc:           ${checkDocUrl(check.id)}`,
+    ...(check.plugin ? [`  plugin:        ${check.plugin.name} ${check.plugin.version}`] : []),
+    `  doc:           ${docUrlOf(check)}`,
   ];
-  const doc = readCheckDoc(check.id);
-  if (!doc) {
+  // A plugin's check is documented by the plugin (its spec.url); its codes say what each finding means and how to fix it.
+  const doc = check.plugin ? undefined : readCheckDoc(check.id);
+  if (!doc && !check.plugin) {
     lines.push('', '  (no documentation was found for this check in this installation)');
-  } else {
+  } else if (doc) {
     for (const heading of DOC_SECTIONS) {
       const body = doc.sections.get(heading);
       if (body === undefined) continue;
@@ -93,12 +95,20 @@ export function explainText(check: AnyCheck, color: boolean): string {
     "  Stable forever: baselines, SARIF and scripts use them, never the text. {name} is filled from the finding's args.",
   );
   const width = Math.max(...Object.keys(check.messages).map((code) => code.length));
-  for (const [code, spec] of Object.entries(check.messages))
+  for (const [code, spec] of Object.entries(check.messages)) {
     lines.push(`  ${c.bold(code.padEnd(width))}  ${templateOf(spec)}`);
+    const hint = check.plugin ? hintOf(spec) : undefined;
+    if (hint) lines.push(`  ${' '.repeat(width)}  fix: ${hint}`);
+  }
   lines.push(
     `  Any check may also report: ${Object.keys(SHARED_MESSAGES).join(', ')}${check.needs === 'folder' ? '' : `; live checks: ${Object.keys(CONTEXT_MESSAGES).join(', ')}`}.`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** Where a check is documented: ours in the package's docs/checks, a plugin's where its spec says. */
+function docUrlOf(check: AnyCheck): string {
+  return check.plugin && check.spec.url ? check.spec.url : checkDocUrl(check.id);
 }
 
 /** The same, as data: for editors and scripts. */
@@ -111,9 +121,10 @@ export function explainJson(check: AnyCheck): string {
       title: check.title,
       spec,
       requirements,
-      severity: severityOf(check.spec.level),
+      severity: checkSeverity(check),
       needs: check.needs,
-      docUrl: checkDocUrl(check.id),
+      docUrl: docUrlOf(check),
+      ...(check.plugin ? { plugin: { name: check.plugin.name, version: check.plugin.version } } : {}),
       doc: Object.fromEntries(doc?.sections ?? []),
       codes: Object.fromEntries(
         Object.entries(check.messages).map(([code, spec]) => [code, { message: templateOf(spec), hint: hintOf(spec) }]),

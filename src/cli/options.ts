@@ -6,6 +6,7 @@ import type { Spelling } from '../library/server-options.js';
 import { attributeOf, OPTIONS, optionFor, type CommandName, type OptionSpec } from '../library/option-table.js';
 import type { FailOn } from '../core/exit-codes.js';
 import { parseEnv, parseHeaders } from './target-args.js';
+import { parseRules } from '../library/check-levels.js';
 import { asText } from '../util/text.js';
 
 export { DEFAULT_BASELINE, DEFAULT_CONFIG } from '../library/option-table.js';
@@ -96,11 +97,13 @@ export function libraryOptions(flags: Flags, name: CommandName, words: string[] 
     out[spec.library!] =
       spec.library === 'env'
         ? parseEnv(value as string[])
-        : spec.library === 'headers'
-          ? parseHeaders(value as string[])
-          : spec.scale !== undefined
-            ? (value as number) * spec.scale
-            : value;
+        : spec.library === 'rules'
+          ? parseRules(value as string[])
+          : spec.library === 'headers'
+            ? parseHeaders(value as string[])
+            : spec.scale !== undefined
+              ? (value as number) * spec.scale
+              : value;
   }
   return out;
 }

@@ -21,6 +21,14 @@ export type CheckNeeds = 'session' | 'sessions' | 'folder' | 'http';
  */
 export type Fact = 'discovery' | 'unfetched-calls' | 'descriptions' | 'traffic';
 
+/** Where a check of a plugin comes from (docs/plugins.md). */
+export interface PluginOrigin {
+  name: string;
+  version: string;
+  /** The plugin's module, when it was loaded from one (a crash is shown at its own lines). */
+  file?: string;
+}
+
 /** The spec reference of a check; `requirements` are ids from specs/REQUIREMENTS.md. */
 export type CheckSpec = SpecRef & { requirements: string[] };
 
@@ -96,6 +104,10 @@ export interface CheckDefinition<Ctx, M extends Messages = Messages> {
   /** Every finding code of this check, with its message template and fix hint (stable forever). */
   messages: M;
   run(ctx: Ctx): Promise<void>;
+  /** The plugin it comes from (docs/plugins.md); absent for the checks of mcp-pd-check itself. */
+  plugin?: PluginOrigin;
+  /** The level of its failures set by the user (`rules` in the config), over the spec's word. */
+  severity?: FindingLevel;
 }
 
 const ID_PATTERN = /^(pd|mcp|dashdash|toolcard|lint)-[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -128,6 +140,11 @@ export function severityOf(level: SpecRef['level']): FindingLevel {
     default:
       return 'info';
   }
+}
+
+/** The level of a check's failures: the user's (`rules`), else its spec's word. */
+export function checkSeverity(check: { spec: Pick<SpecRef, 'level'>; severity?: FindingLevel }): FindingLevel {
+  return check.severity ?? severityOf(check.spec.level);
 }
 
 /** How many sessions a check opens, from its `opens` metadata (0 when it declares none). */

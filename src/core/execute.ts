@@ -1,5 +1,6 @@
 import type { CheckDefinition } from './check.js';
-import { severityOf } from './check.js';
+import { checkSeverity } from './check.js';
+import type { PluginOrigin } from './check.js';
 import { type FindingSink, SkipCheck } from './findings.js';
 import type { CheckResult, Finding, FindingLevel } from '../generated/report.js';
 import type { Messages } from './messages.js';
@@ -40,7 +41,7 @@ export function statusOf(outcome: Outcome, findings: readonly Finding[]): CheckR
 
 /** A check's result: its own metadata, stamped once here, with what the run found. */
 export function resultOf(
-  check: Pick<CheckDefinition<never>, 'id' | 'title' | 'spec'>,
+  check: Pick<CheckDefinition<never>, 'id' | 'title' | 'spec' | 'severity' | 'plugin'>,
   status: CheckResult['status'],
   findings: Finding[],
   durationMs: number,
@@ -50,8 +51,9 @@ export function resultOf(
     id: check.id,
     title: check.title,
     status,
-    severity: severityOf(check.spec.level),
+    severity: checkSeverity(check),
     spec: { ...spec, requirements },
+    ...(check.plugin ? { plugin: { name: check.plugin.name, version: check.plugin.version } } : {}),
     durationMs,
     findings,
   };
@@ -67,6 +69,7 @@ export async function runWork(
   sink: FindingSink,
   work: () => Promise<void>,
   limit: { ms: number; byRun?: RunDeadline },
+  plugin?: PluginOrigin,
 ): Promise<Outcome> {
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -97,7 +100,11 @@ export async function runWork(
       return {};
     }
     if (err instanceof StopCheck) return {};
-    sink.add('error', 'check-crashed', { error: (err as Error)?.message ?? asText(err) });
+    const error = (err as Error)?.message ?? asText(err);
+    // A plugin's check that broke is the plugin's problem, shown at its own line.
+    if (plugin)
+      sink.add('error', 'plugin-check-crashed', { plugin: plugin.name, error, at: placeInPlugin(err, plugin) });
+    else sink.add('error', 'check-crashed', { error });
     return { errored: true };
   } finally {
     clearTimeout(timer);
@@ -120,11 +127,11 @@ export async function executeCheck<Ctx extends FindingSink>(
   finish: (ctx: Ctx) => Promise<void> = async () => {},
   deadline?: RunDeadline,
 ): Promise<CheckResult> {
-  const ctx = makeContext(check.messages, severityOf(check.spec.level));
+  const ctx = makeContext(check.messages, checkSeverity(check));
   const started = performance.now();
   let outcome: Outcome;
   try {
-    outcome = await runWork(ctx, () => check.run(ctx), checkLimit(deadline));
+    outcome = await runWork(ctx, () => check.run(ctx), checkLimit(deadline), check.plugin);
   } finally {
     await finish(ctx);
   }
@@ -132,3 +139,22 @@ export async function executeCheck<Ctx extends FindingSink>(
 }
 
 class CheckTimeout extends Error {}
+
+/**
+ * Where in the plugin a check broke: the first frame of the error's stack in the plugin's own folder
+ * (else in any file outside mcp-pd-check), as `file:line:column`.
+ */
+function placeInPlugin(err: unknown, plugin: PluginOrigin): string {
+  const frames = (typeof (err as Error)?.stack === 'string' ? (err as Error).stack! : '')
+    .split('\n')
+    .map((line) => /\(?((?:file:\/\/)?\/[^()\s]+?):(\d+):(\d+)\)?\s*$/.exec(line.trim()))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ file: m[1].replace(/^file:\/\//, ''), at: `${m[1].replace(/^file:\/\//, '')}:${m[2]}:${m[3]}` }));
+  // The plugin's folder: a check may live in another file of the plugin than its entry module.
+  const folder = plugin.file?.slice(0, plugin.file.lastIndexOf('/') + 1);
+  const own = folder ? frames.find((f) => f.file.startsWith(folder)) : undefined;
+  const outside = frames.find(
+    (f) => !f.file.includes('/mcp-pd-check/') && !f.file.includes('/node_modules/') && !f.file.startsWith('node:'),
+  );
+  return (own ?? outside ?? frames[0])?.at ?? 'an unknown place';
+}

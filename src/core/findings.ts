@@ -36,6 +36,10 @@ export const SHARED_MESSAGES = {
     message: 'The check itself failed: {error}',
     hint: 'This is a problem in mcp-pd-check or an unexpected input; please report it with the JSON report attached.',
   },
+  'plugin-check-crashed': {
+    message: "The check of the plugin '{plugin}' failed: {error} (at {at}).",
+    hint: "This is a problem in the plugin '{plugin}', not in the server: fix the check at the place above, or report it to the plugin's authors.",
+  },
   'check-timeout': {
     message: 'The check did not finish within {seconds} s.',
     hint: 'A server this slow cannot be checked in full: make it answer faster, or raise --max-duration.',

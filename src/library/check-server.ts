@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { LIVE_CHECKS } from '../../checks/index.js';
 import type { LiveCheck } from '../run/check.js';
 import type { LiveOptions } from '../run/options.js';
 import type { FailOn } from '../core/exit-codes.js';
@@ -8,7 +7,6 @@ import { checkEras } from '../run/check-eras.js';
 import { weightFields, type CostlyStart, type Heaviness } from '../run/heavy.js';
 import type { ProtocolChoice } from '../run/eras.js';
 import type { RunHooks } from '../core/hooks.js';
-import { selectChecks } from '../core/select.js';
 import { DEFAULT_SESSIONS, sessionPlan, sharesSessions, type SessionPlan } from '../run/session-plan.js';
 import type { CheckReport, ReportOptions } from '../generated/report.js';
 import { explorationSessions } from '../model/explore/explore.js';
@@ -21,6 +19,9 @@ import { LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-op
 import { validateOptions } from './validate-options.js';
 import { defaultOf } from './option-table.js';
 import { isDirectory, serverTarget } from './server-target.js';
+import { liveChecksOf } from './check-selection.js';
+import type { RuleLevel } from './check-levels.js';
+import { loadPlugins, type PluginSpec } from './plugins.js';
 
 /** Every setting of a live run: the CLI's flags and config file map onto exactly these. */
 export interface CheckServerOptions extends ServerOptions {
@@ -64,6 +65,14 @@ export interface CheckServerOptions extends ServerOptions {
   maxDurationMs?: number;
   /** The checks to choose from (default: every live check, `LIVE_CHECKS`). */
   checks?: readonly LiveCheck[];
+  /**
+   * Plugins (docs/plugins.md): module paths (relative to the working directory), package names
+   * (resolved from it), or plugin objects. Their checks run beside ours. prepareCheck and planCheck
+   * take them loaded (loadPlugins); checkServer loads them.
+   */
+  plugins?: PluginSpec[];
+  /** The level of each check by id, ours and the plugins' alike: off (not run), warn or error. */
+  rules?: Record<string, RuleLevel>;
   /** Told of progress (a progress line); never used to decide anything. */
   hooks?: RunHooks;
 }
@@ -86,13 +95,13 @@ export interface PreparedCheck {
  * InputError for options that make no sense (no command and no URL, an unknown check id…).
  */
 export async function checkServer(options: CheckServerOptions): Promise<CheckReport> {
-  return prepareCheck(options).run();
+  return prepareCheck({ ...options, plugins: await loadPlugins(options.plugins) }).run();
 }
 
 /** Checks every option and builds the target (nothing starts until `run`). */
 export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBRARY_SPELLING): PreparedCheck {
   validateOptions(options, 'check', spell);
-  const checks = selectChecks(options.checks ?? LIVE_CHECKS, options.only, options.skip);
+  const checks = liveChecksOf(options);
   const s = spell.option;
   if (options.cards !== undefined && !isDirectory(options.cards)) {
     throw new InputError(
@@ -185,9 +194,12 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
 
 /** The sessions a run would open, in order and why, without starting anything (`--explain-plan`). */
 export function planCheck(
-  options: Pick<CheckServerOptions, 'url' | 'sessions' | 'explore' | 'idleSeconds' | 'checks' | 'only' | 'skip'>,
+  options: Pick<
+    CheckServerOptions,
+    'url' | 'sessions' | 'explore' | 'idleSeconds' | 'checks' | 'only' | 'skip' | 'plugins' | 'rules'
+  >,
 ): SessionPlan {
-  const checks = selectChecks(options.checks ?? LIVE_CHECKS, options.only, options.skip);
+  const checks = liveChecksOf(options);
   const transport = options.url !== undefined ? 'http' : 'stdio';
   const budget = options.explore ?? defaultOf<number>('explore');
   // The first era's (the one with the idle session, when there is one).

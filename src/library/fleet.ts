@@ -1,7 +1,5 @@
 // Many servers in one run: each checked as checkServer would, `jobs` at a time; a server that
 // cannot be started or is badly configured is a row of its own, never the end of the run.
-import { LIVE_CHECKS } from '../../checks/index.js';
-import { selectChecks } from '../core/select.js';
 import { EXIT, exitCodeFor, type FailOn } from '../core/exit-codes.js';
 import type { CheckReport } from '../generated/report.js';
 import { Redactor } from '../safety/redact.js';
@@ -11,6 +9,7 @@ import { fleetIdentity, shardOf, type FleetIdentity, type Shard } from './fleet-
 import type { ServerConfig } from './server-config.js';
 import type { ServerOptions, Spelling } from './server-options.js';
 import { commandWords } from './server-target.js';
+import { liveChecksOf } from './check-selection.js';
 
 export interface FleetEntry {
   name: string;
@@ -67,7 +66,7 @@ export type FleetProgress = (done: number, total: number, running: readonly stri
 
 /** Options wrong for every server (a selection of checks that names no check): said once, before any server starts. */
 export function validateFleetOptions(options: FleetOptions): void {
-  selectChecks(options.checks ?? LIVE_CHECKS, options.only, options.skip);
+  liveChecksOf(options);
 }
 
 export async function checkFleet(

@@ -1,11 +1,12 @@
-import { LINT_CHECKS } from '../../checks/lint-checks.js';
 import type { LintCheck } from '../lint/check.js';
 import type { RunHooks } from '../core/hooks.js';
-import { selectChecks } from '../core/select.js';
 import type { CheckReport } from '../generated/report.js';
 import { lintPaths } from '../lint/lint.js';
 import { LIBRARY_SPELLING } from './server-options.js';
 import { validateOptions } from './validate-options.js';
+import { lintChecksOf } from './check-selection.js';
+import type { RuleLevel } from './check-levels.js';
+import { loadPlugins, type PluginSpec } from './plugins.js';
 import { safeReport } from '../safety/output.js';
 import { Redactor } from '../safety/redact.js';
 
@@ -16,6 +17,10 @@ export interface LintOptions {
   now?: Date;
   /** The checks to choose from (default: every lint check, `LINT_CHECKS`). */
   checks?: readonly LintCheck[];
+  /** Plugins (docs/plugins.md): module paths (relative to `cwd`), package names (resolved from it), or plugin objects. */
+  plugins?: PluginSpec[];
+  /** The level of each check by id, ours and the plugins' alike: off (not run), warn or error. */
+  rules?: Record<string, RuleLevel>;
   /** Check ids or prefixes to run, or to leave out. */
   only?: string[];
   skip?: string[];
@@ -26,7 +31,8 @@ export interface LintOptions {
 /** Lints files, folders and globs offline; throws InputError for a path that does not exist. */
 export async function lint(paths: string[], options: LintOptions = {}): Promise<CheckReport> {
   validateOptions(options, 'lint', LIBRARY_SPELLING);
-  const checks = selectChecks(options.checks ?? LINT_CHECKS, options.only, options.skip);
+  const plugins = await loadPlugins(options.plugins, options.cwd ?? process.cwd());
+  const checks = lintChecksOf({ ...options, plugins });
   const report = await lintPaths(paths, {
     cwd: options.cwd ?? process.cwd(),
     now: options.now,

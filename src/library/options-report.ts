@@ -57,6 +57,28 @@ export const REPORT_OPTIONS: readonly OptionSpec[] = [
     default: false,
     help: `write this run's findings to the --baseline file (default ${DEFAULT_BASELINE})`,
   },
+  // Plugins and the user's levels (docs/plugins.md).
+  {
+    flag: '--plugin <module>',
+    kind: 'text',
+    repeat: true,
+    library: 'plugins',
+    config: 'plugins',
+    // In the config file a path is relative to the file; a package name is resolved from the project.
+    fromConfig: (value, path) => (value as string[]).map((p) => (p.startsWith('.') ? path(p) : p)),
+    commands: REPORT,
+    help: 'load a plugin of checks: a path (./my-checks.js) or an installed package name; repeatable (its checks are <plugin>/<id>)',
+  },
+  {
+    flag: '--rule <id=level>',
+    kind: 'text',
+    repeat: true,
+    library: 'rules',
+    config: 'rules',
+    fromConfig: (value) => Object.entries(value as Record<string, string>).map(([id, level]) => `${id}=${level}`),
+    commands: REPORT,
+    help: "set a check's level: off (not run), warn or error, for ours and plugins' checks alike; repeatable (--rule pd-token-savings=off)",
+  },
   // One value each (comma lists or repeats): a variadic option would swallow the paths after it.
   {
     flag: '--only <ids>',

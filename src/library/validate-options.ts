@@ -33,7 +33,14 @@ function problem(spec: OptionSpec, value: unknown): string | undefined {
         ? undefined
         : `a list of ${spec.choices!.join(', ')}`;
     case 'text':
-      if (spec.library === 'env' || spec.library === 'headers') {
+      if (spec.library === 'plugins') {
+        // (module paths or package names; in the library, plugin objects too)
+        return Array.isArray(value) &&
+          value.every((v) => typeof v === 'string' || (typeof v === 'object' && v !== null))
+          ? undefined
+          : 'a list of module paths, package names or plugins';
+      }
+      if (spec.library === 'env' || spec.library === 'headers' || spec.library === 'rules') {
         // (a record of strings in the library; KEY=VALUE lines on the command line)
         return typeof value === 'object' &&
           value !== null &&

@@ -4,6 +4,7 @@ import { isDescriptionEntry } from '../protocol/fetch.js';
 import { isPlainObject, resourceJson } from '../protocol/payload.js';
 import type { Exchange } from '../transport/types.js';
 import { toolsParameter } from './ops.js';
+import { isRateLimit } from './read.js';
 import { CRITERION, type RuleBreak, type World } from './world.js';
 
 export interface MissingReadAnalysis {
@@ -23,7 +24,8 @@ export interface MissingReadAnalysis {
 export function analyzeMissingRead(world: World, uri: string, ex: Exchange): MissingReadAnalysis {
   const what = toolsParameter(uri) === undefined ? 'without ?tools=' : 'with an empty ?tools=';
   const out: MissingReadAnalysis = { breaks: [], returned: [] };
-  if (ex.noResponse) return { ...out, inconclusive: true };
+  // No answer, or a rate limit (§10.3: a server may refuse any read past its budget): it proves nothing.
+  if (ex.noResponse || isRateLimit(ex)) return { ...out, inconclusive: true };
   const add = (code: string, args: Record<string, unknown>, level: RuleBreak['level'] = 'fail') =>
     out.breaks.push({ check: CRITERION.missing, code, args: { uri, what, ...args }, level, proof: [ex] });
   const payload = resourceJson(ex);

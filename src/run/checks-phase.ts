@@ -1,4 +1,4 @@
-import { freshOf, opensOf, severityOf, readsTraffic, type Fact } from '../core/check.js';
+import { freshOf, opensOf, checkSeverity, readsTraffic, type Fact } from '../core/check.js';
 import { checkLimit, resultOf, runWork, statusOf, type Outcome, type RunDeadline } from '../core/execute.js';
 import { FindingSink, SHARED_MESSAGES } from '../core/findings.js';
 import type { RunHooks } from '../core/hooks.js';
@@ -76,6 +76,7 @@ export class CheckRuns {
             for (const work of ctx.deferred) await work();
           },
           checkLimit(this.deadline),
+          state.check.plugin,
         );
         state.outcome = { ...state.outcome, ...outcome };
         state.durationMs += Math.round(performance.now() - started);
@@ -107,7 +108,7 @@ export class CheckRuns {
       let status = statusOf(s.outcome, findings);
       // A criterion passes only on what proves it (DESIGN, "A pass is a proof"): without a proof it is
       // not proven. (A SHOULD criterion's failures are warnings: those need no proof.)
-      const passing = status === 'pass' || (status === 'warn' && severityOf(s.check.spec.level) === 'error');
+      const passing = status === 'pass' || (status === 'warn' && checkSeverity(s.check) === 'error');
       if (s.check.spec.criterion !== undefined && s.ctx && passing && !s.ctx.proof) {
         const why = s.ctx.missingProof ?? { code: 'not-proven', args: {} };
         s.ctx.add('info', why.code, why.args);
@@ -153,12 +154,12 @@ export class CheckRuns {
       return;
     }
     this.hooks.onCheckStart?.(check, this.started++, this.states.length);
-    const ctx = new LiveContext(this.run, check, check.messages, severityOf(check.spec.level), [
+    const ctx = new LiveContext(this.run, check, check.messages, checkSeverity(check), [
       ...(this.labels.get(check.id) ?? []),
     ]);
     state.ctx = ctx;
     const started = performance.now();
-    state.outcome = await runWork(ctx, () => check.run(ctx), checkLimit(this.deadline));
+    state.outcome = await runWork(ctx, () => check.run(ctx), checkLimit(this.deadline), check.plugin);
     state.durationMs = Math.round(performance.now() - started);
     // Sessions a check keeps for work at the end of the run stay open until then.
     if (!ctx.deferred.length || state.outcome.skipped || state.outcome.errored) await ctx.closeAll();

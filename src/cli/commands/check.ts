@@ -56,7 +56,11 @@ async function runCheck(words: string[], flags: CheckFlags, subcommands: readonl
   const misplaced = flagsAfterCommandHint(words, process.argv.slice(2), 'check');
   if (misplaced) out.say(`${TOOL_NAME}: ${misplaced}\n`);
   const { planCheck, prepareCheck } = await import('../../library/check-server.js');
-  const options = checkOptionsFrom(words, flags);
+  const given = checkOptionsFrom(words, flags);
+  // Plugins are loaded before anything starts: a broken one is a usage error (exit 2).
+  const options = given.plugins?.length
+    ? { ...given, plugins: await (await import('../../library/plugins.js')).loadPlugins(given.plugins) }
+    : given;
   if (flags.explainPlan) {
     const { planText } = await import('../plan.js');
     process.stdout.write(planText(planCheck(options), options.protocol));

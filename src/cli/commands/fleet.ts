@@ -8,6 +8,7 @@ import { CLI_SPELLING, flagOrDefault, type Flags, type OutputFlags } from '../op
 import { checkOutputPaths, reportTargets, type CliOutput } from '../output.js';
 import { parseEnv } from '../target-args.js';
 import { checkOptionsFrom, type CheckFlags } from '../check-flags.js';
+import { loadPlugins } from '../../library/plugins.js';
 import type { FleetResult } from '../../library/fleet.js';
 import type { EntryLines } from '../../../reports/fleet.js';
 import type { ServerConfig } from '../../library/server-config.js';
@@ -36,6 +37,8 @@ export async function runFleet(words: string[], flags: CheckFlags, out: CliOutpu
   delete (common as { headers?: unknown }).headers;
   delete (common as { inheritEnv?: unknown }).inheritEnv;
   delete (common as { transport?: unknown }).transport;
+  // Plugins load once, before any server starts (a broken one is a usage error).
+  if (common.plugins?.length) common.plugins = await loadPlugins(common.plugins);
   validateFleetOptions(common);
   const sweep = prepareSweep(flags, config, (text) => out.mask(text));
   for (const line of sweep.lines) out.say(`${TOOL_NAME}: ${line}\n`);
@@ -147,7 +150,8 @@ async function explainFleetPlan(config: ServerConfig, flags: CheckFlags): Promis
     import('../../library/check-server.js'),
     import('../plan.js'),
   ]);
-  const options = checkOptionsFrom([], { ...flags, env: undefined });
+  const given = checkOptionsFrom([], { ...flags, env: undefined });
+  const options = given.plugins?.length ? { ...given, plugins: await loadPlugins(given.plugins) } : given;
   const checked = config.servers.filter((s) => s.problem === undefined);
   const byUrl = checked.filter((s) => s.options.url !== undefined).length;
   const kinds = [

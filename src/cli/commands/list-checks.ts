@@ -1,16 +1,25 @@
 import { Command, Option } from 'commander';
 
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
 export function listChecksCommand(): Command {
   return new Command('list-checks')
-    .description('List every check: id, spec section and level, what it needs.')
+    .description(
+      "List every check: id, spec section and level, what it needs (with --plugin or a config's plugins, theirs too).",
+    )
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action(async (flags: { format: string }) => {
-      const { LIVE_CHECKS, LINT_CHECKS } = await import('../../../checks/index.js');
-      const all = [...LIVE_CHECKS, ...LINT_CHECKS].map((c) => ({
+    .option('--plugin <module>', 'a plugin whose checks to list too (a path or a package name); repeatable', collect)
+    .option('--config <file>', 'the config file whose plugins to load (default: mcp-pd-check.config.json here)')
+    .action(async (flags: { format: string; plugin?: string[]; config?: string }) => {
+      const { knownChecks } = await import('../plugin-checks.js');
+      const all = (await knownChecks(flags)).map((c) => ({
         id: c.id,
         title: c.title,
         spec: c.spec,
         needs: c.needs,
+        ...(c.plugin ? { plugin: { name: c.plugin.name, version: c.plugin.version } } : {}),
       }));
       if (flags.format === 'json') {
         process.stdout.write(`${JSON.stringify(all, null, 2)}\n`);
