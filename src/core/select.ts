@@ -1,9 +1,9 @@
 import { InputError } from './input-error.js';
 import { TOOL_NAME } from '../util/version.js';
 
-/** Whether a check id is picked by a selector: the id itself, or a prefix ending in '-' (pd-). */
+/** Whether a check id is picked by a selector: the id itself, or a prefix ending in '-' (pd-) or '/' (a plugin's: acme/). */
 function matches(id: string, selector: string): boolean {
-  return id === selector || (selector.endsWith('-') && id.startsWith(selector));
+  return id === selector || ((selector.endsWith('-') || selector.endsWith('/')) && id.startsWith(selector));
 }
 
 /** The checks `only`/`skip` leave; a selector that matches no check, or leaves none, is an InputError. */
@@ -18,7 +18,7 @@ export function selectChecks<T extends { id: string }>(
   for (const selector of [...only, ...skip]) {
     if (!all.some((c) => matches(c.id, selector))) {
       throw new InputError(
-        `no check is called '${selector}' (a prefix ends with '-', e.g. pd-); run '${TOOL_NAME} list-checks' — known: ${all.map((c) => c.id).join(', ')}`,
+        `no check is called '${selector}' (a prefix ends with '-', e.g. pd-, or '/' for a plugin's, e.g. acme/); run '${TOOL_NAME} list-checks' — known: ${all.map((c) => c.id).join(', ')}`,
       );
     }
   }

@@ -1,8 +1,9 @@
 // Which checks a run runs, in one place for every door (a server, a fleet, a plan, a lint): ours and
-// the plugins' (loaded beforehand), the user's levels (`rules`: off leaves a check out of the run's
-// work), then --only and --skip.
+// the plugins' (loaded beforehand), --only and --skip, then the user's levels (`rules`: off leaves a
+// check out of the run's work).
 import { LIVE_CHECKS } from '../../checks/index.js';
 import { LINT_CHECKS } from '../../checks/lint-checks.js';
+import { InputError } from '../core/input-error.js';
 import { selectChecks } from '../core/select.js';
 import type { LintCheck } from '../lint/check.js';
 import type { LiveCheck } from '../run/check.js';
@@ -26,7 +27,7 @@ export function liveChecksOf(choice: CheckChoice<LiveCheck>): LiveCheck[] {
   const plugins = checksOfPlugins(choice.plugins);
   const all = [...(choice.checks ?? LIVE_CHECKS), ...plugins.live];
   const known = [...all, ...LINT_CHECKS, ...plugins.lint].map((c) => c.id);
-  return selectChecks(withLevels(all, choice.rules, known), choice.only, choice.skip);
+  return leftToRun(withLevels(selectChecks(all, choice.only, choice.skip), choice.rules, known));
 }
 
 /** The lint checks of a run. */
@@ -34,5 +35,11 @@ export function lintChecksOf(choice: CheckChoice<LintCheck>): LintCheck[] {
   const plugins = checksOfPlugins(choice.plugins);
   const all = [...(choice.checks ?? LINT_CHECKS), ...plugins.lint];
   const known = [...all, ...LIVE_CHECKS, ...plugins.live].map((c) => c.id);
-  return selectChecks(withLevels(all, choice.rules, known), choice.only, choice.skip);
+  return leftToRun(withLevels(selectChecks(all, choice.only, choice.skip), choice.rules, known));
+}
+
+/** The checks a run has once the user's levels took out those set to off: at least one. */
+function leftToRun<T>(checks: T[]): T[] {
+  if (!checks.length) throw new InputError('the rules set every check chosen to off: there is no check to run');
+  return checks;
 }

@@ -1,5 +1,6 @@
 // What a report looks like, where it goes, and what fails the gate.
 // Part of the one table of options (src/library/option-table.ts).
+import { resolve } from 'node:path';
 import { REPORT, RENDER, FORMAT_NAMES, DEFAULT_CONFIG, DEFAULT_BASELINE, type OptionSpec } from './option-spec.js';
 
 export const REPORT_OPTIONS: readonly OptionSpec[] = [
@@ -65,7 +66,7 @@ export const REPORT_OPTIONS: readonly OptionSpec[] = [
     library: 'plugins',
     config: 'plugins',
     // In the config file a path is relative to the file; a package name is resolved from the project.
-    fromConfig: (value, path) => (value as string[]).map((p) => (p.startsWith('.') ? path(p) : p)),
+    fromConfig: (value, path) => (value as string[]).map((p) => (p.startsWith('.') ? resolve(path(p)) : p)),
     commands: REPORT,
     help: 'load a plugin of checks: a path (./my-checks.js) or an installed package name; repeatable (its checks are <plugin>/<id>)',
   },

@@ -2,6 +2,7 @@
 // `plugins` in the library's options — never because a server, a report, a lock or a folder under
 // lint names one. A path is relative to where it was given; a package name is resolved from the
 // project, as Node resolves it there. What goes wrong is one line that names the plugin (exit 2).
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -95,7 +96,9 @@ async function loadPlugin(given: string, from: string): Promise<LoadedPlugin> {
   try {
     module = (await importModule(pathToFileURL(file).href)) as { default?: unknown };
   } catch (err) {
-    throw new InputError(`plugin '${given}': importing ${file} failed: ${firstLine(err)}`);
+    // The plugin's own definePlugin said what is wrong with it (one line that names it): as it is.
+    if ((err as Error)?.name === 'InputError') throw new InputError((err as Error).message);
+    throw new InputError(`plugin '${given}': importing ${file} failed: ${firstLine(err, file)}`);
   }
   const plugin = module.default;
   if (!isPlugin(plugin)) {
@@ -171,9 +174,23 @@ function subpathOf(root: string, given: string): string {
   }
 }
 
-/** An error in one line, with where it happened when the stack says (a syntax error's file and line). */
-function firstLine(err: unknown): string {
+/**
+ * An error in one line, with where it happened: the first place in a plugin's file its stack names,
+ * else (a syntax error, whose stack is Node's own) the place Node reports when the module is imported alone.
+ */
+function firstLine(err: unknown, file?: string): string {
   const message = err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
-  const at = err instanceof Error ? /(?:file:\/\/)?(\/[^\s:()]+:\d+)/.exec(err.stack ?? '')?.[1] : undefined;
+  const stack = err instanceof Error ? (err.stack ?? '') : '';
+  let at = /(?:^|[\s(])(?:file:\/\/)?(\/[^\s:()]+\.[cm]?js:\d+)/m.exec(stack)?.[1];
+  if (!at && file && (err as Error)?.name === 'SyntaxError') {
+    // Node prints a syntax error's place only where it reports an uncaught one: import it in a node of its own.
+    // (the dynamic import written in two pieces, as in nodeImport above)
+    const code = `${['im', 'port'].join('')}(${JSON.stringify(pathToFileURL(file).href)})`;
+    const check = spawnSync(process.execPath, ['--input-type=module', '-e', code], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    at = /(?:file:\/\/)?(\/[^\s:()]+:\d+)/.exec(check.stderr ?? '')?.[1];
+  }
   return `${message.split('\n')[0]}${at && !message.includes(at) ? ` (${at})` : ''}`;
 }

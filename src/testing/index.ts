@@ -15,7 +15,6 @@ import type { CheckResult, Finding } from '../generated/report.js';
 import { checkServer } from '../library/check-server.js';
 import { lint } from '../library/lint.js';
 import { pluginChecks, type Plugin } from '../core/plugin.js';
-import type { LiveCheck } from '../run/check.js';
 import { checkTarget } from '../run/live.js';
 import { runPlan } from '../run/run-plan.js';
 import { InProcessTarget, type Script } from './in-process.js';
