@@ -221,7 +221,7 @@ t.test(
   "rules: the user's level of every check, ours and a plugin's; an unknown id is exit 2 with the nearest",
   async (t) => {
     const dir = tempDir();
-    const file = plugin(
+    plugin(
       dir,
       'prefix.js',
       `[defineLiveCheck({ id: 'tool-prefix', title: 'Names start with acme_', spec: { ...spec, level: 'SHOULD' }, needs: 'session', messages: { 'no-prefix': "'{tool}' does not start with acme_." }, async run(ctx) { for (const t of ctx.discovery.tools) if (!String(t.name).startsWith('acme_')) ctx.fail('no-prefix', { tool: String(t.name) }); } })]`,
