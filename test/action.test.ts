@@ -36,6 +36,19 @@ t.test('action inputs become mcp-pd-check arguments', async (t) => {
     'tool_descriptions',
     'cards',
   ]);
+  // Plugins, one --plugin each, for a lint as for a live run.
+  t.same(actionArgs({ INPUT_LINT: 'tool_descriptions', INPUT_PLUGINS: './checks/acme.js\nmcp-pd-check-plugin-acme' }), [
+    'lint',
+    '--format',
+    'github',
+    '--fail-on',
+    'error',
+    '--plugin',
+    './checks/acme.js',
+    '--plugin',
+    'mcp-pd-check-plugin-acme',
+    'tool_descriptions',
+  ]);
   // The first run: the baseline is not there yet — every finding gates, and a notice says how to write it.
   t.same(actionArgs({ INPUT_LINT: 'tool_descriptions', INPUT_BASELINE: 'no-such-baseline.json' }), [
     'lint',

@@ -37,6 +37,7 @@ export function actionArgs(env: NodeJS.ProcessEnv = process.env): string[] {
       `::notice title=mcp-pd-check::${commandText(`the baseline ${get('baseline')} does not exist yet, so this run gates every finding; to accept today's findings, run mcp-pd-check --update-baseline --baseline ${get('baseline')} with the same options and commit the file`)}`,
     );
   } else if (get('baseline')) args.push('--baseline', get('baseline'));
+  for (const plugin of words(get('plugins'))) args.push('--plugin', plugin);
   args.push(...words(get('args')));
   const lint = get('lint');
   if (lint) return ['lint', ...args, ...words(lint)];

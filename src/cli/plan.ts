@@ -5,7 +5,11 @@ import { COSTLY_START_CPU_MS, COSTLY_STARTS_AT_ONCE, HEAVY_AT_ONCE } from '../ru
 import { ERA_SCHEDULES, scheduleText, weightText } from '../run/era-schedule.js';
 
 /** The session plan as `--explain-plan` prints it: what starts when, and why each check needs it. */
-export function planText(plan: SessionPlan, protocol: 'all' | Era = 'all'): string {
+export function planText(
+  plan: SessionPlan,
+  protocol: 'all' | Era = 'all',
+  levels: { rules?: Record<string, string>; plugins?: ReadonlyArray<{ name: string; version: string }> } = {},
+): string {
   const unit = plan.transport === 'stdio' ? 'server processes' : 'sessions of one server';
   const later = plan.total - plan.upFront;
   const lines = [
@@ -53,6 +57,19 @@ export function planText(plan: SessionPlan, protocol: 'all' | Era = 'all'): stri
     lines.push(
       '',
       `A server costly to start (its probe used more than ${COSTLY_START_CPU_MS} ms of CPU by its first answer, read from /proc: npx, a Python server importing its libraries, a JVM): at most ${COSTLY_STARTS_AT_ONCE} server processes starting at once, in every era; a start waiting for its turn is not counted against --startup-timeout.`,
+    );
+  // The user's levels and plugins: what they change in the plan (a check set to off is not in it).
+  if (levels.plugins?.length)
+    lines.push(
+      '',
+      `Plugins: ${levels.plugins.map((p) => `${p.name} ${p.version}`).join(', ')} (their checks are <plugin>/<id> above).`,
+    );
+  if (levels.rules && Object.keys(levels.rules).length)
+    lines.push(
+      '',
+      `Levels set by rules: ${Object.entries(levels.rules)
+        .map(([id, level]) => `${id} ${level}`)
+        .join(', ')} (off: not run).`,
     );
   lines.push(
     '',

@@ -21,7 +21,7 @@ import { defaultOf } from './option-table.js';
 import { isDirectory, serverTarget } from './server-target.js';
 import { liveChecksOf } from './check-selection.js';
 import type { RuleLevel } from './check-levels.js';
-import { loadPlugins, type PluginSpec } from './plugins.js';
+import { loadPlugins, pluginOptions, type PluginSpec } from './plugins.js';
 
 /** Every setting of a live run: the CLI's flags and config file map onto exactly these. */
 export interface CheckServerOptions extends ServerOptions {
@@ -160,6 +160,7 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
     failOn: options.failOn ?? defaultOf<FailOn>('failOn'),
     explore,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...pluginOptions(options),
   };
   return {
     describe,

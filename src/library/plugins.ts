@@ -90,6 +90,23 @@ const nodeImport = new Function('specifier', ['return im', 'port(specifier)'].jo
   specifier: string,
 ) => Promise<unknown>;
 
+/** What a report's options say of plugins and levels: the plugins that ran (name, version) and the user's rules. */
+export function pluginOptions(options: { plugins?: readonly PluginSpec[]; rules?: Record<string, string> }): {
+  plugins?: Array<{ name: string; version: string }>;
+  rules?: Record<string, 'off' | 'warn' | 'error'>;
+} {
+  const plugins = (options.plugins ?? []).flatMap((p) =>
+    typeof p === 'string'
+      ? []
+      : [{ name: ('plugin' in p ? p.plugin : p).name, version: ('plugin' in p ? p.plugin : p).version }],
+  );
+  const rules = options.rules && Object.keys(options.rules).length ? { ...options.rules } : undefined;
+  return {
+    ...(plugins.length ? { plugins } : {}),
+    ...(rules ? { rules: rules as Record<string, 'off' | 'warn' | 'error'> } : {}),
+  };
+}
+
 async function loadPlugin(given: string, from: string): Promise<LoadedPlugin> {
   const file = resolvePluginModule(given, from);
   let module: { default?: unknown };

@@ -58,12 +58,11 @@ async function runCheck(words: string[], flags: CheckFlags, subcommands: readonl
   const { planCheck, prepareCheck } = await import('../../library/check-server.js');
   const given = checkOptionsFrom(words, flags);
   // Plugins are loaded before anything starts: a broken one is a usage error (exit 2).
-  const options = given.plugins?.length
-    ? { ...given, plugins: await (await import('../../library/plugins.js')).loadPlugins(given.plugins) }
-    : given;
+  const { loadPlugins, pluginOptions } = await import('../../library/plugins.js');
+  const options = given.plugins?.length ? { ...given, plugins: await loadPlugins(given.plugins) } : given;
   if (flags.explainPlan) {
     const { planText } = await import('../plan.js');
-    process.stdout.write(planText(planCheck(options), options.protocol));
+    process.stdout.write(planText(planCheck(options), options.protocol, pluginOptions(options)));
     return EXIT.ok;
   }
   const progress = out.progress(flags);

@@ -8,7 +8,7 @@ import { CLI_SPELLING, flagOrDefault, type Flags, type OutputFlags } from '../op
 import { checkOutputPaths, reportTargets, type CliOutput } from '../output.js';
 import { parseEnv } from '../target-args.js';
 import { checkOptionsFrom, type CheckFlags } from '../check-flags.js';
-import { loadPlugins } from '../../library/plugins.js';
+import { loadPlugins, pluginOptions } from '../../library/plugins.js';
 import type { FleetResult } from '../../library/fleet.js';
 import type { EntryLines } from '../../../reports/fleet.js';
 import type { ServerConfig } from '../../library/server-config.js';
@@ -160,7 +160,10 @@ async function explainFleetPlan(config: ServerConfig, flags: CheckFlags): Promis
   ];
   const head = `${TOOL_NAME}: ${config.servers.length} servers in ${config.file}${kinds.length ? `: ${kinds.map((k) => k.label).join(', ')}` : ''}; each is checked with the plan of its transport, one server at a time per --jobs. Nothing was started.\n`;
   process.stdout.write(
-    head + kinds.map((k) => `\n${planText(planCheck({ ...options, url: k.url }), options.protocol)}`).join(''),
+    head +
+      kinds
+        .map((k) => `\n${planText(planCheck({ ...options, url: k.url }), options.protocol, pluginOptions(options))}`)
+        .join(''),
   );
   return EXIT.ok;
 }

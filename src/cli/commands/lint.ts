@@ -3,7 +3,7 @@ import { exitCodeFor } from '../../core/exit-codes.js';
 import { gate, loadBaseline } from '../baseline-file.js';
 import { applyConfig } from '../config-file.js';
 import { LINT_HELP } from '../help.js';
-import { flagOrDefault, withOptions, type Flags, type OutputFlags } from '../options.js';
+import { flagOrDefault, libraryOptions, withOptions, type Flags, type OutputFlags } from '../options.js';
 import { checkOutputPaths, CliOutput } from '../output.js';
 
 export function lintCommand(): Command {
@@ -27,8 +27,8 @@ async function runLint(paths: string[], flags: OutputFlags): Promise<number> {
   const { lint } = await import('../../library/lint.js');
   const progress = out.progress(flags);
   const linted = await lint(paths, {
-    only: flags.only,
-    skip: flags.skip,
+    // --only, --skip, --plugin and --rule, as the library takes them
+    ...libraryOptions(flags as unknown as Flags, 'lint'),
     hooks: { onCheckStart: (c, i, n) => progress.update(i, n, c.id) },
   });
   progress.clear();
