@@ -62,7 +62,7 @@ t.test(
       ...readdirSync(join(EXAMPLE, 'test')).map((f) => join('test', f)),
     ];
     for (const file of sources) {
-      const imports = [...readFileSync(join(EXAMPLE, file), 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]!);
+      const imports = [...readFileSync(join(EXAMPLE, file), 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);
       const ours = imports.filter((i) => i.startsWith('mcp-pd-check'));
       t.same(
         ours.filter((i) => i !== 'mcp-pd-check/plugin' && i !== 'mcp-pd-check/testing'),
@@ -171,7 +171,7 @@ t.test(
     };
     const validation = new Validator(JSON.parse(readFileSync(SARIF_SCHEMA, 'utf8')), '4', false).validate(sarif);
     t.ok(validation.valid, `SARIF valid against the 2.1.0 schema: ${JSON.stringify(validation.errors.slice(0, 3))}`);
-    const rule = sarif.runs[0]!.tool.driver.rules.find((r) => r.id === 'acme/annotations-explicit');
+    const rule = sarif.runs[0].tool.driver.rules.find((r) => r.id === 'acme/annotations-explicit');
     t.match(
       rule?.helpUri,
       /^https:\/\/github\.com\/acme\/mcp-rules\//,
