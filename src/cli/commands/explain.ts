@@ -17,7 +17,7 @@ export function explainCommand(): Command {
     .option('--config <file>', 'the config file whose plugins to load (default: mcp-pd-check.config.json here)')
     .addHelpText(
       'after',
-      `\nExamples:\n  $ ${TOOL_NAME} explain pd-description-required\n  $ ${TOOL_NAME} explain --format json lint-schema\n  $ ${TOOL_NAME} explain reach\n  $ ${TOOL_NAME} explain --plugin ./my-checks.js my-checks/tool-prefix`,
+      `\nExamples:\n  $ ${TOOL_NAME} explain pd-description-required\n  $ ${TOOL_NAME} explain --format json lint-schema\n  $ ${TOOL_NAME} explain reach`,
     )
     .action(async (id: string, flags: { format: string; color: boolean; plugin?: string[]; config?: string }) => {
       if (id === 'reach') {
