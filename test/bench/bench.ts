@@ -3,7 +3,7 @@
 // enforced in tests. The floor is what no checker can beat: as many sessions of the reference
 // server as a default run starts over stdio (its session plan, per protocol era), started in
 // parallel, each doing initialize and tools/list.
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULT_SESSIONS } from '../../src/run/session-plan.js';
@@ -65,9 +65,12 @@ const forgetTokenCounts = () => {
   for (const f of (existsSync(CLI_CACHE) ? readdirSync(CLI_CACHE) : []).filter((f) => f.startsWith('tokens-')))
     rmSync(join(CLI_CACHE, f), { force: true });
 };
+const pluginSamples: Sample[] = [];
+const pluginFile = examplePlugin();
 for (let i = 0; i < RUNS; i++) {
   floorSamples.push(measure([floorScript]));
   stdioSamples.push(measure([CLI, '--format', 'json', '--', 'node', REFERENCE]));
+  pluginSamples.push(measure([CLI, '--plugin', pluginFile, '--format', 'json', '--', 'node', REFERENCE]));
   stdioQuietSamples.push(measure([CLI, '--format', 'json', '--explore', '0', '--', 'node', REFERENCE]));
   httpSamples.push(measure([CLI, '--format', 'json', '--url', server.url]));
   httpQuietSamples.push(measure([CLI, '--format', 'json', '--explore', '0', '--url', server.url]));
@@ -86,6 +89,17 @@ row(
   `${(medianOfSamples(stdioSamples).ms / floorMs).toFixed(2)}× the floor, target ≤ 1.5×`,
   { ms: 1.5 * floorMs },
 );
+{
+  // A plugin loaded costs its import and its checks (issue 71: at most 50 ms more); none loaded costs nothing.
+  const [plain, plugged] = [medianOfSamples(stdioSamples).ms, medianOfSamples(pluginSamples).ms];
+  const [plainCpu, pluggedCpu] = [medianCpu(stdioSamples), medianCpu(pluginSamples)];
+  row(
+    '  the same with the example plugin loaded (its 3 checks)',
+    medianOfSamples(pluginSamples),
+    `${Math.round(plugged - plain)} ms more${plainCpu !== undefined && pluggedCpu !== undefined ? `, ${Math.round((pluggedCpu - plainCpu) * 1000)} ms more CPU` : ''}, target ≤ 50 ms`,
+    { ms: plain + 50 },
+  );
+}
 const suiteMs = suiteSamples.length ? medianOfSamples(suiteSamples).ms : undefined;
 if (suiteMs !== undefined)
   row(
@@ -201,4 +215,16 @@ if (process.argv.includes('--write')) {
       ? 'docs/performance.md: the Performance table written'
       : 'docs/performance.md: no bench markers found, nothing written',
   );
+}
+
+/**
+ * The example plugin (examples/plugin-acme) as a project has it: beside a node_modules whose
+ * mcp-pd-check is this checkout. Returns its entry's path.
+ */
+function examplePlugin(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-pd-plugin-bench-'));
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(ROOT, join(dir, 'node_modules', 'mcp-pd-check'), 'dir');
+  cpSync(join(ROOT, 'examples', 'plugin-acme'), join(dir, 'plugin-acme'), { recursive: true });
+  return join(dir, 'plugin-acme', 'index.js');
 }
