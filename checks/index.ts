@@ -74,3 +74,9 @@ export const PD_CRITERIA = LIVE_CHECKS.filter((c) => c.spec.criterion !== undefi
 
 // The lint checks live in a module of their own: `lint` of one file loads none of the live checks.
 export { LINT_CHECKS } from './lint-checks.js';
+
+/**
+ * The plugins loaded by default: the quality rules (checks/quality/), written on the public plugin
+ * API like any team's, their ids quality/<rule>.
+ */
+export { default as QUALITY_PLUGIN } from './quality/index.js';

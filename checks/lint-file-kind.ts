@@ -5,7 +5,7 @@ const messages = {
     message: 'Cannot tell what {file} is, so it was only checked for JSON syntax.',
     hint:
       'Recognised: a tool description (in tool_descriptions/, or with name and inputSchema), a Tool Card (tool_card_version), ' +
-      'dashdash metadata (specVersion and identity, or an initialize result with dashdash), a saved tools/list result ({ "tools": [...] }), ' +
+      'dashdash metadata (specVersion and identity), a saved initialize result (protocolVersion and serverInfo), a saved tools/list result ({ "tools": [...] }), ' +
       "the checker's mcp-pd-check.config.json, or a tool lock file (lockVersion, *.lock.json).",
   },
 } as const;

@@ -34,7 +34,8 @@ function problemsOf(file: LintFile): Array<{ base: string; problems: RuleProblem
       return [{ base: '', problems: dashdashServerProblems(v) }];
     case 'initialize-result':
     case 'dashdash-wrapped':
-      return [{ base: '/dashdash', problems: dashdashServerProblems(v.dashdash, '/dashdash') }];
+      // An initialize result need not carry dashdash; when it does, it must be valid.
+      return 'dashdash' in v ? [{ base: '/dashdash', problems: dashdashServerProblems(v.dashdash, '/dashdash') }] : [];
     case 'tools-list': {
       const tools = v.tools as unknown[];
       const toolNames = tools.flatMap((t) => (isPlainObject(t) && typeof t.name === 'string' ? [t.name] : []));

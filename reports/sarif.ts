@@ -12,11 +12,13 @@ const LEVEL: Record<Finding['level'], 'error' | 'warning' | 'note'> = {
 
 function rule(r: CheckResult) {
   // A plugin's check is documented by the plugin: its own URL, its title and spec (docs/plugins.md).
-  if (r.plugin) return pluginRule(r);
+  // A plugin's check is documented by its plugin, unless its doc ships with the checker (the
+  // default plugins': docs/checks/<plugin>/<id>.md).
   const doc = readCheckDoc(r.id);
+  if (r.plugin && !doc) return pluginRule(r);
   return {
     id: r.id,
-    name: r.id.replace(/(^|-)([a-z0-9])/g, (_m, _d: string, c: string) => c.toUpperCase()),
+    name: ruleName(r.id),
     shortDescription: { text: r.title },
     fullDescription: { text: `${r.title} (${r.spec.doc} §${r.spec.section}, ${r.spec.level}).` },
     // A link that works for whoever reads the alert: the check's doc in the published package (the
@@ -28,8 +30,15 @@ function rule(r: CheckResult) {
       ...(doc ? { markdown: doc.markdown } : {}),
     },
     defaultConfiguration: { level: LEVEL[r.severity] },
-    properties: { tags: [...new Set([r.spec.doc, r.id.split('-')[0]])] },
+    properties: { tags: [...new Set([r.spec.doc, r.id.split(/[-/]/)[0]])] },
   };
+}
+
+/** A rule's name in PascalCase, a plugin's namespace kept apart by a dot: pd-unknown-tool → PdUnknownTool, acme/card-owner → Acme.CardOwner. */
+function ruleName(id: string): string {
+  return id
+    .replace(/\//g, '.')
+    .replace(/(^|[-.])([a-z0-9])/g, (_m, d: string, c: string) => `${d === '.' ? '.' : ''}${c.toUpperCase()}`);
 }
 
 /** The rule of a plugin's check: its namespaced id, its title, the help URI its spec gives. */
@@ -37,9 +46,7 @@ function pluginRule(r: CheckResult) {
   const url = r.spec.url ?? '';
   return {
     id: r.id,
-    name: r.id
-      .replace(/\//g, '.')
-      .replace(/(^|[-.])([a-z0-9])/g, (_m, d: string, c: string) => `${d === '.' ? '.' : ''}${c.toUpperCase()}`),
+    name: ruleName(r.id),
     shortDescription: { text: r.title },
     fullDescription: { text: `${r.title} (plugin ${r.plugin!.name} ${r.plugin!.version}, ${r.spec.level}).` },
     ...(/^https?:\/\//.test(url) ? { helpUri: url } : {}),

@@ -1,4 +1,4 @@
-import { LIVE_CHECKS } from '../checks/index.js';
+import { defaultChecks } from '../src/library/check-selection.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -149,8 +149,14 @@ export function startHttp(bundle: string, env: Record<string, string> = {}): Pro
 }
 
 /** What a check that passes against a conforming server reports over stdio (Tool Cards need HTTP or --cards). */
+/**
+ * Every check a default run runs, in order: ours, then the default plugins' (the quality rules),
+ * and every lint check a default lint runs.
+ */
+export const DEFAULT_CHECKS = defaultChecks();
+
 export function cleanStatusOverStdio(id: string, era?: string): 'pass' | 'skip' {
-  const check = LIVE_CHECKS.find((c) => c.id === id);
+  const check = DEFAULT_CHECKS.live.find((c) => c.id === id);
   const outOfEra = era !== undefined && check?.eras !== undefined && !check.eras.includes(era as never);
   return id === 'toolcard-files' || check?.needs === 'http' || outOfEra ? 'skip' : 'pass';
 }

@@ -1,16 +1,25 @@
 import t from 'tap';
-import { LIVE_CHECKS } from '../checks/index.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckReport } from '../src/generated/report.js';
 import { DEFAULT_EXPLORE } from '../src/model/explore/defaults.js';
-import { checkJson, cleanStatusOverStdio, REFERENCE, reportSchemaErrors, runCli, tempDir } from './helpers.js';
+import {
+  checkJson,
+  cleanStatusOverStdio,
+  DEFAULT_CHECKS,
+  REFERENCE,
+  reportSchemaErrors,
+  runCli,
+  tempDir,
+} from './helpers.js';
 
 /**
  * Over stdio without --cards, the Tool Card and HTTP-only checks skip (saying why), and in each era
  * the checks of the other (ping in 2026-07-28, the modern result rules in 2025-11-25); the rest pass.
  */
-const STATUSES = ['2025-11-25', '2026-07-28'].flatMap((era) => LIVE_CHECKS.map((c) => cleanStatusOverStdio(c.id, era)));
+const STATUSES = ['2025-11-25', '2026-07-28'].flatMap((era) =>
+  DEFAULT_CHECKS.live.map((c) => cleanStatusOverStdio(c.id, era)),
+);
 const SKIPPED = STATUSES.filter((s) => s === 'skip').length;
 const PASSED = STATUSES.length - SKIPPED;
 
@@ -29,7 +38,7 @@ t.test('the reference server passes every check: the text report on stdout, JSON
   // It speaks both protocol eras: every check, in order, in each.
   t.same(
     report.results.map((r) => `${r.id} ${r.era}`),
-    ['2025-11-25', '2026-07-28'].flatMap((era) => LIVE_CHECKS.map((c) => `${c.id} ${era}`)),
+    ['2025-11-25', '2026-07-28'].flatMap((era) => DEFAULT_CHECKS.live.map((c) => `${c.id} ${era}`)),
     'every registered check ran, in order, in each era',
   );
   t.equal(report.results.filter((r) => r.spec.criterion).length, 18, 'the nine criteria are there, in each era');
@@ -67,7 +76,7 @@ t.test('the reference server passes every check: the text report on stdout, JSON
   );
   t.match(
     run.stdout,
-    new RegExp(`${2 * LIVE_CHECKS.length} checks: ${PASSED} passed, 0 failed, 0 warnings, ${SKIPPED} skipped`),
+    new RegExp(`${2 * DEFAULT_CHECKS.live.length} checks: ${PASSED} passed, 0 failed, 0 warnings, ${SKIPPED} skipped`),
   );
   t.match(
     run.stdout,

@@ -5,7 +5,7 @@ import { Validator } from '@cfworker/json-schema';
 import { REPORTERS } from '../reports/index.js';
 import { LIVE_CHECKS } from '../checks/index.js';
 import type { CheckReport } from '../src/generated/report.js';
-import { checkJson, fixtureBundle, ROOT, runCli, tempDir } from './helpers.js';
+import { checkJson, DEFAULT_CHECKS, fixtureBundle, ROOT, runCli, tempDir } from './helpers.js';
 
 const SARIF_SCHEMA = join(ROOT, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json');
 
@@ -190,12 +190,14 @@ t.test('list-checks lists every check, in text and JSON', async (t) => {
   const { LIVE_CHECKS, LINT_CHECKS } = await import('../checks/index.js');
   const json = await runCli(['list-checks', '--format', 'json']);
   t.equal(json.code, 0);
+  // Ours, then the default plugins' (the quality rules: a live and a lint check of one id each).
+  const quality = [...DEFAULT_CHECKS.live, ...DEFAULT_CHECKS.lint].filter((c) => c.id.startsWith('quality/'));
   t.same(
     JSON.parse(json.stdout).map((c: { id: string }) => c.id),
-    [...LIVE_CHECKS, ...LINT_CHECKS].map((c) => c.id),
+    [...LIVE_CHECKS, ...LINT_CHECKS, ...quality].map((c) => c.id),
   );
   const text = await runCli(['list-checks']);
-  for (const c of [...LIVE_CHECKS, ...LINT_CHECKS]) t.match(text.stdout, new RegExp(`^${c.id} `, 'm'));
+  for (const c of [...LIVE_CHECKS, ...LINT_CHECKS, ...quality]) t.match(text.stdout, new RegExp(`^${c.id} `, 'm'));
 });
 
 // The HTML report of a passing server: test/reference-server.test.ts.

@@ -78,8 +78,9 @@ export function explainText(check: AnyCheck, color: boolean): string {
     ...(check.plugin ? [`  plugin:        ${check.plugin.name} ${check.plugin.version}`] : []),
     `  doc:           ${docUrlOf(check)}`,
   ];
-  // A plugin's check is documented by the plugin (its spec.url); its codes say what each finding means and how to fix it.
-  const doc = check.plugin ? undefined : readCheckDoc(check.id);
+  // A plugin's check is documented by the plugin (its spec.url; its codes say what each finding means and how to
+  // fix it), unless its doc ships with the checker (the default plugins': docs/checks/<plugin>/<id>.md).
+  const doc = readCheckDoc(check.id);
   if (!doc && !check.plugin) {
     lines.push('', '  (no documentation was found for this check in this installation)');
   } else if (doc) {
@@ -106,9 +107,9 @@ export function explainText(check: AnyCheck, color: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Where a check is documented: ours in the package's docs/checks, a plugin's where its spec says. */
+/** Where a check is documented: ours (and the default plugins') in the package's docs/checks, a plugin's where its spec says. */
 function docUrlOf(check: AnyCheck): string {
-  return check.plugin && check.spec.url ? check.spec.url : checkDocUrl(check.id);
+  return check.plugin && check.spec.url && !readCheckDoc(check.id) ? check.spec.url : checkDocUrl(check.id);
 }
 
 /** The same, as data: for editors and scripts. */

@@ -34,8 +34,9 @@ Exit codes: 0 written (or kept), 2 usage error, 3 the server could not be starte
 
 export const LINT_HELP = `
 Recognised files: tool descriptions (in a tool_descriptions/ folder, or with name and
-inputSchema), Tool Cards (tool_card_version), dashdash metadata (specVersion and identity,
-or an initialize result with dashdash) and saved tools/list results ({ "tools": [...] }).
+inputSchema), Tool Cards (tool_card_version), dashdash metadata (specVersion and identity),
+saved initialize results (protocolVersion and serverInfo: their instructions and dashdash) and
+saved tools/list results ({ "tools": [...] }).
 A folder is searched for *.json; quote globs so that the shell does not expand them. A folder
 with no *.json, or a glob that matches nothing, is a usage error (exit 2): a lint that read
 nothing never passes.

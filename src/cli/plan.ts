@@ -8,7 +8,7 @@ import { ERA_SCHEDULES, scheduleText, weightText } from '../run/era-schedule.js'
 export function planText(
   plan: SessionPlan,
   protocol: 'all' | Era = 'all',
-  levels: { rules?: Record<string, string>; plugins?: ReadonlyArray<{ name: string; version: string }> } = {},
+  levels: { rules?: Record<string, unknown>; plugins?: ReadonlyArray<{ name: string; version: string }> } = {},
 ): string {
   const unit = plan.transport === 'stdio' ? 'server processes' : 'sessions of one server';
   const later = plan.total - plan.upFront;
@@ -68,7 +68,7 @@ export function planText(
     lines.push(
       '',
       `Levels set by rules: ${Object.entries(levels.rules)
-        .map(([id, level]) => `${id} ${level}`)
+        .map(([id, level]) => `${id} ${typeof level === 'string' ? level : JSON.stringify(level)}`)
         .join(', ')} (off: not run).`,
     );
   lines.push(

@@ -7,6 +7,7 @@ import { parseJsonc } from '../core/jsonc.js';
 import type { LintCheck } from '../lint/check.js';
 import { DEFAULT_CONFIG } from '../library/option-table.js';
 import { checksOfPlugins, loadPlugins } from '../library/plugins.js';
+import { withDefaultPlugins } from '../library/check-selection.js';
 import type { LiveCheck } from '../run/check.js';
 import { UsageError } from './usage-error.js';
 
@@ -16,7 +17,7 @@ export async function knownChecks(flags: {
   config?: string;
 }): Promise<Array<LiveCheck | LintCheck>> {
   const specs = [...pluginsOfConfig(flags.config), ...(flags.plugin ?? [])];
-  const plugins = checksOfPlugins(await loadPlugins(specs));
+  const plugins = checksOfPlugins(withDefaultPlugins(await loadPlugins(specs)));
   return [...LIVE_CHECKS, ...LINT_CHECKS, ...plugins.live, ...plugins.lint];
 }
 

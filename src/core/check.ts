@@ -108,6 +108,10 @@ export interface CheckDefinition<Ctx, M extends Messages = Messages> {
   plugin?: PluginOrigin;
   /** The level of its failures set by the user (`rules` in the config), over the spec's word. */
   severity?: FindingLevel;
+  /** What the user set for it beside its level (`"rules": { "<id>": ["warn", { … }] }`): a check that takes options reads them. */
+  options?: Readonly<Record<string, unknown>>;
+  /** The options it takes, each with its default (what the user sets is checked against them). */
+  defaults?: Readonly<Record<string, unknown>>;
 }
 
 const ID_PATTERN = /^(pd|mcp|dashdash|toolcard|lint)-[a-z0-9]+(-[a-z0-9]+)*$/;

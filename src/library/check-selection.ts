@@ -1,7 +1,7 @@
 // Which checks a run runs, in one place for every door (a server, a fleet, a plan, a lint): ours and
 // the plugins' (loaded beforehand), --only and --skip, then the user's levels (`rules`: off leaves a
 // check out of the run's work).
-import { LIVE_CHECKS } from '../../checks/index.js';
+import { LIVE_CHECKS, QUALITY_PLUGIN } from '../../checks/index.js';
 import { LINT_CHECKS } from '../../checks/lint-checks.js';
 import { InputError } from '../core/input-error.js';
 import { selectChecks } from '../core/select.js';
@@ -22,9 +22,18 @@ export interface CheckChoice<Check> {
   skip?: string[];
 }
 
+/** The plugins of a run: those loaded by default (the quality rules), then the user's. */
+export const withDefaultPlugins = (plugins: readonly PluginSpec[] = []): PluginSpec[] => [QUALITY_PLUGIN, ...plugins];
+
+/** Every check a run knows without a plugin of the user's: ours, then the default plugins' (in that order). */
+export function defaultChecks(): { live: LiveCheck[]; lint: LintCheck[] } {
+  const plugins = checksOfPlugins(withDefaultPlugins());
+  return { live: [...LIVE_CHECKS, ...plugins.live], lint: [...LINT_CHECKS, ...plugins.lint] };
+}
+
 /** The live checks of a run. */
 export function liveChecksOf(choice: CheckChoice<LiveCheck>): LiveCheck[] {
-  const plugins = checksOfPlugins(choice.plugins);
+  const plugins = checksOfPlugins(withDefaultPlugins(choice.plugins));
   const all = [...(choice.checks ?? LIVE_CHECKS), ...plugins.live];
   const known = [...all, ...LINT_CHECKS, ...plugins.lint].map((c) => c.id);
   return leftToRun(withLevels(selectChecks(all, choice.only, choice.skip), choice.rules, known));
@@ -32,7 +41,7 @@ export function liveChecksOf(choice: CheckChoice<LiveCheck>): LiveCheck[] {
 
 /** The lint checks of a run. */
 export function lintChecksOf(choice: CheckChoice<LintCheck>): LintCheck[] {
-  const plugins = checksOfPlugins(choice.plugins);
+  const plugins = checksOfPlugins(withDefaultPlugins(choice.plugins));
   const all = [...(choice.checks ?? LINT_CHECKS), ...plugins.lint];
   const known = [...all, ...LIVE_CHECKS, ...plugins.live].map((c) => c.id);
   return leftToRun(withLevels(selectChecks(all, choice.only, choice.skip), choice.rules, known));

@@ -20,7 +20,7 @@ import { validateOptions } from './validate-options.js';
 import { defaultOf } from './option-table.js';
 import { isDirectory, serverTarget } from './server-target.js';
 import { liveChecksOf } from './check-selection.js';
-import type { RuleLevel } from './check-levels.js';
+import type { RuleSetting } from './check-levels.js';
 import { loadPlugins, pluginOptions, type PluginSpec } from './plugins.js';
 
 /** Every setting of a live run: the CLI's flags and config file map onto exactly these. */
@@ -72,7 +72,7 @@ export interface CheckServerOptions extends ServerOptions {
    */
   plugins?: PluginSpec[];
   /** The level of each check by id, ours and the plugins' alike: off (not run), warn or error. */
-  rules?: Record<string, RuleLevel>;
+  rules?: Record<string, RuleSetting>;
   /** Told of progress (a progress line); never used to decide anything. */
   hooks?: RunHooks;
 }

@@ -5,7 +5,7 @@ import { lintPaths } from '../lint/lint.js';
 import { LIBRARY_SPELLING } from './server-options.js';
 import { validateOptions } from './validate-options.js';
 import { lintChecksOf } from './check-selection.js';
-import type { RuleLevel } from './check-levels.js';
+import type { RuleSetting } from './check-levels.js';
 import { loadPlugins, type PluginSpec } from './plugins.js';
 import { safeReport } from '../safety/output.js';
 import { Redactor } from '../safety/redact.js';
@@ -20,7 +20,7 @@ export interface LintOptions {
   /** Plugins (docs/plugins.md): module paths (relative to `cwd`), package names (resolved from it), or plugin objects. */
   plugins?: PluginSpec[];
   /** The level of each check by id, ours and the plugins' alike: off (not run), warn or error. */
-  rules?: Record<string, RuleLevel>;
+  rules?: Record<string, RuleSetting>;
   /** Check ids or prefixes to run, or to leave out. */
   only?: string[];
   skip?: string[];

@@ -76,9 +76,12 @@ export const REPORT_OPTIONS: readonly OptionSpec[] = [
     repeat: true,
     library: 'rules',
     config: 'rules',
-    fromConfig: (value) => Object.entries(value as Record<string, string>).map(([id, level]) => `${id}=${level}`),
+    fromConfig: (value) =>
+      Object.entries(value as Record<string, unknown>).map(
+        ([id, level]) => `${id}=${typeof level === 'string' ? level : JSON.stringify(level)}`,
+      ),
     commands: REPORT,
-    help: "set a check's level: off (not run), warn or error, for ours and plugins' checks alike; repeatable (--rule pd-token-savings=off)",
+    help: 'set a check\'s level: off (not run), warn or error, for ours and plugins\' checks alike, or its options as JSON; repeatable (--rule pd-token-savings=off, --rule \'quality/listed-too-long=["warn",{"maxTokens":80}]\')',
   },
   // One value each (comma lists or repeats): a variadic option would swallow the paths after it.
   {

@@ -91,9 +91,9 @@ const nodeImport = new Function('specifier', ['return im', 'port(specifier)'].jo
 ) => Promise<unknown>;
 
 /** What a report's options say of plugins and levels: the plugins that ran (name, version) and the user's rules. */
-export function pluginOptions(options: { plugins?: readonly PluginSpec[]; rules?: Record<string, string> }): {
+export function pluginOptions(options: { plugins?: readonly PluginSpec[]; rules?: Record<string, unknown> }): {
   plugins?: Array<{ name: string; version: string }>;
-  rules?: Record<string, 'off' | 'warn' | 'error'>;
+  rules?: Record<string, 'off' | 'warn' | 'error' | ['off' | 'warn' | 'error', Record<string, unknown>]>;
 } {
   const plugins = (options.plugins ?? []).flatMap((p) =>
     typeof p === 'string'

@@ -40,7 +40,20 @@ function problem(spec: OptionSpec, value: unknown): string | undefined {
           ? undefined
           : 'a list of module paths, package names or plugins';
       }
-      if (spec.library === 'env' || spec.library === 'headers' || spec.library === 'rules') {
+      if (spec.library === 'rules') {
+        // (a level each, or [level, options] for a check that takes options)
+        return typeof value === 'object' &&
+          value !== null &&
+          !Array.isArray(value) &&
+          Object.values(value).every(
+            (v) =>
+              typeof v === 'string' ||
+              (Array.isArray(v) && typeof v[0] === 'string' && (v.length === 1 || (v.length === 2 && isRecord(v[1])))),
+          )
+          ? undefined
+          : 'an object of levels ("off", "warn", "error") or [level, { options }]';
+      }
+      if (spec.library === 'env' || spec.library === 'headers') {
         // (a record of strings in the library; KEY=VALUE lines on the command line)
         return typeof value === 'object' &&
           value !== null &&
@@ -53,6 +66,10 @@ function problem(spec: OptionSpec, value: unknown): string | undefined {
         return Array.isArray(value) && value.every((v) => typeof v === 'string') ? undefined : 'a list of strings';
       return typeof value === 'string' ? undefined : 'a string';
   }
+}
+
+function isRecord(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function shown(value: unknown): string {

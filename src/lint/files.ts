@@ -22,7 +22,7 @@ export const KIND_NAMES: Record<FileKind, string> = {
   'tool-description': 'a tool description',
   'tool-card': 'a Tool Card',
   'dashdash-server': 'dashdash server metadata',
-  'initialize-result': 'an initialize result with dashdash metadata',
+  'initialize-result': 'an initialize result (its instructions, its dashdash metadata)',
   'dashdash-wrapped': 'dashdash metadata in a { "dashdash": … } object',
   'tools-list': 'a saved tools/list result',
   'checker-config': 'an mcp-pd-check config file',
@@ -106,6 +106,8 @@ export function classify(value: unknown, path: string): FileKind {
   // (tool) dashdash object too, so it is recognised first.
   if (isPlainObject(value.dashdash) && ('serverInfo' in value || 'protocolVersion' in value || 'capabilities' in value))
     return 'initialize-result';
+  // A saved initialize result without dashdash: its instructions are what a deferring client reads.
+  if ('protocolVersion' in value && isPlainObject(value.serverInfo)) return 'initialize-result';
   if (basename(dirname(path)) === 'tool_descriptions' || ('name' in value && 'inputSchema' in value))
     return 'tool-description';
   if (isPlainObject(value.dashdash)) return 'dashdash-wrapped';

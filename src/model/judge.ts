@@ -14,7 +14,7 @@ import { proofsOf, type Observed, type ProofOf } from './proofs.js';
 import { analyzeRead } from './read.js';
 import { SessionViews } from './session-views.js';
 import { ALL_EXCHANGES, overlapsOthers, stepsOf, type Scope } from './timeline.js';
-import { CRITERION, SESSION_LIFECYCLE, type RuleBreak, type World } from './world.js';
+import { CRITERION, listingKey, SESSION_LIFECYCLE, type RuleBreak, type World } from './world.js';
 
 /** What the model concluded about a run: every broken rule, and what the report says beside them. */
 export interface Judgement {
@@ -106,7 +106,7 @@ export function judge(
     if (op.kind === 'list') {
       const page = world.listing.get(op.cursor ?? '');
       const tools = (ex.response?.result as { tools?: unknown } | undefined)?.tools;
-      if (page !== undefined && tools !== undefined && JSON.stringify(tools) !== page) {
+      if (page !== undefined && tools !== undefined && listingKey(tools) !== page) {
         out.breaks.push({
           check: CRITERION.listing,
           code: 'listing-changed',

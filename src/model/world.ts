@@ -13,7 +13,7 @@ export interface World {
   resource?: string;
   /** Whether resources/list lists it (else a refusal's resource_uri may use any …/tool_descriptions URI). */
   listed: boolean;
-  /** JSON of each tools/list page of the probe, by cursor ('' for the first page). */
+  /** Each tools/list page of the probe as `listingKey` gives it, by cursor ('' for the first page). */
   listing: ReadonlyMap<string, string>;
   /** Full descriptions, where known. */
   descriptions: ReadonlyMap<string, JsonObject>;
@@ -71,3 +71,19 @@ export const CRITERION = {
 
 /** MCP's session management over Streamable HTTP: the model's rule of an ended session (404) belongs to it. */
 export const SESSION_LIFECYCLE = 'mcp-session-lifecycle';
+
+/**
+ * A tools/list page as the model compares it: its tools by name, whatever their order. §3.1 keeps
+ * the same list in every state; the order is MCP's SHOULD (2026-07-28: deterministic), a warning of
+ * quality/listing-order — never a failure of progressive disclosure.
+ */
+export function listingKey(tools: unknown): string {
+  if (!Array.isArray(tools)) return JSON.stringify(tools);
+  const named = (t: unknown) => {
+    const name = (t as { name?: unknown } | null)?.name;
+    return typeof name === 'string' ? name : '';
+  };
+  return JSON.stringify(
+    [...(tools as unknown[])].sort((a, b) => (named(a) < named(b) ? -1 : named(a) > named(b) ? 1 : 0)),
+  );
+}

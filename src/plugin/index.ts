@@ -45,3 +45,24 @@ export function defineLiveCheck<M extends Messages>(check: PluginLiveCheck<M>): 
 export function defineLintCheck<M extends Messages>(check: PluginLintCheck<M>): PluginLintCheck<M> {
   return Object.freeze({ ...check });
 }
+
+export {
+  defineTextRule,
+  type ServerTexts,
+  type TextLevel,
+  type TextPlace,
+  type TextReport,
+  type TextRuleDefinition,
+  type ToolTexts,
+} from './text-rule.js';
+
+/**
+ * What should not be published in what a model reads — credentials, absolute paths, internal
+ * hosts, private addresses — found by the patterns lint-no-secrets uses, each match masked.
+ */
+export { findSecrets, type SecretMatch } from '../lint/secrets.js';
+/**
+ * What a server said is masked before any check reads it (nothing secret reaches a report): the
+ * secrets a text held, by what they were ("a GitHub token", "--header Authorization").
+ */
+export { redactionsIn } from '../safety/redact.js';

@@ -18,6 +18,7 @@ import type { ToolFacts } from './tools.js';
 export const CONTEXT_MESSAGES = {
   'not-testable':
     "Not testable: no tool_descriptions resource answers (none is listed, no refusal names one, and resource:///tool_descriptions does not work), so {what} cannot be tested (the root cause is pd-resource-listed's finding).",
+  'nothing-to-read': 'Nothing to check: the run read no {what}.',
   'no-tools': { message: 'tools/list returned no tools to call.', hint: 'List your tools in tools/list.' },
   'safe-calls-no-tool': '--safe-calls is on and no tool is marked read-only, so no tool may be called.',
 } as const satisfies Messages;

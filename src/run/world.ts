@@ -1,4 +1,4 @@
-import type { World } from '../model/world.js';
+import { listingKey, type World } from '../model/world.js';
 import type { Discovery } from './discovery.js';
 import type { Descriptions } from './facts.js';
 import { ToolFacts } from './tools.js';
@@ -9,7 +9,7 @@ export function worldOf(d: Discovery, descriptions?: Descriptions): World {
   for (const ex of d.toolsExchanges) {
     const cursor = (ex.request.params as { cursor?: unknown } | undefined)?.cursor;
     const tools = (ex.response?.result as { tools?: unknown } | undefined)?.tools;
-    if (tools !== undefined) listing.set(typeof cursor === 'string' ? cursor : '', JSON.stringify(tools));
+    if (tools !== undefined) listing.set(typeof cursor === 'string' ? cursor : '', listingKey(tools));
   }
   const full = descriptions?.full ?? new Map();
   const facts = new ToolFacts(d, full);

@@ -157,6 +157,15 @@ export class Redactor {
   }
 }
 
+/**
+ * The secrets a text held where the run masked them (`[redacted …]`, as `text` writes it): what
+ * a server said is masked before any check reads it, so a check that asks whether a server
+ * published a secret finds the mask.
+ */
+export function redactionsIn(text: string): string[] {
+  return [...text.matchAll(/\[redacted ([^\]\n]{1,80})\]/g)].map((m) => m[1]);
+}
+
 /** A first look that every credential pattern needs to match: most strings stop here. */
 const MAYBE_CREDENTIAL = /PRIVATE KEY|AKIA|gh[pousr]_|github_pat_|xox[abprs]-|sk-|AIza|eyJ|Bearer/;
 

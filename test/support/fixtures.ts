@@ -12,14 +12,23 @@ import { MODEL_CODES } from '../../src/model/rules.js';
 
 /**
  * The only defects that break two checks: a tools/list that is not minimal (§3.1) is exactly what
- * makes progressive disclosure save no tokens (§1.2), and the other way round; grants kept by TCP
- * connection lose a session's grant on its other connections (§5.1) and hand it to another session
- * whose requests share the connection (§5.1.4). Every other fixture fails its own check and nothing else.
+ * makes progressive disclosure save no tokens (§1.2), and the other way round — and its listed
+ * descriptions are past the quality rules' bound too; grants kept by TCP connection lose a
+ * session's grant on its other connections (§5.1) and hand it to another session whose requests
+ * share the connection (§5.1.4). And the defects that are also what a quality rule warns of: a
+ * server without annotations (quality/annotations: hints given explicitly), a resource description
+ * without the workflow (quality/resource-description). Every other fixture fails its own check
+ * and nothing else.
  */
 const ALSO_FAILS: Record<string, string[]> = {
-  'pd-token-savings--verbose-list': ['pd-minimal-descriptions'],
+  'pd-token-savings--verbose-list': ['pd-minimal-descriptions', 'quality/listed-too-long'],
   'pd-minimal-descriptions--full-schema-in-list': ['pd-token-savings'],
   'pd-authorization-enforced--grants-per-connection': ['pd-session-isolation'],
+  'pd-description-required--shared-grants-unannotated': ['quality/annotations'],
+  'pd-description-required--ungated-uncallable': ['quality/annotations'],
+  'pd-session-isolation--grants-by-client-unannotated': ['quality/annotations'],
+  'pd-resource-listed--no-parameters-mention': ['quality/resource-description'],
+  'pd-resource-listed--no-workflow': ['quality/resource-description'],
 };
 
 export interface Fixture {

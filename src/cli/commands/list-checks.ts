@@ -26,9 +26,11 @@ export function listChecksCommand(): Command {
         return;
       }
       const width = Math.max(...all.map((c) => c.id.length));
+      const specOf = (c: (typeof all)[number]) => `${c.spec.doc} §${c.spec.section}`;
+      const specWidth = Math.max(...all.map((c) => specOf(c).length));
       for (const c of all) {
         process.stdout.write(
-          `${c.id.padEnd(width)}  ${`${c.spec.doc} §${c.spec.section}`.padEnd(30)} ${c.spec.level.padEnd(11)} ${c.needs.padEnd(8)} ${c.title}\n`,
+          `${c.id.padEnd(width)}  ${specOf(c).padEnd(specWidth)} ${c.spec.level.padEnd(11)} ${c.needs.padEnd(8)} ${c.title}\n`,
         );
       }
     });
