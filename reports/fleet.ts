@@ -28,6 +28,7 @@ function row(e: FleetResult['entries'][number]): string[] {
       e.missing ? 'missing' : e.skipped ? 'skipped' : 'error',
       '',
       '',
+      '',
       clip(sanitizeLine(e.error ?? 'not checked'), PROBLEM_WIDTH),
       seconds,
     ];
@@ -37,10 +38,19 @@ function row(e: FleetResult['entries'][number]): string[] {
     ? `${formatNumber(t.listed)}${t.estimate !== undefined ? ` → ≈${formatNumber(t.estimate)}` : t.full !== undefined ? ` (full ${formatNumber(t.full)})` : ''}`
     : '';
   const s = e.report.summary;
-  return [e.name, v?.implements ?? '—', tokens, `${s.failed + s.errors} failed, ${s.warnings} warn`, '', seconds];
+  const score = e.report.score ? String(e.report.score.server) : '—';
+  return [
+    e.name,
+    v?.implements ?? '—',
+    score,
+    tokens,
+    `${s.failed + s.errors} failed, ${s.warnings} warn`,
+    '',
+    seconds,
+  ];
 }
 
-const HEAD = ['server', 'verdict', 'tools/list tokens (minimal)', 'checks', 'problem', 'time'];
+const HEAD = ['server', 'verdict', 'score', 'tools/list tokens (minimal)', 'checks', 'problem', 'time'];
 
 /** What the report covers: the fleet, the shard of it, or what a merge joined and what it lacks. */
 function headline(fleet: FleetResult): string {

@@ -1,3 +1,4 @@
+import { scoreSentence } from '../src/core/score-sentence.js';
 import { budgetSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport } from '../src/generated/report.js';
 import { makeVisible } from '../src/util/text.js';
@@ -33,6 +34,13 @@ export function renderGithub(report: CheckReport, commandsOff?: string, verbose 
     );
   const budgets = budgetsOf(report);
   if (budgets) lines.push(`::notice title=${titled('mcp-pd-check: client budgets')}::${data(budgetSentence(budgets))}`);
+  if (report.score) {
+    const min = report.options?.minScore;
+    const below = min !== undefined && report.score.server < min;
+    lines.push(
+      `::${below ? 'error' : 'notice'} title=${titled(`mcp-pd-check: score ${report.score.server}/100`)}::${data(scoreSentence(report.score, min))}`,
+    );
+  }
   for (const r of report.results) {
     for (const e of entries(
       r.findings.filter((f) => f.level !== 'info' && !f.accepted),

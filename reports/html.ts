@@ -1,3 +1,4 @@
+import { scoreSentence } from '../src/core/score-sentence.js';
 import { budgetSentence, reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport, CheckResult } from '../src/generated/report.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
@@ -189,6 +190,7 @@ export function reportHtml(report: CheckReport, verbose = false, prefix = '', he
 ${v ? `<p id="${prefix}verdict" class="verdict ${v.implements}"><b>Progressive disclosure: ${v.implements}</b>. ${esc(sentence)}</p>` : ''}
 ${reachOf(report) ? `<p id="${prefix}reach">Reach: ${esc(reachSentence(reachOf(report)!))}</p>` : ''}
 ${budgetsOf(report) ? `<p id="${prefix}budgets">${esc(budgetSentence(budgetsOf(report)!))}</p>` : ''}
+${report.score ? scoreHtml(report.score, report.options?.minScore, prefix) : ''}
 <${sub}>Tokens per tool</${sub}>
 ${chart(tokenData(report), `${prefix}token-chart`)}
 <${sub}>Checks</${sub}>
@@ -220,3 +222,14 @@ export function renderHtml(report: CheckReport, verbose = false): string {
 }
 
 export { esc as escapeHtml };
+
+/** The score, and each tool's with what took it down, folded. */
+function scoreHtml(score: NonNullable<CheckReport['score']>, min: number | undefined, prefix: string): string {
+  const rows = score.tools
+    .map(
+      (t) =>
+        `<tr><td><code>${esc(t.tool)}</code></td><td>${t.score}</td><td>${t.text}</td><td>${t.selection ?? ''}</td><td>${esc(t.problems.map((p) => `${p.check} ${p.code}`).join(', '))}</td></tr>`,
+    )
+    .join('');
+  return `<details id="${prefix}score"><summary><b>Score</b>: ${esc(scoreSentence(score, min))}</summary><table><tr><th>tool</th><th>score</th><th>text</th><th>found</th><th>what took it down</th></tr>${rows}</table></details>`;
+}

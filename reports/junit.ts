@@ -1,3 +1,4 @@
+import { scoreSentence } from '../src/core/score-sentence.js';
 import type { CheckReport, CheckResult, Finding } from '../src/generated/report.js';
 import { budgetsOf, resultName, targetLine } from './group.js';
 import { budgetSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
@@ -90,9 +91,11 @@ export function renderJunitSuites(
     const said = [
       report.verdict ? reportVerdictSentence(report) : '',
       budgetsOf(report) ? budgetSentence(budgetsOf(report)!) : '',
+      report.score ? `Score: ${scoreSentence(report.score, report.options?.minScore)}` : '',
     ].filter(Boolean);
     lines.push(
       `  <testsuite name="${xml(suite)}" ${counts([report])} timestamp="${xml(report.startedAt)}">`,
+      ...(report.score ? [`    <properties><property name="score" value="${report.score.server}"/></properties>`] : []),
       ...report.results.map((r) => testcase(report, r)),
       ...(said.length ? [`    <system-out>${xml(said.join('\n'))}</system-out>`] : []),
       '  </testsuite>',

@@ -1,3 +1,4 @@
+import { scoreSentence } from '../src/core/score-sentence.js';
 import { budgetSentence, reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport, Finding } from '../src/generated/report.js';
 import { sanitizeLine } from '../src/util/text.js';
@@ -70,6 +71,7 @@ export function renderMarkdown(report: CheckReport, verbose = false, depth = 2, 
     ]),
     ...(reachOf(report) ? [`Reach: ${cell(reachSentence(reachOf(report)!))}`, ''] : []),
     ...(budgetsOf(report) ? [`${cell(budgetSentence(budgetsOf(report)!))}`, ''] : []),
+    ...(report.score ? [`**Score:** ${cell(scoreSentence(report.score, report.options?.minScore))}`, ''] : []),
     `Target: ${cell(target.what)} (${target.kind})${t.serverInfo?.name ? `, server ${cell(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''}`,
     '',
     '| | check | spec | findings |',

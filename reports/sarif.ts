@@ -120,6 +120,14 @@ export function renderSarif(report: CheckReport, artifact = 'mcp-pd-check.config
       {
         tool: { driver: { name: report.tool.name, version: report.tool.version, rules } },
         invocations: [{ executionSuccessful: report.summary.errors === 0, startTimeUtc: report.startedAt }],
+        ...(report.score
+          ? {
+              properties: {
+                score: report.score.server,
+                scoreOfTools: report.score.tools.map((t) => ({ tool: t.tool, score: t.score })),
+              },
+            }
+          : {}),
         results: report.results.flatMap((r) =>
           r.findings
             .filter((f) => f.level !== 'info')

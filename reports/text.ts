@@ -14,6 +14,7 @@ import {
 import { fenceOffCommands } from './ci-fence.js';
 import { renderEntry } from './text-findings.js';
 import { renderVerdict } from './text-verdict.js';
+import { renderScore } from './text-score.js';
 
 export interface TextOptions {
   color: boolean;
@@ -63,6 +64,7 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     );
   } else out.push(...notChecked.map((line) => c.gray(line)));
   out.push(...renderVerdict(report, c, options.verbose === true));
+  out.push(...renderScore(report, c, options.verbose === true));
   // The criteria not testable without the resource are named once, in the verdict.
   const saidInVerdict = new Set(options.verbose ? [] : (report.verdict?.notTestable ?? []));
   const firstContact = report.verdict?.implements === 'no' && !options.verbose;
@@ -107,7 +109,12 @@ export function renderText(report: CheckReport, options: TextOptions): string {
         );
       };
       for (const r of results.filter((x) => !saidInVerdict.has(x.id) && !ofUncheckedEra(x))) {
-        const reason = r.findings[r.findings.length - 1]?.message ?? '';
+        const last = r.findings[r.findings.length - 1];
+        // Rules with nothing of their level to read say so together (each says what it lacked with --verbose).
+        const reason =
+          last?.code === 'nothing-to-read'
+            ? 'Nothing to check: the run read none of the texts these rules judge.'
+            : (last?.message ?? '');
         byReason.set(reason, [...(byReason.get(reason) ?? []), r]);
       }
       let clipped = false;
@@ -157,13 +164,25 @@ export function renderText(report: CheckReport, options: TextOptions): string {
         `        ${c.gray(`fix: ${sanitizeLine(notRun[0].findings[0].hint ?? '')}`)}`,
       );
     }
+    // A first contact keeps to progressive disclosure: plugins' warnings are counted, the score sums them up; two
+    // or more share one line.
+    const findingCount = (r: CheckResult) => plural(r.findings.filter((f) => f.level !== 'info').length, 'finding');
+    const pluginWarnings = firstContact && group.status === 'warn' ? results.filter((r) => r.plugin !== undefined) : [];
+    if (pluginWarnings.length > 1)
+      out.push(
+        `  ${paint(group.mark)} ${pluginWarnings.map((r) => `${c.bold(resultName(report, r))} ${c.gray(`(${findingCount(r)})`)}`).join(', ')}${c.gray(' — --verbose shows them')}`,
+      );
     // A check that passed in every era checked is one line.
     for (const r of group.status === 'pass' ? acrossEras(report, results) : results) {
       if (notRun.length > 1 && notRun.includes(r)) continue;
+      if (pluginWarnings.length > 1 && pluginWarnings.includes(r)) continue;
       const crit = r.spec.criterion ? ` #${r.spec.criterion}` : '';
+      const folded = pluginWarnings.includes(r);
+      const count = folded ? c.gray(` — ${findingCount(r)}; --verbose shows them`) : '';
       out.push(
-        `  ${paint(group.mark)} ${c.bold(resultName(report, r))}${c.gray(crit)}  ${r.title}  ${c.gray(`§${r.spec.section} ${r.spec.level}, ${r.durationMs} ms`)}`,
+        `  ${paint(group.mark)} ${c.bold(resultName(report, r))}${c.gray(crit)}  ${r.title}  ${c.gray(`§${r.spec.section} ${r.spec.level}, ${r.durationMs} ms`)}${count}`,
       );
+      if (folded) continue;
       // What proves it, in one line (the exchanges are in the JSON report).
       if (options.verbose && r.proof)
         out.push(`      ${c.cyan('proven by:')} ${sanitizeLine(clip(r.proof.message, width * 2))}`);

@@ -49,7 +49,7 @@ t.test(
     t.match(text.stdout, /\nreference-http +yes +/, 'reference over HTTP: yes');
     t.match(
       text.stdout,
-      /\nfilesystem +no +2,\d{3} → ≈\d+/,
+      /\nfilesystem +no +\d+ +2,\d{3} → ≈\d+/,
       'filesystem: no, with its tokens today and estimated minimal',
     );
     const json = JSON.parse(readFileSync(join(dir, 'fleet.json'), 'utf8')) as {
@@ -256,6 +256,11 @@ t.test(
       'the last line is the init command for this server',
     );
     t.match(run.stdout, /mcp-pd-check serve --descriptions pd -- /, 'and the serve line');
+    t.match(
+      run.stdout,
+      /\n  ⚠ quality\/listed-too-long \(\d+ findings\), quality\/listed-how \(\d+ findings?\) — --verbose shows them\n/,
+      "the quality rules' warnings are counted on one line: the score line sums them up",
+    );
     t.equal(
       run.stdout.match(/not testable/gi)?.length,
       1,

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { LIVE_CHECKS } from '../checks/index.js';
 import {
   checkJson,
+  DEFAULT_CHECKS,
   REFERENCE_CARDS,
   fixtureBundle,
   REFERENCE,
@@ -36,7 +36,7 @@ t.test('the reference server over Streamable HTTP passes every check', async (t)
   );
   t.same(
     report.results.map((r: { id: string; era: string }) => `${r.id} ${r.era}`),
-    ['2025-11-25', '2026-07-28'].flatMap((era) => LIVE_CHECKS.map((c) => `${c.id} ${era}`)),
+    ['2025-11-25', '2026-07-28'].flatMap((era) => DEFAULT_CHECKS.live.map((c) => `${c.id} ${era}`)),
   );
   for (const r of report.results) {
     const notInEra =

@@ -6,11 +6,12 @@ import { defineTextRule } from '../../src/plugin/index.js';
 import { docOf, objectOf, quote, textOf } from './texts.js';
 
 /**
- * Words of a tool that changes data: a verb of the tool (deletes, or Delete at a sentence's start),
- * not a noun ("update times").
+ * Words of a tool that changes data: a verb whose subject is the tool — "Deletes a note", "lists
+ * notes and deletes old ones", "it overwrites", an imperative "Delete the note" — never a noun
+ * ("progress updates", "update times").
  */
 const WRITES =
-  /(\b(deletes|removes|drops|destroys|erases|overwrites|writes|updates|creates|modifies|sends|moves|renames|purges)\b|(^|[.!?:]\s+)(delete|remove|drop|destroy|erase|overwrite|write|update|create|modify|send|move|rename|purge)\b)/i;
+  /(?:^|[.!?:;,]\s+|\b(?:and|it|then|also|that|which|or|tool)\s+)(deletes|removes|drops|destroys|erases|overwrites|writes|updates|creates|modifies|sends|moves|renames|purges)\b|(?:^|[.!?:;]\s+)(delete|remove|drop|destroy|erase|overwrite|write|update|create|modify|send|move|rename|purge)\s+(?:the|a|an|all|any|every|one|each|this|that|its|their)\b/i;
 /** Words of a tool that changes nothing. */
 const READS_ONLY =
   /\b(read-only|changes nothing|modifies nothing|(does not|never) (change|modify|write|alter)s? (anything|any data|data)|without (changing|modifying) anything)\b/i;

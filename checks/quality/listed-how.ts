@@ -1,16 +1,8 @@
 // The listed level says WHAT, the full level HOW (the seeds' guide): argument formats, units and
 // worked examples in a tools/list description cost every prompt and belong to the full description.
-import { defineTextRule } from '../../src/plugin/index.js';
+// The patterns are the plugin API's HOW_PATTERNS: the same that init leaves out of what it writes.
+import { defineTextRule, HOW_PATTERNS } from '../../src/plugin/index.js';
 import { docOf, quote, textOf } from './texts.js';
-
-/** What is HOW: formats, units, examples of values, allowed values. */
-const HOW: Array<[RegExp, string]> = [
-  [/\b(YYYY-MM-DD|ISO[- ]?8601|RFC ?\d{3,4}|epoch (milli)?seconds)\b/i, 'an argument format'],
-  [/\b(e\.g\.|for example|for instance)/i, 'an example'],
-  [/\bmust be (a|an|one of|between|at (most|least))\b/i, 'a constraint on an argument'],
-  [/\b(regex|regular expression|glob pattern)\b/i, 'a pattern an argument must match'],
-  [/\bone of\s*[:(["'`]/i, 'the values an argument takes'],
-];
 
 export default defineTextRule({
   id: 'listed-how',
@@ -27,7 +19,7 @@ export default defineTextRule({
   check(texts, report) {
     for (const tool of texts.tools) {
       const text = textOf(tool.listed?.description);
-      for (const [pattern, what] of HOW) {
+      for (const [pattern, what] of HOW_PATTERNS) {
         const m = pattern.exec(text);
         if (!m) continue;
         report(

@@ -55,12 +55,7 @@ export default defineTextRule({
       }
       for (const [pattern, what] of HIDDEN) {
         const m = pattern.exec(text);
-        if (m)
-          report(
-            'hidden-text',
-            { where, what, span: JSON.stringify(quote(text, m.index, m[0].length)).slice(1, -1) },
-            at,
-          );
+        if (m) report('hidden-text', { where, what, span: quote(text, m.index, m[0].length) }, at);
       }
     }
   },

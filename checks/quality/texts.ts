@@ -75,9 +75,16 @@ export function serverTexts(texts: ServerTexts): Array<{ text: string; at: TextP
   ].filter((t) => t.text);
 }
 
-/** A span of a text around a match, quoted short. */
+/** Characters a reader does not see, or that move what follows them: shown as escapes wherever a span is quoted. */
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+/** A span of a text around a match, quoted short, with what the reader would not see as escapes. */
 export function quote(text: string, index: number, length: number): string {
   const start = Math.max(0, index - 20);
   const end = Math.min(text.length, index + length + 20);
-  return `${start > 0 ? '…' : ''}${text.slice(start, end).replace(/\s+/g, ' ')}${end < text.length ? '…' : ''}`;
+  const span = text
+    .slice(start, end)
+    .replace(/[ \t\r\n]+/g, ' ')
+    .replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `${start > 0 ? '…' : ''}${span}${end < text.length ? '…' : ''}`;
 }

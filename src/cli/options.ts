@@ -23,6 +23,8 @@ export interface OutputFlags {
   updateBaseline: boolean;
   quiet: boolean;
   failOn: FailOn;
+  minScore?: number;
+  badge?: string;
   color: boolean;
   verbose: boolean;
 }

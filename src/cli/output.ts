@@ -47,6 +47,14 @@ export class CliOutput {
         this.say(`${TOOL_NAME}: could not write ${file} (${(err as Error).message})\n`);
       }
     }
+    if (flags.badge) {
+      const { renderBadge } = await import('../../reports/badge.js');
+      try {
+        writeFileSync(flags.badge, renderBadge(report));
+      } catch (err) {
+        this.say(`${TOOL_NAME}: could not write the badge ${flags.badge} (${(err as Error).message})\n`);
+      }
+    }
     const toFile = Boolean(flags.output);
     const color = flags.color && !toFile && process.stdout.isTTY === true && !process.env.NO_COLOR;
     // In a GitHub Actions log, a report on stdout is fenced off from the runner's command parser.
@@ -131,11 +139,13 @@ export function reportTargets(flags: Pick<OutputFlags, 'report'>): Array<[string
 }
 
 /** --output and --report files can be written: checked before a run, so that no run is lost. */
-export function checkOutputPaths(flags: Pick<OutputFlags, 'output' | 'report'>): void {
-  if (flags.output && !isDirectory(dirname(resolve(flags.output)))) {
-    throw new UsageError(
-      `cannot write --output '${flags.output}': the folder '${dirname(flags.output)}' does not exist`,
-    );
+export function checkOutputPaths(flags: Pick<OutputFlags, 'output' | 'report' | 'badge'>): void {
+  for (const [flag, file] of [
+    ['--output', flags.output],
+    ['--badge', flags.badge],
+  ] as const) {
+    if (file && !isDirectory(dirname(resolve(file))))
+      throw new UsageError(`cannot write ${flag} '${file}': the folder '${dirname(file)}' does not exist`);
   }
   reportTargets(flags);
 }

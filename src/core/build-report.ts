@@ -7,6 +7,7 @@ import type {
   ReportTarget,
 } from '../generated/report.js';
 import { verdictSentence, type VerdictData } from './verdict-sentence.js';
+import { scoreOf } from './score.js';
 import { TOOL_NAME, TOOL_VERSION } from '../util/version.js';
 
 export function summarize(results: CheckResult[]): ReportSummary {
@@ -33,7 +34,10 @@ export function buildReport(input: {
   options?: ReportOptions;
   verdict?: VerdictData;
   exploration?: ExplorationSummary;
+  /** The tools the target has (listed, or in the files read): each gets a score, found wanting or not. */
+  tools?: readonly string[];
 }): CheckReport {
+  const score = scoreOf(input.results, input.tools);
   const report: CheckReport = {
     // The JSON contract keeps the verdict's sentence beside its data; reporters render it themselves.
     ...(input.verdict ? { verdict: { ...input.verdict, summary: verdictSentence(input.verdict) } } : {}),
@@ -44,6 +48,7 @@ export function buildReport(input: {
     summary: summarize(input.results),
     results: input.results,
   };
+  if (score) report.score = score;
   if (input.options) report.options = input.options;
   if (input.exploration) report.exploration = input.exploration;
   return report;

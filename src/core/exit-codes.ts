@@ -10,7 +10,10 @@ export type FailOn = 'error' | 'warning' | 'never';
  * The exit code a report calls for. Only the CLI sets it; the rule lives here so that a library
  * user's gate and the CLI's agree.
  */
-export function exitCodeFor(report: CheckReport, failOn: FailOn = 'error'): number {
+export function exitCodeFor(report: CheckReport, failOn: FailOn = 'error', minScore?: number): number {
+  // --min-score is a gate of its own (--fail-on never leaves it standing); a run that judged no text has no
+  // score, and nothing to hold to it.
+  if (minScore !== undefined && report.score !== undefined && report.score.server < minScore) return EXIT.failures;
   if (failOn === 'never') return EXIT.ok;
   const failing = report.results.some(
     (r) => r.status === 'fail' || r.status === 'error' || (failOn === 'warning' && r.status === 'warn'),

@@ -61,6 +61,8 @@ export interface CheckServerOptions extends ServerOptions {
   seed?: number | 'random';
   /** Lowest finding level that fails the run, as recorded in the report (default `error`). */
   failOn?: FailOn;
+  /** The least score of what the model reads (0–100) that passes, as recorded in the report (`exitCodeFor` takes it). */
+  minScore?: number;
   /** Time limit of the whole run, ms (default 600,000): checks not finished by then are errors. */
   maxDurationMs?: number;
   /** The checks to choose from (default: every live check, `LIVE_CHECKS`). */
@@ -158,6 +160,7 @@ export function prepareCheck(options: CheckServerOptions, spell: Spelling = LIBR
     ...(live.maxTokens !== undefined ? { maxTokens: live.maxTokens } : {}),
     allowDestructive: live.allowDestructive,
     failOn: options.failOn ?? defaultOf<FailOn>('failOn'),
+    ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
     explore,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...pluginOptions(options),

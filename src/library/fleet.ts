@@ -121,10 +121,10 @@ export async function checkFleet(
  * entry 2, a server that could not be started or reached 3, one skipped by intent 0); a merge that
  * lacks servers is 2 at least.
  */
-export function fleetExitCode(fleet: FleetResult, failOn: FailOn = 'error'): number {
+export function fleetExitCode(fleet: FleetResult, failOn: FailOn = 'error', minScore?: number): number {
   const codes = fleet.entries.map((e) =>
     e.report
-      ? exitCodeFor(e.report, failOn)
+      ? exitCodeFor(e.report, failOn, minScore)
       : e.skipped
         ? EXIT.ok
         : e.badEntry || e.missing

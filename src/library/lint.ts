@@ -24,6 +24,8 @@ export interface LintOptions {
   /** Check ids or prefixes to run, or to leave out. */
   only?: string[];
   skip?: string[];
+  /** The least score of what the model reads (0–100) that passes, as recorded in the report (`exitCodeFor` takes it). */
+  minScore?: number;
   /** Told of progress (a progress line); never used to decide anything. */
   hooks?: Pick<RunHooks, 'onCheckStart'>;
 }
@@ -39,5 +41,6 @@ export async function lint(paths: string[], options: LintOptions = {}): Promise<
     checks,
     hooks: options.hooks,
   });
+  if (options.minScore !== undefined) report.options = { ...report.options, minScore: options.minScore };
   return safeReport(report, Redactor.forRun());
 }

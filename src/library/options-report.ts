@@ -31,6 +31,14 @@ export const REPORT_OPTIONS: readonly OptionSpec[] = [
     help: 'write the report to a file instead of stdout',
   },
   {
+    flag: '--badge <file>',
+    kind: 'text',
+    config: 'badge',
+    path: true,
+    commands: REPORT,
+    help: "write an SVG badge for a README: progressive disclosure's verdict (yes, partly, no) and the score of what the model reads",
+  },
+  {
     flag: '--report <format=file>',
     kind: 'text',
     repeat: true,
@@ -113,6 +121,16 @@ export const REPORT_OPTIONS: readonly OptionSpec[] = [
     commands: RENDER,
     default: 'error',
     help: 'lowest finding level that fails the run',
+  },
+  {
+    flag: '--min-score <n>',
+    kind: 'integer',
+    min: 0,
+    max: 100,
+    library: 'minScore',
+    config: 'minScore',
+    commands: RENDER,
+    help: 'fail the run when the score of what the model reads (0-100, docs/quality.md) is below this',
   },
   {
     flag: '--no-color',

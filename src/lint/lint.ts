@@ -4,7 +4,7 @@ import { buildReport } from '../core/build-report.js';
 import { executeCheck } from '../core/execute.js';
 import type { RunHooks } from '../core/hooks.js';
 import { LintContext, type LintOptions } from './context.js';
-import { readLintFile } from './files.js';
+import { readLintFile, type LintFile } from './files.js';
 import { mapLimit } from '../util/concurrency.js';
 import { collectPaths } from './paths.js';
 
@@ -37,5 +37,22 @@ export async function lintPaths(
     startedAt,
     durationMs: performance.now() - t0,
     results,
+    tools: toolsOf(files),
   });
+}
+
+/** The tools the files describe: each tool description's name, each entry of a saved tools/list. */
+function toolsOf(files: readonly LintFile[]): string[] {
+  const names = new Set<string>();
+  for (const file of files) {
+    const value = file.source?.parsed ? (file.source.value as Record<string, unknown>) : undefined;
+    if (!value) continue;
+    if (file.kind === 'tool-description' && typeof value.name === 'string') names.add(value.name);
+    if (file.kind === 'tools-list' && Array.isArray(value.tools))
+      for (const entry of value.tools as unknown[]) {
+        const name = (entry as { name?: unknown } | null)?.name;
+        if (typeof name === 'string') names.add(name);
+      }
+  }
+  return [...names];
 }

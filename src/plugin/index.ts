@@ -66,3 +66,6 @@ export { findSecrets, type SecretMatch } from '../lint/secrets.js';
  * secrets a text held, by what they were ("a GitHub token", "--header Authorization").
  */
 export { redactionsIn } from '../safety/redact.js';
+
+/** What is HOW to call a tool (formats, examples, constraints), not WHAT it does: the patterns init's minimal descriptions leave out. */
+export { HOW_PATTERNS } from '../rules/minimal-description.js';

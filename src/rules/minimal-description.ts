@@ -20,10 +20,22 @@ const DETAIL_PATTERNS: Array<[RegExp, string]> = [
   [/<\/?(examples?|usage|parameters?|params|args|notes?)\b[^>]*>/i, 'a tagged block of examples or usage'],
 ];
 
+/**
+ * What is HOW to call a tool, not WHAT it does (the seeds' guide): argument formats, examples of
+ * values, constraints on arguments, patterns they must match. The rule quality/listed-how finds them
+ * in a listed description (through the plugin API), and `minimalFrom` leaves the sentences that hold
+ * them out of the listed descriptions init writes: one list, for both.
+ */
+export const HOW_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b(YYYY-MM-DD|ISO[- ]?8601|RFC ?\d{3,4}|epoch (milli)?seconds)\b/i, 'an argument format'],
+  [/\b(e\.g\.|for example|for instance)/i, 'an example'],
+  [/\bmust be (a|an|one of|between|at (most|least))\b/i, 'a constraint on an argument'],
+  [/\b(regex|regular expression|glob(-style)? patterns?)\b/i, 'a pattern an argument must match'],
+  [/\bone of\s*[:(["'`]/i, 'the values an argument takes'],
+];
+
 /** Fewer words than this cannot tell an LLM what the tool is for. */
 export const MIN_WORDS = 3;
-/** Longer than this is not "minimal" any more (a warning: the spec sets no number). */
-export const LONG_CHARS = 400;
 /** What init writes at most: one or two sentences. */
 const INIT_MAX_CHARS = 200;
 
@@ -40,11 +52,6 @@ export const MINIMAL_DESCRIPTION_MESSAGES = {
     message:
       'Tool \'{tool}\': the tools/list description contains {what} ("{text}"); §3.1 keeps examples, usage and parameter details out of stage 1.',
     hint: "Move examples, usage notes and parameter details to the tool's full description in tool_descriptions.",
-  },
-  'long-description': {
-    message:
-      "Tool '{tool}' has a {length}-character description in tools/list; a minimal description is usually one or two sentences.",
-    hint: 'Shorten it to what is needed for choosing the tool; the rest belongs in the full description.',
   },
 } as const satisfies Messages;
 
@@ -73,8 +80,7 @@ export function minimalDescriptionProblems(tool: string, description: unknown): 
         level: 'fail',
       });
   }
-  if (description.length > LONG_CHARS)
-    problems.push({ code: 'long-description', pointer: at, args: { tool, length: description.length }, level: 'warn' });
+  // Its length is quality/listed-too-long's (a bound in tokens, the user's to set): one rule, not two.
   return problems;
 }
 
@@ -88,7 +94,10 @@ export function minimalDescriptionProblems(tool: string, description: unknown): 
  */
 export function minimalFrom(text: string, count = 1): string {
   const prose = proseOf(text);
+  // A sentence that says HOW to call the tool ends the listed description before it (it belongs to the full one).
   const said = sentences(prose);
+  const how = said.findIndex((x, i) => i > 0 && HOW_PATTERNS.some(([pattern]) => pattern.test(x)));
+  if (how > 0) said.length = how;
   let out = said.slice(0, count).join(' ');
   if (out && words(out).length < MIN_WORDS && said[count]) out = `${out} ${said[count]}`;
   out = out.replace(/\s+/g, ' ').trim();

@@ -1,3 +1,4 @@
+import { scoreOf } from '../core/score.js';
 import { summarize } from '../core/build-report.js';
 import { erasSentence, type VerdictData } from '../core/verdict-sentence.js';
 import type { CheckReport, EraRun, Verdict } from '../generated/report.js';
@@ -124,6 +125,13 @@ export function mergeEraReports(
   if (reports.length > 1) {
     merged.target = { ...first.target, protocolVersion: reports.map((r) => r.era).join(' and ') };
   }
+  // One score for every era's findings: a problem found in both counts once.
+  delete merged.score;
+  const score = scoreOf(
+    results,
+    first.score?.tools.map((t) => t.tool),
+  );
+  if (score) merged.score = score;
   delete merged.verdict;
   if (verdicts.length === 1) merged.verdict = verdicts[0];
   else if (verdicts.length > 1) merged.verdict = combinedVerdict(verdicts);

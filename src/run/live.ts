@@ -229,6 +229,7 @@ export async function checkTarget(
         startedAt,
         durationMs: performance.now() - t0,
         results,
+        tools: discovery.toolNames,
         options: extra.reportOptions,
         ...(exploration ? { exploration: summaryOf(exploration, plan.exploration.seedFrom) } : {}),
       });

@@ -9,6 +9,7 @@ export const PAGES = [
   'docs/adopting.md',
   'docs/ci.md',
   'docs/library.md',
+  'docs/quality.md',
   'docs/performance.md',
 ];
 

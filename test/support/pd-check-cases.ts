@@ -29,15 +29,6 @@ export const PD_CASES: CheckCases = {
         server: ref(mapTools((t, i) => (i === 0 ? { ...t, description: 'Gets notes.' } : t))),
         codes: ['too-few-words'],
       },
-      {
-        name: 'a paragraph',
-        server: ref(
-          mapTools((t, i) =>
-            i === 0 ? { ...t, description: `${String(t.description)} ${'More words here. '.repeat(30)}` } : t,
-          ),
-        ),
-        codes: ['long-description'],
-      },
       { name: 'no tools at all', server: ref({ listTools: () => [] }), codes: ['empty-list'] },
     ],
   },

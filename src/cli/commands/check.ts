@@ -104,5 +104,5 @@ async function runCheck(words: string[], flags: CheckFlags, subcommands: readonl
   // SARIF locates a live run's findings in the file that names the server (the config it came from, if any).
   const configFile = flags.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined);
   await out.emit(report, flags, { artifact: liveArtifact(report.target, configFile) });
-  return exitCodeFor(report, flagOrDefault(flags as unknown as Flags, '--fail-on'));
+  return exitCodeFor(report, flagOrDefault(flags as unknown as Flags, '--fail-on'), flags.minScore);
 }

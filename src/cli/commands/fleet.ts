@@ -58,7 +58,7 @@ export async function runFleet(words: string[], flags: CheckFlags, out: CliOutpu
   );
   progress.clear();
   await emitFleet(fleet, flags, out);
-  return fleetExitCode(fleet, flagOrDefault(flags as unknown as Flags, '--fail-on'));
+  return fleetExitCode(fleet, flagOrDefault(flags as unknown as Flags, '--fail-on'), flags.minScore);
 }
 
 /** Writes a fleet's report where the flags say (stdout or --output, and every --report file), masked. */

@@ -34,5 +34,5 @@ async function runLint(paths: string[], flags: OutputFlags): Promise<number> {
   progress.clear();
   const report = await gate(linted, flags, baseline, out);
   await out.emit(report, flags);
-  return exitCodeFor(report, flagOrDefault(flags as unknown as Flags, '--fail-on'));
+  return exitCodeFor(report, flagOrDefault(flags as unknown as Flags, '--fail-on'), flags.minScore);
 }

@@ -44,7 +44,7 @@ async function runMerge(paths: string[], flags: OutputFlags): Promise<number> {
   );
   for (const gap of gaps(fleet)) out.say(`${TOOL_NAME} merge: ${gap}\n`);
   await emitFleet(fleet, flags, out);
-  return fleetExitCode(fleet, flagOrDefault(flags as unknown as Flags, '--fail-on'));
+  return fleetExitCode(fleet, flagOrDefault(flags as unknown as Flags, '--fail-on'), flags.minScore);
 }
 
 /** A path given: a file, or every *.json under a folder (dot-files, a run's temporary files, left out). */
