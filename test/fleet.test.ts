@@ -258,7 +258,7 @@ t.test(
     t.match(run.stdout, /mcp-pd-check serve --descriptions pd -- /, 'and the serve line');
     t.match(
       run.stdout,
-      /\n  ⚠ quality\/listed-too-long \(\d+ findings\), quality\/listed-how \(\d+ findings?\) — --verbose shows them\n/,
+      /\n {2}⚠ quality\/listed-too-long \(\d+ findings\), quality\/listed-how \(\d+ findings?\) — --verbose shows them\n/,
       "the quality rules' warnings are counted on one line: the score line sums them up",
     );
     t.equal(
