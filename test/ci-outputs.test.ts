@@ -3,14 +3,9 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Validator } from '@cfworker/json-schema';
-import { chromium } from 'playwright-core';
 import { DEFAULT_CHECKS, REFERENCE, ROOT, runCli, tempDir } from './helpers.js';
+import { browserSkip, launchChromium } from './support/chromium.js';
 
-/** Debian's chromium; .ci/run installs it and sets MCP_PD_CHECK_REQUIRE_BROWSER so CI never skips. */
-const CHROMIUM = '/usr/bin/chromium';
-const browserMissing = existsSync(CHROMIUM)
-  ? false
-  : `Debian's chromium is not installed (${CHROMIUM}); apt-get install chromium`;
 const SARIF_SCHEMA = join(ROOT, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json');
 
 const dir = tempDir();
@@ -116,7 +111,7 @@ function githubIngests(
 
 t.test(
   'the HTML report at 600 and 1,400 px: no label clipped, nothing wider than the window (the reference server and server-everything)',
-  { skip: process.env.MCP_PD_CHECK_REQUIRE_BROWSER ? false : browserMissing },
+  { skip: browserSkip },
   async (t) => {
     const everything = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
     const reports = { reference: files.html, everything: join(dir, 'everything.html') };
@@ -133,17 +128,7 @@ t.test(
       'stdio',
     ]);
     t.ok(existsSync(reports.everything), `server-everything's report was written: ${made.stderr}`);
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const browser = await launchChromium();
     t.teardown(() => browser.close());
     for (const [name, file] of Object.entries(reports)) {
       for (const width of [600, 1400]) {
@@ -238,103 +223,87 @@ t.test(
   },
 );
 
-t.test(
-  'the HTML report renders its token chart in a headless browser',
-  { skip: process.env.MCP_PD_CHECK_REQUIRE_BROWSER ? false : browserMissing },
-  async (t) => {
-    // The probe's flags: no background networking (the machine's network is closed), a fresh profile.
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
-    t.teardown(() => browser.close());
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    const requests: string[] = [];
-    page.on('request', (r) => requests.push(r.url()));
-    await page.goto(pathToFileURL(files.html).href, { waitUntil: 'load' });
+t.test('the HTML report renders its token chart in a headless browser', { skip: browserSkip }, async (t) => {
+  const browser = await launchChromium();
+  t.teardown(() => browser.close());
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(pathToFileURL(files.html).href, { waitUntil: 'load' });
 
-    const shot = join(dir, 'report.png');
-    await page.screenshot({ path: shot, fullPage: true });
-    const png = readFileSync(shot);
-    t.equal(png.subarray(1, 4).toString('latin1'), 'PNG', `a screenshot was taken: ${shot}`);
-    t.ok(png.length > 20_000, `the page has content (${png.length} bytes of PNG)`);
+  const shot = join(dir, 'report.png');
+  await page.screenshot({ path: shot, fullPage: true });
+  const png = readFileSync(shot);
+  t.equal(png.subarray(1, 4).toString('latin1'), 'PNG', `a screenshot was taken: ${shot}`);
+  t.ok(png.length > 20_000, `the page has content (${png.length} bytes of PNG)`);
 
-    const box = await page.locator('#token-chart').boundingBox();
-    t.ok(box && box.width > 600 && box.height > 100, `the chart is laid out and visible: ${JSON.stringify(box)}`);
-    // Per tool, the rendered bars: widths in proportion to the token counts, full wider than tools/list.
-    const bars = await page.$$eval('#token-chart rect', (rects) =>
-      rects
-        .map((r) => ({
-          title: r.querySelector('title')?.textContent ?? '',
-          width: r.getBoundingClientRect().width,
-        }))
-        .filter((b) => b.title),
-    );
-    // Each described tool, and the tool form of the resource (get_tool_descriptions), which has a description too.
-    const tools = readdirSync(join(ROOT, 'reference-server', 'tool_descriptions')).length + 1;
-    t.equal(bars.length, 2 * tools, `two bars for each of the ${tools} tools`);
-    for (let i = 0; i < bars.length; i += 2) {
-      const [full, minimal] = [bars[i], bars[i + 1]];
-      t.match(full.title, /: full description \d+ tokens$/);
-      const tokens = (title: string) => Number(/ (\d+) tokens$/.exec(title)?.[1]);
-      const drawn = full.width / minimal.width;
-      const counted = tokens(full.title) / tokens(minimal.title);
-      t.ok(
-        full.width > minimal.width && Math.abs(drawn / counted - 1) < 0.03,
-        `${full.title} vs ${minimal.title}: drawn ${Math.round(full.width)} px vs ${Math.round(minimal.width)} px`,
-      );
-    }
-    // The counts right of the bars never run into the "found first" column.
-    const right = await page.$$eval('#token-chart text.n', (texts) =>
-      Math.max(...texts.map((x) => x.getBoundingClientRect().right)),
-    );
-    const found = await page.$$eval('#token-chart text.found', (texts) =>
-      Math.min(...texts.map((x) => x.getBoundingClientRect().left)),
-    );
+  const box = await page.locator('#token-chart').boundingBox();
+  t.ok(box && box.width > 600 && box.height > 100, `the chart is laid out and visible: ${JSON.stringify(box)}`);
+  // Per tool, the rendered bars: widths in proportion to the token counts, full wider than tools/list.
+  const bars = await page.$$eval('#token-chart rect', (rects) =>
+    rects
+      .map((r) => ({
+        title: r.querySelector('title')?.textContent ?? '',
+        width: r.getBoundingClientRect().width,
+      }))
+      .filter((b) => b.title),
+  );
+  // Each described tool, and the tool form of the resource (get_tool_descriptions), which has a description too.
+  const tools = readdirSync(join(ROOT, 'reference-server', 'tool_descriptions')).length + 1;
+  t.equal(bars.length, 2 * tools, `two bars for each of the ${tools} tools`);
+  for (let i = 0; i < bars.length; i += 2) {
+    const [full, minimal] = [bars[i], bars[i + 1]];
+    t.match(full.title, /: full description \d+ tokens$/);
+    const tokens = (title: string) => Number(/ (\d+) tokens$/.exec(title)?.[1]);
+    const drawn = full.width / minimal.width;
+    const counted = tokens(full.title) / tokens(minimal.title);
     t.ok(
-      Number.isFinite(found) && right < found,
-      `the counts end at ${Math.round(right)} px, before "found first" at ${Math.round(found)} px`,
+      full.width > minimal.width && Math.abs(drawn / counted - 1) < 0.03,
+      `${full.title} vs ${minimal.title}: drawn ${Math.round(full.width)} px vs ${Math.round(minimal.width)} px`,
     );
-    t.match(
-      await page.locator('#verdict').textContent(),
-      /Progressive disclosure: yes\. For clients of 2025-11-25 and 2026-07-28 alike — Yes: all nine .*\(\d+ % saved\)/,
-    );
-    t.equal(
-      await page.locator('section.check').count(),
-      2 * LIVE_CHECKS.length,
-      'every check is on the page, in each era',
-    );
-    t.same(
-      requests.filter((u) => !u.startsWith('file:')),
-      [],
-      'the page loaded nothing from the network',
-    );
+  }
+  // The counts right of the bars never run into the "found first" column.
+  const right = await page.$$eval('#token-chart text.n', (texts) =>
+    Math.max(...texts.map((x) => x.getBoundingClientRect().right)),
+  );
+  const found = await page.$$eval('#token-chart text.found', (texts) =>
+    Math.min(...texts.map((x) => x.getBoundingClientRect().left)),
+  );
+  t.ok(
+    Number.isFinite(found) && right < found,
+    `the counts end at ${Math.round(right)} px, before "found first" at ${Math.round(found)} px`,
+  );
+  t.match(
+    await page.locator('#verdict').textContent(),
+    /Progressive disclosure: yes\. For clients of 2025-11-25 and 2026-07-28 alike — Yes: all nine .*\(\d+ % saved\)/,
+  );
+  t.equal(
+    await page.locator('section.check').count(),
+    2 * LIVE_CHECKS.length,
+    'every check is on the page, in each era',
+  );
+  t.same(
+    requests.filter((u) => !u.startsWith('file:')),
+    [],
+    'the page loaded nothing from the network',
+  );
 
-    t.match(
-      await page.locator('nav.toc').textContent(),
-      /^Passed \(\d+\)Skipped|Skipped \(\d+\)Passed \(\d+\)$/,
-      'a table of contents by status',
-    );
-    t.equal(await page.locator('details.group[open]').count(), 0, 'nothing failed: passed and skipped are folded');
-    t.notMatch(
-      await page.locator('body').textContent(),
-      /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/,
-      'no raw ISO timestamp shown',
-    );
-    // The browser's XML parser agrees that the JUnit file is well-formed.
-    const xml = readFileSync(files.junit, 'utf8');
-    const parseError = await page.evaluate(
-      (text) =>
-        new DOMParser().parseFromString(text, 'application/xml').querySelector('parsererror')?.textContent ?? '',
-      xml,
-    );
-    t.equal(parseError, '', 'JUnit is well-formed XML');
-  },
-);
+  t.match(
+    await page.locator('nav.toc').textContent(),
+    /^Passed \(\d+\)Skipped|Skipped \(\d+\)Passed \(\d+\)$/,
+    'a table of contents by status',
+  );
+  t.equal(await page.locator('details.group[open]').count(), 0, 'nothing failed: passed and skipped are folded');
+  t.notMatch(
+    await page.locator('body').textContent(),
+    /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/,
+    'no raw ISO timestamp shown',
+  );
+  // The browser's XML parser agrees that the JUnit file is well-formed.
+  const xml = readFileSync(files.junit, 'utf8');
+  const parseError = await page.evaluate(
+    (text) => new DOMParser().parseFromString(text, 'application/xml').querySelector('parsererror')?.textContent ?? '',
+    xml,
+  );
+  t.equal(parseError, '', 'JUnit is well-formed XML');
+});
