@@ -10,6 +10,7 @@ import type { CheckReport } from '../src/generated/report.js';
 import { CLI, DEFAULT_CHECKS, ROOT, reportSchemaErrors, runCli, tempDir } from './helpers.js';
 import { snapshot } from './support/folder-snapshot.js';
 import { assertNotCalledIsTrue, MODULES, type Spied, spiedCalls, SPY } from './support/npm-servers.js';
+import { assertDocumentedScore } from './support/documented-scores.js';
 
 /** What every check does on a server that does not implement progressive disclosure (or dashdash, or Tool Cards). */
 const PLAIN_SERVER: Record<string, string> = {
@@ -139,6 +140,7 @@ t.test('@modelcontextprotocol/server-filesystem: a verdict, token figures, and n
   t.equal(run.code, 1, 'exit 1');
   const report = JSON.parse(run.stdout) as CheckReport;
   assertFirstContact(t, report, { ...PLAIN_SERVER, ...FILESYSTEM_QUALITY }, spiedCalls(log), 'pass');
+  assertDocumentedScore(t, report, '`@modelcontextprotocol/server-filesystem`');
   assertNotCalledIsTrue(t, report, log);
   t.equal(snapshot(sandbox), before, 'the sandbox is exactly as it was');
 
@@ -192,6 +194,7 @@ t.test('@modelcontextprotocol/server-memory: a verdict, and its knowledge graph 
     'pass',
   );
   assertNotCalledIsTrue(t, report, log);
+  assertDocumentedScore(t, report, '`@modelcontextprotocol/server-memory`');
   t.notOk(existsSync(memory) && readFileSync(memory, 'utf8').trim(), 'no entity, relation or observation was written');
 });
 
@@ -212,6 +215,7 @@ t.test('@modelcontextprotocol/server-everything over stdio: a verdict, no second
   t.equal(run.code, 1);
   const report = JSON.parse(run.stdout) as CheckReport;
   assertFirstContact(t, report, { ...PLAIN_SERVER, ...EVERYTHING_QUALITY }, spiedCalls(log), 'skip');
+  assertDocumentedScore(t, report, '`@modelcontextprotocol/server-everything`');
   assertNotCalledIsTrue(t, report, log);
   const ran = spiedCalls(log).filter((c) => !c.refused && !c.argumentsRefused);
   t.ok(ran.length <= 2, `tools that ran: ${JSON.stringify(ran)}`);

@@ -12,6 +12,7 @@ import {
   runCli,
   tempDir,
 } from './helpers.js';
+import { assertDocumentedScore } from './support/documented-scores.js';
 
 /**
  * Over stdio without --cards, the Tool Card and HTTP-only checks skip (saying why), and in each era
@@ -43,6 +44,7 @@ t.test('the reference server passes every check: the text report on stdout, JSON
   );
   t.equal(report.results.filter((r) => r.spec.criterion).length, 18, 'the nine criteria are there, in each era');
   t.equal(report.verdict?.implements, 'yes', 'yes in both eras');
+  assertDocumentedScore(t, report, 'the reference server (`reference-server/`)');
   for (const r of report.results)
     t.equal(
       r.status,
