@@ -93,6 +93,15 @@ t.test('how well a tool is found weighs in where the run measured it', async (t)
 t.test('no score where nothing judged the texts', async (t) => {
   t.equal(scoreOf([result('pd-session-isolation', [])], ['a']), undefined);
   t.equal(scoreOf([result('quality/steering', [], { ...quality, status: 'skip' })], ['a']), undefined);
+  // A lint of a config file: lint-no-secrets passed on it, but no tool and no text of the model's was read.
+  t.equal(scoreOf([result('lint-no-secrets', [])], []), undefined);
+  const config = await runCli([
+    'lint',
+    '--format',
+    'json',
+    join(ROOT, 'fixtures', 'folders', 'needs-review', 'mcp-pd-check.config.json'),
+  ]);
+  t.equal((JSON.parse(config.stdout) as CheckReport).score, undefined, 'a lint of a config has no score');
 });
 
 t.test('docs/quality.md publishes the weights the code uses', async (t) => {

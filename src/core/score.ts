@@ -61,6 +61,8 @@ const countsFor = (r: CheckResult, code: string) =>
 export function scoreOf(results: readonly CheckResult[], tools: readonly string[] = []): QualityScore | undefined {
   const scored = results.filter(isScored);
   if (!scored.some((r) => r.status !== 'skip')) return undefined;
+  // A lint of files that hold no tool and no text the quality rules read (a config, a lock) scores nothing.
+  if (!tools.length && !scored.some((r) => r.plugin?.name === 'quality' && r.status !== 'skip')) return undefined;
   // One problem counts once per tool, whatever the era or the number of places it was found in.
   const toolProblems = new Map<string, Map<string, 'error' | 'warning'>>();
   const serverProblems = new Map<string, 'error' | 'warning'>();
