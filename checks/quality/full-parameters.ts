@@ -11,7 +11,8 @@ export default defineTextRule({
   spec: { url: docOf('full-parameters'), level: 'SHOULD' },
   messages: {
     'parameter-undescribed': {
-      message: "Tool '{tool}': its parameter '{parameter}' has no description: what it is, in what unit or format.",
+      message:
+        "Tool '{tool}': parameters without a description: {parameters} (a model fills them from their names alone).",
       hint: 'Describe every parameter in its inputSchema: what it is, its unit or format, and what happens without it.',
     },
     'enum-unexplained': {
@@ -22,13 +23,16 @@ export default defineTextRule({
   },
   check(texts, report) {
     for (const tool of texts.tools) {
+      // One finding a tool, naming every parameter it leaves undescribed: a catalogue of thousands says
+      // it once per tool, at the first of them.
+      const undescribed: Array<{ name: string; pointer: string }> = [];
       for (const p of parametersOf(tool.full)) {
         const description = textOf(p.schema.description).trim();
-        const at = { level: 'full' as const, tool: tool.name, pointer: p.pointer };
         if (!description) {
-          report('parameter-undescribed', { parameter: p.name }, at);
+          undescribed.push(p);
           continue;
         }
+        const at = { level: 'full' as const, tool: tool.name, pointer: p.pointer };
         const values = Array.isArray(p.schema.enum)
           ? p.schema.enum.filter((v): v is string => typeof v === 'string')
           : [];
@@ -36,6 +40,12 @@ export default defineTextRule({
         if (values.length > 1 && !values.some((v) => wordsOf(v).every((w) => said.has(w))))
           report('enum-unexplained', { parameter: p.name, values: values.slice(0, 6) }, at);
       }
+      if (undescribed.length)
+        report(
+          'parameter-undescribed',
+          { parameters: undescribed.map((p) => p.name) },
+          { level: 'full', tool: tool.name, pointer: undescribed[0].pointer },
+        );
     }
   },
 });
