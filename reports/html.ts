@@ -231,5 +231,8 @@ function scoreHtml(score: NonNullable<CheckReport['score']>, min: number | undef
         `<tr><td><code>${esc(t.tool)}</code></td><td>${t.score}</td><td>${t.text}</td><td>${t.selection ?? ''}</td><td>${esc(t.problems.map((p) => `${p.check} ${p.code}`).join(', '))}</td></tr>`,
     )
     .join('');
-  return `<details id="${prefix}score"><summary><b>Score</b>: ${esc(scoreSentence(score, min))}</summary><table><tr><th>tool</th><th>score</th><th>text</th><th>found</th><th>what took it down</th></tr>${rows}</table></details>`;
+  const perfect = score.perfect.length
+    ? `<tr><td colspan="5">100: ${score.perfect.map((name) => `<code>${esc(name)}</code>`).join(', ')}</td></tr>`
+    : '';
+  return `<details id="${prefix}score"><summary><b>Score</b>: ${esc(scoreSentence(score, min))}</summary><table><tr><th>tool</th><th>score</th><th>text</th><th>found</th><th>what took it down</th></tr>${rows}${perfect}</table></details>`;
 }

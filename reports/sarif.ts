@@ -125,6 +125,7 @@ export function renderSarif(report: CheckReport, artifact = 'mcp-pd-check.config
               properties: {
                 score: report.score.server,
                 scoreOfTools: report.score.tools.map((t) => ({ tool: t.tool, score: t.score })),
+                toolsAt100: report.score.perfect.length,
               },
             }
           : {}),

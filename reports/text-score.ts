@@ -3,7 +3,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { CheckReport } from '../src/generated/report.js';
 import { scoreGrade, scoreSentence } from '../src/core/score-sentence.js';
-import { sanitizeLine } from '../src/util/text.js';
+import { listing, sanitizeLine } from '../src/util/text.js';
 
 const PAINT = {
   good: (c: ChalkInstance) => c.green,
@@ -17,12 +17,24 @@ export function renderScore(report: CheckReport, c: ChalkInstance, verbose: bool
   const paint = PAINT[scoreGrade(score.server)](c);
   const sentence = sanitizeLine(scoreSentence(score, report.options?.minScore));
   const lines = report.verdict ? [paint(`  score: ${sentence}`)] : ['', paint.bold(`SCORE: ${sentence}`)];
-  if (verbose)
+  if (verbose) {
     for (const t of score.tools)
       lines.push(
         c.gray(
           `    ${sanitizeLine(t.tool)} ${t.score}${t.selection !== undefined ? ` (text ${t.text}, found ${t.selection})` : ''}${t.problems.length ? `: ${t.problems.map((p) => `${p.check} ${p.code}`).join(', ')}` : ''}`,
         ),
       );
+    if (score.perfect.length)
+      lines.push(
+        c.gray(
+          `    100: ${sanitizeLine(
+            listing(
+              score.perfect.map((name) => `'${name}'`),
+              12,
+            ),
+          )}`,
+        ),
+      );
+  }
   return lines;
 }

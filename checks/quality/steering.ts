@@ -47,13 +47,22 @@ export default defineTextRule({
     },
   },
   check(texts, report) {
-    for (const { text, at } of serverTexts(texts)) {
+    const all = serverTexts(texts);
+    // Each pattern first over every text at once (a catalogue of thousands of tools is one search, not
+    // thousands); the texts are joined by a character no pattern matches across (\0 is not \s), and
+    // only a pattern that matches somewhere is looked for text by text.
+    const joined = all.map((t) => t.text).join('\0');
+    const present = (patterns: Array<[RegExp, string]>) => patterns.filter(([pattern]) => pattern.test(joined));
+    const steering = present(STEERING);
+    const hidden = present(HIDDEN);
+    if (!steering.length && !hidden.length) return;
+    for (const { text, at } of all) {
       const where = at.tool !== undefined ? `tool '${at.tool}', ${at.level} level` : at.level;
-      for (const [pattern, what] of STEERING) {
+      for (const [pattern, what] of steering) {
         const m = pattern.exec(text);
         if (m) report('steering-text', { where, what, span: quote(text, m.index, m[0].length) }, at);
       }
-      for (const [pattern, what] of HIDDEN) {
+      for (const [pattern, what] of hidden) {
         const m = pattern.exec(text);
         if (m) report('hidden-text', { where, what, span: quote(text, m.index, m[0].length) }, at);
       }

@@ -33,9 +33,21 @@ export interface Parameter {
   schema: JsonObject;
 }
 
+/** Each full description's parameters, found once for every rule that reads them. */
+const parametersFound = new WeakMap<JsonObject, Parameter[]>();
+
 /** The top-level parameters of a tool's full description (its inputSchema's properties). */
 export function parametersOf(full: JsonObject | undefined): Parameter[] {
-  const properties = objectOf(objectOf(full?.inputSchema)?.properties);
+  if (!full) return [];
+  const known = parametersFound.get(full);
+  if (known) return known;
+  const found = findParameters(full);
+  parametersFound.set(full, found);
+  return found;
+}
+
+function findParameters(full: JsonObject): Parameter[] {
+  const properties = objectOf(objectOf(full.inputSchema)?.properties);
   if (!properties) return [];
   return Object.entries(properties).flatMap(([name, schema]) => {
     const object = objectOf(schema);

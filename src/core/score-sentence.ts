@@ -5,7 +5,7 @@ import { plural } from '../util/text.js';
 
 /** The score's sentence; with `min`, whether the run's --min-score holds. */
 export function scoreSentence(score: QualityScore, min?: number): string {
-  const tools = score.tools.length;
+  const tools = score.tools.length + score.perfect.length;
   const parts = [
     tools ? `the mean of ${plural(tools, 'tool')} ${score.mean}` : '',
     score.worst && tools > 1 && score.worst.score < score.mean

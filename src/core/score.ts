@@ -110,7 +110,9 @@ export function scoreOf(results: readonly CheckResult[], tools: readonly string[
     server: Math.max(0, Math.round(base - serverDeduction)),
     mean: Math.round(mean),
     ...(worstTool ? { worst: { tool: worstTool.tool, score: worstTool.score } } : {}),
-    tools: toolScores,
+    // A catalogue of thousands lists what lost points; the rest by name only.
+    tools: toolScores.filter((t) => t.score < 100),
+    perfect: toolScores.filter((t) => t.score === 100).map((t) => t.tool),
     serverProblems: [...serverProblems].map(([key, level]) => ({
       check: key.split(' ')[0],
       code: key.split(' ')[1],

@@ -198,10 +198,19 @@ function liveTexts(ctx: LiveContext): { texts: ServerTexts; proof: (at: TextPlac
 }
 
 /** The texts of the files under lint: full descriptions, saved tools/list results, initialize results. */
-function lintTexts(ctx: LintContext): {
-  texts: ServerTexts;
-  where: (at: TextPlace) => { file: LintFile; pointer: string } | undefined;
-} {
+type LintTexts = { texts: ServerTexts; where: (at: TextPlace) => { file: LintFile; pointer: string } | undefined };
+/** The texts of a lint's files, gathered once for every rule of the run (a lint of 10,000 files has eleven rules). */
+const lintTextsOf = new WeakMap<readonly LintFile[], LintTexts>();
+
+function lintTexts(ctx: LintContext): LintTexts {
+  const known = lintTextsOf.get(ctx.files);
+  if (known) return known;
+  const gathered = gatherLintTexts(ctx);
+  lintTextsOf.set(ctx.files, gathered);
+  return gathered;
+}
+
+function gatherLintTexts(ctx: LintContext): LintTexts {
   const tools = new Map<string, ToolTexts & { listedAt?: { file: LintFile; pointer: string }; fullAt?: LintFile }>();
   const tool = (name: string) => tools.get(name) ?? tools.set(name, { name }).get(name)!;
   let instructions: { text: string; file: LintFile } | undefined;

@@ -127,10 +127,7 @@ export function mergeEraReports(
   }
   // One score for every era's findings: a problem found in both counts once.
   delete merged.score;
-  const score = scoreOf(
-    results,
-    first.score?.tools.map((t) => t.tool),
-  );
+  const score = scoreOf(results, first.score && [...first.score.perfect, ...first.score.tools.map((t) => t.tool)]);
   if (score) merged.score = score;
   delete merged.verdict;
   if (verdicts.length === 1) merged.verdict = verdicts[0];

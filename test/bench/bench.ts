@@ -19,11 +19,16 @@ import { heavyRows } from './heavy-rows.js';
 import { npmServerRows } from './npm-server-rows.js';
 import { medianCpu, medianOf, medianOfSamples, row, RUNS, setFloorMs, table, textRow } from './rows.js';
 import { scaleRows } from './scale-rows.js';
+import { qualityRows } from './quality-bench.js';
 
 /** A bare node's resident memory, for the heavy rows (measured once). */
 const bareRssMb = (await bareNodeRssMb()) ?? 0;
 if (process.env.BENCH_ONLY === 'heavy') {
   heavyRows(bareRssMb);
+  process.exit(0);
+}
+if (process.env.BENCH_ONLY === 'quality') {
+  await qualityRows();
   process.exit(0);
 }
 const plan = planCheck({});
@@ -192,6 +197,7 @@ await slowHttp.stop();
 heavyRows(bareRssMb);
 
 scaleRows();
+await qualityRows();
 
 // npm start on a built tree: the incremental build has nothing to do.
 row(

@@ -102,8 +102,11 @@ export function scaleRows(): void {
   }
 }
 
-/** N tool descriptions, each with its own schema (as in a real catalogue: no cache helps). */
-function generateDescriptions(dir: string, count: number): void {
+/**
+ * N tool descriptions, each with its own schema (as in a real catalogue: no cache helps). `described`: each
+ * parameter says what it is (a catalogue the quality rules pass); without, each file is one finding of theirs.
+ */
+export function generateDescriptions(dir: string, count: number, described = false): void {
   mkdirSync(dir, { recursive: true });
   for (let i = 0; i < count; i++) {
     const name = `tool_${i}`;
@@ -116,8 +119,17 @@ function generateDescriptions(dir: string, count: number): void {
           inputSchema: {
             type: 'object',
             properties: {
-              id: { type: 'string', pattern: '^[a-z]+-\\d+$' },
-              limit: { type: 'integer', minimum: 1, maximum: 100 + i },
+              id: {
+                type: 'string',
+                pattern: '^[a-z]+-\\d+$',
+                ...(described ? { description: `The item's id, e.g. item-${i}.` } : {}),
+              },
+              limit: {
+                type: 'integer',
+                minimum: 1,
+                maximum: 100 + i,
+                ...(described ? { description: `How many results at most (1 to ${100 + i}).` } : {}),
+              },
             },
             required: ['id'],
             additionalProperties: false,
