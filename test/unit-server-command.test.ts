@@ -43,6 +43,21 @@ t.test(
       'Error: boom',
       'a warning that something is missing is no error',
     );
+    // Node's own crash output, as it prints it: the error's line, not a stack frame or the banner.
+    const crash = (error: string) => [
+      'file:///srv/server.mjs:1',
+      'throw new TypeError("boom");',
+      '      ^',
+      '',
+      error,
+      '    at file:///srv/handleError.js:1:7',
+      '    at ModuleJob.run (node:internal/modules/esm/module_job:325:25)',
+      '',
+      'Node.js v20.20.2',
+    ];
+    t.equal(telling(crash('TypeError: boom')), 'TypeError: boom', 'a thrown TypeError');
+    t.equal(telling(crash("SyntaxError: Unexpected token '='")), "SyntaxError: Unexpected token '='");
+    t.equal(telling(['Traceback (most recent call last):', '  File "s.py", line 1', "KeyError: 'x'"]), "KeyError: 'x'");
     t.equal(telling(['starting', 'ready']), 'ready');
     t.equal(telling([]), undefined);
   },
