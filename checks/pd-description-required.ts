@@ -28,6 +28,7 @@ export default defineLiveCheck({
   needs: 'session',
   // Its calls are the run's own, made before anything was fetched anywhere (src/run/phases.ts).
   reads: ['unfetched-calls'],
+  provenIn: 'clean',
   sessionUse:
     "the run's clean session (nothing is ever fetched in it), in the phases before the checks: read-only tools are called before anything is fetched anywhere in the run, the others with arguments their full schema refuses",
   messages,

@@ -125,6 +125,17 @@ t.test('a run of criterion 8 alone: the clean session ends, and the shared sessi
   t.equal(starts(file), plan.total);
 });
 
+t.test("criterion 7's row names the clean session its calls were made in, not the probe", async (t) => {
+  const only = selectChecks(LIVE_CHECKS, ['pd-description-required'], []);
+  const plan = sessionPlan(only, { sessions: 3, transport: 'stdio', explore: EXPLORING_SHARED, idleSeconds: 2 });
+  t.same(plan.steps.find((s) => s.id === 'pd-description-required')?.sessions, {
+    probe: false,
+    clean: true,
+    opened: [],
+    fresh: [],
+  });
+});
+
 t.test('--explain-plan prints the plan and starts nothing', async (t) => {
   const file = join(tempDir(), 'starts');
   const server = countingServer(file);
@@ -228,4 +239,13 @@ t.test('--only and --skip take comma lists as well as repeated values', async (t
   );
   t.notOk(ids(['pd-'], ['pd-session-isolation,pd-token-savings']).includes('pd-token-savings'));
   t.throws(() => selectChecks(LIVE_CHECKS, ['pd-resource-listed,nope'], []), /no check is called 'nope'/);
+  // A typo gets the near ids, as explain and the config's rules give them, never every id on one line.
+  const typo = await runCli(['--only', 'pd-minimal-descripions', '--', 'node', REFERENCE]);
+  t.equal(typo.code, 2);
+  t.equal(
+    typo.stderr,
+    "mcp-pd-check: no check is called 'pd-minimal-descripions' (did you mean 'pd-minimal-descriptions' or 'pd-full-descriptions'?); run 'mcp-pd-check list-checks' to see them all\n",
+  );
+  const explained = await runCli(['explain', 'pd-minimal-descripions']);
+  t.equal(explained.stderr, typo.stderr, 'explain says the same');
 });

@@ -89,6 +89,11 @@ export interface CheckDefinition<Ctx, M extends Messages = Messages> {
   /** Whether `run` calls in the run's clean session (opened once per run, nothing ever fetched in it). */
   clean?: boolean;
   /**
+   * Where its proof was made, when `run` itself sends nothing: 'clean' for a check that judges the
+   * calls the run made in its clean session before any fetch (the session plan names that session).
+   */
+  provenIn?: 'clean';
+  /**
    * Loads what `run` will need that is slow to load (a tokenizer, schemas). The runner starts it
    * when the run starts, so that it loads while the server starts, off the critical path; with
    * `cheapSessions` (HTTP: the server is one process, and the checker's own thread is what the run

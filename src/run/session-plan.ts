@@ -67,7 +67,10 @@ export interface SessionPlan {
   shared?: string[];
 }
 
-type PlannedCheck = Pick<LiveCheck, 'id' | 'spec' | 'opens' | 'fresh' | 'sessionUse' | 'reads' | 'clean' | 'turn'>;
+type PlannedCheck = Pick<
+  LiveCheck,
+  'id' | 'spec' | 'opens' | 'fresh' | 'sessionUse' | 'reads' | 'clean' | 'provenIn' | 'turn'
+>;
 
 /**
  * The sessions a run of these checks opens, phase by phase (src/run/phases.ts, the same table the
@@ -118,8 +121,8 @@ export function sessionPlan(
       kind: 'check',
       ...(check.spec.criterion !== undefined ? { criterion: check.spec.criterion } : {}),
       sessions: {
-        probe: !readsTraffic(check),
-        clean: check.clean === true,
+        probe: !readsTraffic(check) && check.provenIn !== 'clean',
+        clean: check.clean === true || check.provenIn === 'clean',
         opened,
         fresh,
         ...(turn >= 0 ? { shared: turn === 0 && check.fresh ? ('after' as const) : ('taken' as const) } : {}),
