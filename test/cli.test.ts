@@ -104,6 +104,17 @@ t.test('--help teaches; --version prints the version', async (t) => {
     'Exit codes',
   ])
     t.match(help.stdout, word);
+  // Every exit code of the README's table is in the footer, 70 (an internal error) too; and in every command's.
+  const footer = (text: string) => text.slice(text.indexOf('Exit codes:'));
+  const readmeCodes = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/^\| (\d+) \| /gm)].map((m) => m[1]);
+  t.same(readmeCodes, ['0', '1', '2', '3', '70'], "the README's table");
+  for (const code of readmeCodes) t.match(footer(help.stdout), new RegExp(`\\b${code} `), `--help says exit ${code}`);
+  for (const command of ['init', 'lint', 'lock', 'merge'])
+    t.match(
+      footer((await runCli([command, '--help'])).stdout),
+      /\b70 an internal error/,
+      `${command} --help says exit 70`,
+    );
   const version = await runCli(['--version']);
   t.equal(version.code, 0);
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };

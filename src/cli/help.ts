@@ -15,8 +15,9 @@ Everything after the server command (or after --) is passed to the server untouc
 Tools are really called: point the checker at a test instance, not production
 (--safe-calls calls only tools marked read-only).
 
-Exit codes: 0 no finding at or above --fail-on, 1 conformance failures,
-            2 usage error, 3 the server could not be started or reached.`;
+Exit codes: 0 no finding at or above --fail-on, 1 conformance failures (or a score below
+            --min-score), 2 usage error, 3 the server could not be started or reached,
+            70 an internal error of the checker (a bug: report it with the stack it prints).`;
 
 export const INIT_HELP = `
 It reads initialize, tools/list and (with dashdash) ai_help; it never calls a tool. A server that
@@ -30,7 +31,8 @@ Examples:
   $ ${TOOL_NAME} init --out pd-remote --url http://127.0.0.1:3000/mcp
   $ ${TOOL_NAME} init --out pd-offline --from tools-list.json
 
-Exit codes: 0 written (or kept), 2 usage error, 3 the server could not be started or reached.`;
+Exit codes: 0 written (or kept), 2 usage error, 3 the server could not be started or reached,
+            70 an internal error of the checker (a bug: report it with the stack it prints).`;
 
 export const LINT_HELP = `
 Recognised files: tool descriptions (in a tool_descriptions/ folder, or with name and
@@ -41,12 +43,14 @@ A folder is searched for *.json; quote globs so that the shell does not expand t
 with no *.json, or a glob that matches nothing, is a usage error (exit 2): a lint that read
 nothing never passes.
 
-Examples:
-  $ ${TOOL_NAME} lint reference-server/tool_descriptions
-  $ ${TOOL_NAME} lint '.well-known/mcp-tools/*.json' tool_descriptions/
-  $ ${TOOL_NAME} lint --format json tools-list.json > lint.json
+Examples (in your server's project; the paths are yours):
+  $ ${TOOL_NAME} lint pd                                  the folder '${TOOL_NAME} init --out pd' wrote
+  $ ${TOOL_NAME} lint tool_descriptions/ '.well-known/mcp-tools/*.json'   descriptions and Tool Cards
+  $ ${TOOL_NAME} lint --format json tools-list.json > lint.json   a saved tools/list result
+  $ ${TOOL_NAME} lint "$(npm root)/${TOOL_NAME}/reference-server/tool_descriptions"   the reference server's (installed here)
 
-Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage error (e.g. a missing path).`;
+Exit codes: 0 no finding at or above --fail-on, 1 findings (or a score below --min-score), 2 usage
+            error (e.g. a missing path), 70 an internal error of the checker (a bug: report it with the stack it prints).`;
 
 export const MERGE_HELP = `
 A sweep too large for one job runs as a CI matrix: each job checks one shard of the fleet
@@ -65,7 +69,7 @@ Examples:
 
 Exit codes: as one run of the whole fleet: 0, 1 conformance failures, 2 a sweep with a hole or a
 merge refused (a missing shard, a server twice, another fleet, a bad entry), 3 a server could not
-be started or reached.`;
+be started or reached, 70 an internal error of the checker (a bug: report it with the stack it prints).`;
 
 export const PROGRAM_DESCRIPTION =
   'Check an MCP server against Progressive Disclosure for Tool Descriptions v2.1:\n' +
@@ -94,4 +98,4 @@ Examples:
   $ ${TOOL_NAME} lock --server-config .vscode/mcp.json --server notes --out notes.lock.json
 
 Exit codes: 0 written, or as locked; 1 the surface changed; 2 usage error (no lock file, a file
-that is not one); 3 the server could not be started or reached.`;
+that is not one); 3 the server could not be started or reached; 70 an internal error of the checker (a bug: report it with the stack it prints).`;
