@@ -109,7 +109,7 @@ t.test('explain with an unknown id is a usage error that suggests the right one'
   const typo = await runCli(['explain', 'pd-unkown-tool']);
   t.equal(typo.code, 2);
   t.equal(typo.stdout, '');
-  t.match(typo.stderr, /no check is called 'pd-unkown-tool'; did you mean 'pd-unknown-tool'\?/);
+  t.match(typo.stderr, /no check is called 'pd-unkown-tool' \(did you mean 'pd-unknown-tool'\?\)/);
   t.equal(typo.stderr.trim().split('\n').length, 1, 'one line, no stack trace');
   const missing = await runCli(['explain']);
   t.equal(missing.code, 2);

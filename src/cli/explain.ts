@@ -2,9 +2,8 @@ import { Chalk } from 'chalk';
 import type { CheckDefinition } from '../core/check.js';
 import { checkSeverity } from '../core/check.js';
 import { checkDocUrl, DOC_SECTIONS, readCheckDoc } from '../core/check-docs.js';
-import { TOOL_NAME } from '../util/version.js';
 import { UsageError } from './usage-error.js';
-import { distance } from '../util/distance.js';
+import { unknownCheck } from '../core/unknown-check.js';
 import { hintOf, templateOf } from '../core/messages.js';
 import { SHARED_MESSAGES } from '../core/findings.js';
 import { CONTEXT_MESSAGES } from '../run/context.js';
@@ -47,14 +46,12 @@ export function explainReach(json: boolean): string {
 export function findCheck<T extends AnyCheck>(all: readonly T[], id: string): T {
   const found = all.find((c) => c.id === id);
   if (found) return found;
-  const close = all
-    .map((c) => ({ id: c.id, d: distance(c.id, id) }))
-    .filter((c) => c.d <= Math.max(3, Math.floor(id.length / 3)) || c.id.startsWith(id))
-    .sort((a, b) => a.d - b.d)
-    .slice(0, 3)
-    .map((c) => `'${c.id}'`);
-  const suggestion = close.length ? `did you mean ${close.join(' or ')}? ` : '';
-  throw new UsageError(`no check is called '${id}'; ${suggestion}run '${TOOL_NAME} list-checks' to see them all`);
+  throw new UsageError(
+    unknownCheck(
+      id,
+      all.map((c) => c.id),
+    ),
+  );
 }
 
 /** What `explain <id>` prints: the check's metadata (from its definition), then its doc. */

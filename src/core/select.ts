@@ -1,5 +1,5 @@
 import { InputError } from './input-error.js';
-import { TOOL_NAME } from '../util/version.js';
+import { unknownCheck } from './unknown-check.js';
 
 /** Whether a check id is picked by a selector: the id itself, or a prefix ending in '-' (pd-) or '/' (a plugin's: acme/). */
 function matches(id: string, selector: string): boolean {
@@ -18,7 +18,11 @@ export function selectChecks<T extends { id: string }>(
   for (const selector of [...only, ...skip]) {
     if (!all.some((c) => matches(c.id, selector))) {
       throw new InputError(
-        `no check is called '${selector}' (a prefix ends with '-', e.g. pd-, or '/' for a plugin's, e.g. acme/); run '${TOOL_NAME} list-checks' — known: ${all.map((c) => c.id).join(', ')}`,
+        unknownCheck(
+          selector,
+          all.map((c) => c.id),
+          true,
+        ),
       );
     }
   }

@@ -5,6 +5,7 @@
 import { InputError } from '../core/input-error.js';
 import type { CheckDefinition } from '../core/check.js';
 import { closest } from '../util/distance.js';
+import { unknownCheck } from '../core/unknown-check.js';
 
 /** What a user sets a check to. */
 export type RuleLevel = 'off' | 'warn' | 'error';
@@ -36,10 +37,7 @@ export function withLevels<T extends Pick<CheckDefinition<never>, 'id' | 'severi
         `rules: '${id}' is set to ${JSON.stringify(setting)}; give a level, or [level, { options }] (as ESLint's rules)`,
       );
     if (!known.includes(id)) {
-      const near = closest(id, known);
-      throw new InputError(
-        `rules: no check is called '${id}'${near !== undefined ? ` (did you mean '${near}'?)` : ''}; run 'mcp-pd-check list-checks' to see them all`,
-      );
+      throw new InputError(`rules: ${unknownCheck(id, known)}`);
     }
     if (!RULE_LEVELS.includes(level as RuleLevel))
       throw new InputError(`rules: '${id}' is set to ${JSON.stringify(level)}; a check's level is off, warn or error`);
