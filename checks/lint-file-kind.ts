@@ -18,9 +18,8 @@ export default defineLintCheck({
   needs: 'folder',
   messages,
   async run(ctx) {
-    for (const file of ctx.files) {
-      if (file.source?.parsed && file.kind === 'unknown')
-        ctx.fail('unknown-kind', { file: file.display }, { location: ctx.at(file) });
+    for (const file of ctx.parsedOrSkip()) {
+      if (file.kind === 'unknown') ctx.fail('unknown-kind', { file: file.display }, { location: ctx.at(file) });
     }
   },
 });

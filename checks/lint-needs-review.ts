@@ -19,9 +19,9 @@ export default defineLintCheck({
   needs: 'folder',
   messages,
   async run(ctx) {
-    for (const file of ctx.files) {
-      if (!file.source?.parsed || file.kind === 'unknown') continue;
-      const stack: Array<[unknown, string]> = [[file.source.value, '']];
+    for (const file of ctx.parsedOrSkip()) {
+      if (file.kind === 'unknown') continue;
+      const stack: Array<[unknown, string]> = [[file.source!.value, '']];
       let seen = 0;
       while (stack.length && seen++ < MAX_VALUES) {
         const [value, pointer] = stack.pop()!;

@@ -34,7 +34,7 @@ export default defineLintCheck({
   needs: 'folder',
   messages,
   async run(ctx) {
-    for (const file of ctx.files.filter((f) => f.source?.parsed)) {
+    for (const file of ctx.parsedOrSkip()) {
       const said = new Set<string>();
       for (const hit of await detectSecrets([...strings(file.source!.value)])) {
         said.add(hit.pointer);

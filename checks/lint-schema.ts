@@ -103,7 +103,7 @@ export default defineLintCheck({
   messages,
   async run(ctx) {
     // The same rules as the live checks of served descriptions, cards and dashdash objects.
-    for (const file of ctx.files.filter((f) => f.source?.parsed)) {
+    for (const file of ctx.parsedOrSkip()) {
       for (const { base, problems } of problemsOf(file)) ctx.problems(file, problems, base);
     }
   },

@@ -54,10 +54,56 @@ t.test('a config that breaks its schema is a usage error that names the fields',
   t.match(run.stderr, /unknown field 'bogus'/i);
   t.match(run.stderr, /'sessions' must be >= 2/);
   t.match(run.stderr, /'failOn' must be one of "error", "warning", "never"/);
-  t.equal(run.stderr.trim().split('\n').length, 1);
+  // Each mistake on a line of its own, under one line that names the file and the schema once.
+  t.same(
+    run.stderr
+      .trim()
+      .split('\n')
+      .map((line) => line.replace(/'[^']*'.*/, '…')),
+    [
+      `mcp-pd-check: config ${join(dir, 'c.json')} has 3 mistakes (see schemas/config.schema.json):`,
+      '  - Unknown field …',
+      '  - …',
+      '  - …',
+    ],
+  );
+  t.notMatch(run.stderr, /\(the config schema\)/, 'the schema is named once');
+  writeFileSync(join(dir, 'one.json'), JSON.stringify({ failOn: 'sometimes' }));
+  const one = await runCli(['--config', join(dir, 'one.json'), '--', 'node', REFERENCE]);
+  t.equal(one.stderr.trim().split('\n').length, 1, `one mistake, one line: ${one.stderr}`);
   const missing = await runCli(['--config', join(dir, 'nope.json'), '--', 'node', REFERENCE]);
   t.equal(missing.code, 2);
   t.match(missing.stderr, /does not exist/);
+});
+
+t.test('a config with comments and a trailing comma is read the same by a run and by lint', async (t) => {
+  const dir = tempDir();
+  const file = join(dir, 'mcp-pd-check.config.json');
+  writeFileSync(file, '{\n  // the gate\n  "failOn": "never",\n}\n');
+  const plan = await runCli(['--config', file, '--explain-plan', '--', 'node', REFERENCE]);
+  t.equal(plan.code, 0, plan.stderr);
+  const lint = await runCli(['lint', '--format', 'json', file]);
+  t.equal(lint.code, 0, lint.stdout.slice(0, 400));
+  const statuses = Object.fromEntries(
+    (JSON.parse(lint.stdout) as { results: Array<{ id: string; status: string }> }).results.map((r) => [
+      r.id,
+      r.status,
+    ]),
+  );
+  t.equal(statuses['lint-json-syntax'], 'pass');
+  t.equal(statuses['lint-schema'], 'pass', 'and it was read: its schema checked');
+  // Any other file is JSON: a trailing comma fails it, and what could not read it is not a pass.
+  writeFileSync(join(dir, 'tools.json'), '{ "tools": [], }\n');
+  const broken = await runCli(['lint', '--format', 'json', join(dir, 'tools.json')]);
+  const brokenStatuses = Object.fromEntries(
+    (JSON.parse(broken.stdout) as { results: Array<{ id: string; status: string }> }).results.map((r) => [
+      r.id,
+      r.status,
+    ]),
+  );
+  t.equal(brokenStatuses['lint-json-syntax'], 'fail');
+  for (const id of ['lint-file-kind', 'lint-schema', 'lint-no-secrets', 'lint-needs-review'])
+    t.equal(brokenStatuses[id], 'skip', `${id}: nothing it could read, not a pass`);
 });
 
 t.test('lint reads the same config (format, only, failOn)', async (t) => {

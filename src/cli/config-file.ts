@@ -29,8 +29,16 @@ export async function applyConfig(command: Command, explicit: string | undefined
   // JSONC, as the server configs it sits beside: comments and trailing commas are fine.
   const parsed = parseJsonc(text, `config ${file}`);
   const { schemaProblemText } = await import('../rules/schema-problems.js');
-  const problems = schemaProblemText('config', parsed).map(withSuggestion);
-  if (problems.length) throw new UsageError(`config ${file}: ${problems.join('; ')} (see schemas/config.schema.json)`);
+  // The schema is named once, with its file, not after every mistake.
+  const problems = schemaProblemText('config', parsed)
+    .map((p) => p.replace(/ \(the config schema\)\.?$/, ''))
+    .map(withSuggestion);
+  if (problems.length === 1) throw new UsageError(`config ${file}: ${problems[0]} (see schemas/config.schema.json)`);
+  // Several mistakes: each on a line of its own, so that each can be read and fixed.
+  if (problems.length)
+    throw new UsageError(
+      `config ${file} has ${problems.length} mistakes (see schemas/config.schema.json):\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
   const config = parsed as Record<string, unknown>;
   // Paths in the file are relative to the file (as in tsconfig or .eslintrc), so that
   // `--config server/mcp-pd-check.config.json` means what it means inside server/.

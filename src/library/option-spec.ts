@@ -1,3 +1,4 @@
+import { CONFIG_FILE_NAME } from '../util/version.js';
 // What an option of the table is (src/library/option-table.ts): its flag, kind, keys, default and
 // help; the command groups the table's parts share, and the defaults other modules name.
 /** The commands that take options. */
@@ -50,5 +51,5 @@ export const lines = (sep: string) => (value: unknown) =>
 export const FORMAT_NAMES = ['text', 'json', 'junit', 'sarif', 'github', 'markdown', 'html'] as const;
 export const DEFAULT_TIMEOUT_MS = 5000;
 export const DEFAULT_MAX_DURATION_MS = 600_000;
-export const DEFAULT_CONFIG = 'mcp-pd-check.config.json';
+export const DEFAULT_CONFIG = CONFIG_FILE_NAME;
 export const DEFAULT_BASELINE = 'mcp-pd-check.baseline.json';

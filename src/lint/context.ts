@@ -39,6 +39,16 @@ export class LintContext<C extends string = string> extends FindingSink<C> {
     return files;
   }
 
+  /**
+   * The files that parsed; with none, the check is skipped, saying so: a check that could read none of
+   * its input passes nothing (lint-json-syntax says why each file did not parse).
+   */
+  parsedOrSkip(): LintFile[] {
+    const files = this.files.filter((f) => f.source?.parsed);
+    if (!files.length) this.skip('nothing-to-lint', { what: 'file that parses as JSON (lint-json-syntax says why)' });
+    return files;
+  }
+
   /** A finding location: file, line, column and JSON pointer. */
   at(file: LintFile, pointer = ''): FindingLocation {
     const pos = file.source?.locate(pointer) ?? { line: 1, column: 1 };

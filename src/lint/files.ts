@@ -3,6 +3,7 @@ import { basename, dirname } from 'node:path';
 import { isPlainObject } from '../protocol/payload.js';
 import { displayPath, type FoundPath, type ReadProblem } from './paths.js';
 import { JsonSource } from './source.js';
+import { CONFIG_FILE_NAME } from '../util/version.js';
 
 /**
  * What a linted file is; decided from its shape and folder (the four kinds of metadata, and the checker's own config).
@@ -91,13 +92,14 @@ export async function readLintFile(found: FoundPath, cwd: string): Promise<LintF
     if (fd !== undefined) closeSync(fd);
   }
   if (bytes.includes(0)) return { path, display, kind: 'unknown', readProblem: { code: 'binary', args: {} } };
-  const source = new JsonSource(bytes.toString('utf8'));
+  // The checker's config is JSONC, as the run reads it (src/cli/config-file.ts); every other file is JSON.
+  const source = new JsonSource(bytes.toString('utf8'), { comments: basename(path) === CONFIG_FILE_NAME });
   return { path, display, source, kind: source.parsed ? classify(source.value, path) : 'unknown' };
 }
 
 export function classify(value: unknown, path: string): FileKind {
   if (!isPlainObject(value)) return 'unknown';
-  if (basename(path) === 'mcp-pd-check.config.json') return 'checker-config';
+  if (basename(path) === CONFIG_FILE_NAME) return 'checker-config';
   if ('tool_card_version' in value) return 'tool-card';
   if ('lockVersion' in value || /\.lock\.json$/i.test(basename(path))) return 'tool-lock';
   if (Array.isArray(value.tools)) return 'tools-list';

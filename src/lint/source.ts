@@ -1,4 +1,12 @@
-import { parseTree, findNodeAtLocation, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
+import {
+  parse,
+  parseTree,
+  findNodeAtLocation,
+  printParseErrorCode,
+  visit,
+  type Node,
+  type ParseError,
+} from 'jsonc-parser';
 import { escapeSegment, pointerSegments } from '../util/json-pointer.js';
 import { MAX_DEPTH } from '../transport/limits.js';
 
@@ -32,7 +40,14 @@ export class JsonSource {
   private treeCache: Node | undefined | null = null;
   private lineStartsCache: number[] | undefined;
 
-  constructor(rawText: string) {
+  /**
+   * `comments`: read as JSONC (comments and trailing commas), as the checker reads its own config file
+   * (src/cli/config-file.ts): the lint and the run read one file one way.
+   */
+  constructor(
+    rawText: string,
+    private readonly options: { comments?: boolean } = {},
+  ) {
     this.bom = rawText.charCodeAt(0) === 0xfeff;
     const text = this.bom ? rawText.slice(1) : rawText;
     this.text = text;
@@ -53,13 +68,20 @@ export class JsonSource {
       value = JSON.parse(text);
       parsed = true;
     } catch {
-      // Only a broken file needs the full parser, for where and what the first error is.
+      // JSONC where the file is read so; only a broken file needs the full parser, for where and what the first
+      // error is.
       const errors: ParseError[] = [];
-      this.treeCache = parseTree(text, errors, {
-        disallowComments: true,
-        allowTrailingComma: false,
-        allowEmptyContent: false,
-      });
+      if (options.comments) {
+        const jsonc = parse(text, errors, this.parseOptions) as unknown;
+        if (!errors.length && text.trim()) {
+          value = jsonc;
+          parsed = true;
+        }
+      }
+    }
+    if (!parsed) {
+      const errors: ParseError[] = [];
+      this.treeCache = parseTree(text, errors, this.parseOptions);
       for (const e of errors) {
         this.syntaxErrors.push({
           message: describeParseError(printParseErrorCode(e.error), text, e.offset),
@@ -76,13 +98,13 @@ export class JsonSource {
   }
 
   private get tree(): Node | undefined {
-    if (this.treeCache === null)
-      this.treeCache = parseTree(this.text, [], {
-        disallowComments: true,
-        allowTrailingComma: false,
-        allowEmptyContent: false,
-      });
+    if (this.treeCache === null) this.treeCache = parseTree(this.text, [], this.parseOptions);
     return this.treeCache;
+  }
+
+  private get parseOptions() {
+    const comments = this.options.comments === true;
+    return { disallowComments: !comments, allowTrailingComma: comments, allowEmptyContent: false };
   }
 
   private get lineStarts(): number[] {
@@ -169,7 +191,7 @@ export class JsonSource {
           childPointer();
         },
       },
-      { disallowComments: true, allowTrailingComma: false },
+      this.parseOptions,
     );
   }
 }

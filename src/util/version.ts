@@ -16,3 +16,6 @@ const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8'))
 
 export const TOOL_NAME: string = pkg.name;
 export const TOOL_VERSION: string = pkg.version;
+
+/** The checker's config file, found in the working directory (the run) and recognised by name (the lint). */
+export const CONFIG_FILE_NAME = `${TOOL_NAME}.config.json`;
