@@ -110,6 +110,8 @@ export interface RunningServer {
   url: string;
   /** Its process. */
   pid?: number;
+  /** What it has written to stderr so far (where kept). */
+  stderr?: () => string;
   stop: () => Promise<void>;
 }
 
@@ -187,6 +189,7 @@ export async function serveListening(args: string[], env: Record<string, string>
   return {
     url,
     ...(child.pid !== undefined ? { pid: child.pid } : {}),
+    stderr: () => said,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -153,6 +153,49 @@ t.test(
 );
 
 t.test(
+  "serve --listen: a client over the network is told the upstream exited, never the upstream's command line; serve's stderr names it",
+  async (t) => {
+    const server = await listening({});
+    t.teardown(server.stop);
+    const post = async (body: object, session?: string) => {
+      const res = await fetch(server.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': INIT.protocolVersion } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '{}');
+      return {
+        session: res.headers.get('mcp-session-id') ?? undefined,
+        body: JSON.parse(json) as { error?: { message?: unknown } },
+      };
+    };
+    const { session } = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: INIT });
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+    await post(
+      { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: `${RESOURCE}?tools=exit_op` } },
+      session,
+    );
+    const call = await post(
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'exit_op', arguments: {} } },
+      session,
+    );
+    const message = String(call.body.error?.message);
+    t.match(message, /^The upstream server exited with code 9/, message);
+    t.notMatch(message, /recording-upstream|dist\/test|node /, 'no command line, no local path');
+    // Serve writes it as the upstream ends, beside the answer; waited for (10 s: what a hang would exceed).
+    const named = /the upstream server \(.*recording-upstream\.js\) exited with code 9/;
+    for (let waited = 0; !named.test(server.stderr?.() ?? '') && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    t.match(server.stderr?.(), named, "serve's stderr names it");
+  },
+);
+
+t.test(
   'each client in its era: an unknown resource is -32002 for 2025-11-25 and -32602 for 2026-07-28, whatever the upstream said',
   async (t) => {
     const serve = new StdioServe({});

@@ -88,8 +88,11 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
   const maxBytes = (options.maxMessageMb ?? defaultOf<number>('maxMessageMb')) * 1024 * 1024;
   let hub: Hub | undefined;
   // The upstream ended: every request in flight gets an error naming how, then the proxy ends with its code.
+  let upstreamName = '';
   const ended = (code: number, how: string) => {
     hub?.upstreamGone(how);
+    // Serve's own stderr names the upstream by its command; clients over the network are told less (below).
+    if (options.listen !== undefined) options.onError?.(new Error(`the upstream server (${upstreamName}) ${how}`));
     return code;
   };
   let child: ChildTransport | undefined;
@@ -123,14 +126,16 @@ export async function serve(options: ServeOptions, spell: Spelling = LIBRARY_SPE
     upstream = new UpstreamEra(child, options.protocol);
   }
   // Errors name the upstream: its command as it could be committed (secrets as ${VAR}), or its URL without credentials.
-  const upstreamName =
+  upstreamName =
     options.url !== undefined
       ? displayUrl(parseUrl(options.url, spell))
       : clip(publishableArguments(words).args.join(' '), 120);
   hub = new Hub(upstream, folder, {
     timeoutMs: options.requestTimeoutMs ?? defaultOf<number>('requestTimeoutMs'),
     toolForm: options.descriptionsTool ?? true,
-    upstreamName,
+    // A client over the network (--listen) is not told the upstream's command line (local paths, arguments): only
+    // that the upstream server failed. A client over stdio started serve with that command itself.
+    ...(options.listen === undefined ? { upstreamName } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
   await upstream.start();
