@@ -1,5 +1,6 @@
 import { defineLiveCheck } from '../src/run/check.js';
 import {
+  MIN_QUERIES,
   SELECTION_MESSAGES,
   selectionFigures,
   selectionProblems,
@@ -31,6 +32,13 @@ export default defineLiveCheck({
       ),
     );
     const figures = selectionFigures(tools);
+    // A share of one query is a coin toss: with no tool of MIN_QUERIES, nothing is judged (not a pass at 0 %).
+    if (!figures.tools.some((x) => x.queries >= MIN_QUERIES))
+      ctx.skip('too-few-queries', {
+        queries: figures.queries,
+        tools: figures.tools.filter((x) => x.queries > 0).length,
+        min: MIN_QUERIES,
+      });
     // The proof is what tools/list said: the minimal descriptions the ranking read.
     const transcript = ctx.discovery.toolsExchanges;
     for (const p of selectionProblems(tools, figures)) ctx.problem(p, { location: { tool: p.tool }, transcript });

@@ -189,7 +189,8 @@ t.test('@modelcontextprotocol/server-memory: a verdict, and its knowledge graph 
   assertFirstContact(
     t,
     report,
-    { ...PLAIN_SERVER, 'mcp-input-validation': 'skip', 'pd-selection-fidelity': 'pass' },
+    // Its descriptions give one query: too few to judge how well a tool is found (a skip, never a pass at 0 %).
+    { ...PLAIN_SERVER, 'mcp-input-validation': 'skip', 'pd-selection-fidelity': 'skip' },
     spiedCalls(log),
     'pass',
   );

@@ -71,6 +71,8 @@ export const MAX_RANKED_TOOLS = 1000;
 
 /** Below this share of first places, a tool is hard to find by its minimal description. */
 export const LOW_TOP1 = 0.5;
+/** A tool is judged on at least this many queries from its own description: one query is a coin, not a share. */
+export const MIN_QUERIES = 2;
 /** Two minimal descriptions sharing this much of their words (Jaccard) are near-duplicates. */
 export const NEAR_DUPLICATE = 0.8;
 
@@ -89,6 +91,8 @@ export const SELECTION_MESSAGES = {
     message: "Tool '{tool}': the minimal description (\"{text}\") only restates the tool's name.",
     hint: 'Say what the tool does and when it is the right choice, in words the name does not already give.',
   },
+  'too-few-queries':
+    "Too few queries to judge: the tools' own descriptions gave {queries|query|queries} ({tools|tool} gave any); a tool is judged on {min} or more of its own, and none gave {min}.",
   'selection-figures':
     "Tool '{tool}': {percent} % of {queries|query|queries} from its own description rank it first (MRR {mrr}).",
   'selection-summary':
@@ -195,7 +199,7 @@ export function selectionProblems(
   const tools = unique(listed);
   const problems: Array<RuleProblem & { tool: string }> = [];
   for (const f of figures.tools) {
-    if (f.queries >= 2 && f.top1 < LOW_TOP1 && f.winner) {
+    if (f.queries >= MIN_QUERIES && f.top1 < LOW_TOP1 && f.winner) {
       problems.push({
         tool: f.tool,
         code: 'not-found-first',
