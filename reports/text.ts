@@ -128,13 +128,21 @@ export function renderText(report: CheckReport, options: TextOptions): string {
         clipped ||= said.length > width;
         out.push(`  ${paint(group.mark)} ${c.bold(ids)}  ${c.gray(sanitizeLine(clip(said, width)))}`);
       }
-      // What the lines leave out, and how to see it.
-      const left = results.filter((x) => saidInVerdict.has(x.id) || ofUncheckedEra(x)).length;
+      // What the lines leave out, and how to see it: each part counted where it is said.
+      const inVerdict = results.filter((x) => saidInVerdict.has(x.id));
+      const namedChecks = new Set(inVerdict.map((x) => x.id)).size;
+      const unspoken = results.filter((x) => !saidInVerdict.has(x.id) && ofUncheckedEra(x)).length;
+      const shown = results.length - inVerdict.length - unspoken;
+      const verdictPart = inVerdict.length
+        ? `${inVerdict.length}${inVerdict.length > namedChecks ? ` (${plural(namedChecks, 'check')}, in each era)` : ''} in the verdict above`
+        : '';
+      const unspokenPart = unspoken ? `${unspoken} of an era the server does not speak (the server line says it)` : '';
       const notes = [
-        ...(byReason.size < results.length - left
+        ...(byReason.size < shown
           ? [`checks with the same reason on one line (${plural(byReason.size, 'line')})`]
           : []),
-        ...(left ? [`${left} said in the verdict above (without the resource, or of an era not checked)`] : []),
+        ...(verdictPart ? [`${verdictPart} (not testable without the resource)`] : []),
+        ...(unspokenPart ? [unspokenPart] : []),
         ...(clipped ? ['reasons cut at …'] : []),
       ];
       // A count the lines do not add up to is said, with how to see the rest; a first contact, which
@@ -142,7 +150,7 @@ export function renderText(report: CheckReport, options: TextOptions): string {
       if (notes.length && !firstContact) out.push(c.gray(`  (${notes.join('; ')}: --verbose shows each in full)`));
       else if (notes.length)
         out[heading] =
-          `${out[heading]}${c.gray(` — ${results.length - left} on ${plural(byReason.size, 'line')}${left ? `, ${left} in the verdict above` : ''}; --verbose shows each`)}`;
+          `${out[heading]}${c.gray(` — ${[`${shown} on ${plural(byReason.size, 'line')}`, verdictPart, unspokenPart].filter(Boolean).join(', ')}; --verbose shows each`)}`;
       continue;
     }
     // Checks the run's time cut before they started say the same: one line, as the skipped do.

@@ -256,6 +256,19 @@ t.test(
       'the last line is the init command for this server',
     );
     t.match(run.stdout, /mcp-pd-check serve --descriptions pd -- /, 'and the serve line');
+    // The SKIPPED heading counts each part where it is said: the lines, the verdict's list, the era not spoken.
+    const heading =
+      /\nSKIPPED \((\d+)\) — (\d+) on \d+ lines, (\d+) in the verdict above, (\d+) of an era the server does not speak/.exec(
+        run.stdout,
+      );
+    t.ok(heading, 'the SKIPPED heading says where each skip is');
+    const notTestable = /not testable without the resource: (.*)\n/.exec(run.stdout)?.[1].split(', ') ?? [];
+    t.equal(Number(heading?.[3]), notTestable.length, 'as many in the verdict as it names');
+    t.equal(
+      Number(heading?.[2]) + Number(heading?.[3]) + Number(heading?.[4]),
+      Number(heading?.[1]),
+      'the parts add up to the count',
+    );
     t.match(
       run.stdout,
       /\n {2}⚠ quality\/listed-too-long \(\d+ findings\), quality\/listed-how \(\d+ findings?\) — --verbose shows them\n/,
