@@ -21,7 +21,7 @@ const messages = {
     hint: 'Fewer tools reach every client: group tools, split the server by role, or let clients load tools on demand (progressive disclosure keeps each listed tool to one line).',
   },
   'client-over': 'Past the budget of {client}: {figure} against {limit}; it {what}.',
-  'client-near': 'Near the budget of {client}: {figure} against {limit}; it {what}.',
+  'client-near': 'Over the soft limit of {client} ({soft}), below its limit: {figure} against {limit}; it {what}.',
   'client-fits': 'Within the budget of {client}: {figure} against {limit}.',
 } as const;
 
@@ -50,6 +50,7 @@ export default defineLiveCheck({
         client: fit.client,
         figure: fit.figure,
         limit: fit.limit,
+        soft: fit.soft ?? '',
         what: fit.what ?? '',
         fit: fit.fit,
         drops: fit.drops,
@@ -75,6 +76,7 @@ function clientBudgets(result: CheckResult | undefined): ClientBudgets | undefin
       fit: f.args.fit as BudgetFit['fit'],
       figure: String(f.args.figure),
       limit: String(f.args.limit),
+      ...(f.args.soft ? { soft: asText(f.args.soft) } : {}),
       ...(f.args.what ? { what: asText(f.args.what) } : {}),
       drops: f.args.drops === true,
     }));

@@ -5,6 +5,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkServer } from '../src/index.js';
 import type { CheckReport } from '../src/generated/report.js';
+import { budgetFits } from '../src/core/client-budgets.js';
+import { budgetSentence } from '../src/core/verdict-sentence.js';
 import { fixtureBundle, REFERENCE, runCli, startHttp, tempDir } from './helpers.js';
 
 const ONLY = ['--only', 'mcp-tool-budget', '--explore', '0', '--protocol', '2025-11-25'];
@@ -115,3 +117,20 @@ t.test("150 tools: every report format says it is past VS Code's limit", async (
     { fit: 'over', drops: true, figure: '150 tools', limit: '128 tools' },
   );
 });
+
+t.test(
+  "between a client's soft limit and its limit, the budget line says both (not 'near' a limit four times away)",
+  async (t) => {
+    const sentence = budgetSentence({
+      tools: 14,
+      tokens: 2821,
+      encoding: 'o200k_base',
+      clients: budgetFits({ tools: 14, tokens: 2821 }),
+    });
+    t.match(
+      sentence,
+      /over 2,000 tokens \(1 % of a 200k context\), below the 10,000 tokens \(5 % of a 200k context\) of MCP client best practices/,
+    );
+    t.notMatch(sentence, /near the/);
+  },
+);

@@ -86,6 +86,8 @@ export interface BudgetFit {
   /** The server's figure, and the limit, in the budget's unit ("150 tools", "128 tools"). */
   figure: string;
   limit: string;
+  /** Where the client starts to act before its limit, when the fit is near ("2,000 tokens (1 % of a 200k context)"). */
+  soft?: string;
   /** What the client does (past the limit, or past the soft limit). */
   what?: string;
   drops: boolean;
@@ -100,7 +102,14 @@ export function budgetFits(figures: { tools: number; tokens?: number }): BudgetF
     const tokens = (share: number) => Math.round(share * context);
     const label = (n: number) => `${formatNumber(n)} tokens`;
     const fit = fitOf(b, figures.tokens, tokens(b.limit), b.soft !== undefined ? tokens(b.soft) : undefined, label);
-    return [{ ...fit, limit: `${fit.limit} (${Math.round(b.limit * 100)} % of a ${context / 1000}k context)` }];
+    const share = (s: number) => `${Math.round(s * 100)} % of a ${context / 1000}k context`;
+    return [
+      {
+        ...fit,
+        limit: `${fit.limit} (${share(b.limit)})`,
+        ...(fit.soft !== undefined && b.soft !== undefined ? { soft: `${fit.soft} (${share(b.soft)})` } : {}),
+      },
+    ];
   });
 }
 
@@ -117,6 +126,7 @@ function fitOf(
     fit,
     figure: label(value),
     limit: label(limit),
+    ...(fit === 'near' && soft !== undefined ? { soft: label(soft) } : {}),
     drops: b.drops,
     ...(fit === 'over' ? { what: b.over } : fit === 'near' && b.near ? { what: b.near } : {}),
   };

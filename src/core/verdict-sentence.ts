@@ -57,7 +57,10 @@ export function reachSentence(reach: NonNullable<Verdict['reach']>): string {
 export function budgetSentence(b: ClientBudgets): string {
   const said = (fit: ClientBudgets['clients'][number]['fit']) => b.clients.filter((c) => c.fit === fit);
   const past = said('over').map((c) => `past the ${c.limit} of ${c.client} (it ${c.what})`);
-  const near = said('near').map((c) => `near the ${c.limit} of ${c.client} (it ${c.what})`);
+  // Near is past where the client starts to act, not close to its limit: both are said.
+  const near = said('near').map(
+    (c) => `${c.soft ? `over ${c.soft}, ` : ''}below the ${c.limit} of ${c.client} (it ${c.what})`,
+  );
   const within = said('fits').map((c) => `the ${c.limit} of ${c.client}`);
   const parts = [...past, ...near, ...(within.length ? [`within ${listWords(within)}`] : [])];
   return `Client budgets: ${formatArg(b.tools)} tool${b.tools === 1 ? '' : 's'}, ${formatArg(b.tokens)} tokens in tools/list — ${parts.join('; ')}.`;
