@@ -47,7 +47,6 @@ Examples (in your server's project; the paths are yours):
   $ ${TOOL_NAME} lint pd                                  the folder '${TOOL_NAME} init --out pd' wrote
   $ ${TOOL_NAME} lint tool_descriptions/ '.well-known/mcp-tools/*.json'   descriptions and Tool Cards
   $ ${TOOL_NAME} lint --format json tools-list.json > lint.json   a saved tools/list result
-  $ ${TOOL_NAME} lint "$(npm root)/${TOOL_NAME}/reference-server/tool_descriptions"   the reference server's (installed here)
 
 Exit codes: 0 no finding at or above --fail-on, 1 findings (or a score below --min-score), 2 usage
             error (e.g. a missing path), 70 an internal error of the checker (a bug: report it with the stack it prints).`;

@@ -217,7 +217,8 @@ function httpReference(): Promise<{ url: string; child: ChildProcess }> {
 /** The examples of every command's --help (`$ mcp-pd-check …`, the words after the command's own gap left out). */
 async function helpLines(env: NodeJS.ProcessEnv, cwd: string): Promise<string[]> {
   const lines: string[] = [];
-  for (const command of ['', 'lint', 'init', 'serve', 'explain', 'merge']) {
+  // init's before lint's: lint's first example reads the folder init's first example writes.
+  for (const command of ['', 'init', 'lint', 'serve', 'explain', 'merge']) {
     const { out } = await sh(`mcp-pd-check ${command} --help`, cwd, env);
     for (const m of out.matchAll(/^\s+\$ (mcp-pd-check .*)$/gm)) lines.push(m[1].split(/\s{2,}/)[0].trim());
   }
