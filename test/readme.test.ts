@@ -3,6 +3,7 @@
 // configuration that does not end as the README says (test/docs/walk.ts) fails here.
 import t from 'tap';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './helpers.js';
 
@@ -22,4 +23,13 @@ t.test('the README samples are what the commands print today, and every document
     out,
     /README: 4 samples as printed today, every documented flag known \(README and --help\), \d+ commands and configurations run as written, \d+ not run:/,
   );
+});
+
+t.test("the README's figure of files a lint reads is the one its sample of that lint prints", async (t) => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const adopting = readFileSync(join(ROOT, 'docs', 'adopting.md'), 'utf8');
+  const said = /`pd \(lint, (\d+) files read\)`/.exec(readme)?.[1];
+  const printed = /— pd \(lint, (\d+) files read\)/.exec(adopting)?.[1];
+  t.ok(said !== undefined && printed !== undefined, 'both say it');
+  t.equal(said, printed, "the README's figure is the sample's (docs/adopting.md, written by npm run docs)");
 });
