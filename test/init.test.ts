@@ -60,6 +60,10 @@ t.test('init against server-filesystem: a folder the lint passes, token figures,
     ['destructive', true],
     'destructiveHint → destructive, with approval',
   );
+  // A file reader may read any secret it is pointed at: the guess says so, and says it is a guess.
+  t.same([card.safety.secrets_exposure, card.safety.pii_exposure], ['reads_secret_material', 'medium']);
+  t.match(card['x-review'], /secrets_exposure 'reads_secret_material' are guesses \(it reads what its caller names/);
+  t.equal(write.safety.secrets_exposure, 'writes_secret_material');
   const minimal = JSON.parse(readFileSync(join(out, 'tools-list.minimal.json'), 'utf8')) as {
     tools: Array<{ inputSchema: Record<string, unknown> }>;
   };
@@ -114,6 +118,12 @@ t.test('init against server-filesystem: a folder the lint passes, token figures,
   );
 
   const configFile = join(out, 'mcp-pd-check.config.json');
+  // Run from a checkout (not a project's install): the published file of this version, a host that serves it.
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  t.equal(
+    (JSON.parse(readFileSync(configFile, 'utf8')) as { $schema: string }).$schema,
+    `https://unpkg.com/mcp-pd-check@${pkg.version}/schemas/config.schema.json`,
+  );
   t.match(
     readFileSync(join(out, '.github', 'workflows', 'mcp-pd-check.yml'), 'utf8'),
     `config: ${relative(ROOT, configFile)}\n`,

@@ -125,6 +125,12 @@ t.test('the packed tarball works from an empty folder', async (t) => {
   );
   t.equal(init.status, 0, init.stderr);
   t.match(init.stdout, /^Wrote 32 files to pd for 14 tools\./);
+  // The config's $schema is the installed package's own file, relative to the config: an editor finds it offline.
+  const configSchema = (
+    JSON.parse(readFileSync(join(app, 'pd', 'mcp-pd-check.config.json'), 'utf8')) as { $schema: string }
+  ).$schema;
+  t.equal(configSchema, '../node_modules/mcp-pd-check/schemas/config.schema.json');
+  t.ok(existsSync(join(app, 'pd', configSchema)), 'and it is there');
   const written = JSON.parse(readFileSync(join(app, 'pd', 'tool_descriptions', 'write_file.json'), 'utf8')) as {
     examples: unknown[];
     usage_guidance: { common_patterns: string[] };

@@ -8,6 +8,7 @@ import type { SelectionFigures } from '../rules/selection.js';
 import { REVIEW } from './review.js';
 import { NO_PARAMETERS, toolCardStub } from './tool-card-stub.js';
 import type { InitSource } from './source.js';
+import { TOOL_NAME, TOOL_VERSION } from '../util/version.js';
 
 export type { InitSource } from './source.js';
 
@@ -58,7 +59,10 @@ const FILE_SAFE = /^[A-Za-z0-9_.-]{1,128}$/;
  * tools/list, Tool Card stubs, the checker's config and CI workflow, and SKILL.md when the server
  * has ai_help. Nothing is written here; the CLI decides what may be overwritten.
  */
-export async function planInit(source: InitSource, where: { configPath?: string } = {}): Promise<InitPlan> {
+export async function planInit(
+  source: InitSource,
+  where: { configPath?: string; configSchema?: string } = {},
+): Promise<InitPlan> {
   const files: InitFile[] = [];
   const skipped: string[] = [];
   const withoutExamples: string[] = [];
@@ -95,7 +99,7 @@ export async function planInit(source: InitSource, where: { configPath?: string 
   if (served)
     for (const tool of form)
       files.push(json(`.well-known/mcp-tools/${DESCRIPTIONS_TOOL}.json`, toolCardStub(tool, source)));
-  files.push(json('mcp-pd-check.config.json', config(source)));
+  files.push(json('mcp-pd-check.config.json', config(source, where.configSchema ?? configSchemaUrl())));
   files.push({
     path: '.github/workflows/mcp-pd-check.yml',
     content: workflow(where.configPath ?? 'mcp-pd-check.config.json'),
@@ -187,13 +191,18 @@ function commandOf(source: InitSource): string[] {
  * is checked; once the server implements progressive disclosure itself, drop the words up to `--`).
  * A URL is checked as it is (serve --listen can put the folder in front of it).
  */
-function config(source: InitSource): Record<string, unknown> {
+/** The config schema where any editor can fetch it: this version's file of the published package. */
+export function configSchemaUrl(): string {
+  return `https://unpkg.com/${TOOL_NAME}@${TOOL_VERSION}/schemas/config.schema.json`;
+}
+
+function config(source: InitSource, schema: string): Record<string, unknown> {
   // A server that serves progressive disclosure itself is checked as it is, not behind serve.
   const served = source.disclosedBy
     ? commandOf(source)
     : ['mcp-pd-check', 'serve', '--descriptions', source.folderFromCwd ?? '.', '--', ...commandOf(source)];
   return {
-    $schema: 'https://mcp-pd-check.dev/schemas/config.schema.json',
+    $schema: schema,
     // cwd is always written: paths in a config are relative to the file, wherever the checker runs.
     ...(source.url
       ? { url: source.url, ...(source.headers ? { headers: source.headers } : {}) }

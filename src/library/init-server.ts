@@ -25,6 +25,7 @@ import { LIBRARY_SPELLING, type ServerOptions, type Spelling } from './server-op
 import { commandWords, serverTarget } from './server-target.js';
 import { TargetUnavailableError } from '../transport/types.js';
 import { asText } from '../util/text.js';
+import { PACKAGE_ROOT } from '../util/version.js';
 import { publishableCommand, publishableHeaders, publishableUrl, withEnvironment } from './init-publishable.js';
 
 /** Where init writes, and where the tools come from: a saved tools/list (`from`) or a live server. */
@@ -186,7 +187,7 @@ async function writeInit(
   const out = resolve(options.out);
   // The workflow names the config from where init ran: the repository root, as a rule.
   const configPath = relative(process.cwd(), join(out, 'mcp-pd-check.config.json')).split('\\').join('/');
-  const plan = await planInit(source, { configPath });
+  const plan = await planInit(source, { configPath, configSchema: installedConfigSchema(out) });
   // A folder written for another server is never mixed with this one's (serve would refuse the mix later).
   if (!options.force) refuseOtherServer(out, plan, options.out, spell);
   const written: string[] = [];
@@ -301,4 +302,17 @@ function writable(out: string, named: string): void {
       `${named} cannot be written: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; give a folder you can write to`,
     );
   }
+}
+
+/**
+ * The config schema inside the installed package, relative to the folder written, when the package is the
+ * project's own install (node_modules in a folder above it): an editor reads it offline, at the version the
+ * project runs. Run from anywhere else (npx's cache, a global install, a checkout), the published file.
+ */
+function installedConfigSchema(out: string): string | undefined {
+  const installed = /^(.*)[\\/]node_modules[\\/]/.exec(PACKAGE_ROOT)?.[1];
+  if (installed === undefined || relative(installed, out).startsWith('..')) return undefined;
+  return relative(out, join(PACKAGE_ROOT, 'schemas', 'config.schema.json'))
+    .split('\\')
+    .join('/');
 }
