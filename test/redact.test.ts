@@ -34,6 +34,12 @@ t.test('which values are secrets', async (t) => {
     DATABASE_URL: 'postgres://u:hunter22@db/x',
     PATH: '/usr/bin',
     HOME: '/root',
+    // Where certificates and credentials are, not what they are: paths under secret-looking names.
+    SSL_CERT_DIR: '/etc/ssl/certs',
+    NODE_EXTRA_CA_CERTS: '/usr/local/share/ca-certificates/corp.pem',
+    GOOGLE_APPLICATION_CREDENTIALS: '~/.config/gcloud/key.json',
+    // A secret that only looks like a path under a name that is not a path's stays a secret.
+    SIGNING_SECRET: '/Ab3+xYz9/QrStUv',
   }).map((s) => `${s.source}=${s.value}`);
   t.same(
     found.sort(),
@@ -42,6 +48,7 @@ t.test('which values are secrets', async (t) => {
       '$DATABASE_URL=hunter22',
       '$GITHUB_TOKEN=ghs_abcdefghijkl',
       '$NPM_AUTH=npmsecret',
+      '$SIGNING_SECRET=/Ab3+xYz9/QrStUv',
     ].sort(),
     'secret-looking names with values long enough to matter, and passwords in URLs; not "1" or "true"',
   );

@@ -30,6 +30,16 @@ export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
 }
 
+/** Variables that name a file or folder (of certificates, keys, credentials): their value is where, not what. */
+const PATH_NAME = /(_DIR|_FILE|_PATH|_CERTS?|CA_BUNDLE|APPLICATION_CREDENTIALS)$/i;
+/** An absolute or home-relative path, or several joined by ':' (no spaces: a passphrase has them). */
+const PATH_VALUE = /^(~?\/|[A-Za-z]:\\)[^\s]*$/;
+
+/** Whether a secret-named variable holds a path (NODE_EXTRA_CA_CERTS=/etc/ssl/ca.pem): not a secret itself. */
+function isPathSetting(name: string, value: string): boolean {
+  return PATH_NAME.test(name) && PATH_VALUE.test(value.trim());
+}
+
 function worthMasking(value: string): boolean {
   return value.length >= MIN_SECRET_LENGTH && !HARMLESS.test(value.trim());
 }
@@ -39,7 +49,8 @@ export function environmentSecrets(env: Record<string, string | undefined>): Kno
   const found: KnownSecret[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (typeof value !== 'string') continue;
-    if (isSecretName(name) && worthMasking(value)) found.push({ value, source: `$${name}` });
+    if (isSecretName(name) && worthMasking(value) && !isPathSetting(name, value))
+      found.push({ value, source: `$${name}` });
     const password = URL_PASSWORD.exec(value)?.[1];
     if (password && worthMasking(password)) found.push({ value: password, source: `$${name}` });
   }
