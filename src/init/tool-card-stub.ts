@@ -34,8 +34,9 @@ export function toolCardStub(tool: Record<string, unknown>, source: InitSource):
       : external
         ? 'openWorldHint → external'
         : 'no hint → mutating';
+  const exposure = exposureOf(tool, readOnly);
   return {
-    [CARD_REVIEW_FIELD]: `${REVIEW} safety derived from the annotations (${why}); pii_exposure and secrets_exposure are guesses. Check every field, then delete this one.`,
+    [CARD_REVIEW_FIELD]: `${REVIEW} safety derived from the annotations (${why}); pii_exposure '${exposure.pii}' and secrets_exposure '${exposure.secrets}' are guesses (${exposure.why}). Check every field, then delete this one.`,
     tool_card_version: '0.1',
     tool: {
       server_id: server,
@@ -50,10 +51,33 @@ export function toolCardStub(tool: Record<string, unknown>, source: InitSource):
       side_effect_class: sideEffect,
       reversible: readOnly,
       rate_limited: false,
-      pii_exposure: 'none',
-      secrets_exposure: 'none',
+      pii_exposure: exposure.pii,
+      secrets_exposure: exposure.secrets,
       human_approval_required: destructive,
     },
+  };
+}
+
+/** Words of a tool that reads or writes whatever its caller names: files, documents, databases, pages. */
+const ANY_CONTENT =
+  /\b(files?|director(y|ies)|folders?|paths?|contents?|documents?|disk|filesystem|database|records?|rows?|pages?|urls?)\b/i;
+
+/**
+ * A guess of what a tool may expose, from its words: one that reads whatever its caller names (a file
+ * reader, a database query) may read a secret or personal data; one that writes it may write them. The
+ * guess leans to exposure: a reviewer lowers a card more readily than one notices it is too low.
+ */
+function exposureOf(
+  tool: Record<string, unknown>,
+  readOnly: boolean,
+): { pii: 'none' | 'medium'; secrets: 'none' | 'reads_secret_material' | 'writes_secret_material'; why: string } {
+  const words = `${String(tool.name).replace(/[_.-]+/g, ' ')} ${typeof tool.description === 'string' ? tool.description : ''}`;
+  const content = ANY_CONTENT.exec(words)?.[0];
+  if (!content) return { pii: 'none', secrets: 'none', why: 'its words name no content it reads or writes' };
+  return {
+    pii: 'medium',
+    secrets: readOnly ? 'reads_secret_material' : 'writes_secret_material',
+    why: `it ${readOnly ? 'reads' : 'writes'} what its caller names ('${content.toLowerCase()}')`,
   };
 }
 
