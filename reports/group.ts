@@ -34,7 +34,9 @@ const GROUP_FROM = 2;
 export function entries(findings: readonly Finding[], verbose = false, options: { files?: boolean } = {}): Entry[] {
   if (verbose) return findings.map((finding) => ({ finding, others: [] }));
   const key = (f: Finding) => {
-    const same = `${f.code}\0${f.level}\0${f.accepted ? 1 : 0}`;
+    // Findings of one code that say what kind they are (a Slack token, an AWS key, a path) fold by kind.
+    const kind = typeof f.args.what === 'string' ? f.args.what : '';
+    const same = `${f.code}\0${kind}\0${f.level}\0${f.accepted ? 1 : 0}`;
     if (f.location?.file) return options.files && f.level !== 'error' ? `file\0${same}` : undefined;
     return f.location?.tool !== undefined ? same : undefined;
   };

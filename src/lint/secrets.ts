@@ -33,7 +33,7 @@ export function mask(text: string): string {
 
 /** What every pattern above needs to match: most strings of a lint stop at this one test. */
 const MAYBE =
-  /PRIVATE KEY|AKIA|gh[pousr]_|github_pat_|xox[abprs]-|sk-|AIza|eyJ|Bearer|\/(?:home|Users|root|var|etc|opt|srv|mnt|private)\/|[A-Za-z]:\\|\.(?:internal|corp|intranet|lan)\b|\b(?:10|192\.168|172)\./i;
+  /PRIVATE KEY|AKIA|gh[pousr]_|github_pat_|xox[abprs]-|sk-|AIza|eyJ|Bearer|passw|pwd|passphrase|\/(?:home|Users|root|var|etc|opt|srv|mnt|private)\/|[A-Za-z]:\\|\.(?:internal|corp|intranet|lan)\b|\b(?:10|192\.168|172)\./i;
 
 /** What our own patterns find in one string (synchronous). */
 export function findSecrets(text: string): SecretMatch[] {

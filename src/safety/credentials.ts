@@ -14,6 +14,8 @@ export const CREDENTIAL_PATTERNS: Array<[RegExp, string]> = [
   [/\bAIza[0-9A-Za-z_-]{35}\b/, 'a Google API key'],
   [/\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/, 'a JSON Web Token'],
   [/\bBearer\s+[A-Za-z0-9._~+/-]{20,}=*/, 'a bearer token'],
+  // A password given in the text (`password=hunter2`, `pwd: "s3cret"`): the value is what is secret.
+  [/\b(?:password|passwd|pwd|passphrase)\s*[=:]\s*["']?([^\s"',;&]{4,})/i, 'a password'],
 ];
 
 /** Placeholders that only look like secrets: documentation, not leaks. */

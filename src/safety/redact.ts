@@ -178,7 +178,8 @@ export function redactionsIn(text: string): string[] {
 }
 
 /** A first look that every credential pattern needs to match: most strings stop here. */
-const MAYBE_CREDENTIAL = /PRIVATE KEY|AKIA|gh[pousr]_|github_pat_|xox[abprs]-|sk-|AIza|eyJ|Bearer/;
+const MAYBE_CREDENTIAL =
+  /PRIVATE KEY|AKIA|gh[pousr]_|github_pat_|xox[abprs]-|sk-|AIza|eyJ|Bearer|passw|pwd|passphrase/i;
 
 /** Credentials recognised by shape (the lint's rules), masked as the lint masks them. */
 export function maskCredentials(text: string): string {
