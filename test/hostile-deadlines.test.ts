@@ -45,7 +45,7 @@ t.test(
       /Not proven \(no failure\): .*not run: the run reached --max-duration \(2 s\)|Stopped: the run reached --max-duration/,
       'the verdict says the deadline cut the rest',
     );
-    t.same(survivors('stalls-after-probe'), []);
+    t.same(survivors('stalls-after-probe', run), []);
   },
 );
 

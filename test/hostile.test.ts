@@ -108,7 +108,7 @@ for (const [fixture, c] of Object.entries(STDIO)) {
     } else {
       t.match(run.stderr, c.proves!, 'the reason names the cause');
     }
-    t.same(survivors(fixture), [], 'no process of this fixture survives the run');
+    t.same(survivors(fixture, run), [], 'no process of this fixture survives the run');
   });
 }
 
@@ -188,5 +188,5 @@ t.test('--max-duration bounds a run against a server that stalls', async (t) => 
     run.ms < 60_000,
     `it ended after the limit, not after its requests (${Math.round(run.ms)} ms; a hang guard, not a timing test)`,
   );
-  t.same(survivors('stalls-after-one'), []);
+  t.same(survivors('stalls-after-one', run), []);
 });

@@ -31,7 +31,7 @@ t.test('helpers that ignore SIGTERM and drop the run marker die with their sessi
     if (alive.length) await new Promise((done) => setTimeout(done, 100));
   }
   t.same(alive, [], 'no helper is alive after the run');
-  t.same(survivors('sigterm-proof-helpers'), []);
+  t.same(survivors('sigterm-proof-helpers', run), []);
 });
 
 t.test('lint: SIGTERM ends a lint promptly, whatever it is doing', async (t) => {

@@ -43,7 +43,7 @@ t.test("the server gets a default environment, not the checker's", async (t) => 
   t.notMatch(said, /MCP_PD_FAKE_API_TOKEN|DATABASE_URL/, "the checker's other variables never reach the server");
   t.match(said, /\[redacted a GitHub token\]/, 'a credential the server made up is masked by its shape');
   assertNoSecret(t, outputs, [TOKEN, DB_PASSWORD, GITHUB_LIKE]);
-  t.same(survivors('env-echo'), []);
+  t.same(survivors('env-echo', run), []);
 });
 
 t.test('--inherit-env and --env KEY pass secrets through; no report of any format shows them', async (t) => {

@@ -28,6 +28,8 @@ export interface Run {
   stderr: string;
   ms: number;
   killed: boolean;
+  /** The CLI's process id: what its run marker (MCP_PD_CHECK_RUN_<pid>_…) in its servers' environments names. */
+  pid: number | undefined;
 }
 
 /** The CLI, killed (and failed) if it ever outlives the hang guard. */
@@ -50,18 +52,31 @@ export function runBounded(args: string[], env: Record<string, string> = {}): Pr
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (code) => {
       clearTimeout(guard);
-      resolve({ code, stdout, stderr, ms: performance.now() - started, killed });
+      resolve({ code, stdout, stderr, ms: performance.now() - started, killed, pid: child.pid });
     });
   });
 }
 
-/** Processes still alive whose command line names this fixture (its server, or what it started). */
-export function survivors(fixture: string): string[] {
+/**
+ * Processes of this run still alive whose command line names this fixture: the CLI itself, a
+ * server carrying its run marker, or a process that shed every marker (a helper started with an
+ * empty environment). Test files run in parallel, and another file's run of the same fixture —
+ * its CLI, its servers with their own marker — is not this run's leak.
+ */
+export function survivors(fixture: string, run: Pick<Run, 'pid'>): string[] {
   const found: string[] = [];
+  const ours = Buffer.from(`MCP_PD_CHECK_RUN_${run.pid}_`);
+  const anyMarker = Buffer.from('MCP_PD_CHECK_RUN_');
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (cmdline.includes(`hostile/${fixture}.js`)) found.push(`${pid}: ${cmdline.trim()}`);
+      if (!cmdline.includes(`hostile/${fixture}.js`)) continue;
+      const environ = readFileSync(`/proc/${pid}/environ`);
+      const isOurs =
+        Number(pid) === run.pid ||
+        environ.includes(ours) ||
+        (!environ.includes(anyMarker) && !cmdline.includes('cli/cli.js'));
+      if (isOurs) found.push(`${pid}: ${cmdline.trim()}`);
     } catch {
       /* gone */
     }
