@@ -3,25 +3,43 @@
 // written changes nothing but the speed. Every run must say exactly what a run without a cache says.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './helpers.js';
+import { userCacheFolder } from '../src/util/cache-folder.js';
+import { ROOT, tempDir } from './helpers.js';
 
 // A copy of dist/cli beside it: its packages and the validators resolve as the original's do.
 const copy = join(ROOT, 'dist', `cli-boot-test-${process.pid}`);
 cpSync(join(ROOT, 'dist', 'cli'), copy, { recursive: true });
 rmSync(join(copy, '.cache'), { recursive: true, force: true });
 t.teardown(() => rmSync(copy, { recursive: true, force: true }));
-const cacheFolder = join(copy, '.cache');
+// The user's cache folder, as XDG_CACHE_HOME names it (src/util/cache-folder.ts).
+const cacheHome = tempDir();
+const cacheFolder = join(cacheHome, 'mcp-pd-check');
 
 // A saved tools/list: its lint counts tokens, so the bundle imports a package it does not contain (gpt-tokenizer).
 const LINTED = join(ROOT, 'fixtures', 'folders', 'tools-list', 'saved.json');
 
-function lint(): { code: number | null; stdout: string; stderr: string } {
+function lint(env: Record<string, string | undefined> = { XDG_CACHE_HOME: cacheHome }): {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+} {
   const run = spawnSync(process.execPath, [join(copy, 'cli.js'), 'lint', '--format', 'json', LINTED], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 120_000,
+    env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)),
   });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
@@ -58,6 +76,32 @@ t.test('the first run writes the cache, the next uses it, and both say the same'
   t.equal(findings(second.stdout), findings(first.stdout), 'the same report from the cache');
   t.equal(statSync(join(cacheFolder, files[0])).mtimeMs, written, 'a cache V8 accepts is not written again');
   t.ok(readFileSync(join(cacheFolder, files[0])).equals(bytes), 'same bytes');
+  t.notOk(existsSync(join(copy, '.cache')), 'nothing is written inside the installed package');
+});
+
+t.test("without XDG_CACHE_HOME the cache is in ~/.cache; old builds' caches go, the newest few stay", async (t) => {
+  const home = tempDir();
+  const folder = join(home, '.cache', 'mcp-pd-check');
+  mkdirSync(folder, { recursive: true });
+  const old = ['a', 'b', 'c', 'd', 'e'].map((n, i) => {
+    const file = join(folder, `main-${n.repeat(16)}-v0.0.${i}-x64.v8`);
+    writeFileSync(file, 'an old build');
+    utimesSync(file, 1_000 + i, 1_000 + i);
+    return file;
+  });
+  const run = lint({ HOME: home, XDG_CACHE_HOME: undefined });
+  t.equal(run.code, 1);
+  const kept = readdirSync(folder).sort();
+  t.equal(kept.length, 4, `four code caches kept (${kept.join(', ')})`);
+  t.ok(
+    kept.some((f) => f.startsWith(`main-`) && f.includes(process.version)),
+    "this build's cache is one of them",
+  );
+  t.same(
+    old.filter((f) => existsSync(f)).map((f) => f.slice(folder.length + 1)),
+    old.slice(2).map((f) => f.slice(folder.length + 1)),
+    'the two oldest went',
+  );
 });
 
 t.test('a cache V8 refuses (another build, a broken file) is rewritten, and the run is the same', async (t) => {
@@ -108,3 +152,15 @@ t.test(
     );
   },
 );
+
+t.test("the cache folder: XDG_CACHE_HOME when absolute (the spec's rule), else the home's .cache", async (t) => {
+  t.equal(
+    userCacheFolder({ XDG_CACHE_HOME: '/var/cache/me', HOME: '/home/me' }),
+    join('/var/cache/me', 'mcp-pd-check'),
+  );
+  t.equal(
+    userCacheFolder({ XDG_CACHE_HOME: 'relative/cache', HOME: '/home/me' }),
+    join('/home/me', '.cache', 'mcp-pd-check'),
+  );
+  t.equal(userCacheFolder({ HOME: '/home/me' }), join('/home/me', '.cache', 'mcp-pd-check'));
+});

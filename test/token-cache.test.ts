@@ -6,14 +6,17 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckReport } from '../src/generated/report.js';
-import { REFERENCE, ROOT } from './helpers.js';
+import { REFERENCE, ROOT, tempDir } from './helpers.js';
 
 // A copy of dist/cli beside it, with a cache of its own: its packages resolve as the original's do.
 const copy = join(ROOT, 'dist', `token-cache-test-${process.pid}`);
 cpSync(join(ROOT, 'dist', 'cli'), copy, { recursive: true });
 rmSync(join(copy, '.cache'), { recursive: true, force: true });
 t.teardown(() => rmSync(copy, { recursive: true, force: true }));
-const kept = join(copy, '.cache', 'tokens-o200k_base.json');
+// The user's cache folder, as XDG_CACHE_HOME names it (src/util/cache-folder.ts).
+const cacheHome = tempDir();
+const cacheFolder = join(cacheHome, 'mcp-pd-check');
+const kept = join(cacheFolder, 'tokens-o200k_base.json');
 
 // Loaded before the CLI: any import of the tokenizer fails, so a run that still counts did not load it.
 const NO_TOKENIZER = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module';
@@ -26,7 +29,7 @@ function check(
     const child = spawn(
       process.execPath,
       [join(copy, 'cli.js'), '--format', 'json', '--protocol', '2025-11-25', '--explore', '0', '--', 'node', REFERENCE],
-      { cwd: ROOT, env: { ...process.env, ...env } },
+      { cwd: ROOT, env: { ...process.env, XDG_CACHE_HOME: cacheHome, ...env } },
     );
     let stdout = '';
     let stderr = '';
@@ -56,7 +59,8 @@ t.test('the first run keeps its counts by digest, the next counts nothing and sa
   t.equal(first.code, 0, `the reference server passes (${first.stderr.slice(0, 300)})`);
   const figures = tokenFindings(first.report) as Array<{ findings: unknown[] }>;
   t.ok(figures.length === 2 && figures.every((r) => r.findings.length > 0), 'both token checks reported their figures');
-  t.ok(existsSync(kept), 'the counts were kept beside the code cache');
+  t.ok(existsSync(kept), "the counts were kept beside the code cache, in the user's cache folder");
+  t.notOk(existsSync(join(copy, '.cache')), 'nothing is written inside the installed package');
   const text = readFileSync(kept, 'utf8');
   const entries = JSON.parse(text) as Array<[string, number]>;
   t.ok(
@@ -68,7 +72,7 @@ t.test('the first run keeps its counts by digest, the next counts nothing and sa
   t.equal(second.code, 0, `the same verdict without the tokenizer (${second.stderr.slice(0, 300)})`);
   t.same(tokenFindings(second.report), figures, 'the same figures, from the kept counts');
   t.same(
-    readdirSync(join(copy, '.cache')).filter((f) => f.startsWith('tokens-')),
+    readdirSync(cacheFolder).filter((f) => f.startsWith('tokens-')),
     ['tokens-o200k_base.json'],
     'no partial file left',
   );

@@ -2,13 +2,13 @@
 // compilers, reporters, the engine) are imported where they are needed, so that --version,
 // --help and a small lint start fast.
 import { CommanderError } from 'commander';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXIT } from '../core/exit-codes.js';
 import { InputError } from '../core/input-error.js';
 import { TargetUnavailableError } from '../transport/types.js';
 import { asText } from '../util/text.js';
 import { TOOL_NAME } from '../util/version.js';
+import { userCacheFolder } from '../util/cache-folder.js';
 import { useTokenCountCache } from '../util/token-cache.js';
 import { TOKEN_ENCODING } from '../util/tokens.js';
 import { CliOutput } from './output.js';
@@ -23,8 +23,9 @@ async function main(argv: string[]): Promise<void> {
   }
   const out = new CliOutput();
   // The bundle's runs keep token counts beside its code cache (src/cli/boot.ts, src/util/token-cache.ts).
-  const bundle = fileURLToPath(import.meta.url);
-  if (/[\\/]main\.cjs$/.test(bundle)) useTokenCountCache(join(dirname(bundle), '.cache'), TOKEN_ENCODING);
+  const cacheFolder = userCacheFolder();
+  if (cacheFolder && /[\\/]main\.cjs$/.test(fileURLToPath(import.meta.url)))
+    useTokenCountCache(cacheFolder, TOKEN_ENCODING);
   try {
     // A test's way to see what an internal error prints (test/cli-boot.test.ts): there is no other safe one.
     if (process.env.MCP_PD_CHECK_TEST_INTERNAL_ERROR === '1')

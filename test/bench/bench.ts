@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlin
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULT_SESSIONS } from '../../src/run/session-plan.js';
+import { userCacheFolder } from '../../src/util/cache-folder.js';
 import { DEFAULT_IDLE_SECONDS } from '../../src/model/explore/defaults.js';
 import { planCheck } from '../../src/library/check-server.js';
 import { CLI, REFERENCE, ROOT, startHttp } from '../helpers.js';
@@ -65,7 +66,7 @@ const stdioQuietSamples: Sample[] = [];
 const httpQuietSamples: Sample[] = [];
 const httpColdSamples: Sample[] = [];
 // The CLI keeps token counts between runs (src/util/token-cache.ts): every run here but these finds them.
-const CLI_CACHE = join(ROOT, 'dist', 'cli', '.cache');
+const CLI_CACHE = userCacheFolder() ?? join(ROOT, 'dist', 'cli', '.cache');
 const forgetTokenCounts = () => {
   for (const f of (existsSync(CLI_CACHE) ? readdirSync(CLI_CACHE) : []).filter((f) => f.startsWith('tokens-')))
     rmSync(join(CLI_CACHE, f), { force: true });
@@ -132,7 +133,7 @@ if (httpCpu !== undefined && suiteCpu !== undefined) {
   textRow(
     '  the same, a first run (no token counts kept: the tokenizer loads)',
     `${coldCpu.toFixed(2)} s (${(coldCpu / suiteCpu).toFixed(2)}×), ${Math.round(medianOfSamples(httpColdSamples).ms)} ms`,
-    'a CI runner without a cache of dist/cli/.cache',
+    'a CI runner without a cache of ~/.cache/mcp-pd-check',
   );
 }
 if (suiteMs !== undefined)
