@@ -70,6 +70,9 @@ t.test('the reference server passes every check: the text report on stdout, JSON
       .join(' ');
   t.match(info('pd-description-required'), /JSON text in a successful result \(isError: true\)/);
   t.match(info('pd-missing-tool-selection'), /JSON text in a successful result/);
+  // Its calls were made before the checks started, in the clean session: its time is theirs, never 0 ms.
+  for (const r of report.results.filter((r) => r.id === 'pd-description-required'))
+    t.ok(r.durationMs > 0, `pd-description-required ${r.era}: ${r.durationMs} ms, the calls it judges`);
 
   // The text report lists every check as passed (Tool Cards skipped over stdio), without colour when not a terminal.
   t.match(

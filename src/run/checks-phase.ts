@@ -13,6 +13,8 @@ export interface CheckState {
   ctx?: LiveContext;
   outcome: Outcome;
   durationMs: number;
+  /** The clean session's calls, made for this check before the checks started (creditCleanSessionWork). */
+  cleanSessionMs: number;
   /** A result the runner made itself: the check could not run (an HTTP check over stdio, the run's time was up). */
   runnerResult?: CheckResult;
 }
@@ -33,7 +35,7 @@ export class CheckRuns {
     private readonly hooks: RunHooks = {},
     private readonly deadline?: RunDeadline,
   ) {
-    this.states = checks.map((check) => ({ check, outcome: {}, durationMs: 0 }));
+    this.states = checks.map((check) => ({ check, outcome: {}, durationMs: 0, cleanSessionMs: 0 }));
     // Each check's sessions are named as the session plan numbers them: the same in every run.
     let next = 0;
     const planOptions = {
@@ -52,6 +54,15 @@ export class CheckRuns {
   }
 
   private readonly labels = new Map<string, string[]>();
+
+  /**
+   * Time the run spent on a check's behalf before the checks started: the calls made in the clean
+   * session before anything was fetched are the work of the check proven there (its own time alone
+   * would be the reading of them, ~0 ms).
+   */
+  creditCleanSessionWork(ms: number): void {
+    for (const state of this.states) if (state.check.provenIn === 'clean') state.cleanSessionMs += Math.round(ms);
+  }
 
   /** Starts every check that does not read the traffic; resolves when all of them have ended. */
   runChecks(): Promise<void> {
@@ -114,7 +125,7 @@ export class CheckRuns {
         s.ctx.add('info', why.code, why.args);
         status = 'skip';
       }
-      const result = resultOf(s.check, status, findings, s.durationMs);
+      const result = resultOf(s.check, status, findings, s.durationMs + s.cleanSessionMs);
       return s.ctx?.proof && status !== 'skip' ? { ...result, proof: s.ctx.proof } : result;
     });
   }

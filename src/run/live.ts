@@ -190,12 +190,16 @@ export async function checkTarget(
         }
         if (late() && phase.onlySends) continue;
         for (const partner of phases.filter((p) => p.alongside === phase.id)) void start(partner.id).catch(() => {});
+        const phaseStarted = performance.now();
         try {
           await start(phase.id);
         } catch (err) {
           // A server that went away ends the run (said below); one cut by the run's time: what it had done stands.
           throwIfLost(target);
           if (!late()) throw err;
+        } finally {
+          // The calls before any fetch are the clean session's checks' work, made before the checks start.
+          if (phase.id.startsWith('unfetched-')) runs.creditCleanSessionWork(performance.now() - phaseStarted);
         }
       }
       endOfChecks();
