@@ -45,6 +45,7 @@ t.test(
     );
     t.equal(text.code, 1, 'the worst exit code: server-filesystem fails');
     t.match(text.stdout, /3 servers from .*claude_desktop_config\.json \(an mcpServers file/, 'the shape is said');
+    t.notMatch(text.stderr, /3 servers in /, 'once: the text report on stdout says it, stderr does not again');
     t.match(text.stdout, /\nreference +yes +/, 'reference: yes');
     t.match(text.stdout, /\nreference-http +yes +/, 'reference over HTTP: yes');
     t.match(

@@ -24,7 +24,10 @@ export interface SweepFlags {
 
 export interface Sweep {
   options: SweepOptions;
-  /** Lines for stderr before the run: what this job checks, what it resumes, what it distrusts. */
+  /**
+   * Lines for stderr before the run: what this job checks (the first: the report's own headline
+   * says the same, so a text report on stdout leaves it out), what it resumes, what it distrusts.
+   */
   lines: string[];
 }
 
@@ -54,9 +57,11 @@ export function prepareSweep(flags: SweepFlags, config: ServerConfig, mask: (tex
   const mine = config.servers.filter((s) => !shard || shardOf(s.name, shard.n) === shard.k).map((s) => s.name);
   const lines = [
     shard
-      ? `shard ${shardText(shard)}: ${mine.length} of the ${identity.size} servers in ${config.file}${mine.length ? '' : ' (a shard is picked by the hash of each name: this one holds none)'}`
+      ? `shard ${shardText(shard)}: ${mine.length} of the ${identity.size} servers in ${config.file}`
       : `${identity.size} server${identity.size === 1 ? '' : 's'} in ${config.file}`,
   ];
+  if (shard && !mine.length)
+    lines.push(`shard ${shardText(shard)} holds none of them: a shard is picked by the hash of each name`);
   if (flags.outDir === undefined) return { options: shard ? { shard } : {}, lines };
   const dir = flags.outDir;
   try {

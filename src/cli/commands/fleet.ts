@@ -41,7 +41,9 @@ export async function runFleet(words: string[], flags: CheckFlags, out: CliOutpu
   if (common.plugins?.length) common.plugins = await loadPlugins(common.plugins);
   validateFleetOptions(common);
   const sweep = prepareSweep(flags, config, (text) => out.mask(text));
-  for (const line of sweep.lines) out.say(`${TOOL_NAME}: ${line}\n`);
+  // A text report on stdout opens with the fleet's headline: the first line would say it twice.
+  const headlineOnStdout = flags.output === undefined && (flags.format ?? 'text') === 'text';
+  for (const line of sweep.lines.slice(headlineOnStdout ? 1 : 0)) out.say(`${TOOL_NAME}: ${line}\n`);
   if (flags.outDir !== undefined)
     keptOnInterrupt(
       `the servers finished are reported in ${flags.outDir} (rerun with --resume to check only the rest)`,
