@@ -21,7 +21,8 @@ export type FleetFormat = (typeof FLEET_FORMATS)[number];
 const PROBLEM_WIDTH = 60;
 
 function row(e: FleetResult['entries'][number]): string[] {
-  const seconds = `${(e.durationMs / 1000).toFixed(1)} s`;
+  // A server never started (missing from the merged reports, skipped by intent) took no time: none is shown.
+  const seconds = e.missing || e.skipped ? '' : `${(e.durationMs / 1000).toFixed(1)} s`;
   if (!e.report)
     return [
       e.name,

@@ -97,6 +97,9 @@ t.test(
       new RegExp(`<testsuite name="\\(${names.length - done.length} not named\\)" tests="1" failures="0" errors="1"`),
       'JUnit keeps them as an errored suite',
     );
+    const missingRow = (await runCli(['merge', out])).stdout.split('\n').find((l) => /not named/.test(l));
+    t.match(missingRow, /missing/, `the text report's row of the servers not reached: ${missingRow}`);
+    t.notMatch(missingRow, /\d s\b/, 'no time for servers never checked');
 
     // One reported file cut short (as a disk that filled up would): not trusted, its server checked again.
     const cut = reported()[0];
