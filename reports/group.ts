@@ -78,6 +78,9 @@ export function othersLine(entry: Entry, max = 8): string {
     const common = new Set(names).size === named.length ? undefined : commonFolder(files).length;
     const shown = common === undefined ? names : named.map((f) => f.slice(common));
     const n = entry.others.length;
+    // Info lines of one kind differ in their figures (a count per tool): alike, not the same.
+    if (entry.finding.level === 'info')
+      return `${n} more like it, ${onePerFile ? 'one in each of: ' : `in ${files.length === 1 ? '' : `${files.length} files: `}`}${listing(shown, max)} (--verbose lists each)`;
     const where = onePerFile
       ? `in ${n} more file${n === 1 ? '' : 's'}`
       : `in ${n} more place${n === 1 ? '' : 's'}, in ${files.length} file${files.length === 1 ? '' : 's'}`;

@@ -197,10 +197,12 @@ export function renderText(report: CheckReport, options: TextOptions): string {
       const shown = new Set<string>();
       // Info lines of a live run (token counts, forms seen) are for --verbose: the verdict sums them up.
       const showInfo = options.verbose || t.kind === 'files';
+      // Those of one kind in a lint's files (a count per tool, a level per card) fold as warnings do.
       const infos = showInfo
         ? entries(
             r.findings.filter((f) => f.level === 'info'),
             options.verbose,
+            { files: true },
           )
         : [];
       for (const e of entries(

@@ -141,3 +141,23 @@ t.test('text is clipped between words, never inside one, when a space is near', 
   );
   t.equal(clip('short', 30), 'short');
 });
+
+t.test("a passing lint's info lines of one kind fold into one (a count per tool); --verbose lists each", async (t) => {
+  const dir = tempDir();
+  const tools = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'].map((name) => ({
+    name: `read_${name}`,
+    description: `Reads the ${name} record by its id and returns its fields.`,
+    inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'The record id.' } } },
+    annotations: { readOnlyHint: true },
+  }));
+  const file = join(dir, 'tools-list.json');
+  writeFileSync(file, JSON.stringify({ tools }, null, 2));
+  const perTool = /Tool 'read_\w+': \d+ tokens in tools\/list/g;
+  const plain = await runCli(['lint', '--no-color', file]);
+  t.equal(plain.code, 0, plain.stdout);
+  t.equal(plain.stdout.match(perTool)?.length, 1, 'one tool counted in full');
+  t.match(plain.stdout, /\+ 7 more like it, in 'tools-list\.json' \(--verbose lists each\)/, 'the others folded');
+  t.match(plain.stdout, /8 tools, \d+ tokens in all/, 'the total is still said');
+  const verbose = await runCli(['lint', '--no-color', '--verbose', file]);
+  t.equal(verbose.stdout.match(perTool)?.length, 8, '--verbose: every tool');
+});
