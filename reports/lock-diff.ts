@@ -4,7 +4,7 @@
 import { data, property } from './github.js';
 import { sanitizeLine } from '../src/util/text.js';
 import type { LockDiff, SurfaceChange } from '../src/lock/diff.js';
-import { details, headline, summaryLine, TEXT_MARKS, totalsLines, type Marks } from './lock-sentences.js';
+import { details, headline, summaryLine, TEXT_MARKS, totalsLines, UPDATE_HINT, type Marks } from './lock-sentences.js';
 
 export const LOCK_FORMATS = ['text', 'json', 'markdown', 'github'] as const;
 export type LockFormat = (typeof LOCK_FORMATS)[number];
@@ -37,6 +37,7 @@ function text(diff: LockDiff, file: string): string {
     for (const d of details(change, TEXT_MARKS)) lines.push(`      ${d}`);
   }
   if (diff.totals.length) lines.push('', ...totalsLines(diff).map((l) => `  ${l}`));
+  if (!diff.same) lines.push('', UPDATE_HINT);
   return `${lines.join('\n')}\n`;
 }
 
@@ -73,7 +74,7 @@ function markdown(diff: LockDiff, file: string): string {
     ...rows,
     ...totals,
     '',
-    'If the change is meant, rewrite the lock in this pull request: `mcp-pd-check lock --update` with the same server and options as this check, and commit it.',
+    cell(UPDATE_HINT).replace('mcp-pd-check lock --update', '`mcp-pd-check lock --update`'),
     '',
   ].join('\n');
 }
@@ -87,7 +88,9 @@ function github(diff: LockDiff, file: string, lockText: string): string {
     const message = [headline(change, TEXT_MARKS), ...details(change, TEXT_MARKS)].join('\n');
     return `::error file=${property(file)},line=${line},title=${property(`tool surface: ${change.kind.replace('-', ' ')}`)}::${data(message)}`;
   });
-  out.push(`::notice title=${property('mcp-pd-check lock')}::${data(summaryLine(diff, file))}`);
+  out.push(
+    `::notice title=${property('mcp-pd-check lock')}::${data(diff.same ? summaryLine(diff, file) : `${summaryLine(diff, file)}\n${UPDATE_HINT}`)}`,
+  );
   return `${out.join('\n')}\n`;
 }
 

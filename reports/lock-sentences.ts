@@ -119,5 +119,16 @@ export function totalsLines(diff: LockDiff): string[] {
 export function summaryLine(diff: LockDiff, file: string): string {
   if (diff.same) return `${file}: the server's tool surface is as locked.`;
   const n = diff.changes.length;
-  return `${file}: ${n} change${n === 1 ? '' : 's'} to the tool surface since it was locked.`;
+  if (!n && diff.server) return `${file}: the tools are as locked. ${serverLine(diff.server)}`;
+  return `${file}: ${n} change${n === 1 ? '' : 's'} to the tool surface since it was locked.${diff.server ? ` ${serverLine(diff.server)}` : ''}`;
 }
+
+/** Said first when the names differ: a lock of another server explains every change below it. */
+function serverLine(server: NonNullable<LockDiff['server']>): string {
+  const name = (n?: string) => (n === undefined ? 'no name' : `'${sanitizeLine(n)}'`);
+  return `The lock is of the server ${name(server.locked)}, the server now calls itself ${name(server.now)}: if that is another server, check it against its own lock file.`;
+}
+
+/** What to do when the change is meant: every format says it. */
+export const UPDATE_HINT =
+  'If the change is meant, rewrite the lock: mcp-pd-check lock --update with the same server and options as this check, and commit it.';

@@ -4,7 +4,7 @@ import t from 'tap';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { schemaProblems } from '../src/rules/schema-problems.js';
-import { fixtureBundle, REFERENCE, runCli, startHttp, tempDir } from './helpers.js';
+import { fixtureBundle, REFERENCE, ROOT, runCli, startHttp, tempDir } from './helpers.js';
 
 const CHANGING = fixtureBundle('surface-changes');
 
@@ -173,3 +173,61 @@ t.test('lock: clear errors for what a user gets wrong', async (t) => {
   const one = await runCli(['lock', '--server-config', config, '--server', 'b', '--out', join(dir, 'b.lock.json')]);
   t.equal(one.code, 0, one.stderr);
 });
+
+t.test(
+  "a plain lock never replaces a lock that differs; --check names another server's lock; every format says --update",
+  async (t) => {
+    const dir = tempDir();
+    const file = join(dir, 'mcp-tools.lock.json');
+    const server = (change: string) => [
+      '--timeout',
+      '60000',
+      '--protocol',
+      '2025-11-25',
+      '--env',
+      `SURFACE_CHANGE=${change}`,
+      '--',
+      'node',
+      CHANGING,
+    ];
+    t.equal((await runCli(['lock', '--out', file, ...server('')])).code, 0);
+    const written = readFileSync(file, 'utf8');
+    const again = await runCli(['lock', '--out', file, ...server('')]);
+    t.equal(again.code, 0, 'the same surface: exit 0');
+    t.match(again.stderr, /is up to date: nothing written/);
+    const changed = await runCli(['lock', '--out', file, ...server('description')]);
+    t.equal(changed.code, 2, 'a lock that differs: refused');
+    t.match(
+      changed.stderr,
+      /holds a lock that differs from the server now \(1 change\): nothing written; --check .* shows the changes, --update rewrites it\n$/,
+    );
+    t.equal(readFileSync(file, 'utf8'), written, 'the lock is as it was');
+
+    for (const format of ['text', 'markdown', 'github'])
+      t.match(
+        (await runCli(['lock', '--check', file, '--format', format, ...server('description')])).stdout,
+        /If the change is meant, rewrite the lock: .*mcp-pd-check lock --update/,
+        `${format}: the way to accept the change`,
+      );
+
+    const other = join(dir, 'reference.lock.json');
+    t.equal((await runCli(['lock', '--out', other, '--protocol', '2025-11-25', '--', 'node', REFERENCE])).code, 0);
+    // A server by another name (this one echoes its environment: its name is env-echo).
+    const wrong = await runCli([
+      'lock',
+      '--check',
+      other,
+      '--protocol',
+      '2025-11-25',
+      '--',
+      'node',
+      join(ROOT, 'dist', 'fixtures', 'hostile', 'env-echo.js'),
+    ]);
+    t.equal(wrong.code, 1);
+    t.match(
+      wrong.stdout.split('\n')[0],
+      /The lock is of the server 'mcp-pd-reference-server', the server now calls itself 'env-echo': if that is another server, check it against its own lock file\./,
+      'the first line says the names differ',
+    );
+  },
+);

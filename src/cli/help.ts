@@ -87,7 +87,8 @@ initialize, tools/list and the tool_descriptions resource; it never calls a tool
 
 Commit the lock; in CI, --check fails (exit 1) when a tool was added, removed or changed, naming
 each change (a description as a word diff, parameters, annotation flips, tokens before → after).
-When the change is meant, run --update in the same pull request.
+When the change is meant, run --update in the same pull request. Without --check or --update,
+lock writes a new file and never replaces one that differs (it says so, and writes nothing).
 
 Examples:
   $ ${TOOL_NAME} lock -- node dist/server.js                       writes mcp-tools.lock.json
@@ -97,4 +98,4 @@ Examples:
   $ ${TOOL_NAME} lock --server-config .vscode/mcp.json --server notes --out notes.lock.json
 
 Exit codes: 0 written, or as locked; 1 the surface changed; 2 usage error (no lock file, a file
-that is not one); 3 the server could not be started or reached; 70 an internal error of the checker (a bug: report it with the stack it prints).`;
+that is not one, a lock that differs without --update); 3 the server could not be started or reached; 70 an internal error of the checker (a bug: report it with the stack it prints).`;

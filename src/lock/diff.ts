@@ -43,6 +43,8 @@ export interface LockDiff {
   same: boolean;
   changes: SurfaceChange[];
   totals: EraTotals[];
+  /** The server's name, when the lock's and the server's differ: perhaps the lock of another server. */
+  server?: { locked?: string; now?: string };
 }
 
 export function diffLocks(locked: ToolLock, now: ToolLock): LockDiff {
@@ -60,7 +62,15 @@ export function diffLocks(locked: ToolLock, now: ToolLock): LockDiff {
     if (JSON.stringify(before.totals) !== JSON.stringify(after.totals)) totals.push(eraTotals(era, before, after));
   }
   const merged = mergeAcrossEras(changes);
-  return { same: merged.length === 0, changes: merged, totals };
+  const renamed = (locked.server ?? '') !== (now.server ?? '');
+  return {
+    same: merged.length === 0 && !renamed,
+    changes: merged,
+    totals,
+    ...(renamed
+      ? { server: { ...(locked.server ? { locked: locked.server } : {}), ...(now.server ? { now: now.server } : {}) } }
+      : {}),
+  };
 }
 
 function eraChanges(era: string, before: EraSurface, after: EraSurface): SurfaceChange[] {

@@ -12,6 +12,7 @@ import { exitOnSignals } from '../signals.js';
 import { flagsAfterCommandHint, parseEnv } from '../target-args.js';
 import type { ServerOptions } from '../../library/server-options.js';
 import type { LockFormat } from '../../../reports/lock-diff.js';
+import type { ToolLock } from '../../lock/lock-file.js';
 
 /** lock's own words when no server is given: the example names lock. */
 const LOCK_SPELLING = {
@@ -75,6 +76,8 @@ async function runLock(words: string[], flags: LockFlags): Promise<number> {
   // The lock is read before the server starts: a missing or broken file costs nothing. --update may write the first
   // one.
   const locked = comparing && !(flags.update && !existsSync(file)) ? readLockFile(file, LOCK_SPELLING) : undefined;
+  // A plain lock never replaces a lock that says otherwise without a word: that is --update's job.
+  const existing = !comparing && existsSync(file) ? readExistingLock(file, readLockFile) : undefined;
   let outcome;
   try {
     outcome = await lockServer(options, LOCK_SPELLING);
@@ -88,6 +91,16 @@ async function runLock(words: string[], flags: LockFlags): Promise<number> {
       `${TOOL_NAME} lock: warning: the full description of '${u.tool}' (${u.era}) could not be read (${u.why}): locked without it\n`,
     );
   const text = out.mask(outcome.text);
+  if (existing) {
+    const diff = compareLock(existing.lock, outcome.lock);
+    if (diff.same) {
+      out.say(`${TOOL_NAME} lock: ${file} is up to date: nothing written\n`);
+      return EXIT.ok;
+    }
+    throw new InputError(
+      `${file} holds a lock that differs from the server now (${diff.server ? 'another server name' : `${diff.changes.length} change${diff.changes.length === 1 ? '' : 's'}`}): nothing written; --check ${file} shows the changes, --update rewrites it`,
+    );
+  }
   if (!locked) {
     writeFileSync(file, text);
     const eras = Object.entries(outcome.lock.eras).map(
@@ -111,6 +124,21 @@ async function runLock(words: string[], flags: LockFlags): Promise<number> {
     return EXIT.ok;
   }
   return diff.same ? EXIT.ok : EXIT.failures;
+}
+
+/** The lock file a plain lock would replace; a file that is no lock is not replaced either. */
+function readExistingLock(
+  file: string,
+  read: (file: string, spell: typeof LOCK_SPELLING) => { lock: ToolLock; text: string },
+): { lock: ToolLock; text: string } {
+  try {
+    return read(file, LOCK_SPELLING);
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    throw new InputError(
+      `${file} exists and is not a lock file this version reads (${err.message}): nothing written; give another --out, or remove it`,
+    );
+  }
 }
 
 /** The server to lock: from the command line, or the one server of --server-config (--server picks it). */
