@@ -64,7 +64,7 @@ export function renderGithub(report: CheckReport, commandsOff?: string, verbose 
     }
   }
   const s = report.summary;
-  lines.push(`::notice title=${titled('mcp-pd-check')}::${data(countsLine(s))}`);
+  lines.push(`::notice title=${titled('mcp-pd-check')}::${data(countsLine(s, report.results))}`);
   // In an Actions log, the exchanges behind the failures follow in a folded group, fenced off.
   if (commandsOff && proofs.length) {
     lines.push(

@@ -1,4 +1,5 @@
 import type { CheckReport, CheckResult, Finding, Verdict } from '../src/generated/report.js';
+import { cutShort } from '../src/core/findings.js';
 import { listing, plural } from '../src/util/text.js';
 
 /** A finding as shown, with the findings of the same code on other tools folded into it. */
@@ -98,15 +99,25 @@ function commonFolder(paths: string[]): string {
 }
 
 /** A report's counts in words ("1 warning", "2 errors"), as every reporter says them. */
-export function countsLine(s: {
-  passed: number;
-  failed: number;
-  warnings: number;
-  skipped: number;
-  errors: number;
-  accepted?: number;
-}): string {
-  return `${s.passed} passed, ${s.accepted ? `${s.accepted} accepted (baseline), ` : ''}${s.failed} failed, ${plural(s.warnings, 'warning')}, ${s.skipped} skipped, ${plural(s.errors, 'error')}`;
+export function countsLine(
+  s: {
+    passed: number;
+    failed: number;
+    warnings: number;
+    skipped: number;
+    errors: number;
+    accepted?: number;
+  },
+  results: readonly CheckResult[] = [],
+): string {
+  return `${s.passed} passed, ${s.accepted ? `${s.accepted} accepted (baseline), ` : ''}${s.failed} failed, ${plural(s.warnings, 'warning')}, ${s.skipped} skipped, ${errorsPart(s.errors, results)}`;
+}
+
+/** "2 errors", or "1 error, 31 cut by --max-duration": the checks the run's time cut are said apart, in every format. */
+export function errorsPart(errors: number, results: readonly CheckResult[]): string {
+  const cut = results.filter(cutShort).length;
+  if (!cut) return plural(errors, 'error');
+  return `${errors - cut ? `${plural(errors - cut, 'error')}, ` : ''}${cut} cut by --max-duration`;
 }
 
 /** The tools a run left uncalled, grouped by their own reason (each tool keeps its reason). */

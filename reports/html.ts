@@ -2,7 +2,17 @@ import { scoreSentence } from '../src/core/score-sentence.js';
 import { budgetSentence, reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import type { CheckReport, CheckResult } from '../src/generated/report.js';
 import { exchangesAsText, sequenceLines } from './exchange-text.js';
-import { budgetsOf, entries, othersLine, reachOf, type Entry, resultName, shownStatus, targetLine } from './group.js';
+import {
+  budgetsOf,
+  entries,
+  errorsPart,
+  othersLine,
+  reachOf,
+  type Entry,
+  resultName,
+  shownStatus,
+  targetLine,
+} from './group.js';
 import { plural } from '../src/util/text.js';
 
 /** HTML text: every server- or file-provided string goes through here. */
@@ -186,7 +196,7 @@ export function reportHtml(report: CheckReport, verbose = false, prefix = '', he
   const sentence = rest.charAt(0).toUpperCase() + rest.slice(1);
   return `<${heading}>mcp-pd-check ${esc(report.tool.version)}</${heading}>
 <p>${esc(target.what)} (${esc(target.kind)})${t.serverInfo?.name ? ` — ${esc(`${t.serverInfo.name} ${t.serverInfo.version ?? ''}`)}` : ''} · <time datetime="${esc(report.startedAt)}">${esc(readableTime(report.startedAt))}</time> · ${(report.durationMs / 1000).toFixed(1)} s</p>
-<p class="summary"><span style="color:${COLOR.pass}">${s.passed} passed</span><span style="color:${COLOR.fail}">${s.failed} failed</span><span style="color:${COLOR.warn}">${plural(s.warnings, 'warning')}</span><span class="muted">${s.skipped} skipped</span>${s.accepted ? `<span class="muted">${s.accepted} accepted by the baseline</span>` : ''}<span style="color:${COLOR.error}">${plural(s.errors, 'error')}</span></p>
+<p class="summary"><span style="color:${COLOR.pass}">${s.passed} passed</span><span style="color:${COLOR.fail}">${s.failed} failed</span><span style="color:${COLOR.warn}">${plural(s.warnings, 'warning')}</span><span class="muted">${s.skipped} skipped</span>${s.accepted ? `<span class="muted">${s.accepted} accepted by the baseline</span>` : ''}<span style="color:${COLOR.error}">${esc(errorsPart(s.errors, report.results))}</span></p>
 ${v ? `<p id="${prefix}verdict" class="verdict ${v.implements}"><b>Progressive disclosure: ${v.implements}</b>. ${esc(sentence)}</p>` : ''}
 ${reachOf(report) ? `<p id="${prefix}reach">Reach: ${esc(reachSentence(reachOf(report)!))}</p>` : ''}
 ${budgetsOf(report) ? `<p id="${prefix}budgets">${esc(budgetSentence(budgetsOf(report)!))}</p>` : ''}

@@ -62,7 +62,7 @@ export function renderMarkdown(report: CheckReport, verbose = false, depth = 2, 
   const target = targetLine(t);
   const v = report.verdict;
   const out = [
-    `${h} ${title}: ${s.failed + s.errors ? '❌' : s.warnings ? '⚠️' : '✅'} ${countsLine(s)}`,
+    `${h} ${title}: ${s.failed + s.errors ? '❌' : s.warnings ? '⚠️' : '✅'} ${countsLine(s, report.results)}`,
     '',
     ...(v ? [`**Progressive disclosure: ${VERDICT[v.implements]}** — ${cell(reportVerdictSentence(report))}`, ''] : []),
     ...notCalledSentences(v?.notCalled ?? [], (tools) => tools.join(', ')).flatMap((s) => [

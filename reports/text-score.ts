@@ -3,6 +3,8 @@
 import type { ChalkInstance } from 'chalk';
 import type { CheckReport } from '../src/generated/report.js';
 import { scoreGrade, scoreSentence } from '../src/core/score-sentence.js';
+import { cutShort } from '../src/core/findings.js';
+import { isScored } from '../src/core/score.js';
 import { listing, sanitizeLine } from '../src/util/text.js';
 
 const PAINT = {
@@ -13,7 +15,13 @@ const PAINT = {
 
 export function renderScore(report: CheckReport, c: ChalkInstance, verbose: boolean): string[] {
   const score = report.score;
-  if (!score) return [];
+  if (!score) {
+    // Said where the score would be: the run's time limit, not the texts, left it out.
+    const cut = new Set(report.results.filter((r) => isScored(r) && cutShort(r)).map((r) => r.id));
+    if (!cut.size) return [];
+    const why = `not computed: the run reached --max-duration before ${cut.size} of the rules that judge the texts`;
+    return report.verdict ? [c.gray(`  score: ${why}`)] : ['', c.bold(`SCORE: ${why}`)];
+  }
   const paint = PAINT[scoreGrade(score.server)](c);
   const sentence = sanitizeLine(scoreSentence(score, report.options?.minScore));
   const lines = report.verdict ? [paint(`  score: ${sentence}`)] : ['', paint.bold(`SCORE: ${sentence}`)];

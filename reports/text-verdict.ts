@@ -1,5 +1,6 @@
 // The text report's opening block: whether the server implements progressive disclosure, per era,
 // with its token and selection figures and the clients it reaches.
+import { cutShort } from '../src/core/findings.js';
 import { budgetSentence, reachSentence, reportVerdictSentence } from '../src/core/verdict-sentence.js';
 import { type ChalkInstance } from 'chalk';
 import type { CheckReport } from '../src/generated/report.js';
@@ -23,13 +24,19 @@ export function renderVerdict(report: CheckReport, c: ChalkInstance, verbose: bo
   ];
   // The verdict is about progressive disclosure; other checks can still fail the run: said, so that a yes and an exit 1
   // agree.
-  const others = report.results
-    .filter((r) => (r.status === 'fail' || r.status === 'error') && !r.spec.criterion)
-    .map((r) => r.id);
-  if (v.implements === 'yes' && others.length)
+  // Checks the run's time cut did not fail: they were not run (or stopped), said as such.
+  const others = report.results.filter((r) => (r.status === 'fail' || r.status === 'error') && !r.spec.criterion);
+  const failed = others.filter((r) => !cutShort(r)).map((r) => r.id);
+  const cut = others.filter(cutShort).map((r) => r.id);
+  const names = (ids: string[]) => listing([...new Set(ids)], 6).replace(/'/g, '');
+  if (v.implements === 'yes' && failed.length)
+    lines.push(
+      c.yellow(`  yes for progressive disclosure; other checks fail (${names(failed)}): they fail the run (exit 1)`),
+    );
+  if (v.implements === 'yes' && cut.length)
     lines.push(
       c.yellow(
-        `  yes for progressive disclosure; other checks fail (${listing([...new Set(others)], 6).replace(/'/g, '')}): they fail the run (exit 1)`,
+        `  yes for progressive disclosure; other checks were cut by --max-duration (${names(cut)}): not run, no verdict on them (exit 1)`,
       ),
     );
   if (v.selection) lines.push(c.gray(`  found by their minimal descriptions: ${selectionLine(v.selection)}`));
@@ -65,7 +72,7 @@ export function renderVerdict(report: CheckReport, c: ChalkInstance, verbose: bo
     const lent = e.idleHold?.session === 'probe';
     lines.push(
       c.gray(
-        `  explored: ${plural(e.requests, 'request')} in ${lent ? `${plural(e.sessions - 1, 'session')} of its own and the probe` : `${plural(e.sessions, 'session')} of its own`}${e.idleMs !== undefined ? ` (${lent ? 'the probe' : 'one'} idle ${(e.idleMs / 1000).toFixed(1)} s${e.idleHold ? `: '${e.idleHold.tool}' fetched at ${e.idleHold.fetchedAt.toFixed(2)} s, still let through at ${e.idleHold.calledAt.toFixed(2)} s${e.idleHold.newConnection ? ' on a new connection' : ''}` : ''})` : ''}, seed ${e.seed}${e.seedFrom === 'listing' ? ' (a digest of its tools/list: the same on every run of this server)' : e.seedFrom === 'random' ? ' (--seed random)' : ''}${found} (--seed ${e.seed} replays it)`,
+        `  explored: ${plural(e.requests, 'request')} in ${lent ? `${plural(e.sessions - 1, 'session')} of its own and the probe` : `${plural(e.sessions, 'session')} of its own`}${e.idleMs !== undefined ? ` (${lent ? 'the probe' : 'one'} idle ${(e.idleMs / 1000).toFixed(1)} s${e.idleCut ? ', cut short by --max-duration' : ''}${e.idleHold ? `: '${e.idleHold.tool}' fetched at ${e.idleHold.fetchedAt.toFixed(2)} s, still let through at ${e.idleHold.calledAt.toFixed(2)} s${e.idleHold.newConnection ? ' on a new connection' : ''}` : ''})` : ''}, seed ${e.seed}${e.seedFrom === 'listing' ? ' (a digest of its tools/list: the same on every run of this server)' : e.seedFrom === 'random' ? ' (--seed random)' : ''}${found} (--seed ${e.seed} replays it)`,
       ),
     );
   }

@@ -1,3 +1,4 @@
+import { cutShort } from '../src/core/findings.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckReport, CheckResult, ReportTarget } from '../src/generated/report.js';
 import { clip, formatNumber, listing, plural, sanitizeLine, asText, shellWord } from '../src/util/text.js';
@@ -220,9 +221,7 @@ export function renderText(report: CheckReport, options: TextOptions): string {
   const s = report.summary;
   const total = report.results.length;
   // Checks the run's time cut (not run, or stopped) are said as such: they found nothing, failed nothing.
-  const cut = report.results.filter(
-    (r) => r.status === 'error' && r.findings.some((f) => f.code === 'not-run' || f.code === 'run-time-up'),
-  ).length;
+  const cut = report.results.filter(cutShort).length;
   const parts = [
     c.green(`${s.passed} passed`),
     (s.failed ? c.red : c.gray)(`${s.failed} failed`),

@@ -16,7 +16,8 @@ Tools are really called: point the checker at a test instance, not production
 (--safe-calls calls only tools marked read-only).
 
 Exit codes: 0 no finding at or above --fail-on, 1 conformance failures (or a score below
-            --min-score), 2 usage error, 3 the server could not be started or reached,
+            --min-score, or checks cut by --max-duration), 2 usage error, 3 the server could
+            not be started or reached,
             70 an internal error of the checker (a bug: report it with the stack it prints).`;
 
 export const INIT_HELP = `

@@ -1,4 +1,11 @@
-import type { CheckProof, Finding, FindingLevel, FindingLocation, TranscriptExchange } from '../generated/report.js';
+import type {
+  CheckProof,
+  CheckResult,
+  Finding,
+  FindingLevel,
+  FindingLocation,
+  TranscriptExchange,
+} from '../generated/report.js';
 import { hintOf, renderTemplate, templateOf, type Args, type Messages } from './messages.js';
 import type { Exchange } from '../transport/types.js';
 import { clip } from '../util/text.js';
@@ -21,6 +28,10 @@ export interface RuleProblem {
   args: Args;
   level: 'fail' | 'warn' | 'info';
 }
+
+/** A result the run's time limit cut (not run, or stopped): it judged nothing, failed nothing. */
+export const cutShort = (r: CheckResult): boolean =>
+  r.status === 'error' && r.findings.some((f) => f.code === 'not-run' || f.code === 'run-time-up');
 
 /**
  * Codes any check can produce: the runner's (a check that broke or ran out of time) and those of
@@ -46,11 +57,11 @@ export const SHARED_MESSAGES = {
   },
   'run-time-up': {
     message: 'Stopped: the run reached --max-duration ({seconds} s) while this check ran.',
-    hint: 'A server this slow cannot be checked in full: make it answer faster, or raise --max-duration.',
+    hint: 'Give the run more time: --max-duration above {seconds} s (a run of every check takes a few seconds on a quick server); if the server answers slowly, that is the time it needs.',
   },
   'not-run': {
     message: 'Not run: the run reached --max-duration ({seconds} s) before this check.',
-    hint: 'Make the server answer faster, or raise --max-duration.',
+    hint: 'Give the run more time: --max-duration above {seconds} s (a run of every check takes a few seconds on a quick server); if the server answers slowly, that is the time it needs.',
   },
   'session-unavailable': {
     message: 'A new session for this check could not be opened: {reason}.',

@@ -5,6 +5,7 @@
 // once, from a report's results, for a live run and a lint alike; reporters show it, the CLI gates
 // on it (--min-score). The weights are data, published in the docs (a test keeps them in step).
 import type { CheckResult, QualityScore, ToolScore } from '../generated/report.js';
+import { cutShort, SHARED_MESSAGES } from './findings.js';
 
 /** What each finding takes off, and how the parts weigh (docs/quality.md, "The score"). */
 export const SCORE_WEIGHTS = {
@@ -53,13 +54,20 @@ export const SCORED_CODES: Readonly<Record<string, readonly string[]>> = {
   'lint-no-secrets': ['credential', 'disclosure'],
 };
 
-const isScored = (r: CheckResult) => r.plugin?.name === 'quality' || r.id in SCORED_CODES;
+export const isScored = (r: CheckResult) => r.plugin?.name === 'quality' || r.id in SCORED_CODES;
+/** The runner's codes (a check not run, stopped, crashed): they say nothing of the server's texts. */
+const RUNNER_CODES: ReadonlySet<string> = new Set(Object.keys(SHARED_MESSAGES));
+
 const countsFor = (r: CheckResult, code: string) =>
   r.plugin?.name === 'quality' || (SCORED_CODES[r.id]?.includes(code) ?? false);
 
 /** The score of a report's results: undefined when no check that judges the texts ran. */
 export function scoreOf(results: readonly CheckResult[], tools: readonly string[] = []): QualityScore | undefined {
-  const scored = results.filter(isScored);
+  const all = results.filter(isScored);
+  // A rule the run's time cut in every era judged nothing: a score without it would be too kind.
+  const judged = new Set(all.filter((r) => !cutShort(r)).map((r) => r.id));
+  if (all.some((r) => !judged.has(r.id))) return undefined;
+  const scored = all.filter((r) => !cutShort(r));
   if (!scored.some((r) => r.status !== 'skip')) return undefined;
   // A lint of files that hold no tool and no text the quality rules read (a config, a lock) scores nothing.
   if (!tools.length && !scored.some((r) => r.plugin?.name === 'quality' && r.status !== 'skip')) return undefined;
@@ -73,7 +81,7 @@ export function scoreOf(results: readonly CheckResult[], tools: readonly string[
         f.location?.tool || (typeof f.args.tool === 'string' ? f.args.tool : undefined) || toolOfFile(f.location?.file);
       if (f.code === 'selection-figures' && tool && typeof f.args.mrr === 'string')
         selection.set(tool, Number(f.args.mrr));
-      if ((f.level !== 'error' && f.level !== 'warning') || !countsFor(r, f.code)) continue;
+      if ((f.level !== 'error' && f.level !== 'warning') || RUNNER_CODES.has(f.code) || !countsFor(r, f.code)) continue;
       const key = `${r.id} ${f.code}`;
       const into = tool ? (toolProblems.get(tool) ?? toolProblems.set(tool, new Map()).get(tool)!) : serverProblems;
       if (into.get(key) !== 'error') into.set(key, f.level);

@@ -9,6 +9,7 @@ import type { PluginCheckDefinition, PluginCheckSpec } from '../core/plugin.js';
 import type { LintContext } from '../lint/context.js';
 import type { LintFile } from '../lint/files.js';
 import type { LiveContext } from '../run/context.js';
+import type { Descriptions } from '../run/facts.js';
 import type { Exchange, JsonObject } from '../transport/types.js';
 
 /** Which text a finding is about. */
@@ -172,10 +173,11 @@ function report<C extends string>(
 /** The texts of a live run: what it listed and fetched, and the exchanges that show each. */
 function liveTexts(ctx: LiveContext): { texts: ServerTexts; proof: (at: TextPlace) => Exchange[] } {
   const discovery = ctx.discovery;
-  const descriptions = ctx.facts.descriptions;
+  // None when the run's time was up before the descriptions were read (the check is then not run).
+  const descriptions = ctx.facts.descriptions as Descriptions | undefined;
   const tools = discovery.tools.map((entry) => {
     const name = typeof entry.name === 'string' ? entry.name : '';
-    const full = descriptions.full.get(name);
+    const full = descriptions?.full.get(name);
     return { name, listed: entry, ...(full ? { full } : {}) };
   });
   const instructions = discovery.initializeResult.instructions;
@@ -187,7 +189,7 @@ function liveTexts(ctx: LiveContext): { texts: ServerTexts; proof: (at: TextPlac
   };
   const proof = (at: TextPlace): Exchange[] => {
     if (at.level === 'full' && at.tool !== undefined) {
-      const read = descriptions.reads.get(at.tool);
+      const read = descriptions?.reads.get(at.tool);
       return read ? [read] : [];
     }
     if (at.level === 'resource') return discovery.resourcesExchanges;

@@ -152,10 +152,16 @@ export class CheckRuns {
       });
       return;
     }
+    // A fact not there by the deadline leaves the check not run, whatever the clock says when the
+    // timer fires (a timer may fire a hair before performance.now() reaches the deadline).
+    let factsThere = true;
     for (const fact of check.reads ?? []) {
-      if (!(await this.until(this.waitFor(fact)))) break;
+      if (!(await this.until(this.waitFor(fact)))) {
+        factsThere = false;
+        break;
+      }
     }
-    if (this.deadline && performance.now() >= this.deadline.at) {
+    if (this.deadline && (!factsThere || performance.now() >= this.deadline.at)) {
       state.runnerResult = runnerResult(check, 'error', 'error', 'not-run', { seconds: this.deadline.seconds });
       return;
     }

@@ -91,6 +91,7 @@ export function summaryOf(e: Exploration, seedFrom: ExplorationPlan['seedFrom'])
     replays: e.replays,
     found: e.found.length,
     ...(e.idleMs !== undefined ? { idleMs: e.idleMs } : {}),
+    ...(e.idleCut ? { idleCut: true } : {}),
     ...(e.idleHold
       ? {
           idleHold: {

@@ -57,6 +57,8 @@ export interface Exploration {
   skipped?: string;
   /** How long the idle session was idle between its grant and its last call (ms), when there was one. */
   idleMs?: number;
+  /** The idle wait ended at the run's deadline (--max-duration), before its window. */
+  idleCut?: boolean;
   /** The idle session's grant, honoured after its wait (absent when it was not, or there was none). */
   idleHold?: IdleHold;
 }
@@ -186,6 +188,7 @@ export async function explore(
       ...(options.idle?.until ? { idleUntil: options.idle.until } : {}),
       ...(options.idle?.borrow ? { borrowIdle: options.idle.borrow } : {}),
       closeWhenBusyDone: options.sessions === 'process',
+      ...(Number.isFinite(options.until) ? { pausesEndBy: options.until } : {}),
     },
     blocks,
     options.onBusyDone,
@@ -195,6 +198,7 @@ export async function explore(
   // waited it too made shrinking depend on the load. Without a window (--idle 0), the run's length.
   if (first.idleMs !== undefined) {
     out.idleMs = first.idleMs;
+    if (options.idle?.minMs && first.idleMs < options.idle.minMs) out.idleCut = true;
     for (const m of moves)
       if (m.kind === 'pause' && m.idle)
         m.ms = options.idle?.minMs ? Math.min(first.idleMs, options.idle.minMs) : first.idleMs;

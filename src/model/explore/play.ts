@@ -27,6 +27,8 @@ export interface Stage {
    * then (over stdio each is a process, alive through the idle wait for nothing).
    */
   closeWhenBusyDone?: boolean;
+  /** The run's own deadline (--max-duration, by performance.now()): no pause lasts past it. */
+  pausesEndBy?: number;
 }
 
 export interface Played {
@@ -86,7 +88,8 @@ export async function play(
     switch (move.kind) {
       case 'pause': {
         const since = lastUsed.get(move.session) ?? performance.now();
-        const left = () => move.ms - (performance.now() - since);
+        const end = Math.min(since + move.ms, stage.pausesEndBy ?? Number.POSITIVE_INFINITY);
+        const left = () => end - performance.now();
         await (move.idle ? stage.idleUntil : undefined);
         // A timer may fire a hair early by this clock: the pause is at least its length.
         while (left() > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(left())));
