@@ -1,6 +1,6 @@
 import { defineLiveCheck } from '../src/run/check.js';
 import type { LiveContext } from '../src/run/context.js';
-import { classifyCall, invalidArguments, reachedTool, rejectsArguments } from '../src/protocol/calls.js';
+import { classifyCall, invalidArguments, reachedTool, rejectsArguments, violationOf } from '../src/protocol/calls.js';
 import { clip, inlineJson } from '../src/util/text.js';
 import { isPlainObject } from '../src/protocol/payload.js';
 import type { Exchange } from '../src/transport/types.js';
@@ -50,55 +50,80 @@ export default defineLiveCheck({
     const names = ctx.toolsToCallOrStop();
     const tools = names.slice(0, SAMPLE);
     if (names.length > SAMPLE) ctx.info('sampled', { tested: SAMPLE, total: names.length });
-    let rejected = 0;
-    let tested = 0;
-    /** Why each tool was not tested, for the skip's one line. */
-    const untested: string[] = [];
     // The calls go several at a time; what they say is reported in the tools' order.
     const calls = await mapLimit(tools, AT_ONCE, async (name) => {
       const invalid = invalidArguments(ctx.tools.schema(name));
       return { invalid, ...(invalid ? await callOnce(ctx, name, Object.keys(invalid.args).length === 0) : {}) };
     });
-    for (const [i, name] of tools.entries()) {
-      const location = { tool: name };
-      const { invalid, ex, why } = calls[i];
-      if (!invalid) {
-        ctx.info('not-derivable', { tool: name }, { location });
-        untested.push(`'${name}': its schema gives nothing to break`);
-        continue;
+    // A tool this check did not call is judged at the end of the run by any call of it with arguments its schema
+    // refuses that another part of the run made (a phase, a check, the exploration): the run's evidence, not a
+    // second call.
+    ctx.atEnd(async () => {
+      const tally = { rejected: 0, tested: 0, untested: [] as string[] };
+      for (const [i, name] of tools.entries()) {
+        const { invalid, ex, why } = calls[i];
+        const earlier = ex ? undefined : refusedElsewhere(ctx, name);
+        if (earlier) judge(ctx, name, earlier.violation, earlier.exchange, tally);
+        else if (!invalid) {
+          ctx.info('not-derivable', { tool: name }, { location: { tool: name } });
+          tally.untested.push(`'${name}': its schema gives nothing to break`);
+        } else if (!ex) {
+          ctx.info('not-called', { tool: name, why: why ?? '' }, { location: { tool: name } });
+          tally.untested.push(`'${name}' not called (${why ?? ''})`);
+        } else judge(ctx, name, invalid.violation, ex, tally);
       }
-      if (!ex) {
-        ctx.info('not-called', { tool: name, why: why ?? '' }, { location });
-        untested.push(`'${name}' not called (${why ?? ''})`);
-        continue;
-      }
-      if (!ex.noResponse || reachedTool(ex)) tested++;
-      const args = { tool: name, violation: invalid.violation };
-      const outcome = classifyCall(ex);
-      const error = ex.response?.error as { code?: unknown; message?: unknown } | undefined;
-      const result = ex.response?.result;
-      const failed = error !== undefined || (isPlainObject(result) && result.isError === true);
-      // Read for what it says: only an answer that refuses the arguments shows they were checked.
-      if (outcome.kind === 'no-response') {
-        ctx.info(
-          'inconclusive',
-          { subject: `Calling '${name}' with arguments its inputSchema refuses`, note: outcome.note },
-          { location, transcript: [ex] },
-        );
-        untested.push(`'${name}' gave no answer`);
-      } else if (outcome.kind === 'refused') {
-        ctx.info('not-authorized', { tool: name }, { location });
-        untested.push(`'${name}' was refused as not fetched`);
-      } else if (failed && rejectsArguments(ex, ctx.tools.schema(name))) {
-        if (error) ctx.warn('protocol-error', { ...args, code: String(error.code) }, { location, transcript: [ex] });
-        else rejected++;
-      } else if (failed) ctx.fail('not-validated', { ...args, said: said(ex) }, { location, transcript: [ex] });
-      else ctx.fail('accepted-invalid', args, { location, transcript: [ex] });
-    }
-    if (rejected) ctx.info('rejected', { count: rejected });
-    if (!tested) ctx.skip('nothing-tested', { why: untested.length ? untested.join('; ') : 'no tool to test' });
+      if (tally.rejected) ctx.info('rejected', { count: tally.rejected });
+      if (!tally.tested)
+        ctx.skip('nothing-tested', { why: tally.untested.length ? tally.untested.join('; ') : 'no tool to test' });
+    });
   },
 });
+
+type Ctx = LiveContext<keyof typeof messages>;
+
+/** A call of the run, let through, whose arguments the tool's schema refuses: the first that got an answer. */
+function refusedElsewhere(ctx: Ctx, name: string): { exchange: Exchange; violation: string } | undefined {
+  const schema = ctx.tools.schema(name);
+  for (const call of ctx.callsOfRun(name)) {
+    if (call.outcome.kind !== 'authorized' || call.nearName) continue;
+    const violation = call.violation ?? violationOf(call.args, schema);
+    if (violation) return { exchange: call.exchange, violation };
+  }
+  return undefined;
+}
+
+/** What one call with arguments the schema refuses shows: refused as it should be, or run without checking them. */
+function judge(
+  ctx: Ctx,
+  name: string,
+  violation: string,
+  ex: Exchange,
+  tally: { rejected: number; tested: number; untested: string[] },
+): void {
+  const location = { tool: name };
+  if (!ex.noResponse || reachedTool(ex)) tally.tested++;
+  const args = { tool: name, violation };
+  const outcome = classifyCall(ex);
+  const error = ex.response?.error as { code?: unknown; message?: unknown } | undefined;
+  const result = ex.response?.result;
+  const failed = error !== undefined || (isPlainObject(result) && result.isError === true);
+  // Read for what it says: only an answer that refuses the arguments shows they were checked.
+  if (outcome.kind === 'no-response') {
+    ctx.info(
+      'inconclusive',
+      { subject: `Calling '${name}' with arguments its inputSchema refuses`, note: outcome.note },
+      { location, transcript: [ex] },
+    );
+    tally.untested.push(`'${name}' gave no answer`);
+  } else if (outcome.kind === 'refused') {
+    ctx.info('not-authorized', { tool: name }, { location });
+    tally.untested.push(`'${name}' was refused as not fetched`);
+  } else if (failed && rejectsArguments(ex, ctx.tools.schema(name))) {
+    if (error) ctx.warn('protocol-error', { ...args, code: String(error.code) }, { location, transcript: [ex] });
+    else tally.rejected++;
+  } else if (failed) ctx.fail('not-validated', { ...args, said: said(ex) }, { location, transcript: [ex] });
+  else ctx.fail('accepted-invalid', args, { location, transcript: [ex] });
+}
 
 /** What a failed answer said, in a few words. */
 function said(ex: Exchange): string {
@@ -121,11 +146,7 @@ function said(ex: Exchange): string {
  * and the `{}` calls made before anything was fetched (to tools whose schema requires a
  * property) are judged instead.
  */
-async function callOnce(
-  ctx: LiveContext<keyof typeof messages>,
-  name: string,
-  emptyRefused: boolean,
-): Promise<{ ex?: Exchange; why?: string }> {
+async function callOnce(ctx: Ctx, name: string, emptyRefused: boolean): Promise<{ ex?: Exchange; why?: string }> {
   if (ctx.facts.descriptions.resource) {
     const ex = await ctx.call(ctx.probe(), name, { intent: 'invalid-arguments' });
     if (ex) return { ex };

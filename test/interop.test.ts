@@ -183,14 +183,20 @@ t.test('@modelcontextprotocol/server-memory: a verdict, and its knowledge graph 
     join(MODULES, 'server-memory', 'dist', 'index.js'),
   ]);
   t.equal(run.code, 1);
-  // Its one {} call went to read_graph, which takes no arguments: nothing to judge input validation on.
+  // Without the resource no call is made for input validation: the run's own calls with arguments a schema
+  // refuses ({} to search_nodes and open_nodes, before any fetch) are what it is judged on.
   // server-memory's tools say one sentence each (but one): their first sentences are all there is.
   const report = JSON.parse(run.stdout) as CheckReport;
+  t.match(
+    report.results.find((r) => r.id === 'mcp-input-validation')?.findings.map((f) => f.message).join('\n'),
+    /rejected arguments that break their inputSchema with a tool result with isError: true/,
+    'input validation judged on the calls the run made ({} refused by search_nodes)',
+  );
   assertFirstContact(
     t,
     report,
     // Its descriptions give one query: too few to judge how well a tool is found (a skip, never a pass at 0 %).
-    { ...PLAIN_SERVER, 'mcp-input-validation': 'skip', 'pd-selection-fidelity': 'skip' },
+    { ...PLAIN_SERVER, 'pd-selection-fidelity': 'skip' },
     spiedCalls(log),
     'pass',
   );

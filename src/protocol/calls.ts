@@ -143,6 +143,49 @@ export function invalidArguments(schema: unknown): { args: JsonObject; violation
   return undefined;
 }
 
+/**
+ * The violation these arguments surely commit against a tool's schema, of the kinds
+ * `invalidArguments` builds (a required property missing, a typed property of another type, a
+ * property where none other is allowed); undefined when they commit none of them.
+ */
+export function violationOf(args: JsonObject, schema: unknown): string | undefined {
+  if (!isPlainObject(schema)) return undefined;
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((r): r is string => typeof r === 'string')
+    : [];
+  const missing = required.find((r) => !Object.hasOwn(args, r));
+  if (missing !== undefined) return `the required property '${missing}' is missing`;
+  const properties = isPlainObject(schema.properties) ? schema.properties : {};
+  for (const [property, value] of Object.entries(args)) {
+    const sub = Object.hasOwn(properties, property) ? properties[property] : undefined;
+    const type = isPlainObject(sub) ? sub.type : undefined;
+    if (typeof type === 'string' && type in WRONG_VALUE && !isOfType(value, type))
+      return `'${property}' is ${JSON.stringify(value)?.slice(0, 40)}, not ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+    if (sub === undefined && schema.additionalProperties === false && !isPlainObject(schema.patternProperties))
+      return `'${property}' is no property of it, and it allows no other (additionalProperties: false)`;
+  }
+  return undefined;
+}
+
+function isOfType(value: unknown, type: string): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number';
+    case 'integer':
+      return Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'object':
+      return isPlainObject(value);
+    case 'array':
+      return Array.isArray(value);
+    default:
+      return true;
+  }
+}
+
 /** A property no tool has: what a schema with additionalProperties: false refuses. */
 const UNEXPECTED = 'pd_check_unexpected_argument';
 

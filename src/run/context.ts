@@ -160,6 +160,11 @@ export class LiveContext<C extends string = string> extends FindingSink<C | Cont
     return this.run.door.readThroughTool(session, form.name, names);
   }
 
+  /** Every call of `tool` the run made so far (each check's, the phases', the exploration's), in order. */
+  callsOfRun(tool: string): readonly CallRecord[] {
+    return this.run.door.ledger.calls.filter((c) => c.tool === tool);
+  }
+
   /** The calls the door made for this check so far. */
   callsMade(): CallRecord[] {
     return this.run.door.ledger.calls.filter((c) => c.by === this.check.id);
