@@ -188,7 +188,10 @@ t.test('@modelcontextprotocol/server-memory: a verdict, and its knowledge graph 
   // server-memory's tools say one sentence each (but one): their first sentences are all there is.
   const report = JSON.parse(run.stdout) as CheckReport;
   t.match(
-    report.results.find((r) => r.id === 'mcp-input-validation')?.findings.map((f) => f.message).join('\n'),
+    report.results
+      .find((r) => r.id === 'mcp-input-validation')
+      ?.findings.map((f) => f.message)
+      .join('\n'),
     /rejected arguments that break their inputSchema with a tool result with isError: true/,
     'input validation judged on the calls the run made ({} refused by search_nodes)',
   );
