@@ -6,7 +6,8 @@ import { INPUT_SCHEMA_MESSAGES, inputSchemaProblems } from '../src/rules/input-s
 import { MINIMAL_DESCRIPTION_MESSAGES, minimalDescriptionProblems } from '../src/rules/minimal-description.js';
 import { MINIMAL_SCHEMA_MESSAGES, minimalSchemaProblems } from '../src/rules/minimal-schema.js';
 import { TOOL_NAME_MESSAGES, toolListNameProblems } from '../src/rules/tool-names.js';
-import { SELECTION_MESSAGES, selectionFigures, selectionProblems, selectionTool } from '../src/rules/selection.js';
+import { SELECTION_MESSAGES, selectionProblems } from '../src/rules/selection.js';
+import { listSelection, listTokens, servedFulls } from '../src/rules/list-figures.js';
 import { compileSchema } from '../src/util/schema.js';
 import { clip } from '../src/util/text.js';
 import { TOKEN_ENCODING, tokenCounter } from '../src/util/tokens.js';
@@ -36,6 +37,8 @@ const messages = {
   },
   'tool-tokens': "Tool '{tool}': {tokens} tokens in tools/list ({encoding}).",
   'file-tokens': '{file}: {tools|tool}, {tokens} tokens in all ({encoding}).',
+  'list-saving':
+    '{described} of its {tools|tool} have a full description: {full} tokens against their {describedListed} listed, {percent} % saved, as pd-token-savings counts it behind serve ({encoding}).',
 } as const;
 
 export default defineLintCheck({
@@ -112,16 +115,29 @@ export default defineLintCheck({
         { file: file.display, tools: tools.length, tokens: total, encoding: TOKEN_ENCODING },
         { location: ctx.at(file) },
       );
-      // The same selection rule as pd-selection-fidelity: queries from the linted full descriptions
-      // of these tools, or (a plain tools/list) from each description beyond its first sentence.
+      // The same figures as pd-selection-fidelity and pd-token-savings (src/rules/list-figures.ts): with the full
+      // descriptions linted beside these tools (serve's tool form gets the one serve writes), else (a plain
+      // tools/list) each description beyond its first sentence is asked.
       const named = tools
         .map((tool, i) => ({ tool, i }))
         .filter(({ tool }) => isPlainObject(tool) && typeof tool.name === 'string');
-      const selection = named.map(({ tool }) => {
-        const t = tool as { name: string; description?: unknown };
-        return selectionTool(t.name, typeof t.description === 'string' ? t.description : '', described.get(t.name));
-      });
-      const figures = selectionFigures(selection);
+      const entries = named.map(({ tool }) => tool as Record<string, unknown>);
+      const full = servedFulls(entries, minimal ? described : new Map());
+      const saving = await listTokens(entries, full);
+      if (saving.described)
+        ctx.info(
+          'list-saving',
+          {
+            described: saving.described,
+            tools: saving.tools,
+            full: saving.full,
+            describedListed: saving.describedListed,
+            percent: Math.round(saving.saving * 100),
+            encoding: TOKEN_ENCODING,
+          },
+          { location: ctx.at(file) },
+        );
+      const { tools: selection, figures } = listSelection(entries, full);
       const at = new Map(named.map(({ tool, i }) => [(tool as { name: string }).name, i]));
       for (const p of selectionProblems(selection, figures))
         ctx.problems(file, [{ ...p, pointer: `/tools/${at.get(p.tool)}` }]);

@@ -1,12 +1,6 @@
+import { listSelection } from '../src/rules/list-figures.js';
 import { defineLiveCheck } from '../src/run/check.js';
-import {
-  MIN_QUERIES,
-  SELECTION_MESSAGES,
-  selectionFigures,
-  selectionProblems,
-  selectionTool,
-  type SelectionTool,
-} from '../src/rules/selection.js';
+import { MIN_QUERIES, SELECTION_MESSAGES, selectionProblems } from '../src/rules/selection.js';
 import type { CheckResult, SelectionFigures } from '../src/generated/report.js';
 
 export default defineLiveCheck({
@@ -23,15 +17,7 @@ export default defineLiveCheck({
     if (!entries.length) return;
     // With the resource: queries from the full descriptions; without: the listed text beyond its first
     // sentence, and the first sentence as the minimal description a progressive-disclosure list would keep.
-    const full = ctx.facts.descriptions.full;
-    const tools: SelectionTool[] = entries.map((t) =>
-      selectionTool(
-        t.name as string,
-        typeof t.description === 'string' ? t.description : '',
-        full.get(t.name as string),
-      ),
-    );
-    const figures = selectionFigures(tools);
+    const { tools, figures } = listSelection(entries, ctx.facts.descriptions.full);
     // A share of one query is a coin toss: with no tool of MIN_QUERIES, nothing is judged (not a pass at 0 %).
     if (!figures.tools.some((x) => x.queries >= MIN_QUERIES))
       ctx.skip('too-few-queries', {

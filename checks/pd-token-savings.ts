@@ -2,6 +2,7 @@ import { defineLiveCheck } from '../src/run/check.js';
 import type { CheckResult, TokenFigures } from '../src/generated/report.js';
 import { countTokensOf, preloadTokenizer, TOKEN_ENCODING, tokenSaving } from '../src/util/tokens.js';
 import { minimalEntry } from '../src/rules/minimal-description.js';
+import { listTokens } from '../src/rules/list-figures.js';
 
 /** Below this saving, progressive disclosure is not worth its extra round trip (DESIGN: warn). */
 const WARN_BELOW = 0.5;
@@ -14,6 +15,8 @@ const messages = {
   'tool-tokens': "Tool '{tool}': {listed} tokens in tools/list, {full} in its full description.",
   'total-tokens':
     'tools/list: {listed} tokens for {tools|tool}; their full descriptions: {full} tokens; saving {percent} % ({encoding}).',
+  'total-tokens-part':
+    'tools/list: {listed} tokens for {tools|tool}; the full descriptions of the {described} read: {full} tokens against their {describedListed} listed; saving {percent} % ({encoding}).',
   'tool-cost':
     "Tool '{tool}': {listed} tokens in tools/list; listed minimally (name, first sentence, no schema) ≈ {estimate} (an estimate).",
   'list-cost':
@@ -65,38 +68,32 @@ export default defineLiveCheck({
         });
       ctx.skip('no-descriptions-resource');
     }
-    const fullDescriptions = ctx.facts.descriptions.full;
-    const both = named.filter((t) => fullDescriptions.has(t.name as string));
-    if (!both.length) ctx.skip('no-full-descriptions');
-    const counts = await countTokensOf(
-      both.flatMap((tool) => [JSON.stringify(tool), JSON.stringify(fullDescriptions.get(tool.name as string))]),
-    );
-    let listed = 0;
-    let full = 0;
-    for (const [i, tool] of both.entries()) {
-      const name = tool.name as string;
-      const m = counts[2 * i];
-      const f = counts[2 * i + 1];
-      listed += m;
-      full += f;
+    // The one definition of a list's tokens (src/rules/list-figures.ts), as init, lint and lock count them.
+    const t = await listTokens(named, ctx.facts.descriptions.full);
+    if (!t.described) ctx.skip('no-full-descriptions');
+    for (const tool of t.perTool.filter((x) => x.full !== undefined))
       ctx.info(
         'tool-tokens',
-        { tool: name, listed: m, full: f, encoding: TOKEN_ENCODING },
-        { location: { tool: name } },
+        { tool: tool.tool, listed: tool.listed, full: tool.full!, encoding: TOKEN_ENCODING },
+        { location: { tool: tool.tool } },
       );
-    }
-    const saving = tokenSaving(listed, full);
-    const percent = Math.round(saving * 100);
-    ctx.info('total-tokens', {
-      listed,
-      full,
-      tools: both.length,
+    const percent = Math.round(t.saving * 100);
+    const all = t.described === t.tools;
+    ctx.info(all ? 'total-tokens' : 'total-tokens-part', {
+      listed: t.listed,
+      full: t.full,
+      tools: t.tools,
+      ...(all ? {} : { described: t.described, describedListed: t.describedListed }),
       percent,
-      saving: Math.round(saving * 1000) / 1000,
+      saving: Math.round(t.saving * 1000) / 1000,
       encoding: TOKEN_ENCODING,
     });
-    if (saving < WARN_BELOW)
-      ctx.fail('low-saving', { percent, listed, full }, { transcript: ctx.discovery.toolsExchanges });
+    if (t.saving < WARN_BELOW)
+      ctx.fail(
+        'low-saving',
+        { percent, listed: t.describedListed, full: t.full },
+        { transcript: ctx.discovery.toolsExchanges },
+      );
   },
 });
 
@@ -106,7 +103,9 @@ function tokenFigures(result: CheckResult | undefined): TokenFigures | undefined
   const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
   const measured = findings.filter((f) => f.code === 'tool-tokens');
   const estimated = findings.filter((f) => f.code === 'tool-cost');
-  const total = findings.find((f) => f.code === 'total-tokens' || f.code === 'list-cost');
+  const total = findings.find(
+    (f) => f.code === 'total-tokens' || f.code === 'total-tokens-part' || f.code === 'list-cost',
+  );
   if (!total) return undefined;
   const perTool = (measured.length ? measured : estimated).map((f) => ({
     tool: String(f.args.tool),
@@ -119,6 +118,15 @@ function tokenFigures(result: CheckResult | undefined): TokenFigures | undefined
     listed: num(total.args.listed) ?? 0,
     ...(num(total.args.full) !== undefined ? { full: num(total.args.full) } : {}),
     ...(num(total.args.estimate) !== undefined ? { estimate: num(total.args.estimate) } : {}),
+    ...(num(total.args.described) !== undefined
+      ? {
+          described: {
+            tools: num(total.args.described)!,
+            listed: num(total.args.describedListed) ?? 0,
+            of: num(total.args.tools) ?? 0,
+          },
+        }
+      : {}),
     tools: perTool,
   };
 }

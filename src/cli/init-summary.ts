@@ -67,19 +67,29 @@ export function initSummary(outcome: InitOutcome, options: { out: string }, runC
     lines.push(
       `  ${t.tool.padEnd(width)}  ${String(t.before).padStart(6)} → ${String(t.after).padStart(5)}   ${share(found.get(t.tool))}`.trimEnd(),
     );
+  // serve's tool form is in the list written: counted and ranked as every entry is.
+  const form = plan.tokens.form;
+  if (form)
+    lines.push(
+      `  ${form.tool.padEnd(width)}  ${'—'.padStart(6)} → ${String(form.after).padStart(5)}   ${share(found.get(form.tool))}${share(found.get(form.tool)) ? ' ' : ''}(serve's tool form)`.trimEnd(),
+    );
   // The share of all is of the tools that gave a query: said so when some gave none.
-  const asked = plan.tokens.perTool.filter((t) => (found.get(t.tool)?.queries ?? 0) > 0).length;
+  const listed = plan.selection.tools.length;
+  const asked = plan.selection.tools.filter((f) => f.queries > 0).length;
   const ofAsked =
-    share(plan.selection) && asked < plan.tokens.perTool.length
-      ? ` (the ${asked} of ${plan.tokens.perTool.length} tools whose description gave a query)`
-      : '';
+    share(plan.selection) && asked < listed ? ` (the ${asked} of ${listed} tools whose description gave a query)` : '';
   lines.push(
     `  ${'all'.padEnd(width)}  ${String(before).padStart(6)} → ${String(after).padStart(5)}   ${share(plan.selection)}${ofAsked}`.trimEnd(),
   );
   lines.push('  (each minimal entry keeps the title and annotations: clients choose and ask for approval by them)');
   lines.push(
-    `Saving: ${formatNumber(after)} tokens in every prompt against ${formatNumber(full)} for the full descriptions written, ${Math.round(saving * 100)} % (as pd-token-savings counts it behind serve).`,
+    `Saving: ${formatNumber(after)} tokens in every prompt against ${formatNumber(full)} for the full descriptions ${form ? `written and serve's of ${form.tool}` : 'written'}, ${Math.round(saving * 100)} % — as pd-token-savings and lint count it behind serve${plan.tokens.placeholders ? '; an estimate until the REVIEW: placeholders in them are filled (they are counted now)' : ''}.`,
   );
+  const served = plan.tokens.served;
+  if (served)
+    lines.push(
+      `The server's own list costs ${formatNumber(served.listed)} tokens against ${formatNumber(served.full)}, ${Math.round(served.saving * 100)} %: what pd-token-savings reports of it today; the figure above is of the list written here.`,
+    );
   lines.push(
     '',
     'Next:',

@@ -82,11 +82,16 @@ function unprovenByReason(unproven: NonNullable<Verdict['unproven']>): string {
 /** The token figures in one sentence. */
 function tokenSentence(t: TokenFigures | undefined): string {
   if (!t) return '';
-  const n = `${formatArg(t.tools.length)} tool${t.tools.length === 1 ? '' : 's'}`;
+  const count = t.described?.of ?? t.tools.length;
+  const n = `${formatArg(count)} tool${count === 1 ? '' : 's'}`;
   if (t.estimate !== undefined)
     return ` ${n} cost ${formatArg(t.listed)} tokens in every prompt; listed minimally ≈ ${formatArg(t.estimate)}.`;
   if (t.full !== undefined) {
-    const saved = t.full > 0 ? Math.round((1 - t.listed / t.full) * 100) : 0;
+    // Fewer described than listed: the saving is of those described, said so; tools/list's cost is the whole list.
+    const compared = t.described?.listed ?? t.listed;
+    const saved = t.full > 0 ? Math.round((1 - compared / t.full) * 100) : 0;
+    if (t.described)
+      return ` tools/list costs ${formatArg(t.listed)} tokens for ${n}; the full descriptions of the ${formatArg(t.described.tools)} read cost ${formatArg(t.full)} against their ${formatArg(t.described.listed)} listed (${saved} % saved).`;
     return ` tools/list costs ${formatArg(t.listed)} tokens for ${n}; their full descriptions ${formatArg(t.full)} (${saved} % saved).`;
   }
   return '';

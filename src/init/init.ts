@@ -1,5 +1,6 @@
 import { isPlainObject } from '../protocol/payload.js';
-import { countTokensOf, TOKEN_ENCODING, tokenSaving } from '../util/tokens.js';
+import { countTokensOf, TOKEN_ENCODING } from '../util/tokens.js';
+import { listSelection, listTokens, servedFulls } from '../rules/list-figures.js';
 import { minimalListing } from '../rules/minimal-description.js';
 import { DESCRIPTIONS_TOOL, descriptionsToolEntry } from '../protocol/server/payloads.js';
 import { examplesFromText } from './examples.js';
@@ -32,7 +33,20 @@ export interface InitPlan {
    * description written (`full`); `saving` is the share pd-token-savings will report behind serve
    * (tokenSaving: the minimal list against the full descriptions).
    */
-  tokens: { perTool: TokenFigure[]; before: number; after: number; full: number; saving: number; encoding: string };
+  tokens: {
+    perTool: TokenFigure[];
+    before: number;
+    after: number;
+    full: number;
+    saving: number;
+    encoding: string;
+    /** serve's tool form, when the list written adds it: its entry's and its full description's tokens. */
+    form?: { tool: string; after: number; full: number };
+    /** Whether the full descriptions written hold REVIEW: placeholders (counted: the figure is an estimate). */
+    placeholders: boolean;
+    /** A server that discloses already: its own list's figures, as pd-token-savings reports them of it today. */
+    served?: { listed: number; full: number; saving: number };
+  };
   /** Whether each tool is still found by its proposed minimal description (src/rules/selection.ts). */
   selection: SelectionFigures;
   /** Tools skipped (no usable name). */
@@ -72,9 +86,6 @@ export async function planInit(
     if (!ok) skipped.push(typeof tool.name === 'string' ? tool.name : JSON.stringify(tool.name ?? null));
     return ok;
   });
-  // Of the candidate minimal descriptions, the shortest that keeps each tool findable.
-  const findable = findableDescriptions(tools);
-  const minimal = tools.map((tool, i) => ({ ...minimalListing(tool), description: findable.descriptions[i] }));
   const full = tools.map((tool) => {
     const name = tool.name as string;
     // A full description the server already serves is kept as it is.
@@ -85,6 +96,11 @@ export async function planInit(
     if (unusable) unusableExamples.push(name);
     return fullDescription(tool, examples);
   });
+  // Of the candidate minimal descriptions, the shortest that keeps each tool findable.
+  // (its own objective: the queries the server's text gives beyond each first sentence; what it reports is the
+  // list's figure, below, as the checks compute it)
+  const findable = findableDescriptions(tools);
+  const minimal = tools.map((tool, i) => ({ ...minimalListing(tool), description: findable.descriptions[i] }));
   tools.forEach((tool, i) => {
     const name = tool.name as string;
     files.push(json(`tool_descriptions/${name}.json`, full[i]));
@@ -106,31 +122,39 @@ export async function planInit(
   });
   if (source.aiHelp) files.push({ path: 'SKILL.md', content: skill(source.aiHelp) });
 
-  // Counted as pd-token-savings counts them behind serve: each entry and each description as JSON.
+  // The list written and the full descriptions serve will serve with it (its tool form's too), counted and
+  // ranked as pd-token-savings, pd-selection-fidelity and lint do (src/rules/list-figures.ts).
+  const listEntries = [...form, ...minimal];
+  const fulls = servedFulls(listEntries, new Map(tools.map((tool, i) => [tool.name as string, full[i]])));
+  const counted = await listTokens(listEntries, fulls);
+  const ofTool = new Map(counted.perTool.map((t) => [t.tool, t]));
   // Today's entry: what tools/list lists (a server that discloses already lists minimal entries of its own).
   const today = (tool: Record<string, unknown>) => source.listed?.find((t) => t.name === tool.name) ?? tool;
-  const counts = await countTokensOf(
-    tools.flatMap((tool, i) => [JSON.stringify(today(tool)), JSON.stringify(minimal[i]), JSON.stringify(full[i])]),
-  );
+  const before = await countTokensOf(tools.map((tool) => JSON.stringify(today(tool))));
   const perTool = tools.map((tool, i) => ({
     tool: tool.name as string,
-    before: counts[3 * i],
-    after: counts[3 * i + 1],
-    full: counts[3 * i + 2],
+    before: before[i],
+    after: ofTool.get(tool.name as string)?.listed ?? 0,
+    full: ofTool.get(tool.name as string)?.full ?? 0,
   }));
-  const after = sum(perTool.map((t) => t.after));
-  const fullTokens = sum(perTool.map((t) => t.full));
+  const formFigures = form.length ? ofTool.get(DESCRIPTIONS_TOOL) : undefined;
+  const ownList = source.disclosedBy && source.listed ? await listTokens(source.listed, fulls) : undefined;
   return {
     files,
     tokens: {
       perTool,
       before: sum(perTool.map((t) => t.before)),
-      after,
-      full: fullTokens,
-      saving: tokenSaving(after, fullTokens),
+      after: counted.listed,
+      full: counted.full,
+      saving: counted.saving,
       encoding: TOKEN_ENCODING,
+      ...(formFigures
+        ? { form: { tool: DESCRIPTIONS_TOOL, after: formFigures.listed, full: formFigures.full ?? 0 } }
+        : {}),
+      placeholders: full.some((f) => JSON.stringify(f).includes(REVIEW)),
+      ...(ownList ? { served: { listed: ownList.listed, full: ownList.full, saving: ownList.saving } } : {}),
     },
-    selection: findable.figures,
+    selection: listSelection(listEntries, fulls).figures,
     skipped,
     withoutExamples,
     unusableExamples,

@@ -32,6 +32,6 @@ export interface InitSource {
    * this resource (its own tool form of the resource left out).
    */
   disclosedBy?: string;
-  /** With `disclosedBy`: the server's own tools/list entries (what it costs today). */
+  /** With `disclosedBy`: the server's own tools/list entries, its tool form among them (what it costs today). */
   listed?: Array<Record<string, unknown>>;
 }

@@ -149,7 +149,8 @@ async function sourceFromServer(
       const full = await fullDescriptionsOf(session, resource, names);
       return {
         tools: full,
-        listed: discovery.tools.filter((t) => t.name !== form),
+        // Its whole list, its tool form too: what pd-token-savings counts of it today.
+        listed: discovery.tools,
         serverInfo: discovery.serverInfo,
         ...how,
         disclosedBy: resource,

@@ -103,10 +103,13 @@ async function runLock(words: string[], flags: LockFlags): Promise<number> {
   }
   if (!locked) {
     writeFileSync(file, text);
-    const eras = Object.entries(outcome.lock.eras).map(
-      ([era, s]) =>
-        `${era}: ${s!.totals.tools} tools, tools/list ${s!.totals.listedTokens} tokens${s!.totals.fullTokens !== undefined ? `, full descriptions ${s!.totals.fullTokens}` : ''}`,
-    );
+    // The full descriptions' total is of the tools read (the tool form is the resource itself, not read): said so
+    // when fewer, since pd-token-savings counts the tool form's too.
+    const eras = Object.entries(outcome.lock.eras).map(([era, s]) => {
+      const read = Object.values(s!.tools).filter((t) => t?.full).length;
+      const of = read < s!.totals.tools ? ` (of ${read} of the ${s!.totals.tools} tools; a tool form is not read)` : '';
+      return `${era}: ${s!.totals.tools} tools, tools/list ${s!.totals.listedTokens} tokens${s!.totals.fullTokens !== undefined ? `, full descriptions ${s!.totals.fullTokens}${of}` : ''}`;
+    });
     out.say(`${TOOL_NAME} lock: wrote ${file} (${eras.join('; ')})\n`);
     return EXIT.ok;
   }
