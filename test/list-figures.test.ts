@@ -4,7 +4,7 @@
 import t from 'tap';
 import { join } from 'node:path';
 import type { CheckReport } from '../src/generated/report.js';
-import { CLI, REFERENCE, ROOT, runCli, tempDir } from './helpers.js';
+import { CLI, fixtureBundle, REFERENCE, ROOT, runCli, tempDir } from './helpers.js';
 
 const FILESYSTEM = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
 /** A minute per request: a bound only a hang reaches. */
@@ -112,3 +112,31 @@ t.test('the reference server: its own list is one figure in the check, lock and 
     'and of the list it writes, what lint says of that folder',
   );
 });
+
+t.test(
+  "a server whose reads are limited: tools/list's cost is the whole list's, the saving is of those read",
+  async (t) => {
+    const run = await runCli([
+      '--protocol',
+      '2025-11-25',
+      '--explore',
+      '0',
+      '--timeout',
+      '60000',
+      '--',
+      'node',
+      fixtureBundle('batch-limit-peer'),
+    ]);
+    const sentence =
+      /tools\/list costs ([\d,]+) tokens for 60 tools; the full descriptions of the (\d+) read cost [\d,]+ against their [\d,]+ listed \(\d+ % saved\)/.exec(
+        run.stdout,
+      );
+    t.ok(sentence, `the verdict's sentence says what it compared (${run.stdout.split('\n')[4]})`);
+    t.ok(Number(sentence?.[2]) < 60, 'fewer read than listed');
+    t.match(
+      run.stdout,
+      new RegExp(`Client budgets: 60 tools, ${sentence?.[1]} tokens in tools/list`),
+      'the budget line: the same cost',
+    );
+  },
+);
