@@ -104,7 +104,12 @@ export function renderFleetText(fleet: FleetResult, options: RenderOptions): str
   for (const e of fleet.entries) {
     out.push(`━━ ${e.name} ━━`);
     if (e.note) out.push(`  ${sanitizeLine(e.note)}`);
-    out.push(e.report ? renderText(e.report, options).trimEnd() : `  ${sanitizeLine(e.error ?? '')}`, '');
+    // Each server's init writes a folder of its own: init refuses to mix two servers in one.
+    const initOut = `pd-${e.name.replace(/[^A-Za-z0-9_.-]+/g, '-')}`;
+    out.push(
+      e.report ? renderText(e.report, { ...options, initOut }).trimEnd() : `  ${sanitizeLine(e.error ?? '')}`,
+      '',
+    );
   }
   return out.join('\n');
 }

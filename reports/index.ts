@@ -18,6 +18,10 @@ export interface RenderOptions {
   commandsOff?: string;
   /** The repository file a live run's findings are located at in SARIF (src/cli/sarif-artifact.ts). */
   artifact?: string;
+  /** How to run this checker in the shell the run came from (src/cli/invocation.ts), for the commands printed. */
+  command?: string;
+  /** The folder a printed `init --out` names (a fleet gives each server its own). */
+  initOut?: string;
 }
 
 export type Reporter = (report: CheckReport, options: RenderOptions) => string;

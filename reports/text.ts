@@ -25,6 +25,10 @@ export interface TextOptions {
   commandsOff?: string;
   /** Width to clip JSON lines of transcripts to. */
   width?: number;
+  /** How to run this checker, for the commands printed (else its name). */
+  command?: string;
+  /** The folder a printed `init --out` names (else pd). */
+  initOut?: string;
 }
 
 const GROUPS: Array<{
@@ -250,7 +254,10 @@ export function renderText(report: CheckReport, options: TextOptions): string {
     '',
     `${plural(total, 'check')}: ${parts.join(', ')} in ${(report.durationMs / 1000).toFixed(1)} s${costText(report.cost)}`,
   );
-  if (report.verdict?.implements === 'no' && t.command) out.push(...nextSteps(report, t.command, t.launch, c));
+  if (report.verdict?.implements === 'no' && t.command)
+    out.push(
+      ...nextSteps(report, t.command, t.launch, c, options.command ?? report.tool.name, options.initOut ?? 'pd'),
+    );
   return fenceOffCommands(`${out.join('\n')}\n`, options.commandsOff);
 }
 
@@ -278,7 +285,14 @@ function r0IsPass(status: ShownStatus): boolean {
 }
 
 /** After a "no": the exact command that leads to a "yes" (and the one that serves its result). */
-function nextSteps(report: CheckReport, command: string, launch: ReportTarget['launch'], c: ChalkInstance): string[] {
+function nextSteps(
+  report: CheckReport,
+  command: string,
+  launch: ReportTarget['launch'],
+  c: ChalkInstance,
+  self: string,
+  folder: string,
+): string[] {
   const server = sanitizeLine(command);
   // The server starts as it did here: init with its --cwd, --env (by name: the report never holds a
   // value) and --inherit-env; serve with its --cwd (its upstream gets the environment its client gives it).
@@ -294,8 +308,8 @@ function nextSteps(report: CheckReport, command: string, launch: ReportTarget['l
   ];
   return [
     '',
-    `${c.bold('Next:')} write tool_descriptions/, a minimal tools/list, Tool Card stubs, a config and a CI workflow into pd/, then put them in front of this server, unchanged, with '${report.tool.name} serve --descriptions pd ${cwd}-- ${server}':`,
-    `  ${report.tool.name} init --out pd ${started}-- ${server}`,
+    `${c.bold('Next:')} write tool_descriptions/, a minimal tools/list, Tool Card stubs, a config and a CI workflow into ${folder}/, then put them in front of this server, unchanged, with '${self} serve --descriptions ${folder} ${cwd}-- ${server}':`,
+    `  ${self} init --out ${folder} ${started}-- ${server}`,
     ...(variables.length
       ? [
           c.gray(

@@ -253,10 +253,10 @@ t.test(
     t.ok(lines.length <= 60, `${lines.length} lines`);
     t.equal(
       lines[lines.length - 1],
-      `  mcp-pd-check init --out pd -- ${server.join(' ')}`,
-      'the last line is the init command for this server',
+      `  node dist/cli/cli.js init --out pd -- ${server.join(' ')}`,
+      'the last line is the init command for this server, with the checker as this run started it',
     );
-    t.match(run.stdout, /mcp-pd-check serve --descriptions pd -- /, 'and the serve line');
+    t.match(run.stdout, /node dist\/cli\/cli\.js serve --descriptions pd -- /, 'and the serve line');
     // The SKIPPED heading counts each part where it is said: the lines, the verdict's list, the era not spoken.
     const heading =
       /\nSKIPPED \((\d+)\) — (\d+) on \d+ lines, (\d+) in the verdict above, (\d+) of an era the server does not speak/.exec(

@@ -62,8 +62,8 @@ t.test(
     t.equal(run.code, 1);
     t.match(
       run.stdout,
-      /\n {2}mcp-pd-check init --out pd -- node \S+plain-mcp-server\.bundle\.js "--api-key=\$\{API_KEY\}"\n/,
-      'the Next line holds the placeholder, in quotes the shell expands',
+      /\n {2}node dist\/cli\/cli\.js init --out pd -- node \S+plain-mcp-server\.bundle\.js "--api-key=\$\{API_KEY\}"\n/,
+      'the Next line holds the placeholder, in quotes the shell expands, and the checker as this run started it',
     );
     t.match(run.stdout, /\(API_KEY is read from the environment: export API_KEY=… first; the value is never printed\)/);
     t.notMatch(run.stdout + run.stderr, new RegExp(key), 'the value is nowhere');
@@ -86,7 +86,7 @@ t.test(
     t.match(
       started.stdout,
       new RegExp(
-        `\\n {2}mcp-pd-check init --out pd --cwd ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} --env PLAIN_MODE --env PLAIN_TOKEN -- node \\S+plain-mcp-server\\.bundle\\.js\\n`,
+        `\\n {2}node dist/cli/cli\\.js init --out pd --cwd ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} --env PLAIN_MODE --env PLAIN_TOKEN -- node \\S+plain-mcp-server\\.bundle\\.js\\n`,
       ),
       'the Next line starts the server as this run did',
     );

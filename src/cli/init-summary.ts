@@ -1,9 +1,13 @@
 import { join, resolve } from 'node:path';
 import type { InitOutcome } from '../library/init-server.js';
-import { formatNumber } from '../util/text.js';
+import { formatNumber, shellWord } from '../util/text.js';
+import type { Invocation } from './invocation.js';
 
 /** The summary init prints: what it wrote, the token figures, and the next three steps. */
-export function initSummary(outcome: InitOutcome, options: { out: string }, runCommand: string): string {
+export function initSummary(outcome: InitOutcome, options: { out: string }, invoked: Invocation): string {
+  const runCommand = invoked.shell;
+  // A client starts the server from a folder of its own: its configuration names everything absolutely.
+  const inClient = `${invoked.absolute} serve --descriptions ${shellWord(resolve(options.out))} --`;
   const { plan, written, kept } = outcome;
   const out = options.out;
   const lines: string[] = [];
@@ -99,10 +103,10 @@ export function initSummary(outcome: InitOutcome, options: { out: string }, runC
     ...(plan.disclosedBy
       ? [
           `  2. The server serves the resource itself: keep ${out} as its reviewed descriptions (lint checks them),`,
-          `     or serve them in front of it with '${runCommand} serve --descriptions ${out} --' before its command.`,
+          `     or serve them in front of it with '${inClient}' before its command.`,
         ]
       : [
-          `  2. Serve the folder, with no change to your server: put '${runCommand} serve --descriptions ${out} --'`,
+          `  2. Serve the folder, with no change to your server: put '${inClient}'`,
           `     before its command in your client's configuration (or implement the resource, the grants and the`,
           `     refusals in your server: reference-server/server.ts in the mcp-pd-check repository does all of it).`,
         ]),

@@ -1,5 +1,6 @@
 // Everything the CLI writes: the report (stdout or --output, plus --report files), one-line
 // messages on stderr, the progress line. All of it masked by the run's redactor.
+import { invocation } from './invocation.js';
 import { writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { FORMAT_NAMES } from '../../reports/formats.js';
@@ -59,7 +60,13 @@ export class CliOutput {
     const color = flags.color && !toFile && process.stdout.isTTY === true && !process.env.NO_COLOR;
     // In a GitHub Actions log, a report on stdout is fenced off from the runner's command parser.
     const commandsOff = !toFile && process.env.GITHUB_ACTIONS === 'true' ? crypto.randomUUID() : undefined;
-    const text = REPORTERS[flags.format](report, { color, commandsOff, verbose: flags.verbose, ...extra });
+    const text = REPORTERS[flags.format](report, {
+      color,
+      commandsOff,
+      verbose: flags.verbose,
+      command: invocation().shell,
+      ...extra,
+    });
     if (!toFile) {
       process.stdout.write(text);
       return;

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { parse as shellParse } from 'shell-quote';
 import { buildProgram } from '../../src/cli/program.js';
 import { ROOT } from '../helpers.js';
@@ -47,17 +47,26 @@ const SAMPLES: Record<string, Sample> = {
   },
 };
 
+/**
+ * The CLI as an installed package's bin on PATH (a link named mcp-pd-check): what a reader who
+ * installed it runs, so that the commands a sample prints start with `mcp-pd-check`.
+ */
+const BIN = mkdtempSync(join(tmpdir(), 'mcp-pd-check-bin-'));
+symlinkSync(CLI, join(BIN, 'mcp-pd-check'));
+process.once('exit', () => rmSync(BIN, { recursive: true, force: true }));
+
 function run(command: string, cwd: string): Promise<string> {
   const words = (shellParse(command) as string[]).slice(1);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...words], {
+    const child = spawn(process.execPath, [join(BIN, 'mcp-pd-check'), ...words], {
       cwd,
-      env: { ...process.env, NO_COLOR: '1', COLUMNS: '120' },
+      env: { ...process.env, NO_COLOR: '1', COLUMNS: '120', PATH: `${BIN}${delimiter}${process.env.PATH ?? ''}` },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
-    child.on('close', () => resolve(out));
+    // Absolute paths a command prints (a client's configuration needs them) name the reader's folder, not this one.
+    child.on('close', () => resolve(out.split(cwd).join(cwd === ROOT ? '/path/to/mcp-pd-check' : '/path/to/project')));
   });
 }
 

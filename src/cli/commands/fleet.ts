@@ -1,5 +1,6 @@
 // `--server-config`: every server of a config file (or of one shard of it), one table and a report
 // each; the exit code is the worst of them.
+import { invocation } from '../invocation.js';
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../../core/input-error.js';
@@ -97,6 +98,7 @@ export async function emitFleet(fleet: FleetResult, flags: OutputFlags, out: Cli
             verbose: flags.verbose,
             artifact,
             entryLines,
+            command: invocation().shell,
             ...(toStdout && commandsOff ? { commandsOff } : {}),
             ...(isStepSummary(file) ? { maxBytes: STEP_SUMMARY_BYTES } : {}),
           }),

@@ -4,6 +4,7 @@ import { TargetUnavailableError } from '../../transport/types.js';
 import { TOOL_NAME } from '../../util/version.js';
 import { INIT_HELP } from '../help.js';
 import { initSummary } from '../init-summary.js';
+import { invocation } from '../invocation.js';
 import { CLI_SPELLING, libraryOptions, withOptions, type Flags } from '../options.js';
 import { CliOutput } from '../output.js';
 import { exitOnSignals } from '../signals.js';
@@ -49,7 +50,7 @@ async function runInit(words: string[], flags: InitFlags): Promise<number> {
   out.redactor = redactorForServer(options);
   try {
     const outcome = await initServer(options, CLI_SPELLING);
-    out.print(initSummary(outcome, { out: options.out ?? defaultOf<string>('out') }, TOOL_NAME));
+    out.print(initSummary(outcome, { out: options.out ?? defaultOf<string>('out') }, invocation()));
     return EXIT.ok;
   } catch (err) {
     if (err instanceof TargetUnavailableError) {
