@@ -29,26 +29,53 @@ export async function fetchAllDescriptions(run: Run): Promise<void> {
     );
     // A read that got no answer is tried once more (a server busy starting, a loaded machine); one
     // still unanswered leaves its tools' descriptions unknown — never taken for their tools/list entries.
-    const got = await mapLimit(groups, AT_ONCE, async (group) => {
-      const first = await fetchDescriptions(run.probe, resource.uri, group);
-      return first.exchange.noResponse === 'timeout' ? fetchDescriptions(run.probe, resource.uri, group) : first;
-    });
-    groups.forEach((group, i) => {
-      for (const name of group) {
-        if (got[i].exchange.noResponse) {
-          unanswered.set(name, got[i].exchange);
-          continue;
+    // A read refused as a whole (a server that limits the names of one read, §10.3) is read again in
+    // smaller groups.
+    const read = (group: string[]) => readGroup(run, resource.uri, group);
+    const parts = (await mapLimit(groups, AT_ONCE, read)).flat();
+    const got = parts.map((p) => p.got);
+    parts
+      .map((p) => p.group)
+      .forEach((group, i) => {
+        for (const name of group) {
+          if (got[i].exchange.noResponse) {
+            unanswered.set(name, got[i].exchange);
+            continue;
+          }
+          const entry = entryFor(got[i].entries, name);
+          if (isPlainObject(entry) && !('error' in entry)) {
+            full.set(name, Object.freeze(entry));
+            reads.set(name, got[i].exchange);
+          }
         }
-        const entry = entryFor(got[i].entries, name);
-        if (isPlainObject(entry) && !('error' in entry)) {
-          full.set(name, Object.freeze(entry));
-          reads.set(name, got[i].exchange);
-        }
-      }
-    });
+      });
   }
   const fact: Descriptions = { ...(resource ? { resource: Object.freeze(resource) } : {}), full, reads, unanswered };
   run.produce('descriptions', Object.freeze(fact));
+}
+
+/**
+ * One group's read; refused as a whole with a JSON-RPC error (too many names for this server), its
+ * names are read again in groups of the size the error names (`data.max`), else of half as many,
+ * down to one name a read.
+ */
+async function readGroup(
+  run: Run,
+  uri: string,
+  group: string[],
+): Promise<Array<{ group: string[]; got: Awaited<ReturnType<typeof fetchDescriptions>> }>> {
+  let got = await fetchDescriptions(run.probe, uri, group);
+  if (got.exchange.noResponse === 'timeout') got = await fetchDescriptions(run.probe, uri, group);
+  const error = got.exchange.response?.error;
+  if (!isPlainObject(error) || group.length < 2) return [{ group, got }];
+  const max = isPlainObject(error.data) && typeof error.data.max === 'number' ? Math.floor(error.data.max) : 0;
+  const size = max >= 1 && max < group.length ? max : Math.ceil(group.length / 2);
+  const smaller = Array.from({ length: Math.ceil(group.length / size) }, (_, i) =>
+    group.slice(i * size, (i + 1) * size),
+  );
+  const parts: Array<{ group: string[]; got: Awaited<ReturnType<typeof fetchDescriptions>> }> = [];
+  for (const part of smaller) parts.push(...(await readGroup(run, uri, part)));
+  return parts;
 }
 
 /**
