@@ -11,6 +11,8 @@ import { pathToFileURL } from 'node:url';
 import type { CheckReport } from '../src/generated/report.js';
 import { REFERENCE, ROOT, runCli, tempDir } from './helpers.js';
 import { HOSTILE } from './support/hostile.js';
+import { runWork } from '../src/core/execute.js';
+import { FindingSink, SHARED_MESSAGES } from '../src/core/findings.js';
 
 const API = pathToFileURL(join(ROOT, 'dist', 'src', 'plugin', 'index.js')).href;
 
@@ -267,5 +269,24 @@ t.test(
     const level = await runCli([...base, '--config', config({ 'pd-token-savings': 'loud' }), '--', 'node', REFERENCE]);
     t.equal(level.code, 2);
     t.match(level.stderr, /'loud'|"loud"|off, warn or error/);
+  },
+);
+
+t.test(
+  'a crash of a plugin shipped inside the checker (the quality rules) is placed in src/, not in the bundle',
+  async (t) => {
+    const sink = new FindingSink(SHARED_MESSAGES, 'error');
+    // As the bundle's mapped stack reads: a frame of the bundle itself, then the source file it came from.
+    const crash = Object.assign(new Error('boom'), {
+      stack:
+        'TypeError: boom\n    at Nne (/opt/x/dist/cli/main.cjs:350:5585)\n    at check (src/plugin/text-rule.ts:98:7)',
+    });
+    const outcome = await runWork(sink, () => Promise.reject(crash), { ms: 60_000 }, { name: 'quality', version: '1' });
+    t.same(outcome, { errored: true });
+    t.match(
+      sink.findings[0]?.message,
+      /\(at src\/plugin\/text-rule\.ts:98:7\)\.$/,
+      `in src/: ${sink.findings[0]?.message}`,
+    );
   },
 );

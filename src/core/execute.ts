@@ -6,6 +6,7 @@ import type { CheckResult, Finding, FindingLevel } from '../generated/report.js'
 import type { Messages } from './messages.js';
 import { SlowStartError, TargetUnavailableError } from '../transport/types.js';
 import { asText } from '../util/text.js';
+import { thrownAt } from '../util/stack.js';
 
 /** A check that runs longer than this is stopped and reported as `error`. */
 export const CHECK_TIME_LIMIT_MS = 120_000;
@@ -145,6 +146,12 @@ class CheckTimeout extends Error {}
  * (else in any file outside mcp-pd-check), as `file:line:column`.
  */
 function placeInPlugin(err: unknown, plugin: PluginOrigin): string {
+  // A plugin that ships inside the checker (the quality rules) has no file of its own: its place is in
+  // src/, as an internal error's is (the bundle's source map, src/util/stack.ts).
+  if (!plugin.file) {
+    const inSource = thrownAt(err);
+    if (inSource) return inSource;
+  }
   const frames = (typeof (err as Error)?.stack === 'string' ? (err as Error).stack! : '')
     .split('\n')
     .map((line) => /\(?((?:file:\/\/)?\/[^()\s]+?):(\d+):(\d+)\)?\s*$/.exec(line.trim()))
