@@ -4,7 +4,16 @@
 import { data, property } from './github.js';
 import { sanitizeLine } from '../src/util/text.js';
 import type { LockDiff, SurfaceChange } from '../src/lock/diff.js';
-import { details, headline, summaryLine, TEXT_MARKS, totalsLines, UPDATE_HINT, type Marks } from './lock-sentences.js';
+import {
+  details,
+  headline,
+  summaryLine,
+  TEXT_MARKS,
+  totalsLines,
+  updateCommand,
+  updateHint,
+  type Marks,
+} from './lock-sentences.js';
 
 export const LOCK_FORMATS = ['text', 'json', 'markdown', 'github'] as const;
 export type LockFormat = (typeof LOCK_FORMATS)[number];
@@ -17,27 +26,45 @@ const SIGN: Record<SurfaceChange['kind'], string> = {
   'era-removed': '-',
 };
 
-export function renderLockDiff(diff: LockDiff, format: LockFormat, file: string, lockText: string): string {
+/**
+ * `command`: how to run the checker, for the step that accepts a change (src/cli/invocation.ts);
+ * `updating`: this run rewrites the lock itself (--update), so that step is not offered.
+ */
+export interface LockDiffOptions {
+  command?: string;
+  updating?: boolean;
+}
+
+export function renderLockDiff(
+  diff: LockDiff,
+  format: LockFormat,
+  file: string,
+  lockText: string,
+  options: LockDiffOptions = {},
+): string {
+  const hint = diff.same || options.updating ? undefined : { file, command: options.command };
   switch (format) {
     case 'json':
       return `${JSON.stringify({ file, ...diff }, null, 2)}\n`;
     case 'markdown':
-      return markdown(diff, file);
+      return markdown(diff, file, hint);
     case 'github':
-      return github(diff, file, lockText);
+      return github(diff, file, lockText, hint);
     default:
-      return text(diff, file);
+      return text(diff, file, hint);
   }
 }
 
-function text(diff: LockDiff, file: string): string {
+type Hint = { file: string; command?: string } | undefined;
+
+function text(diff: LockDiff, file: string, hint: Hint): string {
   const lines = [summaryLine(diff, file)];
   for (const change of diff.changes) {
     lines.push(`  ${SIGN[change.kind]} ${headline(change, TEXT_MARKS)}`);
     for (const d of details(change, TEXT_MARKS)) lines.push(`      ${d}`);
   }
   if (diff.totals.length) lines.push('', ...totalsLines(diff).map((l) => `  ${l}`));
-  if (!diff.same) lines.push('', UPDATE_HINT);
+  if (hint) lines.push('', updateHint(hint.file, hint.command));
   return `${lines.join('\n')}\n`;
 }
 
@@ -58,7 +85,7 @@ const MARKDOWN_MARKS: Marks = {
   plain: cell,
 };
 
-function markdown(diff: LockDiff, file: string): string {
+function markdown(diff: LockDiff, file: string, hint: Hint): string {
   const title = `### ${cell(summaryLine(diff, file))}`;
   if (diff.same) return `${title}\n`;
   const rows = diff.changes.map((change) => {
@@ -73,14 +100,21 @@ function markdown(diff: LockDiff, file: string): string {
     '|---|---|',
     ...rows,
     ...totals,
-    '',
-    cell(UPDATE_HINT).replace('mcp-pd-check lock --update', '`mcp-pd-check lock --update`'),
+    ...(hint
+      ? [
+          '',
+          cell(updateHint(hint.file, hint.command)).replace(
+            cell(updateCommand(hint.file, hint.command)),
+            `\`${updateCommand(hint.file, hint.command)}\``,
+          ),
+        ]
+      : []),
     '',
   ].join('\n');
 }
 
 /** Each change as an annotation on its line of the lock file (an added tool: its era's line). */
-function github(diff: LockDiff, file: string, lockText: string): string {
+function github(diff: LockDiff, file: string, lockText: string, hint: Hint): string {
   const lines = lockLines(lockText);
   const out = diff.changes.map((change) => {
     const line =
@@ -89,7 +123,7 @@ function github(diff: LockDiff, file: string, lockText: string): string {
     return `::error file=${property(file)},line=${line},title=${property(`tool surface: ${change.kind.replace('-', ' ')}`)}::${data(message)}`;
   });
   out.push(
-    `::notice title=${property('mcp-pd-check lock')}::${data(diff.same ? summaryLine(diff, file) : `${summaryLine(diff, file)}\n${UPDATE_HINT}`)}`,
+    `::notice title=${property('mcp-pd-check lock')}::${data(hint ? `${summaryLine(diff, file)}\n${updateHint(hint.file, hint.command)}` : summaryLine(diff, file))}`,
   );
   return `${out.join('\n')}\n`;
 }

@@ -129,6 +129,9 @@ function serverLine(server: NonNullable<LockDiff['server']>): string {
   return `The lock is of the server ${name(server.locked)}, the server now calls itself ${name(server.now)}: if that is another server, check it against its own lock file.`;
 }
 
-/** What to do when the change is meant: every format says it. */
-export const UPDATE_HINT =
-  'If the change is meant, rewrite the lock: mcp-pd-check lock --update with the same server and options as this check, and commit it.';
+/** What to do when the change is meant: every format says it, with the checker as this run was started. */
+export function updateHint(file: string, command = 'mcp-pd-check'): string {
+  return `If the change is meant, rewrite the lock: ${updateCommand(file, command)} with the same server and options as this check, and commit it.`;
+}
+
+export const updateCommand = (file: string, command = 'mcp-pd-check') => `${command} lock --update --out ${file}`;

@@ -109,7 +109,7 @@ t.test('--help teaches; --version prints the version', async (t) => {
   const readmeCodes = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/^\| (\d+) \| /gm)].map((m) => m[1]);
   t.same(readmeCodes, ['0', '1', '2', '3', '70'], "the README's table");
   for (const code of readmeCodes) t.match(footer(help.stdout), new RegExp(`\\b${code} `), `--help says exit ${code}`);
-  for (const command of ['init', 'lint', 'lock', 'merge'])
+  for (const command of ['init', 'lint', 'lock', 'merge', 'serve', 'explain', 'list-checks'])
     t.match(
       footer((await runCli([command, '--help'])).stdout),
       /\b70 an internal error/,

@@ -3,7 +3,7 @@
 // from PATH; a fleet gives each server a folder of its own; a client's configuration gets absolute
 // paths, since the client starts the server from a folder of its own.
 import t from 'tap';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { invocation } from '../src/cli/invocation.js';
 import { CLI, ROOT, runCli, tempDir } from './helpers.js';
@@ -26,6 +26,14 @@ t.test('how this run was started, for the shell it came from and for a configura
     'npx mcp-pd-check',
     "a project's own install: npx",
   );
+  // For a client's configuration, npx would ask the registry from the client's folder: the installed file instead.
+  const project = tempDir();
+  mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(CLI, join(project, 'node_modules', '.bin', 'mcp-pd-check'));
+  t.same(invocation([node, join(project, 'node_modules', '.bin', 'mcp-pd-check')], { PATH: '/usr/bin' }, project), {
+    shell: 'npx mcp-pd-check',
+    absolute: `node ${CLI}`,
+  });
   t.equal(
     invocation([node, '/cache/_npx/1/node_modules/.bin/mcp-pd-check'], {
       PATH: '/cache/_npx/1/node_modules/.bin:/usr/bin',

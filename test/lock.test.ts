@@ -30,7 +30,7 @@ t.test('two locks of one server are the same bytes, valid against the shipped sc
     t.equal(run.code, 0, run.stderr);
     t.match(
       run.stderr,
-      /wrote .*2025-11-25: \d+ tools, tools\/list \d+ tokens, full descriptions \d+ \(of 6 of the 7 tools; a tool form is not read\); 2026-07-28/,
+      /wrote .*2025-11-25: \d+ tools, tools\/list [\d,]+ tokens, full descriptions \d,\d{3} \(of 6 of the 7 tools; a tool form is not read\); 2026-07-28/,
     );
   }
   const text = readFileSync(a, 'utf8');
@@ -153,6 +153,7 @@ t.test(
     const update = await runCli(['lock', '--update', '--out', file, ...server(changed)]);
     t.equal(update.code, 0);
     t.match(update.stderr, /rewrote .*mcp-tools\.lock\.json/);
+    t.notMatch(update.stdout, /If the change is meant/, 'no step to take: --update took it');
     t.equal((await runCli(['lock', '--check', file, ...server(changed)])).code, 0, 'as locked after --update');
   },
 );
@@ -209,7 +210,7 @@ t.test(
     for (const format of ['text', 'markdown', 'github'])
       t.match(
         (await runCli(['lock', '--check', file, '--format', format, ...server('description')])).stdout,
-        /If the change is meant, rewrite the lock: .*mcp-pd-check lock --update/,
+        /If the change is meant, rewrite the lock: .*node dist\/cli\/cli\.js lock --update --out \S*mcp-tools\.lock\.json/,
         `${format}: the way to accept the change`,
       );
 

@@ -39,7 +39,7 @@ export const COMMAND_OPTIONS: readonly OptionSpec[] = [
     kind: 'boolean',
     commands: ['lock'],
     default: false,
-    help: 'with --check: say what changed, then rewrite the lock file (exit 0)',
+    help: "say what changed since the lock file (--check's, else --out's), then rewrite it (exit 0); a plain lock never replaces a lock that differs",
   },
   {
     flag: '--format <format>',

@@ -17,7 +17,7 @@ export function explainCommand(): Command {
     .option('--config <file>', 'the config file whose plugins to load (default: mcp-pd-check.config.json here)')
     .addHelpText(
       'after',
-      `\nExamples:\n  $ ${TOOL_NAME} explain pd-description-required\n  $ ${TOOL_NAME} explain --format json lint-schema\n  $ ${TOOL_NAME} explain reach`,
+      `\nExamples:\n  $ ${TOOL_NAME} explain pd-description-required\n  $ ${TOOL_NAME} explain --format json lint-schema\n  $ ${TOOL_NAME} explain reach\n\nExit codes: 0 explained, 2 no such check (the closest ids are named) or a usage error,\n            70 an internal error of the checker (a bug: report it with the stack it prints).`,
     )
     .action(async (id: string, flags: { format: string; color: boolean; plugin?: string[]; config?: string }) => {
       if (id === 'reach') {

@@ -1,3 +1,4 @@
+import { TOOL_NAME } from '../../util/version.js';
 import { Command, Option } from 'commander';
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -12,6 +13,10 @@ export function listChecksCommand(): Command {
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--plugin <module>', 'a plugin whose checks to list too (a path or a package name); repeatable', collect)
     .option('--config <file>', 'the config file whose plugins to load (default: mcp-pd-check.config.json here)')
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ ${TOOL_NAME} list-checks\n  $ ${TOOL_NAME} list-checks --format json --plugin ./team-checks.mjs\n\nExit codes: 0 listed, 2 a usage error (a plugin that cannot be loaded),\n            70 an internal error of the checker (a bug: report it with the stack it prints).`,
+    )
     .action(async (flags: { format: string; plugin?: string[]; config?: string }) => {
       const { knownChecks } = await import('../plugin-checks.js');
       const all = (await knownChecks(flags)).map((c) => ({

@@ -4,11 +4,13 @@ import { EXIT } from '../../core/exit-codes.js';
 import { InputError } from '../../core/input-error.js';
 import { TargetUnavailableError } from '../../transport/types.js';
 import { TOOL_NAME } from '../../util/version.js';
+import { formatNumber } from '../../util/text.js';
 import { LOCK_HELP } from '../help.js';
 import { CLI_SPELLING, libraryOptions, withOptions, type Flags } from '../options.js';
 import { checkOutputPaths, CliOutput, reportTargets } from '../output.js';
 import { repositoryPath } from '../sarif-artifact.js';
 import { exitOnSignals } from '../signals.js';
+import { invocation } from '../invocation.js';
 import { flagsAfterCommandHint, parseEnv } from '../target-args.js';
 import type { ServerOptions } from '../../library/server-options.js';
 import type { LockFormat } from '../../../reports/lock-diff.js';
@@ -108,13 +110,15 @@ async function runLock(words: string[], flags: LockFlags): Promise<number> {
     const eras = Object.entries(outcome.lock.eras).map(([era, s]) => {
       const read = Object.values(s!.tools).filter((t) => t?.full).length;
       const of = read < s!.totals.tools ? ` (of ${read} of the ${s!.totals.tools} tools; a tool form is not read)` : '';
-      return `${era}: ${s!.totals.tools} tools, tools/list ${s!.totals.listedTokens} tokens${s!.totals.fullTokens !== undefined ? `, full descriptions ${s!.totals.fullTokens}${of}` : ''}`;
+      return `${era}: ${s!.totals.tools} tools, tools/list ${formatNumber(s!.totals.listedTokens)} tokens${s!.totals.fullTokens !== undefined ? `, full descriptions ${formatNumber(s!.totals.fullTokens)}${of}` : ''}`;
     });
     out.say(`${TOOL_NAME} lock: wrote ${file} (${eras.join('; ')})\n`);
     return EXIT.ok;
   }
   const diff = compareLock(locked.lock, outcome.lock);
-  const render = (format: LockFormat) => out.mask(renderLockDiff(diff, format, repositoryPath(file), locked.text));
+  const hint = { command: invocation().shell, updating: flags.update };
+  const render = (format: LockFormat) =>
+    out.mask(renderLockDiff(diff, format, repositoryPath(file), locked.text, hint));
   for (const [format, target] of extra) writeFileSync(target, render(format as LockFormat));
   const report = render(flags.format);
   if (flags.output) writeFileSync(flags.output, report);

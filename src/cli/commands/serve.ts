@@ -26,7 +26,12 @@ Examples:
   $ ${TOOL_NAME} serve -- node dist/server.js
   $ ${TOOL_NAME} serve --descriptions pd -- node dist/server.js      the folder init wrote
   $ ${TOOL_NAME} serve --listen 3000 -- python -m my_server          Streamable HTTP at 127.0.0.1:3000/mcp
-  $ ${TOOL_NAME} serve --url https://mcp.example.com/mcp --header 'Authorization: Bearer $TOKEN'`;
+  $ ${TOOL_NAME} serve --url https://mcp.example.com/mcp --header 'Authorization: Bearer $TOKEN'
+
+Exit codes: the upstream server's own when it exits (serve ends with it), 0 when the client
+            ends the session, 2 usage error (a folder of another server, a bad flag), 3 the
+            upstream's tools could not be listed, 70 an internal error of the checker (a bug:
+            report it with the stack it prints).`;
 
 export function serveCommand(): Command {
   return withOptions(
