@@ -43,6 +43,12 @@ t.test('usage errors: exit 2 with a one-line reason and a pointer to --help', as
     [['node server.js && rm -rf /'], /shell syntax/],
     // A typo of a subcommand: two neighbours swapped is one edit, so init, not lint.
     [['inti', '--out', 'pd'], /'inti' is not a program on PATH; did you mean 'mcp-pd-check init'\?/],
+    // 'check' is what many CLIs call it: here it is the default command.
+    [['check', '--help'], /'check' is not a program on PATH, and checking is mcp-pd-check's default command/],
+    [
+      ['serve', '--listen', '127.0.0.1:0', '--', 'node', REFERENCE],
+      /expected a port alone: give --listen 0 --host 127\.0\.0\.1/,
+    ],
     [
       ['--server-config', '/nonexistent.json'],
       /--server-config '\/nonexistent\.json' does not exist: give the config file that lists your servers/,

@@ -45,6 +45,12 @@ export function integer(min: number, max: number, words: readonly string[] = [])
   return (value: string): number | string => {
     if (words.includes(value.trim())) return value.trim();
     const n = Number(value);
+    // A port given with its address (127.0.0.1:3000): the address has a flag of its own.
+    const hostPort = max === 65_535 ? /^(\[[^\]]+\]|[^:\s]+):(\d+)$/.exec(value.trim()) : null;
+    if (hostPort)
+      throw new InvalidArgumentError(
+        `expected a port alone: give --listen ${hostPort[2]} --host ${hostPort[1].replace(/^\[|\]$/g, '')}`,
+      );
     if (!/^\d+$/.test(value.trim()) || n < min || n > max)
       throw new InvalidArgumentError(
         `expected a whole number from ${min} to ${max}${words.length ? ` or ${words.join(', ')}` : ''}`,

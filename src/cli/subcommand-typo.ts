@@ -14,6 +14,11 @@ export function rejectMistypedSubcommand(
 ): void {
   // A path is a server command, never a mistyped subcommand.
   if (!word || word.startsWith('-') || word.includes('/') || runnable(word)) return;
+  // Checking is the default command: it has no word of its own (and 'check' names no program here).
+  if (word === 'check')
+    throw new UsageError(
+      `'${word}' is not a program on PATH, and checking is ${program}'s default command: give the server's command (${program} -- node server.js) or --url; '${program} --help' shows the options`,
+    );
   const close = subcommands
     .filter(
       (s) => s.startsWith(word) || word.startsWith(s) || distance(s, word) <= Math.max(2, Math.floor(s.length / 4)),
