@@ -92,6 +92,20 @@ t.test('a config with comments and a trailing comma is read the same by a run an
   );
   t.equal(statuses['lint-json-syntax'], 'pass');
   t.equal(statuses['lint-schema'], 'pass', 'and it was read: its schema checked');
+  // A config of any name (what --config takes) is read so too, its content telling what it is.
+  const named = join(dir, 'ci-gate.json');
+  writeFileSync(named, '{\n  "timeoutMs": 9000,\n  "only": ["pd-"],\n}\n');
+  t.equal((await runCli(['--config', named, '--explain-plan', '--', 'node', REFERENCE])).code, 0, '--config reads it');
+  const namedLint = JSON.parse((await runCli(['lint', '--format', 'json', named])).stdout) as {
+    results: Array<{ id: string; status: string }>;
+  };
+  t.same(
+    namedLint.results
+      .filter((r) => ['lint-json-syntax', 'lint-file-kind', 'lint-schema'].includes(r.id))
+      .map((r) => r.status),
+    ['pass', 'pass', 'pass'],
+    'and lint reads it as a config, not as broken JSON',
+  );
   // Any other file is JSON: a trailing comma fails it, and what could not read it is not a pass.
   writeFileSync(join(dir, 'tools.json'), '{ "tools": [], }\n');
   const broken = await runCli(['lint', '--format', 'json', join(dir, 'tools.json')]);

@@ -92,14 +92,73 @@ export async function readLintFile(found: FoundPath, cwd: string): Promise<LintF
     if (fd !== undefined) closeSync(fd);
   }
   if (bytes.includes(0)) return { path, display, kind: 'unknown', readProblem: { code: 'binary', args: {} } };
-  // The checker's config is JSONC, as the run reads it (src/cli/config-file.ts); every other file is JSON.
-  const source = new JsonSource(bytes.toString('utf8'), { comments: basename(path) === CONFIG_FILE_NAME });
+  // The checker's config is JSONC, as --config reads it (src/cli/config-file.ts), whatever its name: by its name, or
+  // by what a JSONC reading shows; every other file is JSON.
+  const text = bytes.toString('utf8');
+  const source = new JsonSource(text, { comments: basename(path) === CONFIG_FILE_NAME });
+  if (!source.parsed && basename(path) !== CONFIG_FILE_NAME) {
+    const jsonc = new JsonSource(text, { comments: true });
+    if (jsonc.parsed && looksLikeConfig(jsonc.value)) return { path, display, source: jsonc, kind: 'checker-config' };
+  }
   return { path, display, source, kind: source.parsed ? classify(source.value, path) : 'unknown' };
+}
+
+/**
+ * Settings only the checker's config holds (schemas/config.schema.json): a file of another name is
+ * a config when it names that schema, or holds one of these and nothing the config does not know.
+ */
+const CONFIG_ONLY = new Set([
+  'failOn',
+  'minScore',
+  'only',
+  'skip',
+  'timeoutMs',
+  'startupTimeoutMs',
+  'maxDuration',
+  'maxResponse',
+  'maxTokens',
+  'maxTools',
+  'safeCalls',
+  'safeTools',
+  'allowDestructive',
+  'inheritEnv',
+  'plugins',
+  'rules',
+  'baseline',
+  'explore',
+  'require',
+  'cards',
+  'reports',
+]);
+const CONFIG_KEYS = new Set([
+  ...CONFIG_ONLY,
+  '$schema',
+  'command',
+  'url',
+  'headers',
+  'cwd',
+  'env',
+  'idle',
+  'seed',
+  'sessions',
+  'protocol',
+  'transport',
+  'verbose',
+  'format',
+  'output',
+  'badge',
+]);
+
+function looksLikeConfig(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  if (typeof value.$schema === 'string' && /config\.schema\.json$/.test(value.$schema)) return true;
+  const keys = Object.keys(value);
+  return keys.some((k) => CONFIG_ONLY.has(k)) && keys.every((k) => CONFIG_KEYS.has(k));
 }
 
 export function classify(value: unknown, path: string): FileKind {
   if (!isPlainObject(value)) return 'unknown';
-  if (basename(path) === CONFIG_FILE_NAME) return 'checker-config';
+  if (basename(path) === CONFIG_FILE_NAME || looksLikeConfig(value)) return 'checker-config';
   if ('tool_card_version' in value) return 'tool-card';
   if ('lockVersion' in value || /\.lock\.json$/i.test(basename(path))) return 'tool-lock';
   if (Array.isArray(value.tools)) return 'tools-list';
