@@ -1,7 +1,8 @@
 import { defineLiveCheck } from '../src/run/check.js';
 import type { CheckResult, TokenFigures } from '../src/generated/report.js';
 import { countTokensOf, preloadTokenizer, TOKEN_ENCODING, tokenSaving } from '../src/util/tokens.js';
-import { minimalEntry } from '../src/rules/minimal-description.js';
+import { minimalListing } from '../src/rules/minimal-description.js';
+import { DESCRIPTIONS_TOOL, descriptionsToolEntry } from '../src/protocol/server/payloads.js';
 import { listTokens } from '../src/rules/list-figures.js';
 
 /** Below this saving, progressive disclosure is not worth its extra round trip (DESIGN: warn). */
@@ -18,9 +19,9 @@ const messages = {
   'total-tokens-part':
     'tools/list: {listed} tokens for {tools|tool}; the full descriptions of the {described} read: {full} tokens against their {describedListed} listed; saving {percent} % ({encoding}).',
   'tool-cost':
-    "Tool '{tool}': {listed} tokens in tools/list; listed minimally (name, first sentence, no schema) ≈ {estimate} (an estimate).",
+    "Tool '{tool}': {listed} tokens in tools/list; listed minimally (name, first sentence, title, annotations, no schema) ≈ {estimate} (an estimate).",
   'list-cost':
-    '{tools|tool} cost {listed} tokens in every prompt; listed minimally ≈ {estimate}, about {percent} % less (an estimate, {encoding}).',
+    '{tools|tool} cost {listed} tokens in every prompt; listed minimally ≈ {estimate} (as mcp-pd-check serve would list them, its tool form among them), about {percent} % less (an estimate, {encoding}).',
   'low-saving': {
     message:
       'Progressive disclosure saves only {percent} % of the tokens here (tools/list {listed} vs full {full}); the spec promises 80–90 %.',
@@ -41,10 +42,13 @@ export default defineLiveCheck({
   async run(ctx) {
     const named = ctx.discovery.tools.filter((t) => typeof t.name === 'string');
     if (!ctx.facts.descriptions.resource) {
-      // Today's cost on every server, and what a progressive-disclosure list would cost instead.
-      const counts = await countTokensOf(
-        named.flatMap((tool) => [JSON.stringify(tool), JSON.stringify(minimalEntry(tool))]),
-      );
+      // Today's cost on every server, and what a progressive-disclosure list would cost instead: what
+      // `mcp-pd-check serve` lists in front of it (each tool's minimal listing, and its tool form).
+      const form = named.some((t) => t.name === DESCRIPTIONS_TOOL) ? [] : [descriptionsToolEntry()];
+      const counts = await countTokensOf([
+        ...named.flatMap((tool) => [JSON.stringify(tool), JSON.stringify(minimalListing(tool))]),
+        ...form.map((entry) => JSON.stringify(entry)),
+      ]);
       let listed = 0;
       let estimate = 0;
       for (const [i, tool] of named.entries()) {
@@ -58,6 +62,7 @@ export default defineLiveCheck({
           { location: { tool: tool.name as string } },
         );
       }
+      for (const formTokens of counts.slice(2 * named.length)) estimate += formTokens;
       if (named.length)
         ctx.info('list-cost', {
           tools: named.length,

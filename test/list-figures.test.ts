@@ -158,3 +158,16 @@ t.test('fewer tools described than listed: the saving says it is of those read',
     /tools\/list costs 4,176 tokens for 60 tools; the full descriptions of the 10 read cost 2,356 against their 696 listed \(70 % saved\)\./,
   );
 });
+
+t.test(
+  'a server without the resource: the estimate of a minimal list is what serve lists in front of it',
+  async (t) => {
+    const dir = tempDir();
+    const alone = JSON.parse((await runCli([...CHECK, '--', 'node', FILESYSTEM, dir])).stdout) as CheckReport;
+    const served = JSON.parse(
+      (await runCli([...CHECK, '--', 'node', CLI, 'serve', '--', 'node', FILESYSTEM, dir])).stdout,
+    ) as CheckReport;
+    t.ok(alone.verdict?.tokens?.estimate, `an estimate (${alone.verdict?.tokens?.estimate})`);
+    t.equal(alone.verdict?.tokens?.estimate, served.verdict?.tokens?.listed, 'the tokens serve lists');
+  },
+);

@@ -101,7 +101,7 @@ t.test('the packed tarball works from an empty folder', async (t) => {
   );
   t.match(
     first.stdout.split('\n').slice(2, 5).join('\n'),
-    /^\nPROGRESSIVE DISCLOSURE: NO\n {2}No: .*14 tools cost [\d,]+ tokens in every prompt; listed minimally ≈ [\d,]+\./,
+    /^\nPROGRESSIVE DISCLOSURE: NO\n {2}No: .*14 tools cost [\d,]+ tokens in every prompt; listed minimally, as serve would list them, ≈ [\d,]+\./,
     'the verdict and the token figures come first',
   );
   t.same(readdirSync(join(app, 'sandbox')), [], 'nothing was written to the sandbox');

@@ -85,7 +85,7 @@ function tokenSentence(t: TokenFigures | undefined): string {
   const count = t.described?.of ?? t.tools.length;
   const n = `${formatArg(count)} tool${count === 1 ? '' : 's'}`;
   if (t.estimate !== undefined)
-    return ` ${n} cost ${formatArg(t.listed)} tokens in every prompt; listed minimally ≈ ${formatArg(t.estimate)}.`;
+    return ` ${n} cost ${formatArg(t.listed)} tokens in every prompt; listed minimally, as serve would list them, ≈ ${formatArg(t.estimate)}.`;
   if (t.full !== undefined) {
     // Fewer described than listed: the saving is of those described, said so; tools/list's cost is the whole list.
     const compared = t.described?.listed ?? t.listed;
