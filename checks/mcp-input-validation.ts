@@ -156,5 +156,7 @@ async function callOnce(ctx: Ctx, name: string, emptyRefused: boolean): Promise<
   }
   const earlier = ctx.facts.unfetched.calls.find((c) => c.tool === name && Object.keys(c.args).length === 0);
   if (earlier && emptyRefused) return { ex: earlier.exchange };
-  return { why: 'the server has no tool_descriptions resource, so only the {} calls made already are judged' };
+  return {
+    why: 'the server has no tool_descriptions resource, so no call is made for this check, and the run made none of it with arguments its schema refuses',
+  };
 }

@@ -227,6 +227,10 @@ t.test('@modelcontextprotocol/server-everything over stdio: a verdict, no second
   assertFirstContact(t, report, { ...PLAIN_SERVER, ...EVERYTHING_QUALITY }, spiedCalls(log), 'skip');
   assertDocumentedScore(t, report, '`@modelcontextprotocol/server-everything`');
   assertNotCalledIsTrue(t, report, log);
+  // "To do no harm" is said of a tool that may change data, never of one left for another reason.
+  const notCalled = new Map((report.verdict?.notCalled ?? []).map((n) => [n.tool, n]));
+  t.match(notCalled.get('toggle-simulated-logging'), { harm: true, why: /^it is not marked read-only, and / });
+  t.match(notCalled.get('get-env'), { harm: false });
   const ran = spiedCalls(log).filter((c) => !c.refused && !c.argumentsRefused);
   t.ok(ran.length <= 2, `tools that ran: ${JSON.stringify(ran)}`);
   t.notOk(

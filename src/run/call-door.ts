@@ -82,10 +82,17 @@ export class CallDoor {
     // at once, and arguments its own check refused before are refused at once again.
     const planned: CallPlan =
       intent === 'invalid-arguments'
-        ? (refused ?? {
-            skip: 'its inputSchema has no required property, no typed one, and allows any other, so no call can be built that surely breaks it',
-            because: 'no-invalid-arguments',
-          })
+        ? (refused ??
+          (readOnly || allowDestructive
+            ? {
+                skip: 'its inputSchema has no required property, no typed one, and allows any other, so no call can be built that surely breaks it',
+                because: 'no-invalid-arguments',
+              }
+            : {
+                // A tool that may change data is kept from harm: no call of it is sure to do nothing.
+                skip: 'it is not marked read-only, and its inputSchema has no required property, no typed one, and allows any other, so no call can be built that surely breaks it',
+                because: 'may-change-data',
+              }))
         : readOnly || allowDestructive
           ? { args: fetched ? tools.exampleArguments(tool, entry) : {} }
           : (refused ?? {

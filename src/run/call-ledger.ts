@@ -39,7 +39,14 @@ export type SkipReason =
  */
 /** Why a tool that is not read-only is not called under --safe-calls. */
 export const SAFE_CALLS_WHY = '--safe-calls: it is not marked read-only';
-const NOT_HARM: ReadonlySet<SkipReason> = new Set(['no-answer', 'ran-long', 'needs-task', 'proves-nothing']);
+const NOT_HARM: ReadonlySet<SkipReason> = new Set([
+  'no-answer',
+  'ran-long',
+  'needs-task',
+  'proves-nothing',
+  // Said of a read-only tool (one that may change data is kept as 'may-change-data').
+  'no-invalid-arguments',
+]);
 
 /** The arguments of a call, or why the tool is not called at all. */
 export type CallPlan = { args: JsonObject; violation?: string } | { skip: string; because: SkipReason };
@@ -203,7 +210,14 @@ export class CallLedger {
    */
   neverCalled(barred: readonly string[] = []): Array<{ tool: string; why: string; harm: boolean }> {
     const out = new Map<string, { why: string; because: SkipReason }>();
-    for (const n of this.refusedToCall) if (!this.wasCalled(n.tool) && !out.has(n.tool)) out.set(n.tool, n);
+    // A tool's own reason: that no call can be built to break its schema is only input validation's
+    // (another part of the run may have kept it for a reason of the tool's own, said instead).
+    for (const n of this.refusedToCall) {
+      if (this.wasCalled(n.tool)) continue;
+      const said = out.get(n.tool);
+      if (!said || (said.because === 'no-invalid-arguments' && n.because !== 'no-invalid-arguments'))
+        out.set(n.tool, n);
+    }
     // Tools --safe-calls kept from every check: never asked of the door, said all the same.
     for (const tool of barred)
       if (!this.wasCalled(tool) && !out.has(tool)) out.set(tool, { why: SAFE_CALLS_WHY, because: 'safe-calls' });
