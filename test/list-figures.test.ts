@@ -87,6 +87,13 @@ t.test("server-filesystem's init folder: init, lint and the check behind serve g
     t.equal(f.found, live.found, `${who}: found first (${f.found} %)`);
   }
   t.equal(said.lint.queries, live.queries, `lint asks the check's queries (${live.queries})`);
+  // And the score of what the model reads: the same texts and the same selection figures, one score.
+  const score = (report: CheckReport) => report.score && { server: report.score.server, worst: report.score.worst };
+  t.same(
+    score(JSON.parse(lint.stdout) as CheckReport),
+    score(JSON.parse(check.stdout) as CheckReport),
+    'the same score from lint and from the check behind serve',
+  );
 });
 
 t.test('the reference server: its own list is one figure in the check, lock and init', async (t) => {
