@@ -46,6 +46,13 @@ export function tokensText(t: Tokens): string {
     : `${formatNumber(t.before)} → ${formatNumber(t.after)} (${delta(t)})`;
 }
 
+/** A total of full descriptions, where one side has none (a server without the resource): "2,071 → none". */
+function fullText(t: Tokens): string {
+  if (t.before === undefined) return `none → ${formatNumber(t.after ?? 0)}`;
+  if (t.after === undefined) return `${formatNumber(t.before)} → none`;
+  return tokensText(t);
+}
+
 const eraList = (eras: string[]) => (eras.length > 1 ? eras.join(' and ') : eras[0]);
 
 /** The change's first line: what happened to which tool, in which eras. */
@@ -111,7 +118,7 @@ function shown(v: unknown): string {
 export function totalsLines(diff: LockDiff): string[] {
   return diff.totals.map(
     (t) =>
-      `${t.era}: tools ${tokensText(t.tools)}; tools/list tokens ${tokensText(t.listed)}${t.full ? `; full descriptions' tokens ${tokensText(t.full)}` : ''}`,
+      `${t.era}: tools ${tokensText(t.tools)}; tools/list tokens ${tokensText(t.listed)}${t.full ? `; full descriptions' tokens ${fullText(t.full)}` : ''}`,
   );
 }
 

@@ -13,10 +13,13 @@ const CHECK = ['--format', 'json', '--protocol', '2025-11-25', '--explore', '0',
 
 /** What init printed: the list written (tokens, full, saving) and the share of queries its tools were found first by. */
 function initFigures(stdout: string): { listed: number; full: number; percent: number; found: number } {
-  const saving = /^Saving: ([\d,]+) tokens in every prompt against ([\d,]+) for .*?, (\d+) % — /m.exec(stdout);
-  const found = /^ {2}all +\d+ → +\d+ +found first +(\d+) %/m.exec(stdout);
+  const saving =
+    /^Saving: (\d+) % — the list written costs ([\d,]+) tokens in every prompt \(today [\d,]+\), its full descriptions ([\d,]+) /m.exec(
+      stdout,
+    );
+  const found = /^ {2}all +[\d,]+ → +[\d,]+ +found first +(\d+) %/m.exec(stdout);
   const num = (s: string | undefined) => Number((s ?? 'NaN').replace(/,/g, ''));
-  return { listed: num(saving?.[1]), full: num(saving?.[2]), percent: num(saving?.[3]), found: num(found?.[1]) };
+  return { listed: num(saving?.[2]), full: num(saving?.[3]), percent: num(saving?.[1]), found: num(found?.[1]) };
 }
 
 /** What lint said of the folder's tools-list.minimal.json. */

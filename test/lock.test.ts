@@ -233,5 +233,19 @@ t.test(
       /The lock is of the server 'mcp-pd-reference-server', the server now calls itself 'env-echo': if that is another server, check it against its own lock file\./,
       'the first line says the names differ',
     );
+    t.match(wrong.stdout, /full descriptions' tokens [\d,]+ → none/, 'a total that is gone says so');
+    const rewrite = await runCli([
+      'lock',
+      '--check',
+      other,
+      '--update',
+      '--protocol',
+      '2025-11-25',
+      '--',
+      'node',
+      join(ROOT, 'dist', 'fixtures', 'hostile', 'env-echo.js'),
+    ]);
+    t.equal(rewrite.code, 2, '--update does not rewrite the lock of another server');
+    t.match(rewrite.stderr, /is the lock of the server 'mcp-pd-reference-server', not of 'env-echo': not rewritten/);
   },
 );

@@ -69,13 +69,13 @@ export function initSummary(outcome: InitOutcome, options: { out: string }, invo
     f && f.queries ? `found first ${String(Math.round(f.top1 * 100)).padStart(3)} %` : '';
   for (const t of plan.tokens.perTool)
     lines.push(
-      `  ${t.tool.padEnd(width)}  ${String(t.before).padStart(6)} → ${String(t.after).padStart(5)}   ${share(found.get(t.tool))}`.trimEnd(),
+      `  ${t.tool.padEnd(width)}  ${formatNumber(t.before).padStart(6)} → ${formatNumber(t.after).padStart(5)}   ${share(found.get(t.tool))}`.trimEnd(),
     );
   // serve's tool form is in the list written: counted and ranked as every entry is.
   const form = plan.tokens.form;
   if (form)
     lines.push(
-      `  ${form.tool.padEnd(width)}  ${'—'.padStart(6)} → ${String(form.after).padStart(5)}   ${share(found.get(form.tool))}${share(found.get(form.tool)) ? ' ' : ''}(serve's tool form)`.trimEnd(),
+      `  ${form.tool.padEnd(width)}  ${'—'.padStart(6)} → ${formatNumber(form.after).padStart(5)}   ${share(found.get(form.tool))}${share(found.get(form.tool)) ? ' ' : ''}(serve's tool form)`.trimEnd(),
     );
   // The share of all is of the tools that gave a query: said so when some gave none.
   const listed = plan.selection.tools.length;
@@ -83,11 +83,11 @@ export function initSummary(outcome: InitOutcome, options: { out: string }, invo
   const ofAsked =
     share(plan.selection) && asked < listed ? ` (the ${asked} of ${listed} tools whose description gave a query)` : '';
   lines.push(
-    `  ${'all'.padEnd(width)}  ${String(before).padStart(6)} → ${String(after).padStart(5)}   ${share(plan.selection)}${ofAsked}`.trimEnd(),
+    `  ${'all'.padEnd(width)}  ${formatNumber(before).padStart(6)} → ${formatNumber(after).padStart(5)}   ${share(plan.selection)}${ofAsked}`.trimEnd(),
   );
   lines.push('  (each minimal entry keeps the title and annotations: clients choose and ask for approval by them)');
   lines.push(
-    `Saving: ${formatNumber(after)} tokens in every prompt against ${formatNumber(full)} for the full descriptions ${form ? `written and serve's of ${form.tool}` : 'written'}, ${Math.round(saving * 100)} % — as pd-token-savings and lint count it behind serve${plan.tokens.placeholders ? '; an estimate until the REVIEW: placeholders in them are filled (they are counted now)' : ''}.`,
+    `Saving: ${Math.round(saving * 100)} % — the list written costs ${formatNumber(after)} tokens in every prompt (today ${formatNumber(before)}), its full descriptions ${formatNumber(full)} (${form ? `the files written and serve's for ${form.tool}` : 'the files written'}), read only when a tool is used; as pd-token-savings and lint count it behind serve${plan.tokens.placeholders ? '; an estimate until the REVIEW: placeholders in them are filled (they are counted now)' : ''}.`,
   );
   const served = plan.tokens.served;
   if (served)

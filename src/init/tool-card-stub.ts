@@ -33,7 +33,8 @@ export function toolCardStub(tool: Record<string, unknown>, source: InitSource):
       ? 'destructiveHint → destructive, human approval required'
       : external
         ? 'openWorldHint → external'
-        : 'no hint → mutating';
+        : // Hints given and none of them marks it read-only, destructive or external, or none given at all.
+          `${'readOnlyHint' in annotations || 'destructiveHint' in annotations ? 'readOnlyHint false, destructiveHint false' : 'no hint'} → mutating`;
   const exposure = exposureOf(tool, readOnly);
   return {
     [CARD_REVIEW_FIELD]: `${REVIEW} safety derived from the annotations (${why}); pii_exposure '${exposure.pii}' and secrets_exposure '${exposure.secrets}' are guesses (${exposure.why}). Check every field, then delete this one.`,

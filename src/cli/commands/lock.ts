@@ -124,6 +124,11 @@ async function runLock(words: string[], flags: LockFlags): Promise<number> {
   if (flags.output) writeFileSync(flags.output, report);
   else process.stdout.write(report);
   if (flags.update) {
+    // A lock of another server is not rewritten with this one's surface: the wrong file was given, most likely.
+    if (diff.server)
+      throw new InputError(
+        `${file} is the lock of the server ${diff.server.locked ? `'${diff.server.locked}'` : 'without a name'}, not of ${diff.server.now ? `'${diff.server.now}'` : 'this one'}: not rewritten; give this server's own lock file (or remove ${file} and lock it anew)`,
+      );
     if (!diff.same) writeFileSync(file, text);
     out.say(
       `${TOOL_NAME} lock: ${diff.same ? `${file} is up to date` : `rewrote ${file}: commit it with the change`}\n`,
