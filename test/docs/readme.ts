@@ -66,7 +66,14 @@ function run(command: string, cwd: string): Promise<string> {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     // Absolute paths a command prints (a client's configuration needs them) name the reader's folder, not this one.
-    child.on('close', () => resolve(out.split(cwd).join(cwd === ROOT ? '/path/to/mcp-pd-check' : '/path/to/project')));
+    // The checker's own file (a client's configuration names it) is where a reader's install puts it.
+    child.on('close', () =>
+      resolve(
+        cwd === ROOT
+          ? out.split(ROOT).join('/path/to/mcp-pd-check')
+          : out.split(ROOT).join('/path/to/project/node_modules/mcp-pd-check').split(cwd).join('/path/to/project'),
+      ),
+    );
   });
 }
 
