@@ -6,7 +6,7 @@ import { INPUT_SCHEMA_MESSAGES, inputSchemaProblems } from '../src/rules/input-s
 import { MINIMAL_DESCRIPTION_MESSAGES, minimalDescriptionProblems } from '../src/rules/minimal-description.js';
 import { MINIMAL_SCHEMA_MESSAGES, minimalSchemaProblems } from '../src/rules/minimal-schema.js';
 import { TOOL_NAME_MESSAGES, toolListNameProblems } from '../src/rules/tool-names.js';
-import { MIN_QUERIES, SELECTION_MESSAGES, selectionProblems } from '../src/rules/selection.js';
+import { MIN_QUERIES, SELECTION_MESSAGES, selectionFigureArgs, selectionProblems } from '../src/rules/selection.js';
 import { listSelection, listTokens, servedFulls } from '../src/rules/list-figures.js';
 import { compileSchema } from '../src/util/schema.js';
 import { clip } from '../src/util/text.js';
@@ -145,17 +145,7 @@ export default defineLintCheck({
       // enough queries to be judged at all.
       if (figures.tools.some((x) => x.queries >= MIN_QUERIES))
         for (const f of figures.tools.filter((x) => x.queries > 0))
-          ctx.info(
-            'selection-figures',
-            {
-              tool: f.tool,
-              percent: Math.round(f.top1 * 100),
-              queries: f.queries,
-              mrr: f.mrr.toFixed(2),
-              top1: f.top1,
-            },
-            { location: ctx.at(file, `/tools/${at.get(f.tool)}`) },
-          );
+          ctx.info('selection-figures', selectionFigureArgs(f), { location: ctx.at(file, `/tools/${at.get(f.tool)}`) });
       if (selection.length)
         ctx.info(
           'selection-summary',

@@ -1,6 +1,6 @@
 import { listSelection } from '../src/rules/list-figures.js';
 import { defineLiveCheck } from '../src/run/check.js';
-import { MIN_QUERIES, SELECTION_MESSAGES, selectionProblems } from '../src/rules/selection.js';
+import { MIN_QUERIES, SELECTION_MESSAGES, selectionFigureArgs, selectionProblems } from '../src/rules/selection.js';
 import type { CheckResult, SelectionFigures } from '../src/generated/report.js';
 
 export default defineLiveCheck({
@@ -29,11 +29,7 @@ export default defineLiveCheck({
     const transcript = ctx.discovery.toolsExchanges;
     for (const p of selectionProblems(tools, figures)) ctx.problem(p, { location: { tool: p.tool }, transcript });
     for (const f of figures.tools.filter((x) => x.queries > 0))
-      ctx.info(
-        'selection-figures',
-        { tool: f.tool, percent: Math.round(f.top1 * 100), queries: f.queries, mrr: f.mrr.toFixed(2), top1: f.top1 },
-        { location: { tool: f.tool } },
-      );
+      ctx.info('selection-figures', selectionFigureArgs(f), { location: { tool: f.tool } });
     ctx.info('selection-summary', {
       percent: Math.round(figures.top1 * 100),
       queries: figures.queries,

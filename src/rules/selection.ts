@@ -289,3 +289,13 @@ function unique(tools: readonly SelectionTool[]): SelectionTool[] {
 function stem(term: string): string {
   return term.length > 3 && term.endsWith('s') && !term.endsWith('ss') ? term.slice(0, -1) : term;
 }
+
+/** A tool's selection figures as a finding's args: what the score reads (`mrr`), the same in a live run and a lint. */
+export function selectionFigureArgs(f: {
+  tool: string;
+  top1: number;
+  queries: number;
+  mrr: number;
+}): Record<string, string | number> {
+  return { tool: f.tool, percent: Math.round(f.top1 * 100), queries: f.queries, mrr: f.mrr.toFixed(2), top1: f.top1 };
+}
